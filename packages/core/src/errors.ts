@@ -1,0 +1,76 @@
+/**
+ * One class per failure mode, each with a stable `code` (as undici's
+ * `lib/core/errors.js`). Callers branch on `err.code`, never on message text.
+ * Other packages extend `InferpoolError` with their own codes.
+ */
+
+/** Plain, structured-clone-safe form of an error, for crossing thread boundaries. */
+export interface SerializedError {
+  code: string
+  message: string
+  name?: string
+  details?: Record<string, unknown>
+}
+
+/** Base class of every error inferpool raises on purpose. */
+export class InferpoolError extends Error {
+  /** Stable machine-readable identifier, e.g. `ERR_QUEUE_FULL`. */
+  readonly code: string
+  /** Structured facts about the failure (the values involved). */
+  readonly details: Record<string, unknown> | undefined
+
+  constructor(code: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
+    this.code = code
+    this.details = options?.details
+  }
+
+  toJSON(): SerializedError {
+    return { code: this.code, message: this.message, name: this.name, details: this.details }
+  }
+}
+
+/** The queue holds `maxQueueSize` items and `whenFull` is `'reject'`. */
+export class QueueFullError extends InferpoolError {
+  static readonly code = 'ERR_QUEUE_FULL'
+  constructor(maxQueueSize: number) {
+    super(QueueFullError.code, `Queue is full (maxQueueSize: ${maxQueueSize})`, { details: { maxQueueSize } })
+  }
+}
+
+/** `processBatch` returned a result array whose length differs from the batch's. */
+export class BatchSizeMismatchError extends InferpoolError {
+  static readonly code = 'ERR_BATCH_SIZE_MISMATCH'
+  constructor(expected: number, actual: number, what = 'results') {
+    super(BatchSizeMismatchError.code, `Expected ${expected} ${what} for a batch of ${expected} items, got ${actual}`, {
+      details: { expected, actual },
+    })
+  }
+}
+
+/** An item's cost exceeds `maxBatchCost`: it could never fit a batch. */
+export class ItemTooLargeError extends InferpoolError {
+  static readonly code = 'ERR_ITEM_TOO_LARGE'
+  constructor(cost: number, maxBatchCost: number) {
+    super(ItemTooLargeError.code, `Item cost ${cost} exceeds maxBatchCost ${maxBatchCost}`, {
+      details: { cost, maxBatchCost },
+    })
+  }
+}
+
+/** The batcher is closing or closed and accepts no more items. */
+export class BatcherClosedError extends InferpoolError {
+  static readonly code = 'ERR_BATCHER_CLOSED'
+  constructor(message = 'Batcher is closed') {
+    super(BatcherClosedError.code, message)
+  }
+}
+
+/** The request's `timeoutMs` passed before its result arrived. */
+export class TimeoutError extends InferpoolError {
+  static readonly code = 'ERR_TIMEOUT'
+  constructor(timeoutMs: number) {
+    super(TimeoutError.code, `Request timed out after ${timeoutMs} ms`, { details: { timeoutMs } })
+  }
+}

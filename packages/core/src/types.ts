@@ -1,0 +1,208 @@
+/**
+ * Public types of the dynamic batcher. This file is the contract that
+ * `@inferpool/host` builds on: extend it, but do not rename or remove fields.
+ */
+
+/** What `processBatch` receives besides the items. */
+export interface BatchContext {
+  /** Monotonic id of this batch (a re-run after a split gets a new id). */
+  readonly batchId: number
+  /** The `batchKey` shared by every item of the batch (`undefined` without `batchKey`). */
+  readonly key: unknown
+  /** Summed cost of the items. */
+  readonly cost: number
+  /**
+   * How many times the items of this batch have been split by `isolateFailures`
+   * (0 for a batch as first formed). Lets a processor tell first runs from re-runs.
+   */
+  readonly splitDepth: number
+  /**
+   * Aborted when every item of the batch has settled early (aborted or timed out),
+   * or when the batcher is destroyed. A processor may use it to skip work; it never
+   * has to.
+   */
+  readonly signal: AbortSignal
+}
+
+/**
+ * Runs one batch. Must return (or resolve to) an array with exactly one entry per
+ * item, in the same order. An `Error` instance in a slot fails that item only.
+ */
+export type ProcessBatch<Item, Result> = (
+  items: Item[],
+  context: BatchContext,
+) => Array<Result | Error> | Promise<Array<Result | Error>>
+
+/** Options of `DynamicBatcher`. Every option is validated once, at construction. */
+export interface DynamicBatcherOptions<Item> {
+  /**
+   * Most items in one batch.
+   * @default 32
+   */
+  maxBatchSize?: number
+  /**
+   * A batch is dispatched at once when it holds at least this many items; a smaller
+   * one waits up to `maxWaitMs` for more.
+   * @default 1
+   */
+  minBatchSize?: number
+  /**
+   * Longest time (ms) the oldest queued item waits for its batch to reach
+   * `minBatchSize` before the batch goes with what it has. 0 = never wait.
+   * @default 0
+   */
+  maxWaitMs?: number
+  /**
+   * Budget of summed item cost per batch (e.g. tokens).
+   * @default Infinity
+   */
+  maxBatchCost?: number
+  /**
+   * Cost of one item. The default is the item's own `estimateCost()` or
+   * `estimateTokens()` method where it has one (Flyte's `CostEstimator` /
+   * `TokenBatcher` protocol), else 1. A per-request `cost` in `submit()` wins.
+   * @default item.estimateCost?.() ?? item.estimateTokens?.() ?? 1
+   */
+  cost?: (item: Item) => number
+  /**
+   * Most items waiting in the queue (not counting running batches).
+   * @default Infinity
+   */
+  maxQueueSize?: number
+  /**
+   * What `submit` does when the queue is full: `'wait'` for room (still abortable
+   * by the item's signal and timeout), or `'reject'` at once with `QueueFullError`.
+   * @default 'reject'
+   */
+  whenFull?: 'wait' | 'reject'
+  /**
+   * Most batches running at once. A batch is formed only when a slot is free
+   * (pull-based, like Triton's dynamic batcher).
+   * @default 1
+   */
+  maxConcurrentBatches?: number
+  /**
+   * Items with different keys (compared with `Object.is`) never share a batch.
+   * @default undefined (one key for all)
+   */
+  batchKey?: (item: Item) => unknown
+  /**
+   * When `processBatch` fails as a whole, split the batch in halves and re-run each,
+   * recursively, so only the items that fail on their own get the error.
+   * @default false
+   */
+  isolateFailures?: boolean
+  /**
+   * Clock used for waits, timeouts and statistics (ms). Inject one in tests.
+   * @default performance.now
+   */
+  now?: () => number
+  /**
+   * Number of recent samples kept per percentile series in `stats`.
+   * @default 1024
+   */
+  statsWindow?: number
+}
+
+/** Options of one `submit()` call. */
+export interface SubmitOptions {
+  /** Aborts the request; it rejects with `signal.reason`. */
+  signal?: AbortSignal
+  /** Rejects with `TimeoutError` when the result has not arrived after this many ms. */
+  timeoutMs?: number
+  /**
+   * Higher goes first; first-in-first-out within one priority.
+   * @default 0
+   */
+  priority?: number
+  /** Cost of this item; overrides the `cost` option. */
+  cost?: number
+}
+
+/** Options of `close()`. */
+export interface CloseOptions {
+  /**
+   * `true`: run everything queued, then resolve. `false`: reject queued items with
+   * `BatcherClosedError` and resolve once running batches have settled.
+   * @default true
+   */
+  drain?: boolean
+}
+
+/** p50/p95/p99 of a recent window of samples (0 when there are none). */
+export interface Percentiles {
+  p50: number
+  p95: number
+  p99: number
+}
+
+/** A plain snapshot of the batcher's state; safe to serialize. */
+export interface BatcherStats {
+  /** Items accepted by `submit` (not counting those rejected at the door). */
+  submitted: number
+  /** Items resolved with a result. */
+  completed: number
+  /** Items rejected by an error of their batch or their own slot. */
+  failed: number
+  /** Items aborted by their signal or timed out. */
+  cancelled: number
+  /** Of `cancelled`, those that timed out. */
+  timedOut: number
+  /** Items refused at the door: queue full, too large, closed. */
+  rejected: number
+  /** Batches dispatched (including re-runs after a split). */
+  batches: number
+  /** Batches re-run because of `isolateFailures`. */
+  splits: number
+  /** Items waiting in the queue now. */
+  queued: number
+  /** Batches running now. */
+  inFlight: number
+  /** Items in running batches now. */
+  inFlightItems: number
+  /** `submit` calls waiting for room in a full queue (`whenFull: 'wait'`). */
+  waitingForRoom: number
+  /** Mean items per dispatched batch since construction. */
+  avgBatchSize: number
+  /** Fraction of time the batch slots were busy since construction (0..1). */
+  utilization: number
+  /** Recent batch sizes. */
+  batchSize: Percentiles
+  /** Recent queue waits (ms): submit to dispatch. */
+  queueWaitMs: Percentiles
+  /** Recent batch processing times (ms). */
+  processingMs: Percentiles
+  /** Current `maxBatchSize` / `maxWaitMs` (they can be changed at run time). */
+  maxBatchSize: number
+  maxWaitMs: number
+}
+
+/** Emitted when a batch is dispatched to `processBatch`. */
+export interface BatchDispatchEvent {
+  readonly batchId: number
+  readonly size: number
+  readonly cost: number
+  readonly splitDepth: number
+  /** Per item, ms from `submit` to this dispatch (for queue-wait histograms). */
+  readonly queueWaitsMs: readonly number[]
+}
+
+/** Emitted when a batch's `processBatch` call has settled. */
+export interface BatchSettleEvent {
+  readonly batchId: number
+  readonly size: number
+  readonly splitDepth: number
+  readonly processingMs: number
+  /** false when `processBatch` threw/rejected or returned the wrong length. */
+  readonly ok: boolean
+}
+
+/**
+ * Receives batch events, e.g. to feed Prometheus histograms. Register with
+ * `batcher.observe(observer)`, which returns an unsubscribe function. Observers are
+ * called synchronously; an observer that throws is ignored (it never fails a batch).
+ */
+export interface BatcherObserver {
+  onDispatch?(event: BatchDispatchEvent): void
+  onSettle?(event: BatchSettleEvent): void
+}

@@ -1,0 +1,177 @@
+/**
+ * Public types of the pool. The server, the CLI, the comlink bridge and the bench
+ * are written against these: extend them, but do not rename or remove fields.
+ */
+import type { BatcherObserver, BatcherStats, DynamicBatcherOptions } from '@inferpool/core'
+
+/** ONNX element types the pool moves between threads. */
+export type TensorType =
+  | 'float32'
+  | 'float64'
+  | 'int8'
+  | 'uint8'
+  | 'int16'
+  | 'uint16'
+  | 'int32'
+  | 'uint32'
+  | 'int64'
+  | 'uint64'
+  | 'bool'
+
+export type TypedArray =
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Uint8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | BigInt64Array
+  | BigUint64Array
+
+/** One row of one input, without the batch dimension. */
+export interface RowTensor {
+  data: TypedArray
+  /** Dims of the row without the batch dimension (needed for dynamic axes). */
+  dims: readonly number[]
+}
+
+/** One request: each model input by name, as a typed array (row dims from the model) or `{ data, dims }`. */
+export type RowInput = Record<string, TypedArray | RowTensor>
+
+/** One output tensor of one row, without the batch dimension. */
+export interface OutputTensor {
+  type: TensorType
+  data: TypedArray
+  dims: number[]
+}
+
+/** One row's outputs by output name. */
+export type RowOutput = Record<string, OutputTensor>
+
+/** Options of one `infer()` call. */
+export interface InferOptions {
+  signal?: AbortSignal
+  /** Rejects with `TimeoutError` (`ERR_TIMEOUT`) after this many ms. Overrides the pool's `timeoutMs`. */
+  timeoutMs?: number
+  /** Higher first; FIFO within a priority. @default 0 */
+  priority?: number
+}
+
+/** A model input or output as the model declares it (including the batch dimension). */
+export interface TensorInfo {
+  name: string
+  type: TensorType
+  /** Declared dims; a string or -1 for a symbolic/dynamic axis. */
+  dims: Array<number | string>
+}
+
+export interface PoolMetadata {
+  inputs: TensorInfo[]
+  outputs: TensorInfo[]
+  /** Effective max batch size: the batching option capped by a fixed batch dim, or lowered to 1 at run time. */
+  maxBatchSize: number
+  /** The model's fixed batch size, or `null` when the batch axis is dynamic. */
+  fixedBatchSize: number | null
+  /** Why `maxBatchSize` is lower than configured, when it is. */
+  maxBatchSizeReason?: string
+  replicas: number
+  concurrency: number
+  executionProvider: 'cpu' | 'cuda'
+  /** Model path, or `'<bytes>'` when given as bytes. */
+  model: string
+}
+
+export interface ReplicaStats {
+  id: number
+  /** Batches completed by this replica. */
+  batches: number
+  /** Rows completed by this replica. */
+  rows: number
+  /** Total ms this replica had at least one batch in flight. */
+  busyMs: number
+  /** Batches in flight on this replica now. */
+  inFlight: number
+  /** How many times this replica's worker thread was replaced after a crash. */
+  restarts: number
+}
+
+export interface PoolStats extends BatcherStats {
+  replicas: ReplicaStats[]
+  /** Worker restarts over all replicas. */
+  restarts: number
+  /** Rows failed with `WorkerCrashedError`. */
+  crashed: number
+}
+
+/** Batching options of a pool: the batcher's, minus what the pool derives itself. */
+export type BatchingOptions = Pick<
+  DynamicBatcherOptions<unknown>,
+  'maxBatchSize' | 'minBatchSize' | 'maxWaitMs' | 'maxQueueSize' | 'whenFull' | 'maxBatchCost' | 'isolateFailures' | 'statsWindow'
+>
+
+export type ExecutionProvider = 'cpu' | 'cuda' | { name: 'cuda'; deviceId?: number | number[] }
+
+/** ONNX Runtime session options the pool passes through. */
+export interface SessionOptions {
+  /** @default ['cpu'] */
+  executionProviders?: ExecutionProvider[]
+  /** @default max(1, floor(cores / replicas)) */
+  intraOpNumThreads?: number
+  /** @default 1 */
+  interOpNumThreads?: number
+  /** @default 'all' */
+  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all'
+  /** Let intra-op threads spin while waiting. Off by default: cores are shared between replicas. @default false */
+  allowSpinning?: boolean
+}
+
+/** Pad rows of an input along its dynamic axis to the longest row in the batch. */
+export interface PaddingOptions {
+  /** Value used for padding. @default 0 */
+  value?: number | bigint
+  /** Axis of the row (without batch dim) that varies. @default 0 */
+  axis?: number
+}
+
+export interface PoolOptions {
+  /** Path to an `.onnx` file, or its bytes. */
+  model: string | Uint8Array
+  /** Worker threads, each with one cached session. @default 1 */
+  replicas?: number
+  /** Batches in flight per replica (piscina `concurrentTasksPerWorker`). @default 1 */
+  concurrency?: number
+  batching?: BatchingOptions
+  session?: SessionOptions
+  /** Per input name: pad rows to the longest in the batch instead of batching by shape. */
+  padding?: Record<string, PaddingOptions>
+  /** Default per-request timeout in ms. @default undefined (none) */
+  timeoutMs?: number
+  /** With `'cpu'`, a pool that asks for CUDA and cannot load it falls back to CPU with a warning. */
+  fallback?: 'cpu'
+  /** A user's own worker module (built `.js`, default export from `defineWorker`). */
+  worker?: string | URL
+  /** Passed to the worker's `load(options)`. */
+  workerOptions?: unknown
+  /** Longest wait for every replica to load. @default 60000 */
+  startupTimeoutMs?: number
+  /** Where warnings go (fallbacks, batch-size lowering). @default console */
+  logger?: Pick<Console, 'warn' | 'info'>
+}
+
+/** Observer of a pool: the batcher's events plus worker restarts. */
+export interface PoolObserver extends BatcherObserver {
+  onWorkerRestart?(event: { replica: number; reason: string }): void
+}
+
+export interface Pool<In = RowInput, Out = RowOutput> {
+  infer(input: In, options?: InferOptions): Promise<Out>
+  readonly metadata: PoolMetadata
+  readonly stats: PoolStats
+  /** Subscribe to batch and restart events; returns an unsubscribe function. */
+  observe(observer: PoolObserver): () => void
+  /** Drains queued requests (`drain: true`, default) then releases sessions and threads. */
+  close(options?: { drain?: boolean }): Promise<void>
+  [Symbol.asyncDispose](): Promise<void>
+}
