@@ -1,0 +1,2 @@
+// createPool: the worker pool behind a DynamicBatcher.
+export {}

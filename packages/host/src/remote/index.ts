@@ -1,0 +1,2 @@
+// Cross-thread clients over comlink: exposePool, connectPool.
+export {}

@@ -1,0 +1,2 @@
+// The HTTP server (Open Inference Protocol): createRequestHandler, createServer.
+export {}
