@@ -1,1 +1,18 @@
-export {}
+export { defineWorker, createWorkerRuntime } from './define-worker.js'
+export type { WorkerDefinition, WorkerHandler, WorkerRuntime, LoadContext, RunContext } from './define-worker.js'
+export { WorkerError, serializeError } from './errors.js'
+export {
+  createSession,
+  toOrtSessionOptions,
+  describeSession,
+  describeModelSource,
+  tensorFromWire,
+  wireFromTensor,
+  runTensors,
+  isProviderLoadFailure,
+  CUDA_INSTALL_HINT,
+  TYPED_ARRAY_OF,
+} from './onnx.js'
+export type { OnnxSessionConfig } from './onnx.js'
+export type { OnnxWorkerOptions } from './onnx-worker.js'
+export type * from './protocol.js'

@@ -1,1 +1,61 @@
-export {}
+/**
+ * The ONNX tensor worker: the default worker of `createPool`. One cached
+ * `InferenceSession` per thread; each batch arrives as one packed tensor per input
+ * (transferred), is wrapped without copying, and the outputs are transferred back.
+ */
+import type { InferenceSession } from 'onnxruntime-node'
+import { defineWorker } from './define-worker.js'
+import { createSession, describeSession, runTensors } from './onnx.js'
+import type { OnnxSessionConfig } from './onnx.js'
+import type { TensorBatch, TensorBatchOutput } from './protocol.js'
+
+/** `workerOptions` of the ONNX tensor worker (the host fills them in from `PoolOptions`). */
+export interface OnnxWorkerOptions {
+  model: string | Uint8Array
+  session?: OnnxSessionConfig
+  /**
+   * CUDA devices to spread sessions over. Each new thread takes the next one
+   * (round robin through `deviceCounter`, shared by every thread of the pool).
+   */
+  deviceIds?: number[]
+  /** One Int32 over a SharedArrayBuffer: the round-robin counter for `deviceIds`. */
+  deviceCounter?: Int32Array
+}
+
+interface OnnxState {
+  session: InferenceSession
+  config: OnnxSessionConfig
+}
+
+function sessionConfigFor(options: OnnxWorkerOptions): OnnxSessionConfig {
+  const config = { ...options.session }
+  const devices = options.deviceIds
+  if (config.executionProvider === 'cuda' && devices && devices.length > 0) {
+    const turn = options.deviceCounter ? Atomics.add(options.deviceCounter, 0, 1) : 0
+    config.deviceId = devices[turn % devices.length]
+  }
+  return config
+}
+
+export default defineWorker<OnnxWorkerOptions, OnnxState, TensorBatch, TensorBatchOutput>({
+  async load(options) {
+    const config = sessionConfigFor(options)
+    const session = await createSession(options.model, config)
+    return { session, config }
+  },
+  describe(state) {
+    return {
+      ...describeSession(state.session),
+      executionProvider: state.config.executionProvider ?? 'cpu',
+      deviceId: state.config.deviceId ?? null,
+    }
+  },
+  async run(state, batch, context) {
+    const { outputs, transfer } = await runTensors(state.session, batch.inputs)
+    context.transfer(...transfer)
+    return { outputs }
+  },
+  async dispose(state) {
+    await state.session.release()
+  },
+})

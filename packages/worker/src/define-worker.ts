@@ -1,0 +1,199 @@
+import { BroadcastChannel, threadId, workerData } from 'node:worker_threads'
+import { performance } from 'node:perf_hooks'
+import { Piscina } from 'piscina'
+import { InferpoolError } from '@inferpool/core'
+import { serializeError } from './errors.js'
+import type {
+  ControlMessage,
+  LoadReport,
+  SerializedError,
+  SlotError,
+  TaskResult,
+  WorkerBootData,
+  WorkerDescription,
+  WorkerTask,
+} from './protocol.js'
+
+/** What `load` receives besides the options. */
+export interface LoadContext {
+  /** `worker_threads.threadId` of this worker. */
+  readonly threadId: number
+}
+
+/** What `run` receives besides the state and the batch. */
+export interface RunContext {
+  readonly threadId: number
+  /** Id of the batch on the host (a re-run after a crash or a split gets a new one). */
+  readonly batchId: number
+  /**
+   * Moves these buffers back to the host instead of copying them. Only buffers that
+   * are part of the returned value and owned by it may be listed; they are detached
+   * here once the result is posted. (piscina only transfers what is listed on the
+   * top-level result, so `defineWorker` collects them and wraps the whole result.)
+   */
+  transfer(...buffers: ArrayBuffer[]): void
+}
+
+/**
+ * A worker thread's behaviour. `load` runs once per thread, before the thread takes
+ * tasks; its result (the state, e.g. an ONNX Runtime session) is cached for the
+ * thread's life and handed to every `run`.
+ */
+export interface WorkerDefinition<Options = unknown, State = unknown, Batch = unknown, Output = unknown> {
+  /** Loads the state. A failure is reported to the host as `ERR_MODEL_LOAD` (never thrown at module load) and retried by the next task. */
+  load(options: Options, context: LoadContext): State | Promise<State>
+  /**
+   * Runs one batch. For a user worker `batch` is the array of items and the result
+   * must be an array of the same length; an `Error` in a slot fails that item only.
+   * Throwing fails the whole batch (the host then splits it to isolate the bad rows).
+   */
+  run(state: State, batch: Batch, context: RunContext): Output | Promise<Output>
+  /** Describes what the worker serves (model inputs and outputs) for `pool.metadata`. */
+  describe?(state: State): WorkerDescription | null | Promise<WorkerDescription | null>
+  /** Releases the state when the pool closes. */
+  dispose?(state: State): void | Promise<void>
+}
+
+/** The function piscina calls for each task. */
+export type WorkerHandler = (task: WorkerTask) => Promise<TaskResult>
+
+type LoadOutcome<State> = { ok: true; state: State; description: WorkerDescription | null } | { ok: false; error: SerializedError }
+
+/** A worker definition bound to its options: the handler plus its start-up. */
+export interface WorkerRuntime {
+  handler: WorkerHandler
+  /** Loads (and reports on the pool's channel). Never rejects. */
+  start(): Promise<LoadReport & { type: 'loaded' }>
+  /** Disposes the state, if loaded. Never rejects. */
+  dispose(): Promise<void>
+}
+
+function loadFailureMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+/**
+ * Binds a definition to its boot data without touching piscina or the thread: the
+ * testable core of {@link defineWorker}.
+ */
+export function createWorkerRuntime<Options, State, Batch, Output>(
+  definition: WorkerDefinition<Options, State, Batch, Output>,
+  boot: WorkerBootData | null,
+): WorkerRuntime {
+  const options = (boot?.options ?? undefined) as Options
+  let loaded: (LoadOutcome<State> & { ok: true }) | undefined
+  let loading: Promise<LoadOutcome<State>> | undefined
+
+  // A failed load is not cached: each later task tries again (the file may have been
+  // fixed, a device freed). A successful one is cached for the thread's life.
+  function ensureLoaded(): Promise<LoadOutcome<State>> {
+    if (loaded) return Promise.resolve(loaded)
+    loading ??= (async (): Promise<LoadOutcome<State>> => {
+      try {
+        const state = await definition.load(options, { threadId })
+        const description = definition.describe ? await definition.describe(state) : null
+        loaded = { ok: true, state, description }
+        return loaded
+      } catch (err) {
+        const error = serializeError(err, 'ERR_MODEL_LOAD')
+        // An InferpoolError (e.g. from createSession) already names the model path.
+        if (!(err instanceof InferpoolError)) error.message = `Worker failed to load: ${loadFailureMessage(err)}`
+        return { ok: false, error }
+      } finally {
+        loading = undefined
+      }
+    })()
+    return loading
+  }
+
+  const handler: WorkerHandler = async (task) => {
+    const started = performance.now()
+    const facts = () => ({ threadId, busyMs: performance.now() - started })
+    const outcome = await ensureLoaded()
+    if (!outcome.ok) return { ok: false, error: outcome.error, ...facts() }
+    if (task.kind === 'describe') return { ok: true, kind: 'describe', description: outcome.description, ...facts() }
+
+    const transfers: ArrayBuffer[] = []
+    const context: RunContext = {
+      threadId,
+      batchId: task.batchId,
+      transfer: (...buffers) => void transfers.push(...buffers),
+    }
+    let value: unknown
+    try {
+      value = await definition.run(outcome.state, task.payload as Batch, context)
+    } catch (err) {
+      return { ok: false, error: serializeError(err, 'ERR_INFERENCE', { batchId: task.batchId }), ...facts() }
+    }
+    if (Array.isArray(value)) {
+      // Errors do not survive structured cloning with their code: send them as data.
+      value = value.map((slot: unknown): unknown =>
+        slot instanceof Error ? ({ $inferpoolSlotError: serializeError(slot, 'ERR_INFERENCE') } satisfies SlotError) : slot,
+      )
+    }
+    const result: TaskResult = { ok: true, kind: 'run', value, ...facts() }
+    if (transfers.length === 0) return result
+    // Only a move() of the top-level return value transfers (piscina ignores nested ones).
+    return Piscina.move({
+      [Piscina.transferableSymbol]: transfers,
+      [Piscina.valueSymbol]: result,
+    } as never) as unknown as TaskResult
+  }
+
+  return {
+    handler,
+    async start() {
+      const outcome = await ensureLoaded()
+      return outcome.ok
+        ? { type: 'loaded', threadId, ok: true, description: outcome.description }
+        : { type: 'loaded', threadId, ok: false, error: outcome.error }
+    },
+    async dispose() {
+      const state = loaded?.state
+      loaded = undefined
+      if (state !== undefined && definition.dispose) {
+        try {
+          await definition.dispose(state)
+        } catch {
+          // The thread is about to be terminated; a failing dispose must not keep it.
+        }
+      }
+    },
+  }
+}
+
+/**
+ * Defines an inferpool worker. Use the result as the default export of the worker
+ * module (a built `.js` file: piscina cannot load `.ts`):
+ *
+ * ```ts
+ * export default defineWorker({ load: (opts) => createSession(opts.model), run: (s, items) => ... })
+ * ```
+ *
+ * It is an async factory: piscina awaits the exported promise before the worker takes
+ * its first task, so the load finishes before any task runs (with piscina's default
+ * `atomics: 'sync'` a load started without awaiting would freeze between tasks). The
+ * promise never rejects: a module that throws while loading makes piscina stop
+ * replacing workers and later tasks hang, so a failed load is reported on the pool's
+ * channel and in each task's result instead.
+ */
+export function defineWorker<Options, State, Batch, Output>(
+  definition: WorkerDefinition<Options, State, Batch, Output>,
+): Promise<WorkerHandler> {
+  const boot = (workerData ?? null) as WorkerBootData | null
+  const runtime = createWorkerRuntime(definition, boot)
+  return (async () => {
+    const report = await runtime.start()
+    if (boot?.channel) {
+      const channel = new BroadcastChannel(boot.channel)
+      channel.onmessage = (event: unknown) => {
+        const message = (event as { data?: ControlMessage }).data
+        if (message?.type === 'dispose') {
+          void runtime.dispose().then(() => channel.postMessage({ type: 'disposed', threadId } satisfies LoadReport))
+        }
+      }
+      channel.postMessage(report satisfies LoadReport)
+    }
+    return runtime.handler
+  })()
+}

@@ -1,0 +1,189 @@
+/**
+ * ONNX Runtime helpers for code that runs inside a worker thread: the ONNX tensor
+ * worker is built on them, and a user's own worker (tokenize → ORT → post-process)
+ * can use them to get the same session settings and zero-copy tensors.
+ */
+import { InferenceSession, Tensor } from 'onnxruntime-node'
+import { WorkerError } from './errors.js'
+import type { WireTensor, WireTensorInfo, WireTensorType, WorkerDescription } from './protocol.js'
+
+/** Session settings as the host resolves them (every field has its final value). */
+export interface OnnxSessionConfig {
+  /** @default 'cpu' */
+  executionProvider?: 'cpu' | 'cuda'
+  /** CUDA device of this session. @default 0 */
+  deviceId?: number
+  /** Threads of this session's intra-op pool. @default 1 (the host derives max(1, floor(cores / replicas))) */
+  intraOpNumThreads?: number
+  /** @default 1 */
+  interOpNumThreads?: number
+  /** @default 'all' */
+  graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all'
+  /** Let intra-op threads spin while idle. Off: replicas share the cores. @default false */
+  allowSpinning?: boolean
+  /** ORT log level (0 verbose … 4 fatal). @default 3 (errors) */
+  logSeverityLevel?: 0 | 1 | 2 | 3 | 4
+}
+
+/** How to install the CUDA provider libraries (onnxruntime-node's install script is off by default). */
+export const CUDA_INSTALL_HINT =
+  'Install the CUDA execution provider with `ONNXRUNTIME_NODE_INSTALL=cuda12 pnpm rebuild onnxruntime-node` ' +
+  '(npm: `ONNXRUNTIME_NODE_INSTALL=cuda12 npm rebuild onnxruntime-node`); it needs CUDA 12 and cuDNN 9 on the system.'
+
+/**
+ * Maps inferpool's session settings to ORT's `SessionOptions`.
+ * Spinning is off unless asked for: with several sessions on shared cores a spinning
+ * intra-op pool burns the cores the other replicas need (RUNTIME-NOTES: 831 vs 1,393
+ * runs/s for two sessions on two cores).
+ */
+export function toOrtSessionOptions(config: OnnxSessionConfig = {}): InferenceSession.SessionOptions {
+  const provider = config.executionProvider ?? 'cpu'
+  const executionProviders: InferenceSession.ExecutionProviderConfig[] =
+    provider === 'cuda' ? [{ name: 'cuda', deviceId: config.deviceId ?? 0 }] : ['cpu']
+  return {
+    executionProviders,
+    intraOpNumThreads: config.intraOpNumThreads ?? 1,
+    interOpNumThreads: config.interOpNumThreads ?? 1,
+    graphOptimizationLevel: config.graphOptimizationLevel ?? 'all',
+    logSeverityLevel: config.logSeverityLevel ?? 3,
+    extra: { session: { intra_op: { allow_spinning: config.allowSpinning ? '1' : '0' } } },
+  }
+}
+
+/** True when ORT's message says the provider's shared libraries could not be loaded. */
+export function isProviderLoadFailure(message: string): boolean {
+  return /Failed to load (shared )?library|providers_shared|providers_cuda|libcudnn|libcublas|libcudart|CUDA/i.test(message)
+}
+
+/** Describes the model for error messages: its path or the size of its bytes. */
+export function describeModelSource(model: string | Uint8Array): string {
+  return typeof model === 'string' ? model : `<bytes: ${model.byteLength}>`
+}
+
+/**
+ * Creates one session with the mapped options. Rejects with a `WorkerError` coded
+ * `ERR_PROVIDER_UNAVAILABLE` (with install instructions) when CUDA was asked for and
+ * its libraries are missing, else `ERR_MODEL_LOAD` naming the model and ORT's message.
+ * Listing `['cuda', 'cpu']` does not make ORT fall back, so there is no silent fallback
+ * here: the host makes an explicit second attempt when the user asks for one.
+ */
+export async function createSession(model: string | Uint8Array, config: OnnxSessionConfig = {}): Promise<InferenceSession> {
+  const options = toOrtSessionOptions(config)
+  const source = describeModelSource(model)
+  try {
+    return typeof model === 'string'
+      ? await InferenceSession.create(model, options)
+      : await InferenceSession.create(model, options)
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err)
+    if (config.executionProvider === 'cuda' && isProviderLoadFailure(message)) {
+      throw new WorkerError(
+        'ERR_PROVIDER_UNAVAILABLE',
+        `Execution provider 'cuda' is unavailable (${message.trim()}). ${CUDA_INSTALL_HINT}`,
+        { cause: err, details: { provider: 'cuda', deviceId: config.deviceId ?? 0, runtimeMessage: message, model: source } },
+      )
+    }
+    throw new WorkerError('ERR_MODEL_LOAD', `Failed to load model ${source}: ${message}`, {
+      cause: err,
+      details: { model: source, runtimeMessage: message },
+    })
+  }
+}
+
+const SUPPORTED_TYPES: ReadonlySet<string> = new Set<WireTensorType>([
+  'float32', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool',
+])
+
+function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSession.ValueMetadata[]): WireTensorInfo[] {
+  return metadata.map((value) => {
+    if (!value.isTensor) {
+      throw new WorkerError('ERR_MODEL_LOAD', `Model ${kind} "${value.name}" is not a tensor; inferpool serves tensor models only`, {
+        details: { [kind]: value.name },
+      })
+    }
+    if (!SUPPORTED_TYPES.has(value.type)) {
+      throw new WorkerError('ERR_MODEL_LOAD', `Model ${kind} "${value.name}" has element type ${value.type}, which inferpool does not support`, {
+        details: { [kind]: value.name, type: value.type },
+      })
+    }
+    return { name: value.name, type: value.type as WireTensorType, dims: [...value.shape] }
+  })
+}
+
+/** Inputs and outputs of a session, checked to be tensors of supported types. */
+export function describeSession(session: InferenceSession): WorkerDescription {
+  return { inputs: describeValues('input', session.inputMetadata), outputs: describeValues('output', session.outputMetadata) }
+}
+
+type TypedArrayConstructor =
+  | Float32ArrayConstructor | Float64ArrayConstructor | Int8ArrayConstructor | Uint8ArrayConstructor
+  | Int16ArrayConstructor | Uint16ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor
+  | BigInt64ArrayConstructor | BigUint64ArrayConstructor
+
+/** The typed array class ORT uses for each element type (`bool` travels as bytes). */
+export const TYPED_ARRAY_OF: Readonly<Record<WireTensorType, TypedArrayConstructor>> = {
+  float32: Float32Array,
+  float64: Float64Array,
+  int8: Int8Array,
+  uint8: Uint8Array,
+  int16: Int16Array,
+  uint16: Uint16Array,
+  int32: Int32Array,
+  uint32: Uint32Array,
+  int64: BigInt64Array,
+  uint64: BigUint64Array,
+  bool: Uint8Array,
+}
+
+/** Wraps an ORT tensor over the wire tensor's buffer — no copy. */
+export function tensorFromWire(wire: WireTensor): Tensor {
+  const data = new TYPED_ARRAY_OF[wire.type](wire.buffer)
+  return new Tensor(wire.type, data as never, wire.dims)
+}
+
+/**
+ * Turns an ORT output into a wire tensor. ORT returns plain, exactly-sized buffers,
+ * which are sent as they are; anything else (a view at an offset, a larger or shared
+ * buffer) is copied so that the transferred buffer holds exactly this tensor.
+ */
+export function wireFromTensor(tensor: Tensor): WireTensor {
+  const type = tensor.type as WireTensorType
+  if (!SUPPORTED_TYPES.has(type)) throw new WorkerError('ERR_INFERENCE', `Output of element type ${tensor.type} is not supported`)
+  const data = tensor.data as unknown as ArrayBufferView
+  const exact =
+    data.buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
+  const buffer = exact
+    ? (data.buffer as ArrayBuffer)
+    : (data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer)
+  return { type, dims: [...tensor.dims], buffer }
+}
+
+/**
+ * Runs packed tensors through a session. Returns the outputs as wire tensors and the
+ * buffers to transfer back. An ORT failure rejects with `ERR_INFERENCE`.
+ */
+export async function runTensors(
+  session: InferenceSession,
+  inputs: Record<string, WireTensor>,
+): Promise<{ outputs: Record<string, WireTensor>; transfer: ArrayBuffer[] }> {
+  const feeds: Record<string, Tensor> = {}
+  for (const [name, wire] of Object.entries(inputs)) feeds[name] = tensorFromWire(wire)
+  let results: InferenceSession.ReturnType
+  try {
+    results = await session.run(feeds)
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err)
+    throw new WorkerError('ERR_INFERENCE', `ONNX Runtime failed to run the batch: ${message}`, {
+      cause: err,
+      details: { runtimeMessage: message },
+    })
+  }
+  const outputs: Record<string, WireTensor> = {}
+  const transfer: ArrayBuffer[] = []
+  for (const name of session.outputNames) {
+    const wire = wireFromTensor(results[name] as Tensor)
+    outputs[name] = wire
+    transfer.push(wire.buffer)
+  }
+  return { outputs, transfer }
+}

@@ -1,0 +1,150 @@
+/**
+ * The host ↔ worker wire contract, defined once (as piscina's `src/types.ts` and
+ * tinypool's `src/common.ts` do). The worker side builds these messages; the host
+ * imports them with `import type` only, so nothing here may carry runtime code.
+ *
+ * Two channels cross the thread boundary:
+ * - piscina's task channel: one {@link WorkerTask} in, one {@link TaskResult} out.
+ *   A worker handler never throws: every failure comes back as a `TaskResult` with
+ *   `ok: false`, so a rejected `piscina.run()` always means the worker thread died.
+ * - a per-pool `BroadcastChannel` (its name in {@link WorkerBootData}): each worker
+ *   posts one {@link LoadReport} when its start-up load settles. The host counts
+ *   reports by `threadId`, which piscina's balancer cannot promise for start-up tasks.
+ */
+import type { SerializedError } from '@inferpool/core'
+
+export type { SerializedError }
+
+/** ONNX element types that travel between threads (as ORT's `Tensor.Type` names them). */
+export type WireTensorType =
+  | 'float32'
+  | 'float64'
+  | 'int8'
+  | 'uint8'
+  | 'int16'
+  | 'uint16'
+  | 'int32'
+  | 'uint32'
+  | 'int64'
+  | 'uint64'
+  | 'bool'
+
+/**
+ * A whole-batch tensor. `buffer` holds exactly the tensor's elements from byte 0 and
+ * is owned by the message: the sender transfers it (it is detached on the sending
+ * side). Never a view over Node's shared Buffer slab (Node 20 would silently clone
+ * it) and never a SharedArrayBuffer (ORT rejects typed arrays over one).
+ */
+export interface WireTensor {
+  type: WireTensorType
+  /** Full dims, batch dimension first. */
+  dims: number[]
+  buffer: ArrayBuffer
+}
+
+/** A model input or output as the model declares it. */
+export interface WireTensorInfo {
+  name: string
+  type: WireTensorType
+  /** Declared dims; a string (symbolic name) or -1 for a dynamic axis. */
+  dims: Array<number | string>
+}
+
+/** What a worker says about what it serves (returned by `describe(state)`). */
+export interface WorkerDescription {
+  inputs: WireTensorInfo[]
+  outputs: WireTensorInfo[]
+  /** Free-form facts for `pool.metadata` (e.g. the execution provider in use). */
+  [key: string]: unknown
+}
+
+/** The batch the ONNX tensor worker receives: one packed tensor per input. */
+export interface TensorBatch {
+  /** Rows in the batch (the first dim of every input). */
+  rows: number
+  inputs: Record<string, WireTensor>
+}
+
+/** What the ONNX tensor worker returns: one tensor per output, batch dim first. */
+export interface TensorBatchOutput {
+  outputs: Record<string, WireTensor>
+}
+
+/** Runs one batch. `payload` is a `TensorBatch` for the ONNX worker, the items array for a user worker. */
+export interface RunTask {
+  kind: 'run'
+  batchId: number
+  payload: unknown
+}
+
+/** Asks for the worker's description (loads first if the start-up load failed). */
+export interface DescribeTask {
+  kind: 'describe'
+}
+
+export type WorkerTask = RunTask | DescribeTask
+
+/** Facts every result carries, for the host's per-replica bookkeeping. */
+export interface ResultFacts {
+  /** `worker_threads.threadId` of the worker that ran the task. */
+  threadId: number
+  /** ms the worker spent on the task (load retry included). */
+  busyMs: number
+}
+
+export interface RunSuccess extends ResultFacts {
+  ok: true
+  kind: 'run'
+  /**
+   * What `run` returned. For a user worker an array in which a failed slot is
+   * replaced by a {@link SlotError}.
+   */
+  value: unknown
+}
+
+export interface DescribeSuccess extends ResultFacts {
+  ok: true
+  kind: 'describe'
+  description: WorkerDescription | null
+}
+
+/** The task failed as a whole: load failure, or `run` threw (`ERR_INFERENCE`). */
+export interface TaskFailure extends ResultFacts {
+  ok: false
+  error: SerializedError
+}
+
+export type TaskResult = RunSuccess | DescribeSuccess | TaskFailure
+
+/** Marker object standing in for an `Error` in one slot of a user worker's result array. */
+export interface SlotError {
+  $inferpoolSlotError: SerializedError
+}
+
+/** `workerData` of every inferpool worker thread (piscina's `workerData` option). */
+export interface WorkerBootData {
+  /** Name of the pool's `BroadcastChannel` for {@link LoadReport}s and {@link ControlMessage}s. */
+  channel: string
+  /** Passed to the definition's `load(options)`. */
+  options: unknown
+}
+
+/** Posted by a worker on the pool's channel when its start-up load has settled. */
+export type LoadReport =
+  | { type: 'loaded'; threadId: number; ok: true; description: WorkerDescription | null }
+  | { type: 'loaded'; threadId: number; ok: false; error: SerializedError }
+  | { type: 'disposed'; threadId: number }
+
+/** Posted by the host on the pool's channel. */
+export interface ControlMessage {
+  type: 'dispose'
+}
+
+/** Codes of errors raised inside a worker (the host rebuilds each into its class). */
+export type WorkerErrorCode =
+  /** The model (or a user worker's `load`) failed to load. */
+  | 'ERR_MODEL_LOAD'
+  /** The requested execution provider's libraries are missing. */
+  | 'ERR_PROVIDER_UNAVAILABLE'
+  /** `run` failed for the batch (an ONNX Runtime error, or a user worker's exception). */
+  | 'ERR_INFERENCE'
