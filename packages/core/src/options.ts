@@ -1,0 +1,201 @@
+import type { CloseOptions, DynamicBatcherOptions, SubmitOptions } from './types.js'
+
+/**
+ * Defaults of every option, in one place. Why each value:
+ * - `maxBatchSize: 32` — big enough to amortise a model call (per-call overhead of an
+ *   ONNX session run and a thread hop is tens of µs), small enough that one batch of
+ *   tabular/embedding rows stays in cache and tail latency stays low. Callers with a
+ *   measured sweet spot set their own; the bench issue revisits it.
+ * - `minBatchSize: 1`, `maxWaitMs: 0` — never add latency by default. With pull-based
+ *   formation, batches grow on their own while a slot is busy (items queue up behind
+ *   a running batch), so waiting is only worth it when slots are idle and requests
+ *   trickle in; that is a deliberate trade a user opts into.
+ * - `maxBatchCost: Infinity` — no cost budget unless the caller has a cost model.
+ * - `maxQueueSize: Infinity`, `whenFull: 'reject'` — the batcher does not invent a
+ *   capacity; once a bound is set, failing fast (`QueueFullError`, e.g. HTTP 503) is
+ *   the safer default for a server than letting callers pile up.
+ * - `maxConcurrentBatches: 1` — one batch at a time is the right shape for a single
+ *   model instance; a pool of N replicas sets N (or N × per-replica concurrency).
+ * - `isolateFailures: false` — splitting re-runs work; it is for processors whose
+ *   failures are caused by single bad items.
+ * - `statsWindow: 1024` — 3 × 8 KiB of samples; enough for a stable p99.
+ */
+export const defaults = {
+  maxBatchSize: 32,
+  minBatchSize: 1,
+  maxWaitMs: 0,
+  maxBatchCost: Infinity,
+  maxQueueSize: Infinity,
+  whenFull: 'reject' as 'wait' | 'reject',
+  maxConcurrentBatches: 1,
+  isolateFailures: false,
+  statsWindow: 1024,
+} as const
+
+/** Largest delay `setTimeout` honours; longer ones fire after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647
+
+/** Options after validation and defaulting. */
+export interface ResolvedOptions<Item> {
+  maxBatchSize: number
+  minBatchSize: number
+  maxWaitMs: number
+  maxBatchCost: number
+  cost: ((item: Item) => number) | undefined
+  maxQueueSize: number
+  whenFull: 'wait' | 'reject'
+  maxConcurrentBatches: number
+  batchKey: ((item: Item) => unknown) | undefined
+  isolateFailures: boolean
+  now: () => number
+  statsWindow: number
+}
+
+/** `` `5` (number) ``, `` `"5"` (string) `` — the bad value, echoed for error messages. */
+export function describe(value: unknown): string {
+  let shown: string
+  if (typeof value === 'string') shown = JSON.stringify(value)
+  else if (typeof value === 'function') shown = `[Function${value.name ? ` ${value.name}` : ''}]`
+  else if (Array.isArray(value)) shown = '[Array]'
+  else if (value !== null && typeof value === 'object') shown = `[${value.constructor?.name ?? 'Object'}]`
+  else shown = String(value)
+  return `\`${shown}\` (${value === null ? 'null' : typeof value})`
+}
+
+function fail(name: string, expected: string, value: unknown, Kind: typeof TypeError | typeof RangeError): never {
+  throw new Kind(`Expected \`${name}\` to be ${expected}, got ${describe(value)}`)
+}
+
+/** An integer >= `min` (or `Infinity` when `allowInfinity`). */
+export function integerOption(name: string, value: unknown, min: number, allowInfinity = false): number {
+  const expected = `an integer >= ${min}${allowInfinity ? ' or Infinity' : ''}`
+  if (typeof value !== 'number') fail(name, expected, value, TypeError)
+  if (value === Infinity && allowInfinity) return value
+  if (!Number.isInteger(value) || value < min) fail(name, expected, value, RangeError)
+  return value
+}
+
+/** A number >= `min` (or > `min` when `exclusive`), finite unless `allowInfinity`. */
+export function numberOption(
+  name: string,
+  value: unknown,
+  min: number,
+  { allowInfinity = false, exclusive = false, max = Infinity } = {},
+): number {
+  const bound = `${exclusive ? '>' : '>='} ${min}`
+  const expected = allowInfinity
+    ? `a number ${bound} (Infinity allowed)`
+    : `a finite number ${bound}${max < Infinity ? ` and <= ${max}` : ''}`
+  if (typeof value !== 'number') fail(name, expected, value, TypeError)
+  if (Number.isNaN(value) || (exclusive ? value <= min : value < min)) fail(name, expected, value, RangeError)
+  if (!allowInfinity && (!Number.isFinite(value) || value > max)) fail(name, expected, value, RangeError)
+  return value
+}
+
+/** Any finite number. */
+export function finiteOption(name: string, value: unknown): number {
+  if (typeof value !== 'number') fail(name, 'a finite number', value, TypeError)
+  if (!Number.isFinite(value)) fail(name, 'a finite number', value, RangeError)
+  return value
+}
+
+function functionOption<F>(name: string, value: unknown): F | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'function') fail(name, 'a function', value, TypeError)
+  return value as F
+}
+
+function booleanOption(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback
+  if (typeof value !== 'boolean') fail(name, 'a boolean', value, TypeError)
+  return value
+}
+
+const defaultNow = (): number => performance.now()
+
+/** Validates every option once, at construction; throws TypeError/RangeError naming it. */
+export function resolveOptions<Item>(options: DynamicBatcherOptions<Item> | undefined): ResolvedOptions<Item> {
+  if (options === undefined) options = {}
+  else if (options === null || typeof options !== 'object') fail('options', 'an object', options, TypeError)
+  const o = options
+
+  const maxBatchSize = o.maxBatchSize === undefined ? defaults.maxBatchSize : integerOption('maxBatchSize', o.maxBatchSize, 1)
+  const minBatchSize = o.minBatchSize === undefined ? defaults.minBatchSize : integerOption('minBatchSize', o.minBatchSize, 1)
+  if (minBatchSize > maxBatchSize) {
+    throw new RangeError(
+      `Expected \`minBatchSize\` to be <= \`maxBatchSize\` (${maxBatchSize}), got ${describe(minBatchSize)}`,
+    )
+  }
+  const whenFull = o.whenFull === undefined ? defaults.whenFull : o.whenFull
+  if (whenFull !== 'wait' && whenFull !== 'reject') fail('whenFull', `'wait' or 'reject'`, whenFull, TypeError)
+
+  return {
+    maxBatchSize,
+    minBatchSize,
+    maxWaitMs: o.maxWaitMs === undefined ? defaults.maxWaitMs : numberOption('maxWaitMs', o.maxWaitMs, 0, { allowInfinity: true }),
+    maxBatchCost:
+      o.maxBatchCost === undefined
+        ? defaults.maxBatchCost
+        : numberOption('maxBatchCost', o.maxBatchCost, 0, { allowInfinity: true, exclusive: true }),
+    cost: functionOption('cost', o.cost),
+    maxQueueSize:
+      o.maxQueueSize === undefined ? defaults.maxQueueSize : integerOption('maxQueueSize', o.maxQueueSize, 1, true),
+    whenFull,
+    maxConcurrentBatches:
+      o.maxConcurrentBatches === undefined
+        ? defaults.maxConcurrentBatches
+        : integerOption('maxConcurrentBatches', o.maxConcurrentBatches, 1),
+    batchKey: functionOption('batchKey', o.batchKey),
+    isolateFailures: booleanOption('isolateFailures', o.isolateFailures, defaults.isolateFailures),
+    now: functionOption<() => number>('now', o.now) ?? defaultNow,
+    statsWindow:
+      o.statsWindow === undefined ? defaults.statsWindow : integerOption('statsWindow', o.statsWindow, 1),
+  }
+}
+
+/** Validated `submit()` options. `cost` is `undefined` when the caller gave none. */
+export interface ResolvedSubmit {
+  signal: AbortSignal | undefined
+  timeoutMs: number
+  priority: number
+  cost: number | undefined
+}
+
+function isAbortSignal(value: unknown): value is AbortSignal {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function' &&
+    typeof (value as AbortSignal).removeEventListener === 'function'
+  )
+}
+
+/** Validates one `submit()` call's options; throws TypeError/RangeError naming the option. */
+export function resolveSubmit(options: SubmitOptions | undefined): ResolvedSubmit {
+  if (options === null || typeof options !== 'object') fail('options', 'an object', options, TypeError)
+  const { signal, timeoutMs, priority, cost } = options
+  if (signal !== undefined && !isAbortSignal(signal)) fail('signal', 'an AbortSignal', signal, TypeError)
+  return {
+    signal,
+    timeoutMs:
+      timeoutMs === undefined
+        ? Infinity
+        : timeoutMs === Infinity
+          ? Infinity
+          : numberOption('timeoutMs', timeoutMs, 0, { max: MAX_TIMER_MS }),
+    priority: priority === undefined ? 0 : finiteOption('priority', priority),
+    cost: cost === undefined ? undefined : numberOption('cost', cost, 0),
+  }
+}
+
+/** Validates a cost computed by the `cost` option or the item's own estimator. */
+export function checkCost(value: unknown, source: string): number {
+  return numberOption(source, value, 0)
+}
+
+export function resolveClose(options: CloseOptions | undefined): boolean {
+  if (options === undefined) return true
+  if (options === null || typeof options !== 'object') fail('options', 'an object', options, TypeError)
+  return booleanOption('drain', options.drain, true)
+}

@@ -1,0 +1,218 @@
+/**
+ * Queues of the batcher.
+ *
+ * Invariants (lazy deletion):
+ *   - A node is "live" while `node.queued` is true. Removing a node in the middle
+ *     (abort, timeout) only flips the flag and adjusts the counters: O(1), no splice.
+ *   - Dead nodes stay in their FIFO until they reach the head (dropped by `shift`/`peek`)
+ *     or until dead nodes outnumber live ones, when the FIFOs are compacted. Memory is
+ *     therefore bounded by twice the live size (plus a small constant), even when the
+ *     head never moves (e.g. every slot is held by a hung batch while callers time out).
+ *
+ *     head                                  tail
+ *     [ dead | live | dead | dead | live | live ]   size = 3 live, dead = 3
+ */
+
+/** FIFO with amortised O(1) `push`/`shift`: an array plus a head index. */
+export class Fifo<T> {
+  private items: Array<T | undefined> = []
+  private head = 0
+
+  /** Entries stored, live or dead. */
+  get length(): number {
+    return this.items.length - this.head
+  }
+
+  push(value: T): void {
+    this.items.push(value)
+  }
+
+  /** The i-th stored entry from the head (no bounds check beyond `length`). */
+  at(i: number): T | undefined {
+    return this.items[this.head + i]
+  }
+
+  peek(): T | undefined {
+    return this.items[this.head]
+  }
+
+  shift(): T | undefined {
+    const items = this.items
+    if (this.head >= items.length) return undefined
+    const value = items[this.head]
+    items[this.head++] = undefined
+    if (this.head === items.length) {
+      // Empty: reset in place so a steady-state queue reuses one backing array.
+      items.length = 0
+      this.head = 0
+    } else if (this.head >= 1024 && this.head * 2 >= items.length) {
+      // The consumed prefix dominates: move the tail down once (amortised O(1)).
+      items.copyWithin(0, this.head)
+      items.length -= this.head
+      this.head = 0
+    }
+    return value
+  }
+
+  /** Keeps only the entries for which `keep` is true, in order. O(length). */
+  retain(keep: (value: T) => boolean): void {
+    const items = this.items
+    let w = 0
+    for (let r = this.head; r < items.length; r++) {
+      const v = items[r] as T
+      if (keep(v)) items[w++] = v
+    }
+    items.length = w
+    this.head = 0
+  }
+}
+
+/** What the priority queue needs from a queued entry. */
+export interface QueueNode {
+  /** Higher goes first. */
+  readonly priority: number
+  /** Global submission order; breaks ties between queues. */
+  readonly seq: number
+  readonly cost: number
+  /** Clock reading at enqueue, for `maxWaitMs`. */
+  readonly enqueuedAt: number
+  /** Owned by the queue: true while the node is live in it. */
+  queued: boolean
+}
+
+interface Level<N> {
+  readonly priority: number
+  readonly fifo: Fifo<N>
+}
+
+const isQueued = (node: QueueNode): boolean => node.queued
+
+/**
+ * Items of one batch key: FIFO per priority level, levels in descending priority.
+ * The number of distinct priorities in use is small in practice, so levels live in a
+ * sorted array searched linearly; the level used last is cached, so a stream of
+ * same-priority pushes never searches at all.
+ */
+export class PriorityQueue<N extends QueueNode> {
+  /** Live nodes. */
+  size = 0
+  /** Summed cost of live nodes. */
+  cost = 0
+  private dead = 0
+  private levels: Array<Level<N>> = []
+  private last: Level<N> | undefined
+
+  constructor(readonly key: unknown) {}
+
+  push(node: N): void {
+    let level = this.last
+    if (level === undefined || level.priority !== node.priority) level = this.level(node.priority)
+    node.queued = true
+    level.fifo.push(node)
+    this.size++
+    this.cost += node.cost
+  }
+
+  /** O(1) removal of a live node: a tombstone, reclaimed later. */
+  remove(node: N): void {
+    if (!node.queued) return
+    node.queued = false
+    this.size--
+    this.cost = this.size === 0 ? 0 : this.cost - node.cost
+    this.dead++
+    if (this.dead > 64 && this.dead > this.size) this.compact()
+  }
+
+  /** The first live node: highest priority, oldest within it. */
+  peek(): N | undefined {
+    const levels = this.levels
+    while (levels.length > 0) {
+      const node = this.frontOf(levels[0])
+      if (node !== undefined) return node
+    }
+    return undefined
+  }
+
+  /** Earliest `enqueuedAt` among live nodes (each level's front is its oldest). */
+  oldestEnqueuedAt(): number {
+    let oldest = Infinity
+    for (let i = 0; i < this.levels.length; i++) {
+      const node = this.frontOf(this.levels[i])
+      if (node === undefined) {
+        i-- // frontOf removed the emptied level
+        continue
+      }
+      if (node.enqueuedAt < oldest) oldest = node.enqueuedAt
+    }
+    return oldest
+  }
+
+  /**
+   * Takes live nodes in order while the count stays <= `maxCount` and the summed cost
+   * <= `maxCost`. Stops at the first node that does not fit the remaining budget: that
+   * node stays at the head for the next batch. We deliberately do not skip ahead to
+   * smaller nodes behind it — that would starve large items (the FIFO complaint
+   * against Ray Serve's batcher). The first node is always taken, so a batch is never
+   * empty (`submit` refuses items costlier than the budget).
+   */
+  take(maxCount: number, maxCost: number, out: N[]): { cost: number; full: boolean } {
+    let cost = 0
+    const levels = this.levels
+    while (out.length < maxCount && levels.length > 0) {
+      const node = this.frontOf(levels[0])
+      if (node === undefined) continue
+      if (out.length > 0 && cost + node.cost > maxCost) return { cost, full: true }
+      levels[0].fifo.shift()
+      node.queued = false
+      this.size--
+      cost += node.cost
+      out.push(node)
+    }
+    this.cost = this.size === 0 ? 0 : this.cost - cost
+    return { cost, full: out.length >= maxCount || cost >= maxCost }
+  }
+
+  /** Front live node of a level; drops dead fronts and removes the level once empty. */
+  private frontOf(level: Level<N>): N | undefined {
+    const fifo = level.fifo
+    for (;;) {
+      const node = fifo.peek()
+      if (node === undefined) {
+        this.dropLevel(level)
+        return undefined
+      }
+      if (node.queued) return node
+      fifo.shift()
+      this.dead--
+    }
+  }
+
+  private level(priority: number): Level<N> {
+    const levels = this.levels
+    let i = 0
+    while (i < levels.length && levels[i].priority > priority) i++
+    let level = levels[i]
+    if (level === undefined || level.priority !== priority) {
+      level = { priority, fifo: new Fifo<N>() }
+      // Levels are few (distinct priorities in use); this splice is on that tiny
+      // array, never on the queue of items.
+      levels.splice(i, 0, level)
+    }
+    this.last = level
+    return level
+  }
+
+  private dropLevel(level: Level<N>): void {
+    const i = this.levels.indexOf(level)
+    if (i !== -1) this.levels.splice(i, 1)
+    if (this.last === level) this.last = undefined
+  }
+
+  private compact(): void {
+    for (const level of this.levels) level.fifo.retain(isQueued)
+    this.dead = 0
+    for (let i = this.levels.length - 1; i >= 0; i--) {
+      if (this.levels[i].fifo.length === 0) this.dropLevel(this.levels[i])
+    }
+  }
+}
