@@ -171,26 +171,31 @@ function isAbortSignal(value: unknown): value is AbortSignal {
   )
 }
 
-/** Validates one `submit()` call's options; throws TypeError/RangeError naming the option. */
-export function resolveSubmit(options: SubmitOptions | undefined): ResolvedSubmit {
+/**
+ * Validates one `submit()` call's options into `out` (reused by the caller: this runs
+ * per item, so it allocates nothing). Throws TypeError/RangeError naming the option.
+ */
+export function resolveSubmit(options: SubmitOptions, out: ResolvedSubmit): void {
   if (options === null || typeof options !== 'object') fail('options', 'an object', options, TypeError)
-  const { signal, timeoutMs, priority, cost } = options
+  const signal = options.signal
   if (signal !== undefined && !isAbortSignal(signal)) fail('signal', 'an AbortSignal', signal, TypeError)
-  return {
-    signal,
-    timeoutMs:
-      timeoutMs === undefined
-        ? Infinity
-        : timeoutMs === Infinity
-          ? Infinity
-          : numberOption('timeoutMs', timeoutMs, 0, { max: MAX_TIMER_MS }),
-    priority: priority === undefined ? 0 : finiteOption('priority', priority),
-    cost: cost === undefined ? undefined : numberOption('cost', cost, 0),
-  }
+  out.signal = signal
+  const timeoutMs = options.timeoutMs
+  out.timeoutMs =
+    timeoutMs === undefined || timeoutMs === Infinity
+      ? Infinity
+      : numberOption('timeoutMs', timeoutMs, 0, { max: MAX_TIMER_MS })
+  const priority = options.priority
+  out.priority =
+    priority === undefined ? 0 : typeof priority === 'number' && Number.isFinite(priority) ? priority : finiteOption('priority', priority)
+  const cost = options.cost
+  out.cost = cost === undefined ? undefined : checkCost(cost, 'cost')
 }
 
 /** Validates a cost computed by the `cost` option or the item's own estimator. */
 export function checkCost(value: unknown, source: string): number {
+  // Fast path first: this runs once per item.
+  if (typeof value === 'number' && value >= 0 && value !== Infinity) return value
   return numberOption(source, value, 0)
 }
 

@@ -1,0 +1,151 @@
+/**
+ * Overhead of `DynamicBatcher` itself: items per second through a no-op `processBatch`,
+ * beside facebook's `dataloader` measured in the same process, same run, same load
+ * shape (N concurrent producers, each awaiting one item at a time).
+ *
+ * The inferpool run switches on every batcher feature in its options — cost budget
+ * with a cost function, bounded queue with `whenFull`, several concurrent batches,
+ * `batchKey`, `isolateFailures`, `minBatchSize`/`maxWaitMs`, and per-item priorities —
+ * so the figure is the cost of the whole machinery, not of a stripped-down path. The
+ * limits are set so they do not change the batch shape (the budget and queue bound are
+ * never hit): the comparison is overhead, not a different batching policy.
+ *
+ * Run directly: `node bench/dist/core-overhead.js [items] [producers] [maxBatchSize]`.
+ */
+import { pathToFileURL } from 'node:url'
+import DataLoader from 'dataloader'
+import { DynamicBatcher } from '@inferpool/core'
+
+export interface CoreOverheadOptions {
+  /** Items per measured round, per contender. @default 500_000 */
+  items?: number
+  /** Concurrent producers, each awaiting one item at a time. @default 256 */
+  producers?: number
+  /** @default 128 */
+  maxBatchSize?: number
+  /** Measured rounds per contender (median reported), after one warm-up round. @default 5 */
+  rounds?: number
+}
+
+export interface CoreOverheadResult {
+  /** Median items/s through DynamicBatcher with every feature on. */
+  inferpoolItemsPerSec: number
+  /** Median items/s through DataLoader (cache off, same maxBatchSize). */
+  dataloaderItemsPerSec: number
+  /** inferpool / dataloader (target: >= 0.5). */
+  ratio: number
+  /** Every measured round, for the record. */
+  inferpoolRounds: number[]
+  dataloaderRounds: number[]
+  /** Mean items per batch in the last inferpool round (a sanity check of the load). */
+  inferpoolAvgBatchSize: number
+  items: number
+  producers: number
+  maxBatchSize: number
+  rounds: number
+}
+
+type Load = (i: number) => Promise<unknown>
+
+/** `producers` loops, each awaiting one item at a time until `items` were done. */
+async function drive(load: Load, items: number, producers: number): Promise<number> {
+  let next = 0
+  let checksum = 0
+  const producer = async (): Promise<void> => {
+    while (next < items) {
+      const i = next++
+      const result = await load(i)
+      if (result === i) checksum++
+    }
+  }
+  const start = performance.now()
+  const running: Array<Promise<void>> = []
+  for (let p = 0; p < producers; p++) running.push(producer())
+  await Promise.all(running)
+  const seconds = (performance.now() - start) / 1000
+  if (checksum !== items) throw new Error(`Wrong results: ${checksum} of ${items} matched`)
+  return items / seconds
+}
+
+async function inferpoolRound(items: number, producers: number, maxBatchSize: number): Promise<[number, number]> {
+  const batcher = new DynamicBatcher<number, number>((batch) => batch, {
+    maxBatchSize,
+    minBatchSize: Math.max(1, maxBatchSize >> 2),
+    maxWaitMs: 1,
+    cost: () => 1,
+    maxBatchCost: maxBatchSize * 4,
+    maxQueueSize: producers * 4,
+    whenFull: 'wait',
+    maxConcurrentBatches: 2,
+    batchKey: () => 0,
+    isolateFailures: true,
+  })
+  // Two priority levels in use, so the priority path is exercised too.
+  const rate = await drive((i) => batcher.submit(i, { priority: i & 1 }), items, producers)
+  const avg = batcher.stats.avgBatchSize
+  await batcher.close()
+  return [rate, avg]
+}
+
+async function dataloaderRound(items: number, producers: number, maxBatchSize: number): Promise<number> {
+  // cache: false — a cache would turn repeated keys into hits and measure a Map instead.
+  const loader = new DataLoader<number, number>((keys) => Promise.resolve(keys), { maxBatchSize, cache: false })
+  return drive((i) => loader.load(i), items, producers)
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+export async function runCoreOverhead(options: CoreOverheadOptions = {}): Promise<CoreOverheadResult> {
+  const items = options.items ?? 500_000
+  const producers = options.producers ?? 256
+  const maxBatchSize = options.maxBatchSize ?? 128
+  const rounds = options.rounds ?? 5
+  // Warm-up: let both reach optimised code before anything is measured.
+  await inferpoolRound(Math.min(items, 100_000), producers, maxBatchSize)
+  await dataloaderRound(Math.min(items, 100_000), producers, maxBatchSize)
+  const inferpoolRounds: number[] = []
+  const dataloaderRounds: number[] = []
+  let inferpoolAvgBatchSize = 0
+  // Interleaved, so drift in machine load (it is shared) hits both alike.
+  for (let r = 0; r < rounds; r++) {
+    const [rate, avg] = await inferpoolRound(items, producers, maxBatchSize)
+    inferpoolRounds.push(rate)
+    inferpoolAvgBatchSize = avg
+    dataloaderRounds.push(await dataloaderRound(items, producers, maxBatchSize))
+  }
+  const inferpoolItemsPerSec = median(inferpoolRounds)
+  const dataloaderItemsPerSec = median(dataloaderRounds)
+  return {
+    inferpoolItemsPerSec,
+    dataloaderItemsPerSec,
+    ratio: inferpoolItemsPerSec / dataloaderItemsPerSec,
+    inferpoolRounds,
+    dataloaderRounds,
+    inferpoolAvgBatchSize,
+    items,
+    producers,
+    maxBatchSize,
+    rounds,
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [items, producers, maxBatchSize] = process.argv.slice(2).map(Number)
+  const result = await runCoreOverhead({
+    items: items || undefined,
+    producers: producers || undefined,
+    maxBatchSize: maxBatchSize || undefined,
+  })
+  const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
+  console.log(`DynamicBatcher (all features on): ${fmt(result.inferpoolItemsPerSec)} items/s`)
+  console.log(`dataloader (cache off):           ${fmt(result.dataloaderItemsPerSec)} items/s`)
+  console.log(`ratio:                            ${result.ratio.toFixed(2)} (target >= 0.50)`)
+  console.log(
+    `(${result.items.toLocaleString('en-US')} items × ${result.rounds} rounds, ${result.producers} producers, ` +
+      `maxBatchSize ${result.maxBatchSize}, median; avg batch ${result.inferpoolAvgBatchSize.toFixed(1)})`,
+  )
+}
