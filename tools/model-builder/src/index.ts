@@ -9,7 +9,7 @@ export { mulberry32, uniformFloat32 } from './prng.js'
 export { bytesPerElement, dataTypeOf, floatTensor, int64Tensor, int64Vector, tensor } from './tensor.js'
 export type { ElementType, TensorData } from './tensor.js'
 export {
-  add, cast, constant, div, gather, gemm, identity, matMul, max, mul, node, reduceSum, relu, reshape, slice,
+  add, cast, constant, cumSum, div, gather, gemm, identity, matMul, max, mul, node, reduceSum, relu, reshape, slice,
   squeeze, sub, tanh, unsqueeze,
 } from './nodes.js'
 export type { AttributeValue } from './nodes.js'

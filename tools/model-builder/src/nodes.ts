@@ -103,3 +103,9 @@ export const squeeze = (data: string, axes: string, out: string) => node('Squeez
 
 /** Constant node holding `value`. */
 export const constant = (out: string, value: OnnxTypes.ITensorProto) => node('Constant', [], [out], { value: { tensor: value } })
+
+/**
+ * CumSum along the axis held by the int64 scalar `axis`. onnxruntime's CPU kernel adds the
+ * elements strictly in order, which the token model relies on (see models/token-pool.ts).
+ */
+export const cumSum = (x: string, axis: string, out: string) => node('CumSum', [x, axis], [out])
