@@ -157,19 +157,29 @@ export class PriorityQueue<N extends QueueNode> {
    */
   take(maxCount: number, maxCost: number, out: N[]): { cost: number; full: boolean } {
     let cost = 0
+    let taken = 0
+    let full = false
     const levels = this.levels
-    while (out.length < maxCount && levels.length > 0) {
+    while (levels.length > 0) {
+      if (taken >= maxCount) {
+        full = true
+        break
+      }
       const node = this.frontOf(levels[0])
       if (node === undefined) continue
-      if (out.length > 0 && cost + node.cost > maxCost) return { cost, full: true }
+      if (taken > 0 && cost + node.cost > maxCost) {
+        full = true
+        break
+      }
       levels[0].fifo.shift()
       node.queued = false
-      this.size--
       cost += node.cost
+      taken++
       out.push(node)
     }
+    this.size -= taken
     this.cost = this.size === 0 ? 0 : this.cost - cost
-    return { cost, full: out.length >= maxCount || cost >= maxCost }
+    return { cost, full: full || taken >= maxCount || cost >= maxCost }
   }
 
   /** Front live node of a level; drops dead fronts and removes the level once empty. */
