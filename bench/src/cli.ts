@@ -1,1 +1,211 @@
-export {}
+#!/usr/bin/env node
+/**
+ * `pnpm bench`: throughput runs of inferpool with baselines measured in the same run.
+ * See bench/README.md for what each scenario and baseline means; `--help` for flags.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import cliProgress from 'cli-progress'
+import { writeCharts } from './charts.js'
+import { directCallers, parseConfig, plannedPoints, UsageError, USAGE, waitCallers, type BenchConfig, type Scenario } from './config.js'
+import { runCoreOverhead } from './core-overhead.js'
+import { machineInfo } from './machine.js'
+import { maxBatchFor, readModelInfo, type ModelInfo } from './model.js'
+import { defaultResultsDir, defaultThirdPartyModel, demoModelPath } from './paths.js'
+import { loadCreatePool, type CreatePool } from './pool-api.js'
+import { formatReport } from './report.js'
+import { RESULT_SCHEMA, type BenchResult } from './results.js'
+import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
+import { runHttp, type HttpServerSpec } from './scenarios/http.js'
+import { runMemory } from './scenarios/memory.js'
+import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
+import { runThirdParty } from './scenarios/third-party.js'
+import { summarize } from './summary.js'
+
+const LIMIT_BATCH = 128
+const HTTP_MODEL_NAME = 'bench'
+
+async function main(argv: string[]): Promise<number> {
+  let config: BenchConfig | null
+  try {
+    config = parseConfig(argv)
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${(error as Error).message}\n\n${USAGE}`)
+      return 2
+    }
+    throw error
+  }
+  if (config === null) {
+    console.log(USAGE)
+    return 0
+  }
+
+  const started = performance.now()
+  const startedAt = new Date().toISOString()
+  const machine = machineInfo()
+  const modelPath = resolve(config.model ?? demoModelPath())
+  const thirdPartyPath = config.thirdPartyModel ? resolve(config.thirdPartyModel) : (defaultThirdPartyModel() ?? null)
+  if (!existsSync(modelPath)) {
+    console.error(`model not found: ${modelPath}`)
+    return 2
+  }
+  const outDir = resolve(config.out ?? defaultResultsDir)
+  await mkdir(outDir, { recursive: true })
+  const stem = `bench-${startedAt.replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}${config.quick ? '-quick' : ''}`
+
+  const errors: BenchResult['errors'] = []
+  const result: Omit<BenchResult, 'summary'> = {
+    schema: RESULT_SCHEMA,
+    quick: config.quick,
+    startedAt,
+    durationSec: 0,
+    machine,
+    config,
+    scenarios: config.scenarios,
+    model: null,
+    core: null,
+    direct: null,
+    pool: [],
+    waits: [],
+    http: [],
+    thirdParty: null,
+    memory: [],
+    errors,
+    charts: [],
+  }
+
+  const planned = plannedPoints(config, thirdPartyPath !== null)
+  const total = Object.values(planned).reduce((a, b) => a + b, 0)
+  // cli-progress draws only on a TTY (stderr), so --json output and CI logs stay clean.
+  const bar = new cliProgress.SingleBar(
+    { format: 'bench [{bar}] {value}/{total} points | {elapsed}s | {label}', hideCursor: true, clearOnComplete: true, etaBuffer: 20 },
+    cliProgress.Presets.shades_classic,
+  )
+  bar.start(total, 0, { label: 'loading model', elapsed: 0 })
+  const step = (label: string) => bar.increment(1, { label, elapsed: Math.round((performance.now() - started) / 1000) })
+  const say = (label: string) => bar.update({ label, elapsed: Math.round((performance.now() - started) / 1000) })
+
+  /** Runs one scenario; a failure is recorded and the run goes on with the others. */
+  const scenario = async (name: Scenario, fn: () => Promise<void>): Promise<void> => {
+    if (!config.scenarios.includes(name)) return
+    say(name)
+    try {
+      await fn()
+    } catch (error) {
+      errors.push({ scenario: name, message: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+    }
+  }
+
+  let info: ModelInfo | undefined
+  try {
+    info = await readModelInfo(modelPath, config.dims)
+    result.model = info
+  } catch (error) {
+    bar.stop()
+    console.error(`cannot read model ${modelPath}: ${error instanceof Error ? error.message : String(error)}`)
+    return 2
+  }
+  const model = info
+  let createPool: CreatePool | undefined
+  const pool = async (): Promise<CreatePool> => (createPool ??= await loadCreatePool())
+
+  await scenario('core', async () => {
+    result.core = await runCoreOverhead(config.core)
+    step('core overhead')
+  })
+
+  await scenario('direct', async () => {
+    const row = await runDirectRow(model, directCallers(config), config.window, step)
+    result.direct = { row, practicalLimit: null }
+    result.direct.practicalLimit = await runPracticalLimit(model, maxBatchFor(model, LIMIT_BATCH), config.window, step)
+  })
+  const limit = () => result.direct?.practicalLimit?.rowsPerSec ?? null
+
+  await scenario('pool', async () => {
+    const create = await pool()
+    for (const replicas of config.replicas)
+      for (const concurrency of config.concurrency)
+        for (const maxBatchSize of config.maxBatchSize)
+          result.pool.push(...(await runPoolConfig(create, model, { replicas, concurrency, maxBatchSize }, config.callers, config.window, limit(), step)))
+  })
+
+  // The pool shape the later scenarios use: the best at the most callers, else the first.
+  const bestShape = (): { replicas: number; concurrency: number; maxBatchSize: number } => {
+    const most = Math.max(...result.pool.map((p) => p.callers))
+    const atMost = result.pool.filter((p) => p.callers === most)
+    const best = atMost.reduce<PoolPoint | undefined>((a, b) => (!a || b.rowsPerSec > a.rowsPerSec ? b : a), undefined)
+    return best ?? { replicas: config.replicas.at(-1)!, concurrency: config.concurrency[0], maxBatchSize: config.maxBatchSize.at(-1)! }
+  }
+
+  await scenario('waits', async () => {
+    const create = await pool()
+    const shape = bestShape()
+    for (const policy of config.policies)
+      result.waits.push(...(await runPoolConfig(create, model, { ...shape, ...policy }, waitCallers(config), config.window, limit(), step)))
+  })
+
+  await scenario('http', async () => {
+    const shape = bestShape()
+    const batchedSize = Math.max(shape.maxBatchSize, 2)
+    const specs: HttpServerSpec[] = [
+      { server: 'batched', config: { kind: 'pool', model: modelPath, modelName: HTTP_MODEL_NAME, ...shape, maxBatchSize: batchedSize } },
+      { server: 'batching-off', config: { kind: 'pool', model: modelPath, modelName: HTTP_MODEL_NAME, ...shape, maxBatchSize: 1 } },
+      { server: 'plain-node-http', config: { kind: 'plain', model: modelPath, modelName: HTTP_MODEL_NAME } },
+    ]
+    result.http = await runHttp(model, specs, config.connections, config.httpWindow, step)
+  })
+
+  await scenario('third-party', async () => {
+    if (!thirdPartyPath) throw new Error('no third-party model: pass --third-party-model <path>')
+    const tp = await readModelInfo(thirdPartyPath)
+    result.thirdParty = await runThirdParty(await pool(), tp, config.thirdPartyReplicas, config.thirdPartyCallers, config.window, step)
+  })
+
+  await scenario('memory', async () => {
+    result.memory.push(...(await runMemory(modelPath, config.memoryReplicas, step)))
+    if (thirdPartyPath) result.memory.push(...(await runMemory(thirdPartyPath, config.memoryReplicas, step)))
+  })
+
+  bar.stop()
+  result.durationSec = (performance.now() - started) / 1000
+  const full: BenchResult = { ...result, summary: summarize(result) }
+  if (config.charts) {
+    try {
+      full.charts = await writeCharts(full, outDir, stem)
+    } catch (error) {
+      errors.push({ scenario: 'charts', message: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+    }
+  }
+  const jsonPath = join(outDir, `${stem}.json`)
+  const json = JSON.stringify(full, null, 2)
+  await writeFile(jsonPath, `${json}\n`)
+
+  if (config.json) {
+    process.stdout.write(`${json}\n`)
+    console.error(`results: ${jsonPath}`)
+  } else {
+    console.log(formatReport(full))
+    console.log(`\nresults: ${jsonPath}${full.charts.length ? `\ncharts:  ${full.charts.map((c) => join(outDir, c)).join('\n         ')}` : ''}`)
+  }
+  return errors.length ? 1 : 0
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+    // Everything was closed, so the process should end by itself; if a native handle
+    // (a session, a worker) lingers, end it anyway rather than hang. unref: this timer
+    // alone does not keep the process alive.
+    setTimeout(() => {
+      console.error('bench: handles still open 10 s after the run ended; exiting')
+      process.exit(code)
+    }, 10_000).unref()
+  },
+  (error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  },
+)

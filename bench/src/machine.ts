@@ -20,7 +20,7 @@ export interface MachineInfo {
 }
 
 export function machineInfo(): MachineInfo {
-  let commit: string | null = null
+  let commit: string | null
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()

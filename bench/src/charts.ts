@@ -1,0 +1,201 @@
+/**
+ * Charts as SVG: vega-lite specs compiled to vega and rendered headless with
+ * `View#toSVG()` (no canvas needed in Node: vega estimates text widths).
+ */
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import * as vega from 'vega'
+import * as vl from 'vega-lite'
+import type { TopLevelSpec } from 'vega-lite'
+import type { BenchResult } from './results.js'
+import { configLabel } from './scenarios/pool.js'
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json'
+
+async function render(spec: TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' })
+  try {
+    return await view.toSVG()
+  } finally {
+    view.finalize()
+  }
+}
+
+/** The chart specs a result yields (only those with data). */
+export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
+  const specs: Record<string, TopLevelSpec> = {}
+  const poolRows = r.pool.map((p) => ({
+    config: configLabel(p),
+    callers: p.callers,
+    rowsPerSec: Math.round(p.rowsPerSec),
+    p50: p.latencyMs.p50,
+    p95: p.latencyMs.p95,
+    p99: p.latencyMs.p99,
+  }))
+  if (poolRows.length) {
+    const rules: Array<{ label: string; rowsPerSec: number }> = []
+    const limit = r.direct?.practicalLimit
+    if (limit) rules.push({ label: `practical limit (${limit.best}, batch ${limit.batchSize})`, rowsPerSec: Math.round(limit.rowsPerSec) })
+    const directMost = r.direct?.row.at(-1)
+    if (directMost) rules.push({ label: `direct onnxruntime, 1 row per run (${directMost.callers} callers)`, rowsPerSec: Math.round(directMost.rowsPerSec) })
+    specs.throughput = {
+      $schema: SCHEMA,
+      title: 'Pool throughput vs concurrent callers (single-row requests)',
+      width: 560,
+      height: 340,
+      layer: [
+        {
+          data: { values: poolRows },
+          mark: { type: 'line', point: true },
+          encoding: {
+            x: { field: 'callers', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'concurrent callers' },
+            y: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s' },
+            color: { field: 'config', type: 'nominal', title: 'replicas / concurrency / maxBatchSize' },
+          },
+        },
+        {
+          data: { values: rules },
+          mark: { type: 'rule', strokeDash: [6, 4] },
+          encoding: { y: { field: 'rowsPerSec', type: 'quantitative' }, color: { value: '#555' } },
+        },
+        {
+          data: { values: rules },
+          mark: { type: 'text', align: 'left', dx: 4, dy: -6, fontSize: 10 },
+          encoding: { y: { field: 'rowsPerSec', type: 'quantitative' }, x: { value: 0 }, text: { field: 'label' }, color: { value: '#333' } },
+        },
+      ],
+    }
+    specs.latency = {
+      $schema: SCHEMA,
+      title: 'Pool latency percentiles vs concurrent callers',
+      data: { values: poolRows },
+      transform: [{ fold: ['p50', 'p95', 'p99'], as: ['percentile', 'ms'] }],
+      facet: { column: { field: 'percentile', type: 'nominal', title: null } },
+      spec: {
+        width: 240,
+        height: 260,
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: { field: 'callers', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'concurrent callers' },
+          y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log)' },
+          color: { field: 'config', type: 'nominal', title: 'replicas / concurrency / maxBatchSize' },
+        },
+      },
+    }
+    const most = Math.max(...r.pool.map((p) => p.callers))
+    const biggest = Math.max(...r.pool.map((p) => p.maxBatchSize))
+    const heat = r.pool
+      .filter((p) => p.callers === most && p.maxBatchSize === biggest)
+      .map((p) => ({
+        replicas: p.replicas,
+        concurrency: p.concurrency,
+        rowsPerSec: Math.round(p.rowsPerSec),
+        text: `${Math.round(p.rowsPerSec).toLocaleString('en-US')}${p.efficiency ? ` (${p.efficiency.toFixed(2)}×)` : ''}`,
+      }))
+    if (heat.length) {
+      specs.heatmap = {
+        $schema: SCHEMA,
+        title: `rows/s by replicas × concurrency (${most} callers, maxBatchSize ${biggest}; × practical limit)`,
+        data: { values: heat },
+        width: 120 * new Set(heat.map((h) => h.concurrency)).size,
+        height: 80 * new Set(heat.map((h) => h.replicas)).size,
+        encoding: {
+          x: { field: 'concurrency', type: 'ordinal', title: 'concurrency (batches in flight per replica)' },
+          y: { field: 'replicas', type: 'ordinal', title: 'replicas' },
+        },
+        layer: [
+          { mark: 'rect', encoding: { color: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s', scale: { scheme: 'blues' } } } },
+          { mark: { type: 'text', fontSize: 12 }, encoding: { text: { field: 'text' }, color: { value: 'black' } } },
+        ],
+      }
+    }
+  }
+  if (r.http.length) {
+    const rows = r.http.map((p) => ({
+      server: p.server,
+      connections: String(p.connections),
+      rowsPerSec: Math.round(p.rowsPerSec),
+      p50: p.latencyMs.p50,
+      p95: p.latencyMs.p95,
+      p99: p.latencyMs.p99,
+    }))
+    specs.http = {
+      $schema: SCHEMA,
+      title: 'HTTP: single-row KServe v2 requests under autocannon',
+      data: { values: rows },
+      hconcat: [
+        {
+          width: 300,
+          height: 260,
+          mark: 'bar',
+          encoding: {
+            x: { field: 'connections', type: 'ordinal', title: 'connections', sort: null },
+            xOffset: { field: 'server' },
+            y: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s' },
+            color: { field: 'server', type: 'nominal' },
+          },
+        },
+        {
+          width: 300,
+          height: 260,
+          transform: [{ fold: ['p50', 'p95', 'p99'], as: ['percentile', 'ms'] }],
+          mark: { type: 'line', point: true },
+          encoding: {
+            x: { field: 'connections', type: 'ordinal', title: 'connections', sort: null },
+            y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log)' },
+            color: { field: 'server', type: 'nominal' },
+            strokeDash: { field: 'percentile', type: 'nominal' },
+          },
+        },
+      ],
+    }
+  }
+  if (r.thirdParty || r.memory.length) {
+    const panels: TopLevelSpec[] = []
+    if (r.thirdParty) {
+      const t = r.thirdParty
+      const values = [
+        ...t.direct.filter((p) => p.callers === t.pool[0]?.callers).map((p) => ({ runner: 'direct, main thread', rowsPerSec: Math.round(p.rowsPerSec) })),
+        ...t.pool.map((p) => ({ runner: `pool, ${p.replicas} replica(s)`, rowsPerSec: Math.round(p.rowsPerSec) })),
+      ]
+      panels.push({
+        title: `Fixed batch 1 (${t.model.split('/').at(-1)}), ${t.pool[0]?.callers ?? '?'} callers`,
+        width: 240,
+        height: 220,
+        data: { values },
+        mark: 'bar',
+        encoding: {
+          x: { field: 'runner', type: 'nominal', sort: null, title: null, axis: { labelAngle: -20 } },
+          y: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s' },
+        },
+      } as TopLevelSpec)
+    }
+    if (r.memory.length) {
+      panels.push({
+        title: 'Resident memory vs replicas',
+        width: 240,
+        height: 220,
+        data: { values: r.memory.map((p) => ({ model: p.model, replicas: p.replicas, rss: p.rssAfterRunMiB })) },
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: { field: 'replicas', type: 'quantitative', title: 'replicas', axis: { tickMinStep: 1 } },
+          y: { field: 'rss', type: 'quantitative', title: 'RSS (MiB)' },
+          color: { field: 'model', type: 'nominal' },
+        },
+      } as TopLevelSpec)
+    }
+    specs.replicas = { $schema: SCHEMA, hconcat: panels } as TopLevelSpec
+  }
+  return specs
+}
+
+/** Writes `<stem>-<chart>.svg` for every chart; returns the file names. */
+export async function writeCharts(r: BenchResult, dir: string, stem: string): Promise<string[]> {
+  const written: string[] = []
+  for (const [name, spec] of Object.entries(chartSpecs(r))) {
+    const file = `${stem}-${name}.svg`
+    await writeFile(join(dir, file), await render(spec))
+    written.push(file)
+  }
+  return written
+}

@@ -1,0 +1,264 @@
+/**
+ * Command-line flags → the plan of one bench run.
+ *
+ * Time budget of the default full run on 2 cores (each pool/direct point = warm-up +
+ * window = 0.5 s + 1.5 s; each HTTP point = 1 s + 3 s):
+ *   core overhead ~10 s · direct baselines 4 points ~10 s · pool sweep 2×2×3 pools ×
+ *   4 caller counts = 48 points ~110 s · batching-policy 3 pools × 3 caller counts
+ *   ~20 s · HTTP 3 servers × 3 connection counts ~45 s · third-party 4 points ~15 s ·
+ *   memory 2 models × 4 probes ~15 s · charts ~5 s  ⇒  about 4 minutes, under the
+ *   5-minute budget with room for slow pool start-ups on a busy machine.
+ * `--quick` shrinks every list and window to a smoke run of well under 30 s.
+ */
+import { parseArgs } from 'node:util'
+
+export const SCENARIOS = ['core', 'direct', 'pool', 'waits', 'http', 'third-party', 'memory'] as const
+export type Scenario = (typeof SCENARIOS)[number]
+
+export interface Window {
+  warmupMs: number
+  durationMs: number
+}
+
+export interface BatchingPolicy {
+  minBatchSize: number
+  maxWaitMs: number
+}
+
+export interface BenchConfig {
+  quick: boolean
+  scenarios: Scenario[]
+  /** The model of the sweeps, baselines and HTTP runs; `null` = the built-in demo MLP. */
+  model: string | null
+  /** Sizes of symbolic non-batch axes of `model`, by axis name. */
+  dims: Record<string, number>
+  thirdPartyModel: string | null
+  replicas: number[]
+  concurrency: number[]
+  maxBatchSize: number[]
+  callers: number[]
+  connections: number[]
+  /** (minBatchSize, maxWaitMs) pairs of the batching-policy scenario. */
+  policies: BatchingPolicy[]
+  thirdPartyReplicas: number[]
+  thirdPartyCallers: number
+  memoryReplicas: number[]
+  window: Window
+  httpWindow: Window
+  core: { items: number; producers: number; maxBatchSize: number; rounds: number }
+  json: boolean
+  out: string | null
+  charts: boolean
+}
+
+export const USAGE = `Usage: pnpm bench [-- flags]      (or: node bench/dist/cli.js [flags])
+
+Throughput runs of inferpool with baselines measured in the same run.
+
+Scenarios (--only / --skip, comma-separated):
+  core         DynamicBatcher vs dataloader, no-op batches
+  direct       onnxruntime-node directly: one row at a time in the main thread, and
+               full batches on every core (the practical limit)
+  pool         sweep replicas × concurrency × max batch size × callers (single rows)
+  waits        batching policy: (minBatchSize, maxWaitMs) pairs on the best pool shape
+  http         autocannon against the inferpool server (batched, maxBatchSize 1) and
+               a plain node:http server calling onnxruntime-node per request
+  third-party  a real fixed-batch-1 model: replicas 1 vs 2
+  memory       resident memory vs replicas
+
+Flags:
+  --quick                    smoke run (< 30 s): small lists, short windows
+  --only <list>              run only these scenarios
+  --skip <list>              run all but these scenarios
+  --model <path>             your own .onnx model instead of the demo MLP
+  --dim <name>=<n>           size of a symbolic non-batch axis of --model (repeatable; default 1)
+  --third-party-model <path> fixed-batch model of the third-party scenario
+                             (default: fixtures/models/third-party/light_squeezenet.onnx)
+  --replicas <list>          default 1,2
+  --concurrency <list>       default 1,2
+  --max-batch-size <list>    default 1,32,128
+  --callers <list>           default 1,16,64,256
+  --connections <list>       HTTP connections, default 16,64,256
+  --warmup-ms <n>            warm-up before each point, default 500
+  --duration-ms <n>          measurement window of each point, default 1500
+  --out <dir>                where the JSON and SVG go (default bench/results)
+  --json                     print the result JSON to stdout instead of the table
+  --no-charts                skip the SVG charts
+  -h, --help                 this text`
+
+const FULL = {
+  replicas: [1, 2],
+  concurrency: [1, 2],
+  maxBatchSize: [1, 32, 128],
+  callers: [1, 16, 64, 256],
+  connections: [16, 64, 256],
+  policies: [
+    { minBatchSize: 1, maxWaitMs: 0 },
+    { minBatchSize: 16, maxWaitMs: 1 },
+    { minBatchSize: 64, maxWaitMs: 2 },
+  ],
+  thirdPartyReplicas: [1, 2],
+  thirdPartyCallers: 8,
+  memoryReplicas: [1, 2, 4],
+  window: { warmupMs: 500, durationMs: 1500 },
+  httpWindow: { warmupMs: 1000, durationMs: 3000 },
+  core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
+}
+
+const QUICK: typeof FULL = {
+  replicas: [1],
+  concurrency: [1],
+  maxBatchSize: [1, 128],
+  callers: [1, 64],
+  connections: [16],
+  policies: [
+    { minBatchSize: 1, maxWaitMs: 0 },
+    { minBatchSize: 16, maxWaitMs: 1 },
+  ],
+  thirdPartyReplicas: [1, 2],
+  thirdPartyCallers: 4,
+  memoryReplicas: [1],
+  window: { warmupMs: 150, durationMs: 350 },
+  httpWindow: { warmupMs: 200, durationMs: 600 },
+  core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
+}
+
+function fail(message: string): never {
+  throw new UsageError(message)
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
+
+function intList(flag: string, value: string | undefined, min: number): number[] | undefined {
+  if (value === undefined) return undefined
+  const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  if (parts.length === 0) fail(`--${flag} expects a comma-separated list of integers >= ${min}, got "${value}"`)
+  const list = parts.map((p) => {
+    const n = Number(p)
+    if (!Number.isInteger(n) || n < min) fail(`--${flag} expects a comma-separated list of integers >= ${min}, got "${value}"`)
+    return n
+  })
+  return [...new Set(list)].sort((a, b) => a - b)
+}
+
+function intFlag(flag: string, value: string | undefined, min: number): number | undefined {
+  return intList(flag, value, min)?.[0]
+}
+
+function scenarioList(flag: string, value: string): Scenario[] {
+  return value.split(',').map((s) => {
+    const name = s.trim()
+    if (!(SCENARIOS as readonly string[]).includes(name)) fail(`--${flag}: unknown scenario "${name}" (one of ${SCENARIOS.join(', ')})`)
+    return name as Scenario
+  })
+}
+
+/** Parses argv (without `node` and the script). Returns `null` for `--help`. */
+export function parseConfig(argv: string[]): BenchConfig | null {
+  // `pnpm bench -- --quick` can hand us the separator itself: drop it.
+  const args = argv.filter((a) => a !== '--')
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      skip: { type: 'string' },
+      model: { type: 'string' },
+      dim: { type: 'string', multiple: true },
+      'third-party-model': { type: 'string' },
+      replicas: { type: 'string' },
+      concurrency: { type: 'string' },
+      'max-batch-size': { type: 'string' },
+      callers: { type: 'string' },
+      connections: { type: 'string' },
+      'warmup-ms': { type: 'string' },
+      'duration-ms': { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'no-charts': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help) return null
+  if (positionals.length > 0) fail(`unexpected argument "${positionals[0]}" (see --help)`)
+  if (values.only !== undefined && values.skip !== undefined) fail('--only and --skip cannot be combined')
+
+  const base = values.quick ? QUICK : FULL
+  let scenarios: Scenario[] = [...SCENARIOS]
+  if (values.only !== undefined) scenarios = SCENARIOS.filter((s) => scenarioList('only', values.only as string).includes(s))
+  if (values.skip !== undefined) {
+    const skipped = scenarioList('skip', values.skip)
+    scenarios = scenarios.filter((s) => !skipped.includes(s))
+  }
+  // The batching-policy scenario answers a tuning question; a smoke run does not need it.
+  if (values.quick && values.only === undefined) scenarios = scenarios.filter((s) => s !== 'waits')
+
+  const dims: Record<string, number> = {}
+  for (const d of values.dim ?? []) {
+    const match = /^([^=]+)=(\d+)$/.exec(d)
+    if (!match || Number(match[2]) < 1) fail(`--dim expects <axis name>=<integer >= 1>, got "${d}"`)
+    dims[match[1]] = Number(match[2])
+  }
+  const warmupMs = intFlag('warmup-ms', values['warmup-ms'], 0)
+  const durationMs = intFlag('duration-ms', values['duration-ms'], 1)
+  const window = { warmupMs: warmupMs ?? base.window.warmupMs, durationMs: durationMs ?? base.window.durationMs }
+  const scale = window.durationMs / base.window.durationMs
+  return {
+    quick: values.quick,
+    scenarios,
+    model: values.model ?? null,
+    dims,
+    thirdPartyModel: values['third-party-model'] ?? null,
+    replicas: intList('replicas', values.replicas, 1) ?? base.replicas,
+    concurrency: intList('concurrency', values.concurrency, 1) ?? base.concurrency,
+    maxBatchSize: intList('max-batch-size', values['max-batch-size'], 1) ?? base.maxBatchSize,
+    callers: intList('callers', values.callers, 1) ?? base.callers,
+    connections: intList('connections', values.connections, 1) ?? base.connections,
+    policies: base.policies,
+    thirdPartyReplicas: base.thirdPartyReplicas,
+    thirdPartyCallers: base.thirdPartyCallers,
+    memoryReplicas: base.memoryReplicas,
+    window,
+    // HTTP windows follow --warmup-ms/--duration-ms proportionally.
+    httpWindow: {
+      warmupMs: warmupMs ?? base.httpWindow.warmupMs,
+      durationMs: Math.max(200, Math.round(base.httpWindow.durationMs * scale)),
+    },
+    core: base.core,
+    json: values.json,
+    out: values.out ?? null,
+    charts: !values['no-charts'],
+  }
+}
+
+/** Planned measurement points per scenario (for the progress bar and the time estimate). */
+export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Record<Scenario, number> {
+  const has = (s: Scenario) => config.scenarios.includes(s)
+  return {
+    core: has('core') ? 1 : 0,
+    direct: has('direct') ? directCallers(config).length + 2 : 0,
+    pool: has('pool') ? config.replicas.length * config.concurrency.length * config.maxBatchSize.length * config.callers.length : 0,
+    waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
+    http: has('http') ? 3 * config.connections.length : 0,
+    'third-party': has('third-party') && hasThirdParty ? 2 + config.thirdPartyReplicas.length : 0,
+    memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
+  }
+}
+
+/** Caller counts of the batching-policy scenario: the fewest, a middle one, the most. */
+export function waitCallers(config: BenchConfig): number[] {
+  const c = config.callers
+  return [...new Set([c[0], c[Math.floor((c.length - 1) / 2)], c[c.length - 1]])]
+}
+
+/** Caller counts of the direct single-row baseline: 1 (the latency reference) and the most. */
+export function directCallers(config: BenchConfig): number[] {
+  return [...new Set([1, config.callers[config.callers.length - 1]])]
+}

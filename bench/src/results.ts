@@ -1,0 +1,75 @@
+/** The shape of `bench/results/<run>.json`. Bump `schema` when a field changes meaning. */
+import type { CoreOverheadResult } from './core-overhead.js'
+import type { BenchConfig, Scenario } from './config.js'
+import type { MachineInfo } from './machine.js'
+import type { ModelInfo } from './model.js'
+import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
+import type { HttpPoint } from './scenarios/http.js'
+import type { MemoryPoint } from './scenarios/memory.js'
+import type { PoolPoint } from './scenarios/pool.js'
+import type { ThirdPartyResult } from './scenarios/third-party.js'
+
+export const RESULT_SCHEMA = 1
+
+export interface TargetCheck {
+  id: 'core-vs-dataloader' | 'pool-vs-practical-limit' | 'pool-vs-batching-off' | 'p50-at-1-caller'
+  description: string
+  /** The figure measured (a ratio, or ms for the latency target). */
+  actual: number | null
+  target: number
+  /** `>=`: actual must reach the target; `<=`: must stay under it. */
+  comparison: '>=' | '<='
+  met: boolean | null
+  /** How the figure was obtained (which points). */
+  detail: string
+}
+
+export interface Summary {
+  practicalLimitRowsPerSec: number | null
+  directRowRowsPerSec: number | null
+  /** The pool point with the most rows/s at the most callers. */
+  bestPool: { replicas: number; concurrency: number; maxBatchSize: number; callers: number; rowsPerSec: number; efficiency: number | null } | null
+  /** The same replicas × concurrency with `maxBatchSize: 1`, at the most callers. */
+  batchingOffRowsPerSec: number | null
+  http: {
+    connections: number
+    batchedRowsPerSec: number | null
+    batchingOffRowsPerSec: number | null
+    plainRowsPerSec: number | null
+    batchedVsBatchingOff: number | null
+    batchedVsPlain: number | null
+  } | null
+  targets: TargetCheck[]
+  /** Settings the figures point to; the reasoning is in bench/README.md. */
+  suggested: {
+    replicas: number
+    concurrency: number
+    maxBatchSize: number
+    minBatchSize: number
+    maxWaitMs: number
+    evidence: string[]
+  } | null
+}
+
+export interface BenchResult {
+  schema: number
+  quick: boolean
+  startedAt: string
+  durationSec: number
+  machine: MachineInfo
+  config: BenchConfig
+  scenarios: Scenario[]
+  model: ModelInfo | null
+  core: CoreOverheadResult | null
+  direct: { row: DirectRowPoint[]; practicalLimit: PracticalLimit | null } | null
+  pool: PoolPoint[]
+  waits: PoolPoint[]
+  http: HttpPoint[]
+  thirdParty: ThirdPartyResult | null
+  memory: MemoryPoint[]
+  summary: Summary
+  /** Scenarios that failed; their figures are missing and the CLI exits 1. */
+  errors: Array<{ scenario: Scenario | 'charts'; message: string }>
+  /** SVG files written next to the JSON (names only). */
+  charts: string[]
+}

@@ -1,0 +1,107 @@
+/**
+ * The pool under closed-loop single-row load: one pool per (replicas, concurrency,
+ * maxBatchSize, batching policy), swept over the caller counts in ascending order.
+ */
+import type { BatchingOptions, Pool, PoolStats, RowInput } from '@inferpool/host'
+import { runClosedLoop, type ClosedLoopResult } from '../closed-loop.js'
+import { randomRows, type ModelInfo } from '../model.js'
+import type { CreatePool } from '../pool-api.js'
+import type { Window } from './direct.js'
+
+export interface PoolConfig {
+  replicas: number
+  concurrency: number
+  maxBatchSize: number
+  minBatchSize?: number
+  maxWaitMs?: number
+}
+
+export interface PoolPoint extends ClosedLoopResult {
+  kind: 'pool'
+  replicas: number
+  concurrency: number
+  /** maxBatchSize asked for. */
+  maxBatchSize: number
+  /** maxBatchSize the pool applies (capped by a fixed batch axis). */
+  effectiveMaxBatchSize: number
+  minBatchSize: number | null
+  maxWaitMs: number | null
+  /** Rows per batch in the window, from `pool.stats` (completed ÷ batches). */
+  meanBatchSize: number
+  /** rows/s ÷ the practical limit's rows/s (null without a practical limit). */
+  efficiency: number | null
+}
+
+/** Single-row inputs for `pool.infer`, built once: a typed array per input, or `{ data, dims }` for dynamic row axes. */
+export function poolRows(info: ModelInfo, count = 64): RowInput[] {
+  return randomRows(info, count).map((row) =>
+    Object.fromEntries(
+      info.inputs.map((t) => {
+        const fixedRow = t.dims.slice(1).every((d) => typeof d === 'number' && d > 0)
+        return [t.name, fixedRow ? row[t.name] : { data: row[t.name], dims: t.rowDims }]
+      }),
+    ),
+  )
+}
+
+export function configLabel(c: { replicas: number; concurrency: number; maxBatchSize: number; minBatchSize?: number | null; maxWaitMs?: number | null }): string {
+  let label = `r${c.replicas} c${c.concurrency} b${c.maxBatchSize}`
+  if ((c.minBatchSize ?? null) !== null || (c.maxWaitMs ?? null) !== null) label += ` min${c.minBatchSize ?? '-'} wait${c.maxWaitMs ?? '-'}`
+  return label
+}
+
+/** Runs every caller count against one pool built from `config`. */
+export async function runPoolConfig(
+  createPool: CreatePool,
+  info: ModelInfo,
+  config: PoolConfig,
+  callersList: number[],
+  window: Window,
+  practicalLimit: number | null,
+  onPoint: (label: string) => void,
+): Promise<PoolPoint[]> {
+  const batching: BatchingOptions = { maxBatchSize: config.maxBatchSize }
+  if (config.minBatchSize !== undefined) batching.minBatchSize = config.minBatchSize
+  if (config.maxWaitMs !== undefined) batching.maxWaitMs = config.maxWaitMs
+  const pool: Pool = await createPool({
+    model: info.path,
+    replicas: config.replicas,
+    concurrency: config.concurrency,
+    batching,
+    logger: { warn: () => {}, info: () => {} },
+  })
+  const points: PoolPoint[] = []
+  try {
+    const rows = poolRows(info)
+    for (const callers of [...callersList].sort((a, b) => a - b)) {
+      let before: PoolStats | undefined
+      let after: PoolStats | undefined
+      let next = 0
+      const result = await runClosedLoop({
+        callers,
+        ...window,
+        call: () => pool.infer(rows[next++ & 63]),
+        onWindowStart: () => (before = pool.stats),
+        onWindowEnd: () => (after = pool.stats),
+      })
+      const batches = after && before ? after.batches - before.batches : 0
+      const completed = after && before ? after.completed - before.completed : 0
+      points.push({
+        kind: 'pool',
+        replicas: config.replicas,
+        concurrency: config.concurrency,
+        maxBatchSize: config.maxBatchSize,
+        effectiveMaxBatchSize: pool.metadata.maxBatchSize,
+        minBatchSize: config.minBatchSize ?? null,
+        maxWaitMs: config.maxWaitMs ?? null,
+        meanBatchSize: batches > 0 ? completed / batches : 0,
+        efficiency: practicalLimit ? result.rowsPerSec / practicalLimit : null,
+        ...result,
+      })
+      onPoint(`pool ${configLabel(config)}, ${callers} caller(s)`)
+    }
+  } finally {
+    await pool.close()
+  }
+  return points
+}

@@ -1,0 +1,41 @@
+/**
+ * The inferpool server as a user deploys it: `createPool` + `createRequestHandler` on a
+ * plain `node:http` server bound to 127.0.0.1. Run as a child process by the bench so
+ * that the load generator does not share the server's event loop:
+ * `node pool-server.js '<PoolServerConfig JSON>'`.
+ */
+import { createServer } from 'node:http'
+import type { BatchingOptions } from '@inferpool/host'
+import { loadCreatePool, loadCreateRequestHandler } from '../pool-api.js'
+import { reportStartupFailure, type PoolServerConfig, type ServerMessage } from './protocol.js'
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '') as PoolServerConfig
+  const [createPool, createRequestHandler] = await Promise.all([loadCreatePool(), loadCreateRequestHandler()])
+  const batching: BatchingOptions = { maxBatchSize: config.maxBatchSize }
+  if (config.minBatchSize !== undefined) batching.minBatchSize = config.minBatchSize
+  if (config.maxWaitMs !== undefined) batching.maxWaitMs = config.maxWaitMs
+  const pool = await createPool({
+    model: config.model,
+    replicas: config.replicas,
+    concurrency: config.concurrency,
+    batching,
+    logger: { warn: () => {}, info: () => {} },
+  })
+  const server = createServer(createRequestHandler({ [config.modelName]: pool }))
+  server.keepAliveTimeout = 60_000
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    process.send?.({ type: 'listening', port, rssBytes: process.memoryUsage().rss } satisfies ServerMessage)
+  })
+  const stop = () => {
+    server.close()
+    server.closeAllConnections()
+    void pool.close({ drain: false }).finally(() => process.exit(0))
+  }
+  process.once('SIGTERM', stop)
+  process.once('disconnect', stop)
+}
+
+main().catch(reportStartupFailure)

@@ -1,0 +1,140 @@
+/**
+ * Turns the points of a run into the ratios the issues set as targets, and into the
+ * settings the figures point to. Every figure here comes from points of the same run.
+ */
+import type { BenchResult, Summary, TargetCheck } from './results.js'
+import type { PoolPoint } from './scenarios/pool.js'
+
+const maxOf = (xs: number[]): number => xs.reduce((a, b) => Math.max(a, b), -Infinity)
+
+export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
+  const limit = r.direct?.practicalLimit?.rowsPerSec ?? null
+  const direct1 = r.direct?.row.find((p) => p.callers === 1) ?? null
+  const directMost = r.direct?.row.length ? r.direct.row.reduce((a, b) => (b.callers > a.callers ? b : a)) : null
+
+  const poolMost = r.pool.length ? maxOf(r.pool.map((p) => p.callers)) : null
+  const atMost = r.pool.filter((p) => p.callers === poolMost)
+  const best = atMost.length ? atMost.reduce((a, b) => (b.rowsPerSec > a.rowsPerSec ? b : a)) : null
+  const off = best ? atMost.find((p) => p.replicas === best.replicas && p.concurrency === best.concurrency && p.maxBatchSize === 1) : undefined
+  const bestAt1 = best
+    ? r.pool.find((p) => p.callers === 1 && p.replicas === best.replicas && p.concurrency === best.concurrency && p.maxBatchSize === best.maxBatchSize)
+    : undefined
+
+  const targets: TargetCheck[] = []
+  const check = (t: Omit<TargetCheck, 'met'>): void => {
+    const met = t.actual === null ? null : t.comparison === '>=' ? t.actual >= t.target : t.actual <= t.target
+    targets.push({ ...t, met })
+  }
+  check({
+    id: 'core-vs-dataloader',
+    description: 'DynamicBatcher items/s ÷ dataloader items/s (no-op batches, 256 producers, maxBatchSize 128)',
+    actual: r.core?.ratio ?? null,
+    target: 0.5,
+    comparison: '>=',
+    detail: r.core ? `${Math.round(r.core.inferpoolItemsPerSec)} vs ${Math.round(r.core.dataloaderItemsPerSec)} items/s` : 'core scenario not run',
+  })
+  check({
+    id: 'pool-vs-practical-limit',
+    description: `best pool rows/s at ${poolMost ?? '?'} callers ÷ the practical limit`,
+    actual: best && limit ? best.rowsPerSec / limit : null,
+    target: 0.9,
+    comparison: '>=',
+    detail: best && limit ? `${label(best)}: ${Math.round(best.rowsPerSec)} vs ${Math.round(limit)} rows/s (${r.direct?.practicalLimit?.best})` : 'pool or direct scenario not run',
+  })
+  check({
+    id: 'pool-vs-batching-off',
+    description: `best pool rows/s ÷ the same replicas × concurrency with maxBatchSize 1, at ${poolMost ?? '?'} callers`,
+    actual: best && off && off.rowsPerSec > 0 ? best.rowsPerSec / off.rowsPerSec : null,
+    target: 15,
+    comparison: '>=',
+    detail: best && off ? `${Math.round(best.rowsPerSec)} vs ${Math.round(off.rowsPerSec)} rows/s` : 'no maxBatchSize 1 point in the sweep',
+  })
+  check({
+    id: 'p50-at-1-caller',
+    description: 'pool p50 − direct onnxruntime-node p50 at 1 caller (ms), best pool shape',
+    actual: bestAt1 && direct1 ? bestAt1.latencyMs.p50 - direct1.latencyMs.p50 : null,
+    target: 0.3,
+    comparison: '<=',
+    detail: bestAt1 && direct1 ? `${bestAt1.latencyMs.p50.toFixed(3)} vs ${direct1.latencyMs.p50.toFixed(3)} ms` : 'no 1-caller points',
+  })
+
+  const httpMost = r.http.length ? maxOf(r.http.map((p) => p.connections)) : null
+  const httpAt = (server: string) => r.http.find((p) => p.server === server && p.connections === httpMost)?.rowsPerSec ?? null
+  const hb = httpAt('batched')
+  const ho = httpAt('batching-off')
+  const hp = httpAt('plain-node-http')
+
+  return {
+    practicalLimitRowsPerSec: limit,
+    directRowRowsPerSec: directMost?.rowsPerSec ?? null,
+    bestPool: best
+      ? { replicas: best.replicas, concurrency: best.concurrency, maxBatchSize: best.maxBatchSize, callers: best.callers, rowsPerSec: best.rowsPerSec, efficiency: best.efficiency }
+      : null,
+    batchingOffRowsPerSec: off?.rowsPerSec ?? null,
+    http:
+      httpMost === null
+        ? null
+        : {
+            connections: httpMost,
+            batchedRowsPerSec: hb,
+            batchingOffRowsPerSec: ho,
+            plainRowsPerSec: hp,
+            batchedVsBatchingOff: hb && ho ? hb / ho : null,
+            batchedVsPlain: hb && hp ? hb / hp : null,
+          },
+    targets,
+    suggested: suggest(r, best),
+  }
+}
+
+function label(p: PoolPoint): string {
+  return `replicas ${p.replicas}, concurrency ${p.concurrency}, maxBatchSize ${p.maxBatchSize}`
+}
+
+/**
+ * Settings the figures point to:
+ * - replicas × concurrency: the shape with the most rows/s at the most callers.
+ * - maxBatchSize: the smallest size within 5% of the best rows/s of that shape at the
+ *   most callers (bigger batches only add tail latency past that point).
+ * - minBatchSize / maxWaitMs: the batching policy with the best rows/s at the middle
+ *   caller count unless it costs more than 10% p50 at 1 caller; else no waiting.
+ */
+function suggest(r: Omit<BenchResult, 'summary'>, best: PoolPoint | null): Summary['suggested'] {
+  if (!best) return null
+  const evidence: string[] = []
+  const shape = r.pool.filter((p) => p.callers === best.callers && p.replicas === best.replicas && p.concurrency === best.concurrency)
+  const top = maxOf(shape.map((p) => p.rowsPerSec))
+  const enough = shape.filter((p) => p.rowsPerSec >= 0.95 * top).sort((a, b) => a.maxBatchSize - b.maxBatchSize)[0] ?? best
+  evidence.push(`most rows/s at ${best.callers} callers: ${label(best)} (${Math.round(best.rowsPerSec)} rows/s)`)
+  evidence.push(
+    `maxBatchSize ${enough.maxBatchSize} is the smallest within 5% of that shape's best (${shape
+      .map((p) => `b${p.maxBatchSize}: ${Math.round(p.rowsPerSec)}`)
+      .join(', ')} rows/s)`,
+  )
+  let minBatchSize = 1
+  let maxWaitMs = 0
+  if (r.waits.length) {
+    const callers = [...new Set(r.waits.map((p) => p.callers))].sort((a, b) => a - b)
+    const mid = callers[Math.floor((callers.length - 1) / 2)]
+    const key = (p: PoolPoint) => `${p.minBatchSize}/${p.maxWaitMs}`
+    const noWait = (p: PoolPoint) => p.minBatchSize === 1 && p.maxWaitMs === 0
+    const atMid = r.waits.filter((p) => p.callers === mid)
+    const at1 = new Map(r.waits.filter((p) => p.callers === callers[0]).map((p) => [key(p), p]))
+    const base = atMid.find(noWait)
+    const winner = atMid.reduce((a, b) => (b.rowsPerSec > a.rowsPerSec ? b : a))
+    const winnerLatency = at1.get(key(winner))?.latencyMs.p50
+    const baseLatency = base ? at1.get(key(base))?.latencyMs.p50 : undefined
+    const worthIt =
+      base !== undefined && winner !== base && winner.rowsPerSec > base.rowsPerSec * 1.05 &&
+      (winnerLatency === undefined || baseLatency === undefined || winnerLatency <= baseLatency * 1.1)
+    if (worthIt) {
+      minBatchSize = winner.minBatchSize ?? 1
+      maxWaitMs = winner.maxWaitMs ?? 0
+    }
+    evidence.push(
+      `batching policy at ${mid} callers: ${atMid.map((p) => `min ${p.minBatchSize}/wait ${p.maxWaitMs} ms: ${Math.round(p.rowsPerSec)} rows/s`).join(', ')}; ` +
+        `p50 at ${callers[0]} caller(s): ${[...at1.values()].map((p) => `min ${p.minBatchSize}/wait ${p.maxWaitMs}: ${p.latencyMs.p50.toFixed(2)} ms`).join(', ')}`,
+    )
+  }
+  return { replicas: best.replicas, concurrency: best.concurrency, maxBatchSize: enough.maxBatchSize, minBatchSize, maxWaitMs, evidence }
+}
