@@ -1,4 +1,5 @@
 export type * from './types.js'
+export * from './errors.js'
 export * from './pool/index.js'
 export * from './server/index.js'
 export * from './remote/index.js'

@@ -2,6 +2,7 @@
  * Public types of the pool. The server, the CLI, the comlink bridge and the bench
  * are written against these: extend them, but do not rename or remove fields.
  */
+import type { ResourceLimits } from 'node:worker_threads'
 import type { BatcherObserver, BatcherStats, DynamicBatcherOptions } from '@inferpool/core'
 
 /** ONNX element types the pool moves between threads. */
@@ -57,6 +58,8 @@ export interface InferOptions {
   timeoutMs?: number
   /** Higher first; FIFO within a priority. @default 0 */
   priority?: number
+  /** Cost of this request against `batching.maxBatchCost` (e.g. its tokens). Overrides the pool's `cost`. @default 1 */
+  cost?: number
 }
 
 /** A model input or output as the model declares it (including the batch dimension). */
@@ -133,27 +136,51 @@ export interface PaddingOptions {
   value?: number | bigint
   /** Axis of the row (without batch dim) that varies. @default 0 */
   axis?: number
+  /**
+   * Output row axes to cut back to each row's own length, by output name. By default
+   * every output axis with the same symbolic name as the padded input axis (e.g.
+   * `seq` in `input_ids: [batch, seq]` and `token_embeddings: [batch, seq, dim]`).
+   * @default derived from the model's symbolic dim names
+   */
+  outputAxes?: Record<string, number>
 }
 
 export interface PoolOptions {
   /** Path to an `.onnx` file, or its bytes. */
   model: string | Uint8Array
-  /** Worker threads, each with one cached session. @default 1 */
+  /** Worker threads, each with one cached session. @default min(2, available cores) */
   replicas?: number
   /** Batches in flight per replica (piscina `concurrentTasksPerWorker`). @default 1 */
   concurrency?: number
+  /**
+   * Batching options. The pool's defaults differ from the batcher's:
+   * `maxBatchSize` 64 (capped by a fixed batch dim), `maxWaitMs` 0, `isolateFailures`
+   * true; `maxConcurrentBatches` is always `replicas × concurrency`.
+   * @default { maxBatchSize: 64, maxWaitMs: 0, isolateFailures: true }
+   */
   batching?: BatchingOptions
+  /**
+   * Cost of one request against `batching.maxBatchCost`, computed on the caller's
+   * thread. @default input.estimateCost?.() ?? input.estimateTokens?.() ?? 1
+   */
+  cost?: (input: unknown) => number
   session?: SessionOptions
-  /** Per input name: pad rows to the longest in the batch instead of batching by shape. */
+  /** Per input name: pad rows to the longest in the batch instead of batching by shape. @default {} (rows batch by shape) */
   padding?: Record<string, PaddingOptions>
   /** Default per-request timeout in ms. @default undefined (none) */
   timeoutMs?: number
-  /** With `'cpu'`, a pool that asks for CUDA and cannot load it falls back to CPU with a warning. */
+  /** With `'cpu'`, a pool that asks for CUDA and cannot load it falls back to CPU with a warning. @default undefined (no fallback) */
   fallback?: 'cpu'
-  /** A user's own worker module (built `.js`, default export from `defineWorker`). */
+  /**
+   * A user's own worker module (built `.js`, default export from `defineWorker`). The
+   * pool then sends each batch as the array of inputs given to `infer` and expects a
+   * result array of the same length. @default the built-in ONNX tensor worker
+   */
   worker?: string | URL
-  /** Passed to the worker's `load(options)`. */
+  /** Passed to a user worker's `load(options)`. @default undefined */
   workerOptions?: unknown
+  /** Memory limits of each worker thread; a worker over them is killed and replaced like a crash. @default undefined (Node's defaults) */
+  resourceLimits?: ResourceLimits
   /** Longest wait for every replica to load. @default 60000 */
   startupTimeoutMs?: number
   /** Where warnings go (fallbacks, batch-size lowering). @default console */
@@ -163,6 +190,14 @@ export interface PoolOptions {
 /** Observer of a pool: the batcher's events plus worker restarts. */
 export interface PoolObserver extends BatcherObserver {
   onWorkerRestart?(event: { replica: number; reason: string }): void
+  /**
+   * Called right after a batch's packed input buffers were handed to a worker (each
+   * batch gets its own ArrayBuffer per input, transferred, so they are detached by
+   * now unless piscina had to queue the task). For diagnostics and tests.
+   */
+  onBatchSent?(event: { batchId: number; rows: number; buffers: readonly ArrayBuffer[] }): void
+  /** Called when the pool lowers its max batch size at run time (e.g. a model that only runs batch 1). */
+  onMaxBatchSizeLowered?(event: { from: number; to: number; reason: string }): void
 }
 
 export interface Pool<In = RowInput, Out = RowOutput> {

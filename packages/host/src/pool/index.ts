@@ -1,2 +1,4 @@
 // createPool: the worker pool behind a DynamicBatcher.
-export {}
+export { createPool } from './pool.js'
+export { POOL_DEFAULTS, resolvePoolOptions } from './options.js'
+export type { ResolvedPoolOptions } from './options.js'

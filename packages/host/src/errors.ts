@@ -1,0 +1,86 @@
+/**
+ * Errors the pool raises, one class per failure mode, each with a stable `code`
+ * (the batcher's own — `ERR_QUEUE_FULL`, `ERR_TIMEOUT`, `ERR_BATCHER_CLOSED`,
+ * `ERR_BATCH_SIZE_MISMATCH`, `ERR_ITEM_TOO_LARGE` — come from @inferpool/core).
+ * Errors raised inside a worker travel as `{ code, message, details }` and are rebuilt
+ * here by {@link deserializeError}.
+ */
+import { InferpoolError } from '@inferpool/core'
+import type { SerializedError } from '@inferpool/core'
+
+type ErrorOptions = { cause?: unknown; details?: Record<string, unknown> }
+
+/** The model (or a user worker's `load`) failed to load in a worker. */
+export class ModelLoadError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_LOAD'
+  constructor(message: string, options?: ErrorOptions) {
+    super(ModelLoadError.code, message, options)
+  }
+}
+
+/** The requested execution provider (CUDA) is not installed or cannot be loaded. */
+export class ProviderUnavailableError extends InferpoolError {
+  static readonly code = 'ERR_PROVIDER_UNAVAILABLE'
+  constructor(message: string, options?: ErrorOptions) {
+    super(ProviderUnavailableError.code, message, options)
+  }
+}
+
+/** A request does not match the model's inputs; rejected before it is queued. */
+export class InvalidInputError extends InferpoolError {
+  static readonly code = 'ERR_INVALID_INPUT'
+  constructor(message: string, options?: ErrorOptions) {
+    super(InvalidInputError.code, message, options)
+  }
+}
+
+/** ONNX Runtime (or a user worker's `run`) failed on this row, alone. */
+export class InferenceError extends InferpoolError {
+  static readonly code = 'ERR_INFERENCE'
+  constructor(message: string, options?: ErrorOptions) {
+    super(InferenceError.code, message, options)
+  }
+}
+
+/** The worker thread died while running this row, twice, even alone in its batch. */
+export class WorkerCrashedError extends InferpoolError {
+  static readonly code = 'ERR_WORKER_CRASHED'
+  constructor(message: string, options?: ErrorOptions) {
+    super(WorkerCrashedError.code, message, options)
+  }
+}
+
+/** Not every replica loaded within `startupTimeoutMs`. */
+export class StartupTimeoutError extends InferpoolError {
+  static readonly code = 'ERR_STARTUP_TIMEOUT'
+  constructor(timeoutMs: number, loaded: number, replicas: number) {
+    super(StartupTimeoutError.code, `Only ${loaded} of ${replicas} replicas loaded within startupTimeoutMs (${timeoutMs} ms)`, {
+      details: { timeoutMs, loaded, replicas },
+    })
+  }
+}
+
+/** An error code from a worker that no class here knows (a user worker's own code). */
+export class RemoteWorkerError extends InferpoolError {
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(code, message, options)
+  }
+}
+
+type Rebuild = (message: string, options: ErrorOptions) => InferpoolError
+
+/** Codes a worker may send, and the class each becomes on the host. */
+const registry = new Map<string, Rebuild>([
+  [ModelLoadError.code, (m, o) => new ModelLoadError(m, o)],
+  [ProviderUnavailableError.code, (m, o) => new ProviderUnavailableError(m, o)],
+  [InvalidInputError.code, (m, o) => new InvalidInputError(m, o)],
+  [InferenceError.code, (m, o) => new InferenceError(m, o)],
+  [WorkerCrashedError.code, (m, o) => new WorkerCrashedError(m, o)],
+])
+
+/** Rebuilds a worker's serialized error into its class (`RemoteWorkerError` for unknown codes). */
+export function deserializeError(error: SerializedError): InferpoolError {
+  const options: ErrorOptions = error.details === undefined ? {} : { details: error.details }
+  const rebuild = registry.get(error.code)
+  return rebuild ? rebuild(error.message, options) : new RemoteWorkerError(error.code, error.message, options)
+}

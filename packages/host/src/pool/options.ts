@@ -1,0 +1,244 @@
+/**
+ * `PoolOptions` → the values the pool runs with: defaults in one object, each option
+ * validated once, by a helper that names the option and echoes the bad value
+ * (dataloader's `getValidMaxBatchSize`, p-queue's messages).
+ */
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import type { ResourceLimits } from 'node:worker_threads'
+import type { OnnxSessionConfig } from '@inferpool/worker'
+import type { BatchingOptions, PaddingOptions, PoolOptions } from '../types.js'
+
+/**
+ * Defaults of the pool (the batcher's own options default in @inferpool/core).
+ * - `replicas`: 1 per core up to 2. On the 2-core machines this was measured on, two
+ *   replicas with one intra-op thread each beat one replica with two threads (the two
+ *   sessions overlap one batch's packing/transfer with the other's compute), and each
+ *   replica costs a copy of the weights, so more than 2 is opt-in.
+ * - `concurrency`: 1. `session.run()` is a synchronous native call: a second batch in
+ *   the same worker waits for the first, and only adds queueing inside the worker
+ *   while the host could have given that batch to an idle replica.
+ * - `maxBatchSize`: 64. Pull-based batching (`maxWaitMs: 0`) forms batches from what
+ *   queued while the replicas were busy; 64 rows of the demo MLP amortise the
+ *   per-batch overhead, and larger batches mostly add latency.
+ * See packages/host/README.md and bench/README.md for the figures.
+ */
+export const POOL_DEFAULTS = {
+  replicas: Math.max(1, Math.min(2, availableParallelism())),
+  concurrency: 1,
+  maxBatchSize: 64,
+  maxWaitMs: 0,
+  isolateFailures: true,
+  startupTimeoutMs: 60_000,
+  interOpNumThreads: 1,
+  graphOptimizationLevel: 'all' as const,
+  allowSpinning: false,
+} as const
+
+/** The options the pool runs with, all resolved. */
+export interface ResolvedPoolOptions {
+  model: string | Uint8Array
+  /** `model` as stated in messages and `pool.metadata.model`. */
+  modelLabel: string
+  replicas: number
+  concurrency: number
+  batching: BatchingOptions & { maxBatchSize: number; isolateFailures: boolean }
+  session: OnnxSessionConfig & { executionProvider: 'cpu' | 'cuda' }
+  deviceIds: number[]
+  padding: Record<string, Required<Pick<PaddingOptions, 'axis'>> & PaddingOptions>
+  timeoutMs: number | undefined
+  fallback: 'cpu' | undefined
+  /** Worker module file path (`null`: the built-in ONNX tensor worker). */
+  worker: string | null
+  workerOptions: unknown
+  startupTimeoutMs: number
+  logger: Pick<Console, 'warn' | 'info'>
+  resourceLimits: ResourceLimits | undefined
+}
+
+function describeValue(value: unknown): string {
+  let shown: string
+  try {
+    shown = typeof value === 'bigint' ? `${value}n` : typeof value === 'string' ? JSON.stringify(value) : String(value)
+  } catch {
+    shown = Object.prototype.toString.call(value)
+  }
+  return `\`${shown}\` (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`
+}
+
+/** ``Expected `name` to be …, got `value` (type)`` — thrown as TypeError or RangeError. */
+function invalid(kind: 'type' | 'range', name: string, expected: string, value: unknown): never {
+  const message = `Expected \`${name}\` to be ${expected}, got ${describeValue(value)}`
+  throw kind === 'type' ? new TypeError(message) : new RangeError(message)
+}
+
+function integerAtLeast(name: string, value: unknown, min: number, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number') invalid('type', name, `an integer >= ${min}`, value)
+  if (!Number.isInteger(value) || value < min) invalid('range', name, `an integer >= ${min}`, value)
+  return value
+}
+
+function finiteAtLeast(name: string, value: unknown, min: number): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number') invalid('type', name, `a finite number >= ${min}`, value)
+  if (!Number.isFinite(value) || value < min) invalid('range', name, `a finite number >= ${min}`, value)
+  return value
+}
+
+function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback
+  if (typeof value !== 'string' || !allowed.includes(value as T)) {
+    invalid(typeof value === 'string' ? 'range' : 'type', name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value)
+  }
+  return value as T
+}
+
+function resolveProvider(value: unknown): { provider: 'cpu' | 'cuda'; deviceIds: number[] } {
+  if (value === undefined) return { provider: 'cpu', deviceIds: [] }
+  if (!Array.isArray(value)) invalid('type', 'session.executionProviders', "an array such as ['cpu'] or ['cuda']", value)
+  if (value.length !== 1) {
+    // ORT does not fall back along a list (['cuda', 'cpu'] fails when CUDA is missing),
+    // so accepting one would promise something that does not happen.
+    invalid(
+      'range',
+      'session.executionProviders',
+      "exactly one provider ('cpu', 'cuda' or { name: 'cuda', deviceId }); for a CPU fallback set `fallback: 'cpu'`",
+      value,
+    )
+  }
+  const entry: unknown = value[0]
+  if (entry === 'cpu') return { provider: 'cpu', deviceIds: [] }
+  if (entry === 'cuda') return { provider: 'cuda', deviceIds: [0] }
+  if (typeof entry === 'object' && entry !== null && (entry as { name?: unknown }).name === 'cuda') {
+    const deviceId = (entry as { deviceId?: unknown }).deviceId
+    const ids = deviceId === undefined ? [0] : Array.isArray(deviceId) ? deviceId : [deviceId]
+    if (ids.length === 0) invalid('range', 'session.executionProviders[0].deviceId', 'a device id or a non-empty array of them', deviceId)
+    for (const id of ids) integerAtLeast('session.executionProviders[0].deviceId', id, 0, 0)
+    return { provider: 'cuda', deviceIds: ids as number[] }
+  }
+  return invalid('range', 'session.executionProviders[0]', "'cpu', 'cuda' or { name: 'cuda', deviceId }", entry)
+}
+
+function resolveWorker(value: unknown): string | null {
+  if (value === undefined) return null
+  let path: string
+  if (value instanceof URL) path = fileURLToPath(value)
+  else if (typeof value === 'string') path = value.startsWith('file:') ? fileURLToPath(value) : value
+  else return invalid('type', 'worker', 'a path or file URL of a built .js worker module', value)
+  // piscina cannot load TypeScript (ERR_UNKNOWN_FILE_EXTENSION, and Node 20 has no
+  // type stripping in workers): fail here with the fix instead of at the first task.
+  if (!/\.(c|m)?js$/.test(path)) invalid('range', 'worker', 'a built .js/.mjs/.cjs worker module (build TypeScript workers first)', value)
+  return path
+}
+
+function resolvePadding(value: unknown): ResolvedPoolOptions['padding'] {
+  if (value === undefined) return {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    invalid('type', 'padding', 'an object of padding options by input name', value)
+  }
+  const out: ResolvedPoolOptions['padding'] = {}
+  for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof raw !== 'object' || raw === null) invalid('type', `padding.${name}`, 'an object { value?, axis? }', raw)
+    const opts = raw as PaddingOptions
+    const axis = integerAtLeast(`padding.${name}.axis`, opts.axis, 0, 0)
+    if (opts.value !== undefined && typeof opts.value !== 'number' && typeof opts.value !== 'bigint') {
+      invalid('type', `padding.${name}.value`, 'a number or a bigint', opts.value)
+    }
+    if (opts.outputAxes !== undefined) {
+      if (typeof opts.outputAxes !== 'object' || opts.outputAxes === null) {
+        invalid('type', `padding.${name}.outputAxes`, 'an object of row axes by output name', opts.outputAxes)
+      }
+      for (const [output, outAxis] of Object.entries(opts.outputAxes)) integerAtLeast(`padding.${name}.outputAxes.${output}`, outAxis, 0, 0)
+    }
+    out[name] = { ...opts, axis }
+  }
+  return out
+}
+
+/** Validates and resolves every option. Throws TypeError/RangeError naming the option. */
+export function resolvePoolOptions(options: PoolOptions, cores = availableParallelism()): ResolvedPoolOptions {
+  if (typeof options !== 'object' || options === null) invalid('type', 'options', 'an object', options)
+  const { model } = options
+  if (typeof model === 'string') {
+    if (model.length === 0) invalid('range', 'model', 'a path to an .onnx file or its bytes', model)
+  } else if (!(model instanceof Uint8Array)) {
+    invalid('type', 'model', 'a path to an .onnx file or its bytes (Uint8Array)', model)
+  } else if (model.byteLength === 0) {
+    invalid('range', 'model', 'non-empty bytes', `<${model.byteLength} bytes>`)
+  }
+  const modelLabel = typeof model === 'string' ? model : '<bytes>'
+
+  const replicas = integerAtLeast('replicas', options.replicas, 1, POOL_DEFAULTS.replicas)
+  const concurrency = integerAtLeast('concurrency', options.concurrency, 1, POOL_DEFAULTS.concurrency)
+
+  const batching = options.batching ?? {}
+  if (typeof batching !== 'object' || batching === null) invalid('type', 'batching', 'an object', batching)
+  const maxBatchSize = integerAtLeast('batching.maxBatchSize', batching.maxBatchSize, 1, POOL_DEFAULTS.maxBatchSize)
+  if (batching.isolateFailures !== undefined && typeof batching.isolateFailures !== 'boolean') {
+    invalid('type', 'batching.isolateFailures', 'a boolean', batching.isolateFailures)
+  }
+  // The rest of `batching` is validated by DynamicBatcher itself, once, with the same style of message.
+
+  const session = options.session ?? {}
+  if (typeof session !== 'object' || session === null) invalid('type', 'session', 'an object', session)
+  const { provider, deviceIds } = resolveProvider(session.executionProviders)
+  const intraOpNumThreads = integerAtLeast(
+    'session.intraOpNumThreads',
+    session.intraOpNumThreads,
+    1,
+    // Each session sizes its intra-op pool to all cores by default; with several
+    // replicas they fight (RUNTIME-NOTES: 831 vs 1,393 runs/s on 2 cores).
+    Math.max(1, Math.floor(cores / replicas)),
+  )
+  const interOpNumThreads = integerAtLeast('session.interOpNumThreads', session.interOpNumThreads, 1, POOL_DEFAULTS.interOpNumThreads)
+  const graphOptimizationLevel = oneOf(
+    'session.graphOptimizationLevel',
+    session.graphOptimizationLevel,
+    ['disabled', 'basic', 'extended', 'all'] as const,
+    POOL_DEFAULTS.graphOptimizationLevel,
+  )
+  if (session.allowSpinning !== undefined && typeof session.allowSpinning !== 'boolean') {
+    invalid('type', 'session.allowSpinning', 'a boolean', session.allowSpinning)
+  }
+
+  const timeoutMs = finiteAtLeast('timeoutMs', options.timeoutMs, 0)
+  if (options.fallback !== undefined && options.fallback !== 'cpu') invalid('range', 'fallback', "'cpu' or undefined", options.fallback)
+  const startupTimeoutMs = integerAtLeast('startupTimeoutMs', options.startupTimeoutMs, 1, POOL_DEFAULTS.startupTimeoutMs)
+  const logger = options.logger ?? console
+  if (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function' || typeof logger.info !== 'function') {
+    invalid('type', 'logger', 'an object with warn() and info()', logger)
+  }
+  if (options.resourceLimits !== undefined && (typeof options.resourceLimits !== 'object' || options.resourceLimits === null)) {
+    invalid('type', 'resourceLimits', 'an object of worker_threads ResourceLimits', options.resourceLimits)
+  }
+
+  return {
+    model,
+    modelLabel,
+    replicas,
+    concurrency,
+    batching: {
+      ...batching,
+      maxBatchSize,
+      maxWaitMs: batching.maxWaitMs ?? POOL_DEFAULTS.maxWaitMs,
+      isolateFailures: batching.isolateFailures ?? POOL_DEFAULTS.isolateFailures,
+    },
+    session: {
+      executionProvider: provider,
+      intraOpNumThreads,
+      interOpNumThreads,
+      graphOptimizationLevel,
+      allowSpinning: session.allowSpinning ?? POOL_DEFAULTS.allowSpinning,
+    },
+    deviceIds,
+    padding: resolvePadding(options.padding),
+    timeoutMs,
+    fallback: options.fallback,
+    worker: resolveWorker(options.worker),
+    workerOptions: options.workerOptions,
+    startupTimeoutMs,
+    logger,
+    resourceLimits: options.resourceLimits,
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Batch transport on the host side. Packing copies each row's data into one
+ * contiguous ArrayBuffer per input — its own buffer per batch, never a view over
+ * Node's shared Buffer slab (which Node 20 would silently clone instead of
+ * transferring) — so the whole batch moves to the worker without another copy.
+ * Unpacking hands each caller views into the transferred output buffers.
+ */
+import { BatchSizeMismatchError } from '@inferpool/core'
+import type { TensorBatch, WireTensor } from '@inferpool/worker'
+import { TYPED_ARRAY_OF } from '@inferpool/worker'
+import { InferenceError } from '../errors.js'
+import type { OutputTensor, RowOutput, TypedArray } from '../types.js'
+import type { InputSpec, ModelShape, OutputSpec } from './model-shape.js'
+import type { ValidRow } from './validate-input.js'
+
+export interface PackedBatch {
+  batch: TensorBatch
+  /** The buffers to transfer (one per input). */
+  transfer: ArrayBuffer[]
+}
+
+const product = (dims: readonly number[]): number => dims.reduce((a, b) => a * b, 1)
+
+function rowDimsInBatch(spec: InputSpec, index: number, rows: readonly ValidRow[]): number[] {
+  const dims = [...rows[0].tensors[index].dims]
+  if (spec.padding) {
+    let longest = 0
+    for (const row of rows) longest = Math.max(longest, row.tensors[index].dims[spec.padding.axis])
+    dims[spec.padding.axis] = longest
+  }
+  return dims
+}
+
+/** Copies `src` (row dims `srcDims`) into `dst` at `offset`, laid out with the (padded) `dstDims`. */
+function copyPadded(dst: TypedArray, offset: number, src: TypedArray, srcDims: number[], dstDims: number[], axis: number): void {
+  if (srcDims[axis] === dstDims[axis]) {
+    ;(dst as Float32Array).set(src as Float32Array, offset)
+    return
+  }
+  const outer = product(srcDims.slice(0, axis))
+  const inner = product(srcDims.slice(axis + 1))
+  const srcChunk = srcDims[axis] * inner
+  const dstChunk = dstDims[axis] * inner
+  for (let o = 0; o < outer; o++) {
+    ;(dst as Float32Array).set((src as Float32Array).subarray(o * srcChunk, (o + 1) * srcChunk), offset + o * dstChunk)
+  }
+}
+
+/**
+ * Packs validated rows into one tensor per input. `batchRows` may exceed the number
+ * of rows for a model with a fixed batch size > 1: the extra rows are zeros and
+ * their outputs are dropped.
+ */
+export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRows = rows.length): PackedBatch {
+  const inputs: Record<string, WireTensor> = {}
+  const transfer: ArrayBuffer[] = []
+  shape.inputs.forEach((spec, index) => {
+    const rowDims = rowDimsInBatch(spec, index, rows)
+    const rowSize = product(rowDims)
+    const Ctor = TYPED_ARRAY_OF[spec.type]
+    const buffer = new ArrayBuffer(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
+    const view = new Ctor(buffer) as TypedArray
+    const pad = spec.padding
+    if (pad && pad.value !== 0 && pad.value !== 0n) {
+      const value = spec.type === 'int64' || spec.type === 'uint64' ? BigInt(pad.value) : Number(pad.value)
+      ;(view as Float32Array).fill(value as number, 0, rowSize * rows.length)
+    }
+    rows.forEach((row, r) => {
+      const { data, dims } = row.tensors[index]
+      if (pad) copyPadded(view, r * rowSize, data, dims, rowDims, pad.axis)
+      else (view as Float32Array).set(data as Float32Array, r * rowSize)
+    })
+    inputs[spec.name] = { type: spec.type, dims: [batchRows, ...rowDims], buffer }
+    transfer.push(buffer)
+  })
+  return { batch: { rows: batchRows, inputs }, transfer }
+}
+
+function cutAxis(data: TypedArray, dims: number[], axis: number, length: number): { data: TypedArray; dims: number[] } {
+  if (dims[axis] === length) return { data, dims }
+  const outer = product(dims.slice(0, axis))
+  const inner = product(dims.slice(axis + 1))
+  const newDims = [...dims]
+  newDims[axis] = length
+  // The leading axis cuts to a prefix: keep a view. Any other axis needs a copy.
+  if (outer === 1) return { data: data.subarray(0, length * inner) as TypedArray, dims: newDims }
+  const Ctor = data.constructor as new (n: number) => TypedArray
+  const out = new Ctor(outer * length * inner)
+  for (let o = 0; o < outer; o++) {
+    ;(out as Float32Array).set((data as Float32Array).subarray(o * dims[axis] * inner, o * dims[axis] * inner + length * inner), o * length * inner)
+  }
+  return { data: out, dims: newDims }
+}
+
+function rowOutput(spec: OutputSpec, wire: WireTensor, r: number, row: ValidRow): OutputTensor {
+  const Ctor = TYPED_ARRAY_OF[spec.type]
+  let dims = wire.dims.slice(1)
+  const rowSize = product(dims)
+  let data = new Ctor(wire.buffer, r * rowSize * Ctor.BYTES_PER_ELEMENT, rowSize) as TypedArray
+  for (const { axis, lengthOf } of spec.unpad) {
+    const length = row.lengths.get(lengthOf)
+    if (length === undefined || axis >= dims.length) continue
+    ;({ data, dims } = cutAxis(data, dims, axis, length))
+  }
+  return { type: spec.type, data, dims }
+}
+
+/**
+ * Validates a batch's outputs (every output present, of the model's type, with its
+ * first dim equal to the rows sent) and splits them into one `RowOutput` per row.
+ * Each row's data is a view into the batch's transferred output buffer.
+ */
+export function unpackOutputs(
+  outputs: Record<string, WireTensor> | undefined,
+  rows: readonly ValidRow[],
+  shape: ModelShape,
+  batchRows = rows.length,
+): RowOutput[] {
+  if (typeof outputs !== 'object' || outputs === null) {
+    throw new InferenceError('The worker returned no outputs for the batch')
+  }
+  for (const spec of shape.outputs) {
+    const wire = outputs[spec.name]
+    if (!wire) throw new InferenceError(`The worker returned no output "${spec.name}"`, { details: { output: spec.name } })
+    if (wire.dims[0] !== batchRows) {
+      throw new BatchSizeMismatchError(batchRows, wire.dims[0], `rows in output "${spec.name}"`)
+    }
+    const elements = product(wire.dims)
+    if (wire.type !== spec.type || wire.buffer.byteLength !== elements * TYPED_ARRAY_OF[spec.type].BYTES_PER_ELEMENT) {
+      throw new InferenceError(`The worker returned output "${spec.name}" as ${wire.type} [${wire.dims.join(', ')}] in ${wire.buffer.byteLength} bytes; the model declares ${spec.type}`, {
+        details: { output: spec.name },
+      })
+    }
+  }
+  return rows.map((row, r) => {
+    const out: RowOutput = {}
+    for (const spec of shape.outputs) out[spec.name] = rowOutput(spec, outputs[spec.name], r, row)
+    return out
+  })
+}

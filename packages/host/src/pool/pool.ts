@@ -1,0 +1,381 @@
+/**
+ * `createPool`: a `DynamicBatcher` in front of piscina worker threads, each holding
+ * one cached session. Runtime facts that shape it (RUNTIME-NOTES):
+ * - piscina: `minThreads = maxThreads = replicas`, `idleTimeout: Infinity` (its
+ *   defaults tear idle workers down with their sessions); the worker module is an
+ *   async factory that never throws at load (see @inferpool/worker).
+ * - no AbortSignal is ever passed to `piscina.run()`: aborting a running piscina task
+ *   terminates its worker and loses the session. Cancellation happens in the batcher.
+ * - each batch is packed into its own ArrayBuffer per input and transferred; outputs
+ *   come back transferred too (only a top-level `Piscina.move()` transfers).
+ * - a rejected `piscina.run()` means the worker thread died (the worker handler never
+ *   throws): the batch is re-run once on the replacement, then thrown so the
+ *   batcher's `isolateFailures` narrows it down to the rows that crash a worker alone.
+ */
+import { BatchSizeMismatchError, BatcherClosedError, DynamicBatcher } from '@inferpool/core'
+import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
+import type { Piscina } from 'piscina'
+import type { LoadReport, OnnxWorkerOptions, SlotError, TaskResult, WorkerDescription } from '@inferpool/worker'
+import { deserializeError, InferenceError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
+import type {
+  InferOptions,
+  Pool,
+  PoolMetadata,
+  PoolObserver,
+  PoolOptions,
+  PoolStats,
+  RowInput,
+  RowOutput,
+  TensorInfo,
+} from '../types.js'
+import { BatchSizeProbe } from './batch-size-probe.js'
+import type { ProbedRow } from './batch-size-probe.js'
+import { buildModelShape } from './model-shape.js'
+import type { ModelShape } from './model-shape.js'
+import { resolvePoolOptions } from './options.js'
+import type { ResolvedPoolOptions } from './options.js'
+import { packBatch, unpackOutputs } from './pack.js'
+import { ReplicaTable } from './replicas.js'
+import { onnxWorkerPath, startWorkers, threadOf } from './startup.js'
+import type { PiscinaWorkerInterface } from './startup.js'
+import { validateRow } from './validate-input.js'
+import type { ValidRow } from './validate-input.js'
+
+/** A queued request of a tensor pool. */
+interface TensorItem extends ProbedRow {
+  row: ValidRow
+}
+
+/** A queued request of a user-worker pool. */
+interface UserItem {
+  input: unknown
+}
+
+/** How long `close()` waits for the workers to release their sessions before terminating them. */
+const DISPOSE_TIMEOUT_MS = 2_000
+
+function isSlotError(value: unknown): value is SlotError {
+  return typeof value === 'object' && value !== null && '$inferpoolSlotError' in value
+}
+
+function defaultCost(input: unknown): number {
+  const item = input as { estimateCost?: () => number; estimateTokens?: () => number } | null
+  if (typeof item?.estimateCost === 'function') return item.estimateCost()
+  if (typeof item?.estimateTokens === 'function') return item.estimateTokens()
+  return 1
+}
+
+function crashReason(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+/**
+ * Starts a pool: `replicas` worker threads, each with one cached ONNX Runtime
+ * session (or a user worker's state), behind a dynamic batcher. Resolves when every
+ * replica has loaded; rejects with `ModelLoadError`, `ProviderUnavailableError`,
+ * `WorkerCrashedError` or `StartupTimeoutError` otherwise, leaving no thread running.
+ * Options are validated first (TypeError/RangeError naming the option).
+ */
+export function createPool(options: PoolOptions & { worker?: undefined }): Promise<Pool<RowInput, RowOutput>>
+export function createPool<In = unknown, Out = unknown>(options: PoolOptions & { worker: string | URL }): Promise<Pool<In, Out>>
+export function createPool(options: PoolOptions): Promise<Pool<unknown, unknown>>
+export async function createPool(options: PoolOptions): Promise<Pool<unknown, unknown>> {
+  const resolved = resolvePoolOptions(options)
+  try {
+    return await startPool(resolved, options.cost)
+  } catch (err) {
+    // ORT does not fall back along a provider list, so the fallback is an explicit
+    // second attempt, announced, never silent.
+    if (err instanceof ProviderUnavailableError && resolved.fallback === 'cpu' && resolved.session.executionProvider === 'cuda') {
+      resolved.logger.warn(`inferpool: ${err.message} Falling back to the CPU execution provider (fallback: 'cpu').`)
+      const cpu: ResolvedPoolOptions = { ...resolved, session: { ...resolved.session, executionProvider: 'cpu' }, deviceIds: [] }
+      delete cpu.session.deviceId
+      return await startPool(cpu, options.cost)
+    }
+    throw err
+  }
+}
+
+function workerOptionsFor(options: ResolvedPoolOptions): unknown {
+  if (options.worker !== null) return options.workerOptions
+  const onnx: OnnxWorkerOptions = {
+    model: options.model,
+    session: options.session,
+    deviceIds: options.deviceIds,
+    deviceCounter: new Int32Array(new SharedArrayBuffer(4)),
+  }
+  return onnx
+}
+
+function tensorInfos(list: WorkerDescription['inputs'] | undefined): TensorInfo[] {
+  return (list ?? []).map((i) => ({ name: i.name, type: i.type, dims: [...i.dims] }))
+}
+
+async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']): Promise<Pool<unknown, unknown>> {
+  const replicas = new ReplicaTable(options.replicas)
+  const observers = new Set<PoolObserver>()
+  let closing = false
+  const onWorkerCreate = (piscina: Piscina, worker: PiscinaWorkerInterface): void => {
+    const slot = replicas.attach(worker.id, () => worker.currentUsage)
+    const thread = threadOf(piscina, worker.id)
+    if (!thread) return
+    let lastError: Error | undefined
+    thread.on('error', (err) => (lastError = err))
+    thread.once('exit', (code) => {
+      // piscina replaces the thread itself (min = max threads); this only keeps count.
+      const replica = replicas.detach(worker.id, !closing)
+      if (closing || replica === undefined) return
+      const reason = lastError ? lastError.message : `worker thread exited with code ${code}`
+      for (const observer of observers) {
+        try {
+          observer.onWorkerRestart?.({ replica: replica === -1 ? slot : replica, reason })
+        } catch {
+          // An observer never breaks the pool.
+        }
+      }
+    })
+  }
+
+  const filename = options.worker ?? onnxWorkerPath()
+  const { piscina, channel, description } = await startWorkers(options, filename, workerOptionsFor(options), onWorkerCreate)
+
+  let shape: ModelShape | null = null
+  try {
+    if (options.worker === null) shape = buildModelShape(description as WorkerDescription, options)
+  } catch (err) {
+    channel.close()
+    await piscina.destroy()
+    throw err
+  }
+
+  const fixedBatchSize = shape?.fixedBatchSize ?? null
+  const configured = options.batching.maxBatchSize
+  const metadata: PoolMetadata = {
+    inputs: tensorInfos(description?.inputs),
+    outputs: tensorInfos(description?.outputs),
+    maxBatchSize: fixedBatchSize === null ? configured : Math.min(configured, fixedBatchSize),
+    fixedBatchSize,
+    replicas: options.replicas,
+    concurrency: options.concurrency,
+    executionProvider: options.session.executionProvider,
+    model: options.modelLabel,
+  }
+  if (fixedBatchSize !== null && fixedBatchSize < configured) {
+    metadata.maxBatchSizeReason = `the model's batch dimension is fixed to ${fixedBatchSize}`
+  }
+
+  let batcher: DynamicBatcher<TensorItem | UserItem, unknown>
+
+  const probe = new BatchSizeProbe((failure) => {
+    const from = metadata.maxBatchSize
+    const reason =
+      `batches of more than one row failed while each of their rows succeeded alone: the model declares a dynamic ` +
+      `batch axis but only runs batch 1 (last failure: ${failure})`
+    metadata.maxBatchSize = 1
+    metadata.maxBatchSizeReason = reason
+    batcher.setMaxBatchSize(1)
+    options.logger.warn(`inferpool: lowering maxBatchSize of ${options.modelLabel} from ${from} to 1: ${reason}`)
+    for (const observer of observers) {
+      try {
+        observer.onMaxBatchSizeLowered?.({ from, to: 1, reason })
+      } catch {
+        // An observer never breaks the pool.
+      }
+    }
+  })
+
+  /**
+   * Runs one batch on some worker, re-running it once if the worker thread dies.
+   * `makeTask` is called per attempt: a transferred buffer is detached after the
+   * first send, so a re-run packs the rows again from the callers' arrays.
+   */
+  async function runOnWorker(
+    ctx: BatchContext,
+    rows: number,
+    makeTask: () => { payload: unknown; transfer: ArrayBuffer[] },
+  ): Promise<TaskResult> {
+    for (let attempt = 1; ; attempt++) {
+      const { payload, transfer } = makeTask()
+      // No `signal` here, on purpose: aborting a running piscina task kills its worker.
+      const pending = piscina.run({ kind: 'run', batchId: ctx.batchId, payload }, { transferList: transfer }) as Promise<TaskResult>
+      if (observers.size > 0) {
+        for (const observer of observers) {
+          try {
+            observer.onBatchSent?.({ batchId: ctx.batchId, rows, buffers: transfer })
+          } catch {
+            // An observer never breaks the pool.
+          }
+        }
+      }
+      try {
+        const result = await pending
+        replicas.record(result.threadId, rows, result.busyMs)
+        return result
+      } catch (err) {
+        if (closing && piscinaDestroyed) throw new BatcherClosedError('Pool was destroyed while the batch was running')
+        if (attempt < 2) continue
+        // Crashed twice: throw, so the batcher splits the batch and only rows that
+        // crash a worker on their own end up failing.
+        if (rows === 1 || !options.batching.isolateFailures) replicas.crashed += rows
+        throw new WorkerCrashedError(
+          `The worker thread died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${crashReason(err)})`,
+          { cause: err, details: { rows, reason: crashReason(err) } },
+        )
+      }
+    }
+  }
+
+  async function processTensorBatch(items: TensorItem[], ctx: BatchContext): Promise<Array<RowOutput | Error>> {
+    const model = shape as ModelShape
+    const rows = items.map((i) => i.row)
+    // A model with a fixed batch size > 1 gets its batch filled up with zero rows.
+    const batchRows = model.fixedBatchSize !== null && model.fixedBatchSize > 1 ? model.fixedBatchSize : rows.length
+    const result = await runOnWorker(ctx, rows.length, () => {
+      const packed = packBatch(rows, model, batchRows)
+      return { payload: packed.batch, transfer: packed.transfer }
+    })
+    if (!result.ok) {
+      const error = deserializeError(result.error)
+      probe.failed(items, error.code, error.message)
+      throw error
+    }
+    if (result.kind !== 'run') throw new InferenceError('The worker answered a run task with a describe result')
+    const outputs = unpackOutputs((result.value as { outputs?: never } | null)?.outputs, rows, model, batchRows)
+    probe.succeeded(items)
+    return outputs
+  }
+
+  async function processUserBatch(items: UserItem[], ctx: BatchContext): Promise<unknown[]> {
+    const result = await runOnWorker(ctx, items.length, () => ({ payload: items.map((i) => i.input), transfer: [] }))
+    if (!result.ok) throw deserializeError(result.error)
+    if (result.kind !== 'run') throw new InferenceError('The worker answered a run task with a describe result')
+    const value = result.value
+    if (!Array.isArray(value)) {
+      throw new InferenceError(`The worker's run() must return an array with one result per item, got ${value === null ? 'null' : typeof value}`)
+    }
+    if (value.length !== items.length) throw new BatchSizeMismatchError(items.length, value.length)
+    return value.map((slot: unknown) => (isSlotError(slot) ? deserializeError(slot.$inferpoolSlotError) : slot))
+  }
+
+  const batcherOptions: DynamicBatcherOptions<TensorItem | UserItem> = {
+    ...options.batching,
+    maxBatchSize: metadata.maxBatchSize,
+    maxConcurrentBatches: options.replicas * options.concurrency,
+  }
+  if (shape?.keyed) batcherOptions.batchKey = (item) => (item as TensorItem).row.key
+  if (shape === null) {
+    const costOf = cost ?? defaultCost
+    batcherOptions.cost = (item) => costOf((item as UserItem).input)
+  } else if (cost) {
+    batcherOptions.cost = () => 1
+  }
+
+  try {
+    batcher = new DynamicBatcher<TensorItem | UserItem, unknown>(
+      (items, ctx) =>
+        // Every item of a batch has already settled (aborted or timed out): skip the work.
+        ctx.signal.aborted
+          ? items.map(() => ctx.signal.reason as Error)
+          : shape === null
+            ? processUserBatch(items as UserItem[], ctx)
+            : processTensorBatch(items as TensorItem[], ctx),
+      batcherOptions,
+    )
+  } catch (err) {
+    channel.close()
+    await piscina.destroy()
+    throw err
+  }
+
+  let piscinaDestroyed = false
+  let closed: Promise<void> | undefined
+
+  // Threads whose start-up load has settled. A replacement thread (after a crash)
+  // reports here too; close() waits for it, because terminating a thread inside
+  // ORT's native session creation aborts the whole process.
+  const settledThreads = new Set<number>(piscina.threads.map((t) => t.threadId))
+  const disposedThreads = new Set<number>()
+  let onChannelChange: (() => void) | undefined
+  channel.onmessage = (event: unknown) => {
+    const report = (event as { data: LoadReport }).data
+    if (report?.type === 'loaded') settledThreads.add(report.threadId)
+    else if (report?.type === 'disposed') disposedThreads.add(report.threadId)
+    onChannelChange?.()
+  }
+
+  /** Resolves when `done()` holds (checked on each channel message), or after `ms`. */
+  function waitFor(done: () => boolean, ms: number): Promise<void> {
+    if (done()) return Promise.resolve()
+    return new Promise<void>((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer)
+        onChannelChange = undefined
+        resolve()
+      }
+      const timer = setTimeout(finish, ms)
+      onChannelChange = () => {
+        if (done()) finish()
+      }
+    })
+  }
+
+  async function disposeWorkers(): Promise<void> {
+    const threads = () => piscina.threads.map((t) => t.threadId)
+    await waitFor(() => threads().every((id) => settledThreads.has(id)), options.startupTimeoutMs)
+    const live = threads()
+    if (live.length === 0) return
+    const done = waitFor(() => live.every((id) => disposedThreads.has(id)), DISPOSE_TIMEOUT_MS)
+    channel.postMessage({ type: 'dispose' })
+    await done
+  }
+
+  const pool: Pool<unknown, unknown> = {
+    infer(input: unknown, inferOptions: InferOptions = {}): Promise<unknown> {
+      let item: TensorItem | UserItem
+      try {
+        item = shape === null ? { input } : { row: validateRow(input as RowInput, shape) }
+      } catch (err) {
+        return Promise.reject(err)
+      }
+      const submit: SubmitOptions = {}
+      if (inferOptions.signal !== undefined) submit.signal = inferOptions.signal
+      const timeoutMs = inferOptions.timeoutMs ?? options.timeoutMs
+      if (timeoutMs !== undefined) submit.timeoutMs = timeoutMs
+      if (inferOptions.priority !== undefined) submit.priority = inferOptions.priority
+      const itemCost = inferOptions.cost ?? (shape !== null && cost ? cost(input) : undefined)
+      if (itemCost !== undefined) submit.cost = itemCost
+      return batcher.submit(item, submit)
+    },
+    get metadata() {
+      return metadata
+    },
+    get stats(): PoolStats {
+      return { ...batcher.stats, replicas: replicas.snapshot(), restarts: replicas.restarts, crashed: replicas.crashed }
+    },
+    observe(observer: PoolObserver): () => void {
+      const unsubscribe = batcher.observe(observer as BatcherObserver)
+      observers.add(observer)
+      return () => {
+        unsubscribe()
+        observers.delete(observer)
+      }
+    },
+    close(closeOptions?: { drain?: boolean }): Promise<void> {
+      closed ??= (async () => {
+        // Drain (or reject) the queue and let running batches settle first; only then
+        // release the sessions and end the threads, so nothing in flight is lost.
+        await batcher.close(closeOptions)
+        closing = true
+        await disposeWorkers()
+        channel.close()
+        piscinaDestroyed = true
+        await piscina.destroy()
+      })()
+      return closed
+    },
+    [Symbol.asyncDispose](): Promise<void> {
+      return pool.close()
+    },
+  }
+  return pool
+}
