@@ -34,7 +34,9 @@ describe('demo-mlp.onnx', () => {
     for (let r = 0; r < batch; r++) {
       const row = input.subarray(r * 256, (r + 1) * 256)
       const alone = (await s.run({ input: new Tensor('float32', row, [1, 256]) })).output.data as Float32Array
-      expectClose(together.subarray(r * 16, (r + 1) * 16), alone, 1e-6, 1e-5)
+      // Bit-identical on this machine's MLAS kernels (checked for batches 2..128 with 1 and 2
+      // intra-op threads): the pool's tests may compare batched and direct rows exactly.
+      expect(together.subarray(r * 16, (r + 1) * 16)).toEqual(alone)
     }
   })
 
