@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { InferenceSession, Tensor } from 'onnxruntime-node'
+import { createPool } from '@inferpool/host'
+import type { Pool, RowInput, RowOutput } from '@inferpool/host'
+import { models, prng } from './fixtures/models.js'
+
+const WIDTH = 256
+const OUT = 16
+
+function row(seed: number): Float32Array {
+  const rand = prng(seed)
+  return Float32Array.from({ length: WIDTH }, () => rand() * 2 - 1)
+}
+
+/** Direct onnxruntime-node, one session in this thread, one row per run. */
+async function direct(session: InferenceSession, input: Float32Array): Promise<Float32Array> {
+  const out = await session.run({ input: new Tensor('float32', input, [1, WIDTH]) })
+  return out.output.data as Float32Array
+}
+
+describe('pool results (demo MLP)', () => {
+  let pool: Pool<RowInput, RowOutput>
+  let session: InferenceSession
+
+  beforeAll(async () => {
+    session = await InferenceSession.create(models.demoMlp, { intraOpNumThreads: 1 })
+    pool = await createPool({ model: models.demoMlp, replicas: 2, batching: { maxBatchSize: 16 } })
+  })
+  afterAll(async () => {
+    await pool?.close()
+    await session?.release()
+  })
+
+  it('states the model, the replicas and the effective max batch size in metadata', () => {
+    expect(pool.metadata).toEqual({
+      inputs: [{ name: 'input', type: 'float32', dims: ['batch', WIDTH] }],
+      outputs: [{ name: 'output', type: 'float32', dims: ['batch', OUT] }],
+      maxBatchSize: 16,
+      fixedBatchSize: null,
+      replicas: 2,
+      concurrency: 1,
+      executionProvider: 'cpu',
+      model: models.demoMlp,
+    })
+  })
+
+  it('returns, for every batch size 1..N under mixed concurrency, what direct onnxruntime returns row by row', async () => {
+    const sizes = Array.from({ length: 24 }, (_, i) => i + 1)
+    let seed = 1
+    const waves = sizes.map((n) => Array.from({ length: n }, () => row(seed++)))
+    // All waves at once: the batcher forms batches of every size up to maxBatchSize from them.
+    const results = await Promise.all(waves.map((wave) => Promise.all(wave.map((input) => pool.infer({ input })))))
+    for (let w = 0; w < waves.length; w++) {
+      for (let r = 0; r < waves[w].length; r++) {
+        const got = results[w][r].output
+        expect(got.type).toBe('float32')
+        expect(got.dims).toEqual([OUT])
+        expect(Array.from(got.data as Float32Array)).toEqual(Array.from(await direct(session, waves[w][r])))
+      }
+    }
+    expect(pool.stats.batchSize.p99).toBeGreaterThan(1)
+  })
+
+  it('keeps every result with its own request under 1,000 concurrent requests submitted with random timing', async () => {
+    const rand = prng(42)
+    const inputs = Array.from({ length: 1000 }, (_, i) => row(10_000 + i))
+    const pending: Array<Promise<RowOutput>> = []
+    // Deterministic "random timing": between submissions, yield a random number of
+    // microtask and macrotask turns so batches form and finish in between.
+    for (let i = 0; i < inputs.length; i++) {
+      pending.push(pool.infer({ input: inputs[i] }, { priority: Math.floor(rand() * 3) }))
+      const turns = Math.floor(rand() * 4)
+      for (let t = 0; t < turns; t++) await (rand() < 0.5 ? Promise.resolve() : new Promise((r) => setImmediate(r)))
+    }
+    const results = await Promise.all(pending)
+    const expected = await session.run({ input: new Tensor('float32', concat(inputs), [inputs.length, WIDTH]) })
+    const all = expected.output.data as Float32Array
+    for (let i = 0; i < inputs.length; i++) {
+      expect(Array.from(results[i].output.data as Float32Array)).toEqual(Array.from(all.subarray(i * OUT, (i + 1) * OUT)))
+    }
+  })
+
+  it('transfers each batch: the packed input buffer is detached right after dispatch', async () => {
+    const sent: Array<{ rows: number; byteLengths: number[] }> = []
+    const stop = pool.observe({
+      onBatchSent: ({ rows, buffers }) => sent.push({ rows, byteLengths: buffers.map((b) => b.byteLength) }),
+    })
+    const input = row(7)
+    const out = await Promise.all([pool.infer({ input }), pool.infer({ input: row(8) })])
+    stop()
+    expect(out).toHaveLength(2)
+    expect(sent.length).toBeGreaterThan(0)
+    for (const batch of sent) expect(batch.byteLengths).toEqual([0])
+    // The caller's own array is copied into the batch buffer, never moved.
+    expect(input.byteLength).toBe(WIDTH * 4)
+  })
+
+  it('hands each row a view into the transferred output buffer of its batch', async () => {
+    const [a, b] = await Promise.all([pool.infer({ input: row(1) }), pool.infer({ input: row(2) })])
+    expect(a.output.data.byteLength).toBe(OUT * 4)
+    expect(b.output.data.byteLength).toBe(OUT * 4)
+    expect(a.output.data.buffer).not.toBeInstanceOf(SharedArrayBuffer)
+  })
+
+  it('credits batches and rows to the replicas in stats', async () => {
+    await Promise.all(Array.from({ length: 40 }, (_, i) => pool.infer({ input: row(i) })))
+    const stats = pool.stats
+    expect(stats.replicas.map((r) => r.id)).toEqual([0, 1])
+    expect(stats.replicas.reduce((sum, r) => sum + r.rows, 0)).toBe(stats.completed)
+    expect(stats.replicas.reduce((sum, r) => sum + r.batches, 0)).toBe(stats.batches)
+    expect(stats.restarts).toBe(0)
+    expect(stats.crashed).toBe(0)
+    expect(stats.inFlight).toBe(0)
+  })
+})
+
+function concat(rows: Float32Array[]): Float32Array {
+  const out = new Float32Array(rows.length * WIDTH)
+  rows.forEach((r, i) => out.set(r, i * WIDTH))
+  return out
+}
