@@ -331,9 +331,8 @@ describe('synchronous processors', () => {
 
   it('keeps forming batches when a processor submits more items from inside processBatch', async () => {
     const seen: number[][] = []
-    let batcher!: DynamicBatcher<number, number>
     const follow: Array<ReturnType<typeof track<number>>> = []
-    batcher = new DynamicBatcher<number, number>((items) => {
+    const batcher: DynamicBatcher<number, number> = new DynamicBatcher<number, number>((items) => {
       seen.push([...items])
       if (items[0] === 1) follow.push(track(batcher.submit(99)))
       return items

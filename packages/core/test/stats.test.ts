@@ -1,0 +1,179 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DynamicBatcher } from '../src/index.js'
+import type { BatchDispatchEvent, BatchSettleEvent } from '../src/index.js'
+import { nearestRank, SampleWindow } from '../src/stats.js'
+import { flush, gate, track } from './helpers.js'
+
+describe('SampleWindow percentiles', () => {
+  it('gives nearest-rank p50/p95/p99 of a known series, whatever the arrival order', () => {
+    const window = new SampleWindow(1000)
+    const series = Array.from({ length: 100 }, (_, i) => i + 1)
+    for (const v of [...series].reverse()) window.record(v)
+    expect(window.percentiles()).toEqual({ p50: 50, p95: 95, p99: 99 })
+  })
+
+  it('keeps only the most recent `capacity` samples', () => {
+    const window = new SampleWindow(10)
+    for (let v = 1; v <= 25; v++) window.record(v)
+    expect(window.size).toBe(10)
+    // Samples 16..25 remain.
+    expect(window.percentiles()).toEqual({ p50: 20, p95: 25, p99: 25 })
+  })
+
+  it('reports zeros before any sample', () => {
+    expect(new SampleWindow(4).percentiles()).toEqual({ p50: 0, p95: 0, p99: 0 })
+  })
+
+  it('picks the smallest sample covering the rank', () => {
+    expect(nearestRank([1, 2], 50)).toBe(1)
+    expect(nearestRank([1, 2], 95)).toBe(2)
+    expect(nearestRank([7], 99)).toBe(7)
+  })
+})
+
+describe('batcher stats', () => {
+  it('counts items and batches and reports percentiles and utilization from the injected clock', async () => {
+    let t = 0
+    const g = gate<number>()
+    const batcher = new DynamicBatcher<number, number>(g.process, { maxBatchSize: 2, now: () => t })
+    const items = [1, 2, 3].map((i) => track(batcher.submit(i)))
+    await flush() // batch [1, 2] starts at t = 0
+    expect(batcher.stats).toMatchObject({ submitted: 3, queued: 1, inFlight: 1, inFlightItems: 2, batches: 1 })
+    t = 10
+    g.pending[0].resolve([1, 2]) // batch [3] starts at t = 10, having waited 10
+    await flush()
+    t = 30
+    g.pending[1].resolve([3])
+    await flush()
+    expect(items.map((i) => i.value)).toEqual([1, 2, 3])
+    expect(batcher.stats).toEqual({
+      submitted: 3,
+      completed: 3,
+      failed: 0,
+      cancelled: 0,
+      timedOut: 0,
+      rejected: 0,
+      batches: 2,
+      splits: 0,
+      queued: 0,
+      inFlight: 0,
+      inFlightItems: 0,
+      waitingForRoom: 0,
+      avgBatchSize: 1.5,
+      utilization: 1,
+      batchSize: { p50: 1, p95: 2, p99: 2 },
+      queueWaitMs: { p50: 0, p95: 10, p99: 10 },
+      processingMs: { p50: 10, p95: 20, p99: 20 },
+      maxBatchSize: 2,
+      maxWaitMs: 0,
+    })
+    t = 60
+    expect(batcher.stats.utilization).toBe(0.5)
+  })
+
+  it('measures utilization over all batch slots', async () => {
+    let t = 0
+    const g = gate<number>()
+    const batcher = new DynamicBatcher<number, number>(g.process, {
+      maxBatchSize: 1,
+      maxConcurrentBatches: 4,
+      now: () => t,
+    })
+    track(batcher.submit(1))
+    await flush()
+    t = 100
+    // One of four slots busy for the whole time.
+    expect(batcher.stats.utilization).toBe(0.25)
+    g.pending[0].resolve([1])
+  })
+
+  it('keeps percentiles over the last statsWindow batches only', async () => {
+    const batcher = new DynamicBatcher((items: number[]) => items, { maxBatchSize: 100, statsWindow: 4 })
+    for (let size = 1; size <= 10; size++) {
+      await Promise.all(Array.from({ length: size }, (_, i) => batcher.submit(i)))
+    }
+    const stats = batcher.stats
+    expect(stats.batches).toBe(10)
+    expect(stats.avgBatchSize).toBe(5.5)
+    // Sizes 7, 8, 9, 10 remain.
+    expect(stats.batchSize).toEqual({ p50: 8, p95: 10, p99: 10 })
+  })
+
+  it('is a plain snapshot that does not change afterwards', async () => {
+    const batcher = new DynamicBatcher((items: number[]) => items)
+    const before = batcher.stats
+    await batcher.submit(1)
+    expect(before.completed).toBe(0)
+    expect(batcher.stats.completed).toBe(1)
+    expect(JSON.parse(JSON.stringify(before))).toEqual(before)
+  })
+})
+
+describe('observers', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('reports every dispatch with per-item queue waits and every settle with its outcome', async () => {
+    let t = 0
+    const dispatched: BatchDispatchEvent[] = []
+    const settled: BatchSettleEvent[] = []
+    const batcher = new DynamicBatcher<number, number>(
+      (items) => {
+        t += 5
+        if (items.includes(13)) throw new Error('bad')
+        return items
+      },
+      { maxBatchSize: 2, isolateFailures: true, now: () => t, cost: (i) => i },
+    )
+    batcher.observe({ onDispatch: (e) => dispatched.push(e), onSettle: (e) => settled.push(e) })
+    const first = batcher.submit(1)
+    t = 3
+    const second = batcher.submit(2)
+    await Promise.all([first, second])
+    await Promise.allSettled([batcher.submit(12), batcher.submit(13)])
+    expect(dispatched).toEqual([
+      { batchId: 1, size: 2, cost: 3, splitDepth: 0, queueWaitsMs: [3, 0] },
+      { batchId: 2, size: 2, cost: 25, splitDepth: 0, queueWaitsMs: [0, 0] },
+      // Re-runs report the time since submit: 12 and 13 were submitted at t = 8.
+      { batchId: 3, size: 1, cost: 12, splitDepth: 1, queueWaitsMs: [5] },
+      { batchId: 4, size: 1, cost: 13, splitDepth: 1, queueWaitsMs: [10] },
+    ])
+    expect(settled).toEqual([
+      { batchId: 1, size: 2, splitDepth: 0, processingMs: 5, ok: true },
+      { batchId: 2, size: 2, splitDepth: 0, processingMs: 5, ok: false },
+      { batchId: 3, size: 1, splitDepth: 1, processingMs: 5, ok: true },
+      { batchId: 4, size: 1, splitDepth: 1, processingMs: 5, ok: false },
+    ])
+  })
+
+  it('reports ok: false for a result array of the wrong length', async () => {
+    const settled: BatchSettleEvent[] = []
+    const batcher = new DynamicBatcher<number, number>(() => [], { now: () => 0 })
+    batcher.observe({ onSettle: (e) => settled.push(e) })
+    await batcher.submit(1).catch(() => undefined)
+    expect(settled.map((e) => e.ok)).toEqual([false])
+  })
+
+  it('ignores an observer that throws, and stops calling one that unsubscribed', async () => {
+    const batcher = new DynamicBatcher((items: number[]) => items)
+    const seen: number[] = []
+    batcher.observe({
+      onDispatch: () => {
+        throw new Error('observer bug')
+      },
+      onSettle: () => {
+        throw new Error('observer bug')
+      },
+    })
+    const unsubscribe = batcher.observe({ onDispatch: (e) => seen.push(e.batchId) })
+    expect(await batcher.submit(1)).toBe(1)
+    unsubscribe()
+    unsubscribe()
+    expect(await batcher.submit(2)).toBe(2)
+    expect(seen).toEqual([1])
+  })
+})
