@@ -59,7 +59,12 @@ export interface ResolvedPoolOptions {
 function describeValue(value: unknown): string {
   let shown: string
   try {
-    shown = typeof value === 'bigint' ? `${value}n` : typeof value === 'string' ? JSON.stringify(value) : String(value)
+    shown =
+      typeof value === 'bigint'
+        ? `${value}n`
+        : typeof value === 'string' || (typeof value === 'object' && value !== null && !(value instanceof URL))
+          ? (JSON.stringify(value) ?? String(value))
+          : String(value)
   } catch {
     shown = Object.prototype.toString.call(value)
   }
