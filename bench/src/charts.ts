@@ -11,6 +11,8 @@ import type { BenchResult } from './results.js'
 import { configLabel } from './scenarios/pool.js'
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json'
+/** Legends show full labels (vega's default truncates at 160 px). */
+const LEGEND = { labelLimit: 400, titleLimit: 400 }
 
 async function render(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' })
@@ -50,7 +52,7 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
           encoding: {
             x: { field: 'callers', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'concurrent callers' },
             y: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s' },
-            color: { field: 'config', type: 'nominal', title: 'replicas / concurrency / maxBatchSize' },
+            color: { field: 'config', type: 'nominal', title: 'replicas c(oncurrency) b(atch)', legend: LEGEND },
           },
         },
         {
@@ -78,7 +80,7 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
         encoding: {
           x: { field: 'callers', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'concurrent callers' },
           y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log)' },
-          color: { field: 'config', type: 'nominal', title: 'replicas / concurrency / maxBatchSize' },
+          color: { field: 'config', type: 'nominal', title: 'replicas c(oncurrency) b(atch)', legend: LEGEND },
         },
       },
     }
@@ -104,7 +106,10 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
           y: { field: 'replicas', type: 'ordinal', title: 'replicas' },
         },
         layer: [
-          { mark: 'rect', encoding: { color: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s', scale: { scheme: 'blues' } } } },
+          {
+            mark: 'rect',
+            encoding: { color: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s', scale: { scheme: 'blues' }, legend: { format: ',d' } } },
+          },
           { mark: { type: 'text', fontSize: 12 }, encoding: { text: { field: 'text' }, color: { value: 'black' } } },
         ],
       }
@@ -139,11 +144,12 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
           width: 300,
           height: 260,
           transform: [{ fold: ['p50', 'p95', 'p99'], as: ['percentile', 'ms'] }],
-          mark: { type: 'line', point: true },
+          mark: { type: 'line', point: { size: 60, filled: true } },
           encoding: {
             x: { field: 'connections', type: 'ordinal', title: 'connections', sort: null },
             y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log)' },
-            color: { field: 'server', type: 'nominal' },
+            color: { field: 'server', type: 'nominal', legend: LEGEND },
+            shape: { field: 'percentile', type: 'nominal' },
             strokeDash: { field: 'percentile', type: 'nominal' },
           },
         },
@@ -180,7 +186,7 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
         encoding: {
           x: { field: 'replicas', type: 'quantitative', title: 'replicas', axis: { tickMinStep: 1 } },
           y: { field: 'rss', type: 'quantitative', title: 'RSS (MiB)' },
-          color: { field: 'model', type: 'nominal' },
+          color: { field: 'model', type: 'nominal', legend: LEGEND },
         },
       } as TopLevelSpec)
     }

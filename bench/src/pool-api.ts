@@ -1,18 +1,14 @@
 /**
- * The bench's one door to the pool: @inferpool/host's public `createPool`.
- *
- * INTEGRATION POINT: loaded dynamically until @inferpool/host exports `createPool`
- * (issue 3 lands in parallel with the bench); then this becomes a static import.
+ * The bench's one door to the pool and the server: @inferpool/host's public API only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Pool, PoolOptions } from '@inferpool/host'
+import { createPool, type Pool, type PoolOptions } from '@inferpool/host'
 
-export type CreatePool = (options: PoolOptions) => Promise<Pool>
+/** The bench only creates ONNX tensor pools (no custom `worker`). */
+export type CreatePool = (options: PoolOptions & { worker?: undefined }) => Promise<Pool>
 
 export async function loadCreatePool(): Promise<CreatePool> {
-  const host = (await import('@inferpool/host')) as { createPool?: CreatePool }
-  if (typeof host.createPool !== 'function') throw new Error('@inferpool/host does not export createPool (yet)')
-  return host.createPool
+  return (options) => createPool(options)
 }
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void

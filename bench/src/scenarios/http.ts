@@ -58,7 +58,13 @@ interface RunningServer {
 
 async function startServer(config: ServerConfig): Promise<RunningServer> {
   const script = new URL(config.kind === 'plain' ? '../servers/plain-server.js' : '../servers/pool-server.js', import.meta.url)
-  const child = fork(script, [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  // The server's own logging (a client that hangs up at the end of a run is logged by
+  // some servers) stays out of the bench's output; its tail goes into any error.
+  const child = fork(script, [JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+  let stderrTail = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-2000)
+  })
   const message = new Promise<ServerMessage>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${config.kind} server did not start within ${SERVER_START_TIMEOUT_MS} ms`)), SERVER_START_TIMEOUT_MS)
     child.once('message', (m: ServerMessage) => {
@@ -67,7 +73,7 @@ async function startServer(config: ServerConfig): Promise<RunningServer> {
     })
     child.once('exit', (code) => {
       clearTimeout(timer)
-      reject(new Error(`${config.kind} server exited with code ${code} during start-up`))
+      reject(new Error(`${config.kind} server exited with code ${code} during start-up${stderrTail ? `: ${stderrTail}` : ''}`))
     })
   })
   try {

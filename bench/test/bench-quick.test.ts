@@ -1,0 +1,138 @@
+/**
+ * Keeps `pnpm bench` from rotting: runs the built CLI with `--quick` on a tiny
+ * configuration, as a child process, and checks the exit code and the structure of the
+ * result JSON and charts. No figure is asserted — timing belongs to the bench itself.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { BenchResult } from '../src/results.js'
+
+const run = promisify(execFile)
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+const dirs: string[] = []
+
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })))
+})
+
+async function bench(args: string[]): Promise<{ code: number; stdout: string; stderr: string; out: string }> {
+  const out = await mkdtemp(join(tmpdir(), 'inferpool-bench-'))
+  dirs.push(out)
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args, '--out', out], { timeout: 150_000, maxBuffer: 64 * 2 ** 20 })
+    return { code: 0, stdout, stderr, out }
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string }
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '', out }
+  }
+}
+
+describe('pnpm bench --quick', () => {
+  it('runs every scenario on a tiny configuration, exits 0 and writes a complete result JSON with charts', async () => {
+    const { code, stdout, stderr, out } = await bench([
+      '--quick', '--json',
+      '--callers', '1,8', '--connections', '4',
+      '--warmup-ms', '50', '--duration-ms', '200',
+    ])
+    expect(stderr.includes('FAILED') ? stderr : '').toBe('')
+    expect(code).toBe(0)
+
+    const printed = JSON.parse(stdout) as BenchResult
+    const files = await readdir(out)
+    const jsonFile = files.find((f) => f.endsWith('-quick.json'))
+    expect(jsonFile).toBeDefined()
+    const result = JSON.parse(await readFile(join(out, jsonFile!), 'utf8')) as BenchResult
+    expect(result).toEqual(printed)
+
+    expect(result.schema).toBe(1)
+    expect(result.quick).toBe(true)
+    expect(result.errors).toEqual([])
+    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'http', 'third-party', 'memory'])
+    expect(result.machine.cores).toBeGreaterThanOrEqual(1)
+    expect(result.machine.onnxruntime).toMatch(/^\d+\.\d+\.\d+/)
+    expect(result.machine.node).toBe(process.version)
+    expect(result.model?.inputs.map((i) => [i.name, i.type, i.rowDims])).toEqual([['input', 'float32', [256]]])
+    expect(result.model?.fixedBatchSize).toBeNull()
+
+    expect(result.core?.ratio).toBeGreaterThan(0)
+
+    expect(result.direct?.row.map((p) => p.callers)).toEqual([1, 8])
+    expect(result.direct?.practicalLimit?.variants.map((v) => [v.name, v.batchSize])).toEqual([
+      ['worker-threads', 128],
+      ['one-session', 128],
+    ])
+
+    // --quick sweeps replicas 1 × concurrency 1 × maxBatchSize {1, 128}; --callers 1,8.
+    expect(result.pool.map((p) => [p.replicas, p.concurrency, p.maxBatchSize, p.callers])).toEqual([
+      [1, 1, 1, 1],
+      [1, 1, 1, 8],
+      [1, 1, 128, 1],
+      [1, 1, 128, 8],
+    ])
+    for (const p of result.pool) {
+      expect(p.calls).toBeGreaterThan(0)
+      expect(p.latencyMs.count).toBe(p.calls)
+      expect(p.latencyMs.p50).toBeLessThanOrEqual(p.latencyMs.p99)
+      expect(p.meanBatchSize).toBeGreaterThanOrEqual(1)
+      expect(p.meanBatchSize).toBeLessThanOrEqual(p.effectiveMaxBatchSize)
+      expect(p.efficiency).toBeGreaterThan(0)
+    }
+    // Batching off means exactly one row per batch.
+    expect(result.pool.filter((p) => p.maxBatchSize === 1).map((p) => p.meanBatchSize)).toEqual([1, 1])
+
+    expect(result.http.map((p) => [p.server, p.connections])).toEqual([
+      ['batched', 4],
+      ['batching-off', 4],
+      ['plain-node-http', 4],
+    ])
+    for (const p of result.http) expect(p.requests).toBeGreaterThan(0)
+
+    expect(result.thirdParty?.fixedBatchSize).toBe(1)
+    expect(result.thirdParty?.pool.map((p) => [p.replicas, p.effectiveMaxBatchSize, p.meanBatchSize])).toEqual([
+      [1, 1, 1],
+      [2, 1, 1],
+    ])
+
+    expect(result.memory.map((p) => [p.model, p.replicas])).toEqual([
+      ['demo-mlp.onnx', 0],
+      ['demo-mlp.onnx', 1],
+      ['light_squeezenet.onnx', 0],
+      ['light_squeezenet.onnx', 1],
+    ])
+
+    expect(result.summary.targets.map((t) => t.id)).toEqual([
+      'core-vs-dataloader',
+      'pool-vs-practical-limit',
+      'pool-vs-batching-off',
+      'p50-at-1-caller',
+    ])
+    for (const t of result.summary.targets) expect(t.actual).not.toBeNull()
+    expect(result.summary.suggested?.replicas).toBe(1)
+
+    expect(result.charts.sort()).toEqual(
+      ['heatmap', 'http', 'latency', 'replicas', 'throughput'].map((c) => jsonFile!.replace(/\.json$/, `-${c}.svg`)),
+    )
+    for (const chart of result.charts) {
+      const svg = await readFile(join(out, chart), 'utf8')
+      expect(svg.startsWith('<svg')).toBe(true)
+      expect(svg).not.toContain('NaN')
+    }
+  }, 180_000)
+
+  it('rejects an unknown scenario with exit code 2 and names it', async () => {
+    const { code, stderr } = await bench(['--only', 'pool,nope'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('unknown scenario "nope"')
+  })
+
+  it('rejects a malformed list with exit code 2 and echoes it', async () => {
+    const { code, stderr } = await bench(['--callers', '1,x'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('--callers expects a comma-separated list of integers >= 1, got "1,x"')
+  })
+})
