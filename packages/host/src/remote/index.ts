@@ -1,2 +1,6 @@
 // Cross-thread clients over comlink: exposePool, connectPool.
-export {}
+export { exposePool } from './expose.js'
+export type { ExposedPool } from './expose.js'
+export { connectPool } from './connect.js'
+export type { ConnectOptions, RemotePool } from './connect.js'
+export { RemotePoolClosedError } from './errors.js'

@@ -1,2 +1,22 @@
-// The HTTP server (Open Inference Protocol): createRequestHandler, createServer.
-export {}
+// The HTTP server (Open Inference Protocol): createRequestHandler, createServer, serve.
+export { createRequestHandler } from './handler.js'
+export type { InferpoolRequestHandler, PoolSource, PoolsByModel } from './handler.js'
+export { createServer, serve, SERVER_DEFAULTS } from './serve.js'
+export type { InferpoolServer, ServerOptions, ShutdownResult } from './serve.js'
+export { HANDLER_DEFAULTS } from './options.js'
+export type { RequestHandlerOptions } from './options.js'
+export type { ServedPool } from './served-pool.js'
+export type { ProtocolDatatype } from './datatypes.js'
+export {
+  MalformedJsonError,
+  MethodNotAllowedError,
+  ModelNotFoundError,
+  ModelNotReadyError,
+  OutputShapeMismatchError,
+  PayloadTooLargeError,
+  RouteNotFoundError,
+  ShuttingDownError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  httpStatusOf,
+} from './errors.js'

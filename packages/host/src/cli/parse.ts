@@ -1,0 +1,60 @@
+/**
+ * Parsers of flag values: each refuses anything that is not exactly the kind of value
+ * the flag takes, with a message that names what was expected (commander prefixes the
+ * flag and echoes the value).
+ */
+import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { InvalidArgumentError } from 'commander'
+
+const INTEGER = /^\d+$/
+const NUMBER = /^\d+(\.\d+)?$/
+
+export function integerAtLeast(min: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value)
+    if (!INTEGER.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+      throw new InvalidArgumentError(`Expected an integer >= ${min}.`)
+    }
+    return n
+  }
+}
+
+export function port(value: string): number {
+  const n = Number(value)
+  if (!INTEGER.test(value.trim()) || n > 65535) throw new InvalidArgumentError('Expected a port number in [0, 65535].')
+  return n
+}
+
+/** Milliseconds: a non-negative decimal number (`> 0` when `positive`). */
+export function milliseconds(positive: boolean): (value: string) => number {
+  return (value) => {
+    const n = Number(value)
+    if (!NUMBER.test(value.trim()) || !Number.isFinite(n) || (positive && n === 0)) {
+      throw new InvalidArgumentError(positive ? 'Expected a number of milliseconds > 0.' : 'Expected a number of milliseconds >= 0.')
+    }
+    return n
+  }
+}
+
+export interface ModelFlag {
+  readonly name: string
+  readonly path: string
+}
+
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
+
+/** `--model name=path.onnx`, repeatable: accumulates into a list. */
+export function modelFlag(value: string, previous: ModelFlag[] | undefined): ModelFlag[] {
+  const eq = value.indexOf('=')
+  if (eq <= 0 || eq === value.length - 1) throw new InvalidArgumentError('Expected name=path.onnx.')
+  const name = value.slice(0, eq)
+  const path = resolve(value.slice(eq + 1))
+  if (!MODEL_NAME.test(name)) {
+    throw new InvalidArgumentError(`Model name '${name}' must be letters, digits, '_', '.' or '-' (not starting with a symbol).`)
+  }
+  const list = previous ?? []
+  if (list.some((m) => m.name === name)) throw new InvalidArgumentError(`Model name '${name}' is given twice.`)
+  if (!existsSync(path) || !statSync(path).isFile()) throw new InvalidArgumentError(`No model file at ${path}.`)
+  return [...list, { name, path }]
+}

@@ -1,0 +1,199 @@
+/**
+ * The `inferpool` command line: `inferpool serve` starts the HTTP server (Open
+ * Inference Protocol) on one or more models — by default the built-in demo model.
+ */
+import { batcherDefaults } from '@inferpool/core'
+import { Command, Option } from 'commander'
+import { POOL_DEFAULTS, createPool } from '../pool/index.js'
+import { HANDLER_DEFAULTS } from '../server/options.js'
+import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
+import type { Pool, PoolOptions } from '../types.js'
+import { curlExample } from './curl.js'
+import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
+import { integerAtLeast, milliseconds, modelFlag, port } from './parse.js'
+import type { ModelFlag } from './parse.js'
+
+/** Bounded by default so an overloaded server answers 503 at once instead of queueing without end. */
+export const CLI_DEFAULTS = {
+  maxQueueSize: 4096,
+  timeoutMs: 30_000,
+} as const
+
+export const API_KEY_ENV = 'INFERPOOL_API_KEY'
+
+interface ServeFlags {
+  model?: ModelFlag[]
+  replicas: number
+  concurrency: number
+  maxBatchSize: number
+  minBatchSize: number
+  maxWaitMs: number
+  maxQueueSize: number
+  timeoutMs: number
+  port: number
+  host: string
+  apiKey?: string
+  provider: 'cpu' | 'cuda'
+  maxBodyBytes: number
+  shutdownTimeoutMs: number
+}
+
+export interface CliOutput {
+  log(line: string): void
+  error(line: string): void
+}
+
+export function createProgram(out: CliOutput = { log: console.log, error: console.error }): Command {
+  const program = new Command('inferpool')
+    .description('High-throughput ONNX inference for Node.js: dynamic batching over worker threads.')
+    .showHelpAfterError('(run with --help for usage)')
+
+  program
+    .command('serve')
+    .description(
+      'Serve ONNX models over HTTP with the Open Inference Protocol (KServe v2 REST): ' +
+        '/v2/models/{name}/infer, /v2/health/ready, /metrics.',
+    )
+    .addOption(
+      new Option(
+        '-m, --model <name=path>',
+        `a model to serve as {name}; repeat for several models (default: the built-in demo model as "${DEMO_MODEL_NAME}")`,
+      ).argParser(modelFlag),
+    )
+    .addOption(
+      new Option('--replicas <n>', 'worker threads per model, each holding one ONNX Runtime session')
+        .argParser(integerAtLeast(1))
+        .default(POOL_DEFAULTS.replicas, `${POOL_DEFAULTS.replicas}: one per core, at most 2`),
+    )
+    .addOption(
+      new Option('--concurrency <n>', 'batches in flight per replica')
+        .argParser(integerAtLeast(1))
+        .default(POOL_DEFAULTS.concurrency),
+    )
+    .addOption(
+      new Option('--max-batch-size <n>', 'most rows in one batch (capped by a fixed batch dim of the model)')
+        .argParser(integerAtLeast(1))
+        .default(POOL_DEFAULTS.maxBatchSize),
+    )
+    .addOption(
+      new Option('--min-batch-size <n>', 'a smaller batch waits up to --max-wait-ms for more rows')
+        .argParser(integerAtLeast(1))
+        .default(batcherDefaults.minBatchSize),
+    )
+    .addOption(
+      new Option('--max-wait-ms <ms>', 'longest wait for a batch to reach --min-batch-size (0: never wait)')
+        .argParser(milliseconds(false))
+        .default(POOL_DEFAULTS.maxWaitMs),
+    )
+    .addOption(
+      new Option('--max-queue-size <n>', 'rows waiting per model before requests get 503 + Retry-After')
+        .argParser(integerAtLeast(1))
+        .default(CLI_DEFAULTS.maxQueueSize),
+    )
+    .addOption(
+      new Option('--timeout-ms <ms>', 'per-row timeout; a request that passes it gets 504')
+        .argParser(milliseconds(true))
+        .default(CLI_DEFAULTS.timeoutMs),
+    )
+    .addOption(new Option('-p, --port <port>', 'TCP port (0: any free port)').argParser(port).default(SERVER_DEFAULTS.port))
+    .addOption(
+      new Option('--host <address>', 'address to bind; 0.0.0.0 serves other machines (set --api-key)').default(
+        SERVER_DEFAULTS.host,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--api-key <token>',
+        'require "Authorization: Bearer <token>" on every route but /v2/health/* (default: none, no authentication)',
+      ).env(API_KEY_ENV),
+    )
+    .addOption(
+      new Option('--provider <name>', 'ONNX Runtime execution provider (cuda needs the CUDA 12 provider libraries)')
+        .choices(['cpu', 'cuda'])
+        .default('cpu'),
+    )
+    .addOption(
+      new Option('--max-body-bytes <n>', 'largest request body; longer ones get 413')
+        .argParser(integerAtLeast(1))
+        .default(HANDLER_DEFAULTS.maxBodyBytes, `${HANDLER_DEFAULTS.maxBodyBytes} (16 MiB)`),
+    )
+    .addOption(
+      new Option('--shutdown-timeout-ms <ms>', 'on SIGTERM/SIGINT, longest wait for requests in progress')
+        .argParser(integerAtLeast(0))
+        .default(SERVER_DEFAULTS.shutdownTimeoutMs),
+    )
+    .action(async (flags: ServeFlags, command: Command) => {
+      if (flags.minBatchSize > flags.maxBatchSize) {
+        command.error(
+          `error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`,
+        )
+      }
+      await serveCommand(flags, out)
+    })
+
+  return program
+}
+
+async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
+  const models = flags.model ?? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }]
+  const poolOptions = (path: string): PoolOptions => ({
+    model: path,
+    replicas: flags.replicas,
+    concurrency: flags.concurrency,
+    batching: {
+      maxBatchSize: flags.maxBatchSize,
+      minBatchSize: flags.minBatchSize,
+      maxWaitMs: flags.maxWaitMs,
+      maxQueueSize: flags.maxQueueSize,
+      whenFull: 'reject',
+    },
+    session: { executionProviders: [flags.provider] },
+    timeoutMs: flags.timeoutMs,
+  })
+  // Pools load while the server already answers /v2/health/live (ready comes after).
+  const pools = Object.fromEntries(
+    models.map((m) => [m.name, createPool(poolOptions(m.path)) as Promise<unknown> as Promise<Pool>]),
+  )
+  const server = createServer(pools, {
+    port: flags.port,
+    host: flags.host,
+    apiKey: flags.apiKey,
+    maxBodyBytes: flags.maxBodyBytes,
+    shutdownTimeoutMs: flags.shutdownTimeoutMs,
+    processMetrics: true,
+    handleSignals: true,
+  })
+
+  const fail = async (message: string): Promise<never> => {
+    out.error(`inferpool: ${message}`)
+    await server.close().catch(() => {})
+    process.exit(1)
+  }
+
+  let url: string
+  try {
+    url = await server.listen()
+  } catch (error) {
+    return fail(`cannot listen on ${flags.host}:${flags.port}: ${(error as Error).message}`)
+  }
+  out.log(`inferpool listening on ${url} (loading ${models.length} model${models.length === 1 ? '' : 's'}…)`)
+  try {
+    await server.handler.ready()
+  } catch (error) {
+    return fail(`a model failed to load: ${(error as Error).message}`)
+  }
+
+  const loaded = await Promise.all(models.map(async (m) => ({ ...m, pool: await pools[m.name] })))
+  for (const { name, path, pool } of loaded) {
+    const md = pool.metadata
+    out.log(
+      `  model ${name}: ${path} — ${md.replicas} replica${md.replicas === 1 ? '' : 's'} × concurrency ${md.concurrency}, ` +
+        `max batch ${md.maxBatchSize}, ${md.executionProvider}`,
+    )
+  }
+  const first = loaded[0]
+  out.log('Try it:')
+  out.log(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
+  out.log(`Metrics at ${url}/metrics. Ctrl-C (SIGINT) or SIGTERM shuts down gracefully.`)
+  out.log('inferpool: ready')
+}

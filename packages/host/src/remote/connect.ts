@@ -1,0 +1,183 @@
+/**
+ * `connectPool`: the client side of `exposePool`. The handle has the pool's `infer`
+ * signature and types; row buffers are transferred, not cloned; errors arrive with
+ * their class and `code`; an `AbortSignal` aborts the row in the owning thread too.
+ */
+import type { MessagePort } from 'node:worker_threads'
+import { releaseProxy, transfer, wrap } from 'comlink'
+import type { Remote } from 'comlink'
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
+import type { InferOptions, PoolMetadata, PoolStats, RowInput, RowOutput } from '../types.js'
+import { prepareTransfer } from './buffers.js'
+import { installErrorTransferHandler } from './error-transfer.js'
+import { RemotePoolClosedError } from './errors.js'
+import type { PoolEndpoint, WireInferOptions } from './wire.js'
+
+export interface ConnectOptions {
+  /**
+   * Move input buffers to the pool's thread (the caller's typed arrays are detached,
+   * `byteLength` 0, once `infer` returns) instead of copying them. A view that does
+   * not span its whole buffer is copied first either way, so no other data is moved.
+   * @default true
+   */
+  transferInputs?: boolean
+}
+
+/** A pool living in another thread, as seen from this one. */
+export interface RemotePool<In = RowInput, Out = RowOutput> {
+  /** Same contract as `Pool.infer`: one row in, one row's outputs out. */
+  infer(input: In, options?: InferOptions): Promise<Out>
+  /**
+   * The pool's metadata as it was at `connectPool` (inputs and outputs never change;
+   * `maxBatchSize` can be lowered later — `refreshMetadata()` re-reads it).
+   */
+  readonly metadata: PoolMetadata
+  refreshMetadata(): Promise<PoolMetadata>
+  /** A snapshot of the pool's stats, read in its thread. */
+  stats(): Promise<PoolStats>
+  /** Calls of this handle not yet settled. */
+  readonly pending: number
+  /**
+   * Releases the connection: new calls reject with `RemotePoolClosedError`; with
+   * `drain: true` (default) pending calls settle first, with `drain: false` they reject
+   * at once (and are aborted in the pool's thread). The port is closed; the pool is
+   * not. A second call returns the same promise.
+   */
+  close(options?: { drain?: boolean }): Promise<void>
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+interface PendingCall {
+  readonly settled: Promise<unknown>
+  fail(error: unknown): void
+}
+
+/**
+ * Connects to a pool exposed with `exposePool` on the other end of `port`; resolves
+ * once the connection answers, with the pool's metadata.
+ */
+export async function connectPool<In = RowInput, Out = RowOutput>(
+  port: MessagePort,
+  options: ConnectOptions = {},
+): Promise<RemotePool<In, Out>> {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected \`options\` to be an object, got \`${String(options)}\``)
+  }
+  if (options.transferInputs !== undefined && typeof options.transferInputs !== 'boolean') {
+    throw new TypeError(`Expected \`transferInputs\` to be a boolean, got \`${String(options.transferInputs)}\``)
+  }
+  const transferInputs = options.transferInputs ?? true
+  installErrorTransferHandler()
+  const remote: Remote<PoolEndpoint> = wrap<PoolEndpoint>(nodeEndpoint(port))
+  const calls = new Map<number, PendingCall>()
+  let nextCallId = 0
+  let portClosed = false
+  let closing: Promise<void> | undefined
+
+  // comlink never settles a call whose answer cannot arrive; the port's close event is
+  // the only sign that the owning thread is gone, so every pending call fails on it.
+  const failAll = (error: unknown): void => {
+    for (const call of [...calls.values()]) call.fail(error)
+  }
+  const onPortClose = new Promise<void>((resolve) => {
+    port.once('close', () => {
+      portClosed = true
+      failAll(new RemotePoolClosedError('The port to the pool closed'))
+      resolve()
+    })
+  })
+
+  // First round trip: proves the other side is there, and fetches the metadata.
+  let metadata = await Promise.race([
+    remote.metadata(),
+    onPortClose.then(() => Promise.reject(new RemotePoolClosedError('The port to the pool closed'))),
+  ])
+
+  function infer(input: In, inferOptions: InferOptions = {}): Promise<Out> {
+    if (closing !== undefined || portClosed) return Promise.reject(new RemotePoolClosedError())
+    const { signal, timeoutMs, priority } = inferOptions
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    if (typeof input !== 'object' || input === null) {
+      // Let the pool's own validation answer, with its own error.
+      return call(input, [])
+    }
+    const prepared = transferInputs
+      ? prepareTransfer(input as Record<string, unknown>)
+      : { value: input as Record<string, unknown>, transfer: [] }
+    return call(prepared.value, prepared.transfer)
+
+    function call(value: unknown, buffers: ArrayBuffer[]): Promise<Out> {
+      const callId = ++nextCallId
+      const wire: WireInferOptions = {
+        callId,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(priority === undefined ? {} : { priority }),
+      }
+      let fail!: (error: unknown) => void
+      const result = new Promise<Out>((resolve, reject) => {
+        let done = false
+        const finish = (): boolean => {
+          if (done) return false
+          done = true
+          calls.delete(callId)
+          signal?.removeEventListener('abort', onAbort)
+          return true
+        }
+        fail = (error) => {
+          if (finish()) reject(error)
+        }
+        // Settle here at once with the signal's reason; the row in the pool's thread
+        // is aborted too, so it leaves the queue instead of running for nobody.
+        const onAbort = (): void => {
+          fail(signal?.reason)
+          remote.abort(callId).catch(() => {})
+        }
+        signal?.addEventListener('abort', onAbort, { once: true })
+        remote.infer(buffers.length > 0 ? transfer(value, buffers) : value, wire).then(
+          (output) => {
+            if (finish()) resolve(output as Out)
+          },
+          (error: unknown) => fail(error),
+        )
+      })
+      calls.set(callId, { settled: result.catch(() => {}), fail })
+      return result
+    }
+  }
+
+  function close(closeOptions: { drain?: boolean } = {}): Promise<void> {
+    closing ??= (async () => {
+      if (closeOptions.drain === false) {
+        for (const callId of calls.keys()) remote.abort(callId).catch(() => {})
+        failAll(new RemotePoolClosedError())
+      }
+      await Promise.all([...calls.values()].map((c) => c.settled))
+      if (!portClosed) {
+        // RELEASE makes the exposing side stop listening and close its end; bounded by
+        // the port closing in case that side is already gone.
+        // (comlink types the release as void; it returns the round trip's promise.)
+        const released = Promise.resolve(remote[releaseProxy]() as unknown).catch(() => {})
+        await Promise.race([released, onPortClose])
+      }
+      port.close()
+    })()
+    return closing
+  }
+
+  return {
+    infer,
+    get metadata() {
+      return metadata
+    },
+    async refreshMetadata() {
+      metadata = await remote.metadata()
+      return metadata
+    },
+    stats: () => remote.stats() as Promise<PoolStats>,
+    get pending() {
+      return calls.size
+    },
+    close,
+    [Symbol.asyncDispose]: () => close(),
+  }
+}

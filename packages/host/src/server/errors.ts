@@ -1,0 +1,130 @@
+/**
+ * Failure modes that belong to HTTP serving. Each has its own class and stable `code`
+ * (the body of every error response is `{ "error": { "code", "message" } }`); the
+ * HTTP status is derived from the code in one table, `httpStatusOf`, which also covers
+ * the codes the pool and the batcher raise.
+ */
+import { InferpoolError } from '@inferpool/core'
+
+/** No model with this name is served. */
+export class ModelNotFoundError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_NOT_FOUND'
+  constructor(model: string, version?: string) {
+    super(
+      ModelNotFoundError.code,
+      version === undefined ? `Unknown model '${model}'` : `Unknown model '${model}' version '${version}'`,
+      { details: version === undefined ? { model } : { model, version } },
+    )
+  }
+}
+
+/** The model is served but its pool has not finished loading (or failed to load). */
+export class ModelNotReadyError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_NOT_READY'
+  constructor(model: string, cause?: unknown) {
+    super(ModelNotReadyError.code, `Model '${model}' is not ready`, { details: { model }, cause })
+  }
+}
+
+/** No route matches the path. */
+export class RouteNotFoundError extends InferpoolError {
+  static readonly code = 'ERR_NOT_FOUND'
+  constructor(path: string) {
+    super(RouteNotFoundError.code, `No route for ${path}`, { details: { path } })
+  }
+}
+
+/** The route exists but not for this HTTP method. */
+export class MethodNotAllowedError extends InferpoolError {
+  static readonly code = 'ERR_METHOD_NOT_ALLOWED'
+  readonly allowed: readonly string[]
+  constructor(method: string, allowed: readonly string[]) {
+    super(MethodNotAllowedError.code, `Method ${method} not allowed; use ${allowed.join(', ')}`, {
+      details: { method, allowed },
+    })
+    this.allowed = allowed
+  }
+}
+
+/** `apiKey` is set and the request has no valid `Authorization: Bearer` header. */
+export class UnauthorizedError extends InferpoolError {
+  static readonly code = 'ERR_UNAUTHORIZED'
+  constructor() {
+    super(UnauthorizedError.code, 'Missing or invalid bearer token')
+  }
+}
+
+/** The request body is longer than `maxBodyBytes`. */
+export class PayloadTooLargeError extends InferpoolError {
+  static readonly code = 'ERR_PAYLOAD_TOO_LARGE'
+  constructor(limit: number) {
+    super(PayloadTooLargeError.code, `Request body exceeds the limit of ${limit} bytes`, { details: { limit } })
+  }
+}
+
+/** The request body is not valid JSON (or not UTF-8). */
+export class MalformedJsonError extends InferpoolError {
+  static readonly code = 'ERR_MALFORMED_JSON'
+  constructor(reason: string) {
+    super(MalformedJsonError.code, `Request body is not valid JSON: ${reason}`)
+  }
+}
+
+/** The request body is compressed or otherwise encoded; only identity bodies are read. */
+export class UnsupportedMediaTypeError extends InferpoolError {
+  static readonly code = 'ERR_UNSUPPORTED_MEDIA_TYPE'
+  constructor(what: string) {
+    super(UnsupportedMediaTypeError.code, `Unsupported ${what}; send an uncompressed application/json body`)
+  }
+}
+
+/** The server is shutting down and takes no new inference requests. */
+export class ShuttingDownError extends InferpoolError {
+  static readonly code = 'ERR_SHUTTING_DOWN'
+  constructor() {
+    super(ShuttingDownError.code, 'Server is shutting down')
+  }
+}
+
+/** The model's outputs for the rows of one request cannot be put into one tensor. */
+export class OutputShapeMismatchError extends InferpoolError {
+  static readonly code = 'ERR_OUTPUT_SHAPE_MISMATCH'
+  constructor(output: string, first: readonly number[], other: readonly number[], row: number) {
+    super(
+      OutputShapeMismatchError.code,
+      `Output '${output}' has row dims [${first.join(', ')}] for row 0 but [${other.join(', ')}] for row ${row}`,
+      { details: { output, row } },
+    )
+  }
+}
+
+/** An error the server did not raise on purpose; its message is not sent to the client. */
+export const INTERNAL_ERROR_CODE = 'ERR_INTERNAL'
+
+// Codes raised elsewhere (pool, batcher); kept as strings so the server branches on
+// `err.code` only and never on class identity across packages.
+const STATUS_BY_CODE: ReadonlyMap<string, number> = new Map([
+  ['ERR_INVALID_INPUT', 400],
+  [MalformedJsonError.code, 400],
+  ['ERR_ITEM_TOO_LARGE', 400],
+  [UnauthorizedError.code, 401],
+  [ModelNotFoundError.code, 404],
+  [RouteNotFoundError.code, 404],
+  [MethodNotAllowedError.code, 405],
+  [PayloadTooLargeError.code, 413],
+  [UnsupportedMediaTypeError.code, 415],
+  ['ERR_QUEUE_FULL', 503],
+  ['ERR_BATCHER_CLOSED', 503],
+  ['ERR_POOL_CLOSED', 503],
+  ['ERR_MODEL_LOAD', 503],
+  [ModelNotReadyError.code, 503],
+  [ShuttingDownError.code, 503],
+  ['ERR_PROVIDER_UNAVAILABLE', 503],
+  ['ERR_STARTUP_TIMEOUT', 503],
+  ['ERR_TIMEOUT', 504],
+])
+
+/** HTTP status for an error `code`; 500 for codes that are not the client's doing. */
+export function httpStatusOf(code: string): number {
+  return STATUS_BY_CODE.get(code) ?? 500
+}

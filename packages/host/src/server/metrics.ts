@@ -1,0 +1,187 @@
+/**
+ * Prometheus metrics of one request handler, in its own `prom-client` registry (never
+ * the global one, so several handlers or servers in one process do not collide).
+ *
+ * Two sources, both labelled by `model` (only configured model names are ever used as
+ * label values, so a client cannot grow the label set):
+ * - per-batch events from `pool.observe()` feed histograms (batch size, batch fill,
+ *   queue wait, processing time) — a snapshot of percentiles could not be aggregated
+ *   across instances, histogram buckets can;
+ * - `pool.stats` is read at scrape time for gauges (queue length, batches in flight,
+ *   slot utilization) and for counters the pool already keeps (rejected, timed-out,
+ *   failed rows, worker restarts), mirrored so they count work from every caller of
+ *   the pool, not only this handler's.
+ */
+import { Counter, Gauge, Histogram, collectDefaultMetrics } from 'prom-client'
+import type { Registry } from 'prom-client'
+import type { PoolStats } from '../types.js'
+import type { ServedPool } from './served-pool.js'
+
+const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+const RATIO_BUCKETS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
+
+type Labels = 'model'
+
+export interface ServerMetricsOptions {
+  registry: Registry
+  processMetrics: boolean
+}
+
+/** The metrics of one handler; `attach` each pool once it has loaded. */
+export class ServerMetrics {
+  readonly registry: Registry
+  readonly #pools = new Map<string, ServedPool>()
+  readonly #requests: Counter<'model' | 'status'>
+  readonly #requestErrors: Counter<'model' | 'code'>
+  readonly #requestSeconds: Histogram<Labels>
+  readonly #requestRows: Histogram<Labels>
+  readonly #batchSize: Histogram<Labels>
+  readonly #batchFill: Histogram<Labels>
+  readonly #queueWait: Histogram<Labels>
+  readonly #processing: Histogram<Labels>
+
+  constructor(options: ServerMetricsOptions) {
+    const registry = options.registry
+    this.registry = registry
+    const registers = [registry]
+    if (options.processMetrics) collectDefaultMetrics({ register: registry })
+
+    this.#requests = new Counter({
+      name: 'inferpool_requests_total',
+      help: 'Inference HTTP requests answered, by model and HTTP status.',
+      labelNames: ['model', 'status'],
+      registers,
+    })
+    this.#requestErrors = new Counter({
+      name: 'inferpool_request_errors_total',
+      help: 'Inference HTTP requests answered with an error, by model and error code (ERR_QUEUE_FULL = rejected, ERR_TIMEOUT = timed out).',
+      labelNames: ['model', 'code'],
+      registers,
+    })
+    this.#requestSeconds = new Histogram({
+      name: 'inferpool_request_duration_seconds',
+      help: 'Inference HTTP request latency from arrival to the last byte of the response.',
+      labelNames: ['model'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.#requestRows = new Histogram({
+      name: 'inferpool_request_rows',
+      help: 'Rows per inference HTTP request.',
+      labelNames: ['model'],
+      buckets: BATCH_SIZE_BUCKETS,
+      registers,
+    })
+    this.#batchSize = new Histogram({
+      name: 'inferpool_batch_size',
+      help: 'Rows per dispatched batch.',
+      labelNames: ['model'],
+      buckets: BATCH_SIZE_BUCKETS,
+      registers,
+    })
+    this.#batchFill = new Histogram({
+      name: 'inferpool_batch_utilization_ratio',
+      help: "Batch fill at dispatch: rows in the batch / the pool's effective max batch size.",
+      labelNames: ['model'],
+      buckets: RATIO_BUCKETS,
+      registers,
+    })
+    this.#queueWait = new Histogram({
+      name: 'inferpool_queue_wait_seconds',
+      help: 'Per row, time from submission to the dispatch of its batch.',
+      labelNames: ['model'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+    this.#processing = new Histogram({
+      name: 'inferpool_batch_processing_seconds',
+      help: 'Per batch, time from dispatch to settlement on a worker.',
+      labelNames: ['model'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    })
+
+    this.#statsGauge('inferpool_queue_length', 'Rows waiting in the queue now.', (s) => s.queued)
+    this.#statsGauge('inferpool_batches_in_flight', 'Batches running on workers now.', (s) => s.inFlight)
+    this.#statsGauge(
+      'inferpool_batch_slots_utilization_ratio',
+      'Fraction of time the batch slots (replicas x concurrency) were busy since the pool started.',
+      (s) => s.utilization,
+    )
+    this.#statsGauge('inferpool_replicas', 'Worker threads of the pool.', (s) => s.replicas.length)
+    this.#statsCounter('inferpool_rows_submitted_total', 'Rows accepted by the pool.', (s) => s.submitted)
+    this.#statsCounter('inferpool_rows_completed_total', 'Rows resolved with a result.', (s) => s.completed)
+    this.#statsCounter('inferpool_rows_failed_total', 'Rows failed by their batch or their own error.', (s) => s.failed)
+    this.#statsCounter(
+      'inferpool_rows_rejected_total',
+      'Rows refused at submission (queue full, too large, closed).',
+      (s) => s.rejected,
+    )
+    this.#statsCounter('inferpool_rows_timed_out_total', 'Rows that timed out.', (s) => s.timedOut)
+    this.#statsCounter('inferpool_rows_cancelled_total', 'Rows aborted or timed out.', (s) => s.cancelled)
+    this.#statsCounter('inferpool_worker_restarts_total', 'Worker threads replaced after a crash.', (s) => s.restarts)
+  }
+
+  #statsGauge(name: string, help: string, read: (stats: PoolStats) => number): void {
+    const pools = this.#pools
+    new Gauge<Labels>({
+      name,
+      help,
+      labelNames: ['model'],
+      registers: [this.registry],
+      collect() {
+        for (const [model, pool] of pools) {
+          if (pool.stats !== undefined) this.set({ model }, read(pool.stats))
+        }
+      },
+    })
+  }
+
+  #statsCounter(name: string, help: string, read: (stats: PoolStats) => number): void {
+    const pools = this.#pools
+    new Counter<Labels>({
+      name,
+      help,
+      labelNames: ['model'],
+      registers: [this.registry],
+      collect() {
+        // The pool keeps the running total; mirror it (reset + inc is prom-client's way
+        // to set a counter from an external source at scrape time).
+        this.reset()
+        for (const [model, pool] of pools) {
+          if (pool.stats !== undefined) this.inc({ model }, read(pool.stats))
+        }
+      },
+    })
+  }
+
+  /** Starts collecting a loaded pool's metrics; returns the unsubscribe function. */
+  attach(model: string, pool: ServedPool): () => void {
+    this.#pools.set(model, pool)
+    const unsubscribe =
+      pool.observe?.({
+        onDispatch: (event) => {
+          this.#batchSize.observe({ model }, event.size)
+          const max = pool.metadata.maxBatchSize
+          if (max > 0) this.#batchFill.observe({ model }, Math.min(1, event.size / max))
+          for (const waitMs of event.queueWaitsMs) this.#queueWait.observe({ model }, waitMs / 1000)
+        },
+        onSettle: (event) => {
+          this.#processing.observe({ model }, event.processingMs / 1000)
+        },
+      }) ?? (() => {})
+    return () => {
+      unsubscribe()
+      this.#pools.delete(model)
+    }
+  }
+
+  /** Records one answered inference request of a configured model. */
+  request(model: string, status: number, seconds: number, rows: number, code: string | undefined): void {
+    this.#requests.inc({ model, status: String(status) })
+    this.#requestSeconds.observe({ model }, seconds)
+    if (rows > 0) this.#requestRows.observe({ model }, rows)
+    if (code !== undefined) this.#requestErrors.inc({ model, code })
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * `createServer` / `serve`: a `node:http` server around `createRequestHandler`, with a
+ * graceful shutdown:
+ *
+ *   1. stop accepting connections; report not-ready; new requests on open keep-alive
+ *      connections get 503 and `Connection: close`;
+ *   2. wait until every request in progress has handed its rows to its pool;
+ *   3. close the pools with `drain: true` (queued rows run now, partial batches included);
+ *   4. wait until every response is written;
+ *   each step bounded by one `shutdownTimeoutMs` deadline, after which the pools are
+ *   closed hard (queued rows fail with 503) and the remaining connections are closed.
+ *
+ * Signal handling is opt-in (`handleSignals`), so an embedding application keeps
+ * control of its process; the CLI turns it on.
+ */
+import { createServer as createHttpServer } from 'node:http'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createRequestHandler, handlerInternals } from './handler.js'
+import type { InferpoolRequestHandler, PoolsByModel } from './handler.js'
+import { checkInteger, resolveHandlerOptions } from './options.js'
+import type { RequestHandlerOptions } from './options.js'
+import type { ServedPool } from './served-pool.js'
+
+export interface ServerOptions extends RequestHandlerOptions {
+  /**
+   * TCP port; 0 picks a free one (read it from `url`).
+   * @default 8000
+   */
+  port?: number
+  /**
+   * Address to bind. The default only accepts local connections; use `'0.0.0.0'` or
+   * `'::'` to serve other machines (and set `apiKey`).
+   * @default '127.0.0.1'
+   */
+  host?: string
+  /**
+   * Longest time `close()` waits for requests in progress and queued rows, in ms.
+   * After it, queued rows fail (503) and open connections are closed.
+   * @default 30000
+   */
+  shutdownTimeoutMs?: number
+  /**
+   * Close the pools when the server closes. Set `false` when the pools outlive the
+   * server (for example pools shared with other servers).
+   * @default true
+   */
+  closePools?: boolean
+  /**
+   * On SIGTERM or SIGINT, shut down gracefully and exit the process: code 0 when every
+   * request was answered, 1 when the timeout forced the shutdown. A second signal
+   * exits at once with code 1. Off by default so embedding applications keep control
+   * of their process.
+   * @default false
+   */
+  handleSignals?: boolean
+  /**
+   * Where shutdown progress and unexpected errors are logged.
+   * @default console
+   */
+  logger?: Pick<Console, 'error' | 'info'>
+}
+
+export const SERVER_DEFAULTS = {
+  port: 8000,
+  host: '127.0.0.1',
+  shutdownTimeoutMs: 30_000,
+  closePools: true,
+  handleSignals: false,
+} as const
+
+/** How a shutdown went. */
+export interface ShutdownResult {
+  /** `true` when the timeout passed and requests still in progress were cut off. */
+  readonly forced: boolean
+}
+
+export interface InferpoolServer {
+  /** The underlying `node:http` server. */
+  readonly server: Server
+  readonly handler: InferpoolRequestHandler
+  /** `http://host:port` once listening, else `undefined`. */
+  readonly url: string | undefined
+  /** Starts listening on `options.port`/`options.host`; resolves with the URL. */
+  listen(): Promise<string>
+  /** Graceful shutdown (see the module comment). A second call returns the same promise. */
+  close(): Promise<ShutdownResult>
+}
+
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const
+
+function formatUrl(address: AddressInfo): string {
+  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address
+  return `http://${host}:${address.port}`
+}
+
+/** Creates (but does not start) a server for one pool per model name. */
+export function createServer(pools: PoolsByModel, options: ServerOptions = {}): InferpoolServer {
+  const { port = SERVER_DEFAULTS.port, host = SERVER_DEFAULTS.host } = options
+  checkInteger('port', port, 0)
+  if (port > 65535) throw new RangeError(`Expected \`port\` to be an integer in [0, 65535], got \`${port}\``)
+  if (typeof host !== 'string' || host.length === 0) {
+    throw new TypeError(`Expected \`host\` to be a non-empty string, got \`${String(host)}\``)
+  }
+  const shutdownTimeoutMs = checkInteger(
+    'shutdownTimeoutMs',
+    options.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs,
+    0,
+  )
+  for (const flag of ['closePools', 'handleSignals'] as const) {
+    if (options[flag] !== undefined && typeof options[flag] !== 'boolean') {
+      throw new TypeError(`Expected \`${flag}\` to be a boolean, got \`${String(options[flag])}\``)
+    }
+  }
+  const closePools = options.closePools ?? SERVER_DEFAULTS.closePools
+  const handleSignals = options.handleSignals ?? SERVER_DEFAULTS.handleSignals
+  const logger = options.logger ?? console
+  resolveHandlerOptions(options)
+
+  const handler = createRequestHandler(pools, options)
+  const inner = handlerInternals(handler)
+  const server = createHttpServer(handler)
+  let url: string | undefined
+  let closing: Promise<ShutdownResult> | undefined
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing !== undefined) {
+      logger.error(`inferpool: ${signal} again, exiting now`)
+      process.exit(1)
+    }
+    logger.info(`inferpool: ${signal} received, finishing requests in progress (up to ${shutdownTimeoutMs} ms)`)
+    close().then(
+      ({ forced }) => {
+        logger.info(forced ? 'inferpool: shutdown timed out; some requests were cut off' : 'inferpool: shut down cleanly')
+        process.exit(forced ? 1 : 0)
+      },
+      (error: unknown) => {
+        logger.error('inferpool: shutdown failed', error)
+        process.exit(1)
+      },
+    )
+  }
+  if (handleSignals) for (const signal of SIGNALS) process.on(signal, onSignal)
+
+  const closeLoadedPools = (drain: boolean): Promise<unknown> =>
+    Promise.all(
+      [...inner.models.values()].map((entry) =>
+        entry.loaded.then(() => (entry.state.kind === 'ready' ? closePool(entry.state.pool, drain) : undefined)),
+      ),
+    )
+
+  function close(): Promise<ShutdownResult> {
+    closing ??= (async () => {
+      let forced = false
+      let timer: NodeJS.Timeout | undefined
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          forced = true
+          resolve()
+        }, shutdownTimeoutMs)
+      })
+      const within = (step: Promise<unknown>): Promise<unknown> => Promise.race([step, deadline])
+
+      const handlerClosed = handler.close()
+      const serverClosed = server.listening
+        ? new Promise<void>((resolve) => server.close(() => resolve()))
+        : Promise.resolve()
+      // Node >= 19 closes idle keep-alive connections in close(); say it for older ones.
+      server.closeIdleConnections()
+      try {
+        await within(inner.admitting.empty())
+        if (closePools && !forced) await within(closeLoadedPools(true))
+        if (!forced) await within(handlerClosed)
+        if (forced) {
+          if (closePools) closeLoadedPools(false).catch((error: unknown) => logger.error('inferpool: closing pools failed', error))
+          server.closeAllConnections()
+        }
+        await serverClosed
+      } finally {
+        clearTimeout(timer)
+        if (handleSignals) for (const signal of SIGNALS) process.off(signal, onSignal)
+      }
+      return { forced }
+    })()
+    return closing
+  }
+
+  return {
+    server,
+    handler,
+    get url() {
+      return url
+    },
+    listen() {
+      return new Promise<string>((resolve, reject) => {
+        const onError = (error: Error): void => {
+          server.off('listening', onListening)
+          reject(error)
+        }
+        const onListening = (): void => {
+          server.off('error', onError)
+          url = formatUrl(server.address() as AddressInfo)
+          resolve(url)
+        }
+        server.once('error', onError)
+        server.once('listening', onListening)
+        server.listen(port, host)
+      })
+    },
+    close,
+  }
+}
+
+async function closePool(pool: ServedPool, drain: boolean): Promise<void> {
+  if (typeof pool.close === 'function') await pool.close({ drain })
+}
+
+/** Creates a server and starts listening; resolves once it accepts connections. */
+export async function serve(pools: PoolsByModel, options: ServerOptions = {}): Promise<InferpoolServer> {
+  const server = createServer(pools, options)
+  await server.listen()
+  return server
+}
