@@ -563,22 +563,21 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.inFlight++
     const run = new Run(entries, now, ++this.batchSeq, key, cost, splitDepth)
     const items = new Array<Item>(n)
+    // Queue waits are recorded for first runs only: a re-run's wait is the failed run.
+    const waits = splitDepth === 0 ? this.queueWaits : undefined
     for (let i = 0; i < n; i++) {
       const entry = entries[i]
       entry.state = RUNNING
       entry.batch = run
       entry.queue = undefined
       items[i] = entry.item as Item
+      if (waits !== undefined) waits.record(now - entry.enqueuedAt)
     }
     this.batches++
     this.itemsDispatched += n
     this.batchSizes.record(n)
-    if (splitDepth === 0) {
-      this.inFlightItems += n
-      for (let i = 0; i < n; i++) this.queueWaits.record(now - entries[i].enqueuedAt)
-    } else {
-      this.splits++
-    }
+    if (splitDepth === 0) this.inFlightItems += n
+    else this.splits++
     if (this.observers.length > 0) this.emitDispatch(run, now)
 
     let out: ReturnType<ProcessBatch<Item, Result>>

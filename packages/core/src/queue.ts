@@ -91,7 +91,9 @@ const isQueued = (node: QueueNode): boolean => node.queued
  * Items of one batch key: FIFO per priority level, levels in descending priority.
  * The number of distinct priorities in use is small in practice, so levels live in a
  * sorted array searched linearly; the level used last is cached, so a stream of
- * same-priority pushes never searches at all.
+ * same-priority pushes never searches at all. Empty levels are kept (a level that
+ * empties with every batch would otherwise be re-created with every batch) until
+ * more than `MAX_LEVELS` exist, when the empty ones are pruned.
  */
 export class PriorityQueue<N extends QueueNode> {
   /** Live nodes. */
@@ -103,6 +105,13 @@ export class PriorityQueue<N extends QueueNode> {
   private last: Level<N> | undefined
 
   constructor(readonly key: unknown) {}
+
+  /** Nodes held, live or dead (for tests of bounded memory). */
+  get stored(): number {
+    let n = 0
+    for (const level of this.levels) n += level.fifo.length
+    return n
+  }
 
   push(node: N): void {
     let level = this.last
@@ -126,8 +135,8 @@ export class PriorityQueue<N extends QueueNode> {
   /** The first live node: highest priority, oldest within it. */
   peek(): N | undefined {
     const levels = this.levels
-    while (levels.length > 0) {
-      const node = this.frontOf(levels[0])
+    for (let i = 0; i < levels.length; i++) {
+      const node = this.frontOf(levels[i])
       if (node !== undefined) return node
     }
     return undefined
@@ -138,40 +147,39 @@ export class PriorityQueue<N extends QueueNode> {
     let oldest = Infinity
     for (let i = 0; i < this.levels.length; i++) {
       const node = this.frontOf(this.levels[i])
-      if (node === undefined) {
-        i-- // frontOf removed the emptied level
-        continue
-      }
-      if (node.enqueuedAt < oldest) oldest = node.enqueuedAt
+      if (node !== undefined && node.enqueuedAt < oldest) oldest = node.enqueuedAt
     }
     return oldest
   }
 
   /**
    * Takes live nodes in order while the count stays <= `maxCount` and the summed cost
-   * <= `maxCost`. Stops at the first node that does not fit the remaining budget: that
-   * node stays at the head for the next batch. We deliberately do not skip ahead to
-   * smaller nodes behind it — that would starve large items (the FIFO complaint
-   * against Ray Serve's batcher). The first node is always taken, so a batch is never
-   * empty (`submit` refuses items costlier than the budget).
+   * <= `maxCost`, appending them to `out`. Stops at the first node that does not fit
+   * the remaining budget: that node stays at the head for the next batch. We
+   * deliberately do not skip ahead to smaller nodes behind it — that would starve large
+   * items (the FIFO complaint against Ray Serve's batcher). The first node is always
+   * taken, so a batch is never empty (`submit` refuses items costlier than the budget).
    */
   take(maxCount: number, maxCost: number, out: N[]): { cost: number; full: boolean } {
     let cost = 0
     let taken = 0
     let full = false
     const levels = this.levels
-    while (levels.length > 0) {
+    for (let i = 0; i < levels.length; ) {
       if (taken >= maxCount) {
         full = true
         break
       }
-      const node = this.frontOf(levels[0])
-      if (node === undefined) continue
+      const node = this.frontOf(levels[i])
+      if (node === undefined) {
+        i++
+        continue
+      }
       if (taken > 0 && cost + node.cost > maxCost) {
         full = true
         break
       }
-      levels[0].fifo.shift()
+      levels[i].fifo.shift()
       node.queued = false
       cost += node.cost
       taken++
@@ -182,23 +190,23 @@ export class PriorityQueue<N extends QueueNode> {
     return { cost, full: full || taken >= maxCount || cost >= maxCost }
   }
 
-  /** Front live node of a level; drops dead fronts and removes the level once empty. */
+  /** Front live node of a level (dropping dead fronts); undefined when it is empty. */
   private frontOf(level: Level<N>): N | undefined {
     const fifo = level.fifo
     for (;;) {
       const node = fifo.peek()
-      if (node === undefined) {
-        this.dropLevel(level)
-        return undefined
-      }
-      if (node.queued) return node
+      if (node === undefined || node.queued) return node
       fifo.shift()
       this.dead--
     }
   }
 
   private level(priority: number): Level<N> {
-    const levels = this.levels
+    let levels = this.levels
+    if (levels.length >= MAX_LEVELS) {
+      this.pruneEmptyLevels()
+      levels = this.levels
+    }
     let i = 0
     while (i < levels.length && levels[i].priority > priority) i++
     let level = levels[i]
@@ -212,17 +220,17 @@ export class PriorityQueue<N extends QueueNode> {
     return level
   }
 
-  private dropLevel(level: Level<N>): void {
-    const i = this.levels.indexOf(level)
-    if (i !== -1) this.levels.splice(i, 1)
-    if (this.last === level) this.last = undefined
+  private pruneEmptyLevels(): void {
+    this.levels = this.levels.filter((level) => this.frontOf(level) !== undefined)
+    if (this.last !== undefined && !this.levels.includes(this.last)) this.last = undefined
   }
 
   private compact(): void {
     for (const level of this.levels) level.fifo.retain(isQueued)
     this.dead = 0
-    for (let i = this.levels.length - 1; i >= 0; i--) {
-      if (this.levels[i].fifo.length === 0) this.dropLevel(this.levels[i])
-    }
+    this.pruneEmptyLevels()
   }
 }
+
+/** Empty priority levels kept for reuse before pruning. */
+const MAX_LEVELS = 16
