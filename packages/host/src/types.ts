@@ -195,7 +195,13 @@ export interface PoolObserver extends BatcherObserver {
    * batch gets its own ArrayBuffer per input, transferred, so they are detached by
    * now unless piscina had to queue the task). For diagnostics and tests.
    */
-  onBatchSent?(event: { batchId: number; rows: number; buffers: readonly ArrayBuffer[] }): void
+  onBatchSent?(event: {
+    batchId: number
+    rows: number
+    buffers: readonly ArrayBuffer[]
+    /** Dims of each packed input (batch dim first; after padding), for tensor pools. */
+    dims: Readonly<Record<string, readonly number[]>>
+  }): void
   /** Called when the pool lowers its max batch size at run time (e.g. a model that only runs batch 1). */
   onMaxBatchSizeLowered?(event: { from: number; to: number; reason: string }): void
 }

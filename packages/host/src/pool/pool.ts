@@ -192,16 +192,16 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
   async function runOnWorker(
     ctx: BatchContext,
     rows: number,
-    makeTask: () => { payload: unknown; transfer: ArrayBuffer[] },
+    makeTask: () => { payload: unknown; transfer: ArrayBuffer[]; dims?: Record<string, number[]> },
   ): Promise<TaskResult> {
     for (let attempt = 1; ; attempt++) {
-      const { payload, transfer } = makeTask()
+      const { payload, transfer, dims = {} } = makeTask()
       // No `signal` here, on purpose: aborting a running piscina task kills its worker.
       const pending = piscina.run({ kind: 'run', batchId: ctx.batchId, payload }, { transferList: transfer }) as Promise<TaskResult>
       if (observers.size > 0) {
         for (const observer of observers) {
           try {
-            observer.onBatchSent?.({ batchId: ctx.batchId, rows, buffers: transfer })
+            observer.onBatchSent?.({ batchId: ctx.batchId, rows, buffers: transfer, dims })
           } catch {
             // An observer never breaks the pool.
           }
@@ -232,7 +232,9 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
     const batchRows = model.fixedBatchSize !== null && model.fixedBatchSize > 1 ? model.fixedBatchSize : rows.length
     const result = await runOnWorker(ctx, rows.length, () => {
       const packed = packBatch(rows, model, batchRows)
-      return { payload: packed.batch, transfer: packed.transfer }
+      const dims: Record<string, number[]> = {}
+      for (const [name, wire] of Object.entries(packed.batch.inputs)) dims[name] = wire.dims
+      return { payload: packed.batch, transfer: packed.transfer, dims }
     })
     if (!result.ok) {
       const error = deserializeError(result.error)
