@@ -130,6 +130,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly splitsPending = new Fifo<PendingSplit>()
 
   private inFlight = 0
+  /** Running batches, for `destroy()`. */
+  private readonly running = new Set<Run>()
   private inFlightItems = 0
   private seq = 0
   private batchSeq = 0
@@ -293,7 +295,30 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     } catch (error) {
       return Promise.reject(error)
     }
-    if (!drain) this.rejectPending()
+    if (!drain) this.rejectPending(new BatcherClosedError('Batcher was closed before this item was processed'))
+    return this.beginClose()
+  }
+
+  /**
+   * Stops hard: rejects every item not yet settled — queued, waiting for room, running
+   * or awaiting a re-run — with `error` (default: `BatcherClosedError` "Batcher was
+   * destroyed"), and aborts the `context.signal` of running batches so processors may
+   * stop early. Results that arrive later are dropped. Resolves, like `close()`, once
+   * the running `processBatch` calls have settled (they are never left dangling).
+   */
+  destroy(error: unknown = new BatcherClosedError('Batcher was destroyed')): Promise<void> {
+    this.rejectPending(error)
+    for (let split = this.splitsPending.shift(); split !== undefined; split = this.splitsPending.shift()) {
+      for (const entry of split.entries) if (entry.state === RETRY) this.fail(entry, error)
+    }
+    for (const run of this.running) {
+      for (const entry of run.entries) if (entry.state === RUNNING) this.fail(entry, error)
+      run.abort(error)
+    }
+    return this.beginClose()
+  }
+
+  private beginClose(): Promise<void> {
     if (this.closePromise === undefined) {
       this.closing = true
       this.limits.flush = true
@@ -562,6 +587,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.busy.advance(now, this.inFlight)
     this.inFlight++
     const run = new Run(entries, now, ++this.batchSeq, key, cost, splitDepth)
+    this.running.add(run)
     const items = new Array<Item>(n)
     // Queue waits are recorded for first runs only: a re-run's wait is the failed run.
     const waits = splitDepth === 0 ? this.queueWaits : undefined
@@ -655,6 +681,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const now = this.now()
     this.busy.advance(now, this.inFlight)
     this.inFlight--
+    this.running.delete(run)
     const processingMs = now - run.startedAt
     this.processingTimes.record(processingMs)
     if (this.observers.length > 0) {
@@ -719,9 +746,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     entry.queue = undefined
   }
 
-  /** close({ drain: false }): rejects everything queued or waiting for room. */
-  private rejectPending(): void {
-    const error = new BatcherClosedError('Batcher was closed before this item was processed')
+  /** close({ drain: false }) / destroy(): rejects everything queued or waiting for room. */
+  private rejectPending(error: unknown): void {
     const pending: AnyEntry[] = []
     for (const queue of this.queues.values()) queue.take(Infinity, Infinity, pending)
     this.queues.clear()

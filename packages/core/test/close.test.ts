@@ -138,3 +138,51 @@ describe('close()', () => {
     await expect(batcher.submit(2)).rejects.toBeInstanceOf(BatcherClosedError)
   })
 })
+
+describe('destroy()', () => {
+  it('rejects queued, waiting and running items at once, aborts running batches, and resolves once they settle', async () => {
+    const g = gate<number>()
+    const [batcher] = batcherFixture({ maxBatchSize: 2, maxQueueSize: 1, whenFull: 'wait' }, g.process)
+    const running = [1, 2].map((i) => track(batcher.submit(i)))
+    await flush()
+    const queued = track(batcher.submit(3))
+    const waiting = track(batcher.submit(4))
+    const reason = new Error('shutting down')
+    const destroyed = track(batcher.destroy(reason))
+    await flush()
+    for (const t of [...running, queued, waiting]) expect(t).toEqual({ status: 'rejected', reason })
+    expect(g.pending[0].context.signal.aborted).toBe(true)
+    expect(g.pending[0].context.signal.reason).toBe(reason)
+    expect(destroyed.status).toBe('pending')
+    g.pending[0].resolve([1, 2]) // arrives too late: dropped
+    await flush()
+    expect(destroyed.status).toBe('fulfilled')
+    expect(batcher.stats).toMatchObject({ failed: 4, completed: 0, inFlight: 0, inFlightItems: 0, queued: 0 })
+    await expect(batcher.submit(5)).rejects.toBeInstanceOf(BatcherClosedError)
+  })
+
+  it('rejects with BatcherClosedError "Batcher was destroyed" by default, including items awaiting a re-run', async () => {
+    const g = gate<number>()
+    const [batcher, calls] = batcherFixture({ maxBatchSize: 4, isolateFailures: true }, g.process)
+    const items = [1, 2, 3, 4].map((i) => track(batcher.submit(i)))
+    await flush()
+    g.pending[0].reject(new Error('crash'))
+    await flush()
+    expect(groups(calls)).toEqual([
+      [1, 2, 3, 4],
+      [1, 2],
+    ])
+    const destroyed = batcher.destroy()
+    await flush()
+    for (const t of items) {
+      expect(t.reason).toBeInstanceOf(BatcherClosedError)
+      expect((t.reason as Error).message).toBe('Batcher was destroyed')
+    }
+    g.pending[1].reject(new Error('late crash'))
+    await destroyed
+    expect(groups(calls)).toEqual([
+      [1, 2, 3, 4],
+      [1, 2],
+    ])
+  })
+})

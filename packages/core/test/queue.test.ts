@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest'
+import { Fifo, PriorityQueue, type QueueNode } from '../src/queue.js'
+
+interface Node extends QueueNode {
+  id: string
+}
+let seq = 0
+const node = (id: string, priority = 0, cost = 1, enqueuedAt = 0): Node => ({
+  id,
+  priority,
+  cost,
+  enqueuedAt,
+  seq: ++seq,
+  queued: false,
+})
+const ids = (nodes: Node[]): string[] => nodes.map((n) => n.id)
+
+describe('Fifo', () => {
+  it('shifts in push order and reuses its array once empty', () => {
+    const fifo = new Fifo<number>()
+    for (let i = 0; i < 5; i++) fifo.push(i)
+    expect([fifo.shift(), fifo.shift()]).toEqual([0, 1])
+    expect(fifo.length).toBe(3)
+    expect([fifo.peek(), fifo.at(1)]).toEqual([2, 3])
+    expect([fifo.shift(), fifo.shift(), fifo.shift(), fifo.shift()]).toEqual([2, 3, 4, undefined])
+    expect(fifo.length).toBe(0)
+  })
+
+  it('keeps order across the compaction of a long consumed prefix', () => {
+    const fifo = new Fifo<number>()
+    const out: number[] = []
+    for (let i = 0; i < 5000; i++) {
+      fifo.push(i)
+      fifo.push(i + 100_000)
+      out.push(fifo.shift() as number)
+    }
+    while (fifo.length > 0) out.push(fifo.shift() as number)
+    const expected = Array.from({ length: 5000 }, (_, i) => [i, i + 100_000]).flat()
+    expect(out).toEqual(expected)
+  })
+})
+
+describe('PriorityQueue', () => {
+  it('takes higher priority first and first-in-first-out within a priority', () => {
+    const q = new PriorityQueue<Node>('k')
+    for (const n of [node('a', 0), node('b', 2), node('c', 0), node('d', 2), node('e', -5), node('f', 9)]) q.push(n)
+    const out: Node[] = []
+    q.take(Infinity, Infinity, out)
+    expect(ids(out)).toEqual(['f', 'b', 'd', 'a', 'c', 'e'])
+    expect([q.size, q.cost]).toEqual([0, 0])
+  })
+
+  it('removes a node from the middle in O(1) and skips it afterwards', () => {
+    const q = new PriorityQueue<Node>('k')
+    const nodes = ['a', 'b', 'c', 'd'].map((id) => node(id))
+    for (const n of nodes) q.push(n)
+    q.remove(nodes[1])
+    q.remove(nodes[1]) // twice is harmless
+    q.remove(nodes[0])
+    expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 2, 'c'])
+    const out: Node[] = []
+    q.take(10, Infinity, out)
+    expect(ids(out)).toEqual(['c', 'd'])
+  })
+
+  it('stops at the first node over the remaining budget and reports the batch full', () => {
+    const q = new PriorityQueue<Node>('k')
+    for (const n of [node('a', 0, 4), node('b', 0, 5), node('c', 0, 3), node('d', 0, 1)]) q.push(n)
+    const out: Node[] = []
+    expect(q.take(10, 10, out)).toEqual({ cost: 9, full: true })
+    expect(ids(out)).toEqual(['a', 'b'])
+    expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 4, 'c'])
+  })
+
+  it('reports the oldest live enqueue time across levels', () => {
+    const q = new PriorityQueue<Node>('k')
+    const old = node('old', 0, 1, 5)
+    q.push(old)
+    q.push(node('new-high', 3, 1, 9))
+    q.push(node('mid', 0, 1, 7))
+    expect(q.oldestEnqueuedAt()).toBe(5)
+    q.remove(old)
+    expect(q.oldestEnqueuedAt()).toBe(7)
+  })
+
+  it('keeps memory bounded when nodes are removed while the head never moves', () => {
+    const q = new PriorityQueue<Node>('k')
+    q.push(node('head'))
+    for (let i = 0; i < 10_000; i++) {
+      const n = node(`n${i}`, i % 3)
+      q.push(n)
+      q.remove(n)
+    }
+    expect(q.size).toBe(1)
+    expect(q.stored).toBeLessThanOrEqual(2 * 65 + 1)
+    expect(q.peek()?.id).toBe('head')
+  })
+
+  it('prunes priority levels once many distinct priorities have come and gone', () => {
+    const q = new PriorityQueue<Node>('k')
+    for (let p = 0; p < 1000; p++) {
+      q.push(node(`p${p}`, p))
+      q.take(1, Infinity, [])
+    }
+    const n = node('last', 5)
+    q.push(n)
+    expect(q.peek()).toBe(n)
+    expect((q as unknown as { levels: unknown[] }).levels.length).toBeLessThanOrEqual(17)
+  })
+})
