@@ -116,14 +116,16 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
   const observers = new Set<PoolObserver>()
   let closing = false
   const onWorkerCreate = (piscina: Piscina, worker: PiscinaWorkerInterface): void => {
-    const slot = replicas.attach(worker.id, () => worker.currentUsage)
-    const thread = threadOf(piscina, worker.id)
+    // Read the id now: a Node Worker's threadId turns to -1 once it has exited.
+    const threadId = worker.id
+    const slot = replicas.attach(threadId, () => worker.currentUsage)
+    const thread = threadOf(piscina, threadId)
     if (!thread) return
     let lastError: Error | undefined
     thread.on('error', (err) => (lastError = err))
     thread.once('exit', (code) => {
       // piscina replaces the thread itself (min = max threads); this only keeps count.
-      const replica = replicas.detach(worker.id, !closing)
+      const replica = replicas.detach(threadId, !closing)
       if (closing || replica === undefined) return
       const reason = lastError ? lastError.message : `worker thread exited with code ${code}`
       for (const observer of observers) {

@@ -109,16 +109,17 @@ export async function startWorkers(
       })
       pool.on('workerCreate', (worker: PiscinaWorkerInterface) => {
         onWorkerCreate(pool, worker)
-        const thread = threadOf(pool, worker.id)
+        const threadId = worker.id
+        const thread = threadOf(pool, threadId)
         let lastError: Error | undefined
         thread?.on('error', (err) => (lastError = err))
         thread?.once('exit', (code) => {
-          if (settled.has(worker.id)) return
+          if (settled.has(threadId)) return
           failure ??= new WorkerCrashedError(
             `A worker thread exited while loading ${options.modelLabel} (${lastError ? lastError.message : `exit code ${code}`})`,
             { details: { model: options.modelLabel, exitCode: code, message: lastError?.message } },
           )
-          settled.add(worker.id)
+          settled.add(threadId)
           check()
         })
       })
