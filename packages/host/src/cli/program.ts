@@ -7,7 +7,7 @@ import { Command, Option } from 'commander'
 import { POOL_DEFAULTS, createPool } from '../pool/index.js'
 import { HANDLER_DEFAULTS } from '../server/options.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
-import type { Pool, PoolOptions } from '../types.js'
+import type { PoolOptions } from '../types.js'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
 import { integerAtLeast, milliseconds, modelFlag, port } from './parse.js'
@@ -136,7 +136,7 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
 
 async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   const models = flags.model ?? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }]
-  const poolOptions = (path: string): PoolOptions => ({
+  const poolOptions = (path: string): PoolOptions & { worker?: undefined } => ({
     model: path,
     replicas: flags.replicas,
     concurrency: flags.concurrency,
@@ -152,7 +152,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   })
   // Pools load while the server already answers /v2/health/live (ready comes after).
   const pools = Object.fromEntries(
-    models.map((m) => [m.name, createPool(poolOptions(m.path)) as Promise<unknown> as Promise<Pool>]),
+    models.map((m) => [m.name, createPool(poolOptions(m.path))]),
   )
   const server = createServer(pools, {
     port: flags.port,
