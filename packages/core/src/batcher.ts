@@ -607,15 +607,19 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (this.observers.length > 0) this.emitDispatch(run, now)
 
     let out: ReturnType<ProcessBatch<Item, Result>>
+    let thenable: boolean
     try {
       out = this.processBatch(items, run.context)
+      // Inside the try: a hostile `then` getter counts as the processor throwing.
+      thenable = out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function'
     } catch (error) {
       this.onFailure(run, error)
       return
     }
-    if (out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function') {
+    if (thenable) {
       // Both outcomes are handled here, so a processor that rejects after all of its
-      // items were cancelled never surfaces as an unhandled rejection.
+      // items were cancelled never surfaces as an unhandled rejection. Neither handler
+      // throws (observers are guarded), so the derived promise never rejects either.
       Promise.resolve(out).then(
         (results) => this.onResults(run, results),
         (error: unknown) => this.onFailure(run, error),

@@ -200,6 +200,8 @@ describe('clean-up', () => {
       await flush()
       for (const controller of controllers.filter((_, i) => i % 7 === round % 7)) controller.abort(new Error('abort'))
       await vi.advanceTimersByTimeAsync(5)
+      const s = batcher.stats
+      expect(s.completed + s.failed + s.cancelled + s.queued + s.inFlightItems + s.waitingForRoom).toBe(s.submitted)
       const batch = g.pending.shift()
       if (batch === undefined) continue
       if (round % 3 === 0) batch.reject(new Error('whole batch'))
