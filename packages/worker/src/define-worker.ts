@@ -88,7 +88,8 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
   // fixed, a device freed). A successful one is cached for the thread's life.
   function ensureLoaded(): Promise<LoadOutcome<State>> {
     if (loaded) return Promise.resolve(loaded)
-    loading ??= (async (): Promise<LoadOutcome<State>> => {
+    if (loading) return loading
+    const attempt = (async (): Promise<LoadOutcome<State>> => {
       try {
         const state = await definition.load(options, { threadId })
         const description = definition.describe ? await definition.describe(state) : null
@@ -99,10 +100,14 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
         // An InferpoolError (e.g. from createSession) already names the model path.
         if (!(err instanceof InferpoolError)) error.message = `Worker failed to load: ${loadFailureMessage(err)}`
         return { ok: false, error }
-      } finally {
-        loading = undefined
       }
     })()
+    // Cleared once settled — not in a `finally` inside the attempt: a load that throws
+    // synchronously would settle before `loading` is even assigned, and stay cached.
+    loading = attempt
+    void attempt.then(() => {
+      if (loading === attempt) loading = undefined
+    })
     return loading
   }
 

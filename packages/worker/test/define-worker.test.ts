@@ -1,0 +1,146 @@
+import { fileURLToPath } from 'node:url'
+import { BroadcastChannel } from 'node:worker_threads'
+import { describe, expect, it } from 'vitest'
+import { Piscina } from 'piscina'
+import { createWorkerRuntime, WorkerError } from '@inferpool/worker'
+import type { LoadReport, TaskResult, WorkerBootData } from '@inferpool/worker'
+
+const boot = (options: unknown): WorkerBootData => ({ channel: '', options })
+
+describe('createWorkerRuntime (the core of defineWorker)', () => {
+  it('reports a failed load as ERR_MODEL_LOAD instead of throwing, and retries it on the next task', async () => {
+    let attempts = 0
+    const runtime = createWorkerRuntime(
+      {
+        load: (options: { path: string }) => {
+          attempts++
+          if (attempts === 1) throw new Error(`cannot read ${options.path}`)
+          return { ready: true }
+        },
+        run: (_state, items: number[]) => items.map((n) => n + 1),
+      },
+      boot({ path: 'model.onnx' }),
+    )
+    const report = await runtime.start()
+    expect(report).toMatchObject({
+      type: 'loaded',
+      ok: false,
+      error: { code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: cannot read model.onnx' },
+    })
+    // Not cached forever: the next task loads again, and this time it works.
+    const result = await runtime.handler({ kind: 'run', batchId: 1, payload: [1, 2] })
+    expect(result).toMatchObject({ ok: true, kind: 'run', value: [2, 3] })
+    expect(attempts).toBe(2)
+  })
+
+  it('loads once and reuses the state for every task', async () => {
+    let loads = 0
+    const runtime = createWorkerRuntime(
+      {
+        load: async () => ({ id: ++loads }),
+        run: (state, items: number[]) => items.map(() => state.id),
+        describe: () => ({ inputs: [], outputs: [], name: 'counter' }),
+      },
+      boot(undefined),
+    )
+    expect(await runtime.start()).toMatchObject({ ok: true, description: { name: 'counter' } })
+    for (let batchId = 1; batchId <= 3; batchId++) {
+      expect(await runtime.handler({ kind: 'run', batchId, payload: [0, 0] })).toMatchObject({ ok: true, value: [1, 1] })
+    }
+    expect(await runtime.handler({ kind: 'describe' })).toMatchObject({ ok: true, kind: 'describe', description: { name: 'counter' } })
+    expect(loads).toBe(1)
+  })
+
+  it('returns a throwing run as ERR_INFERENCE with the batch id, and keeps a WorkerError code', async () => {
+    const runtime = createWorkerRuntime(
+      {
+        load: () => null,
+        run: (_state, items: string[]) => {
+          if (items[0] === 'coded') throw new WorkerError('ERR_TOKENIZER', 'unknown token', { details: { token: 'x' } })
+          throw new TypeError('bad shape')
+        },
+      },
+      boot(undefined),
+    )
+    const plain = (await runtime.handler({ kind: 'run', batchId: 7, payload: ['plain'] })) as TaskResult & { ok: false }
+    expect(plain.ok).toBe(false)
+    expect(plain.error).toEqual({ code: 'ERR_INFERENCE', message: 'bad shape', name: 'Error', details: { batchId: 7, name: 'TypeError' } })
+    const coded = (await runtime.handler({ kind: 'run', batchId: 8, payload: ['coded'] })) as TaskResult & { ok: false }
+    expect(coded.error).toEqual({ code: 'ERR_TOKENIZER', message: 'unknown token', name: 'WorkerError', details: { token: 'x', batchId: 8 } })
+  })
+
+  it('turns an Error in one result slot into a serialized slot error', async () => {
+    const runtime = createWorkerRuntime(
+      { load: () => null, run: (_state, items: number[]) => items.map((n) => (n < 0 ? new RangeError(`negative: ${n}`) : n)) },
+      boot(undefined),
+    )
+    const result = await runtime.handler({ kind: 'run', batchId: 1, payload: [1, -2, 3] })
+    expect(result).toMatchObject({
+      ok: true,
+      value: [1, { $inferpoolSlotError: { code: 'ERR_INFERENCE', message: 'negative: -2', details: { name: 'RangeError' } } }, 3],
+    })
+  })
+
+  it('wraps the whole result for piscina when run asks for buffers to be transferred', async () => {
+    const runtime = createWorkerRuntime(
+      {
+        load: () => null,
+        run: (_state, _batch: null, context) => {
+          const buffer = new Float32Array(4).buffer
+          context.transfer(buffer)
+          return { buffer }
+        },
+      },
+      boot(undefined),
+    )
+    const moved = (await runtime.handler({ kind: 'run', batchId: 1, payload: null })) as unknown as Record<symbol, unknown>
+    const list = moved[Piscina.transferableSymbol] as ArrayBuffer[]
+    const value = moved[Piscina.valueSymbol] as TaskResult & { ok: true; kind: 'run' }
+    expect(list).toHaveLength(1)
+    expect(value.ok).toBe(true)
+    expect((value.value as { buffer: ArrayBuffer }).buffer).toBe(list[0])
+  })
+
+  it('disposes the state once, and a failing dispose does not throw', async () => {
+    const disposed: number[] = []
+    const runtime = createWorkerRuntime(
+      {
+        load: () => 5,
+        run: () => [],
+        dispose: (state) => {
+          disposed.push(state)
+          throw new Error('already released')
+        },
+      },
+      boot(undefined),
+    )
+    await runtime.start()
+    await runtime.dispose()
+    await runtime.dispose()
+    expect(disposed).toEqual([5])
+  })
+})
+
+describe('defineWorker in a real worker thread', () => {
+  it('a worker module whose load throws still loads, reports on the channel, and answers tasks with the error', async () => {
+    const channelName = `test:${process.pid}:${Math.random()}`
+    const channel = new BroadcastChannel(channelName)
+    const report = new Promise<LoadReport>((resolve) => {
+      channel.onmessage = (event: unknown) => resolve((event as { data: LoadReport }).data)
+    })
+    const piscina = new Piscina({
+      filename: fileURLToPath(new URL('./fixtures/throwing-load.js', import.meta.url)),
+      minThreads: 1,
+      maxThreads: 1,
+      workerData: { channel: channelName, options: null } satisfies WorkerBootData,
+    })
+    try {
+      expect(await report).toMatchObject({ type: 'loaded', ok: false, error: { code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: no model here' } })
+      const result = (await piscina.run({ kind: 'describe' })) as TaskResult
+      expect(result).toMatchObject({ ok: false, error: { code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: no model here' } })
+    } finally {
+      channel.close()
+      await piscina.destroy()
+    }
+  })
+})
