@@ -1,5 +1,5 @@
 import { chooseQueue, type FormationLimits } from './batch-formation.js'
-import { Entry, onEntryTimeout, QUEUED, RETRY, RUNNING, SETTLED, WAITING, type EntryOwner } from './entry.js'
+import { Entry, kCancel, onEntryTimeout, QUEUED, RETRY, RUNNING, SETTLED, WAITING, type EntryOwner } from './entry.js'
 import { BatchSizeMismatchError, BatcherClosedError, ItemTooLargeError, QueueFullError } from './errors.js'
 import {
   checkCost,
@@ -392,8 +392,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     }
   }
 
-  /** @internal Abort listener / timeout of an entry. Settles it at once, whatever its state. */
-  cancel(entry: AnyEntry, reason: unknown, timedOut: boolean): void {
+  /** Abort listener / timeout of an entry: settles it at once, whatever its state. */
+  [kCancel](entry: AnyEntry, reason: unknown, timedOut: boolean): void {
     switch (entry.state) {
       case SETTLED:
         return

@@ -8,9 +8,12 @@ export const RUNNING = 2 // in a running batch
 export const RETRY = 3 // its batch failed; waiting for a re-run (isolateFailures)
 export const SETTLED = 4
 
+/** Keeps the callback off the batcher's public surface. */
+export const kCancel: unique symbol = Symbol('inferpool.cancel')
+
 /** The part of the batcher an entry calls back into (abort, timeout). */
 export interface EntryOwner {
-  cancel(entry: Entry, reason: unknown, timedOut: boolean): void
+  [kCancel](entry: Entry, reason: unknown, timedOut: boolean): void
 }
 
 /**
@@ -44,7 +47,7 @@ export class Entry implements QueueNode {
 
   /** Abort listener (EventTarget calls `handleEvent` on listener objects). */
   handleEvent(): void {
-    this.owner.cancel(this, (this.signal as AbortSignal).reason, false)
+    this.owner[kCancel](this, (this.signal as AbortSignal).reason, false)
   }
 }
 
@@ -53,5 +56,5 @@ function noop(): void {}
 /** `setTimeout(onEntryTimeout, ms, entry)`: no closure per item. */
 export function onEntryTimeout(entry: Entry): void {
   entry.timer = undefined
-  entry.owner.cancel(entry, new TimeoutError(entry.timeoutMs), true)
+  entry.owner[kCancel](entry, new TimeoutError(entry.timeoutMs), true)
 }
