@@ -44,7 +44,7 @@ export function http(
 export function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
   return http(url, {
     method: 'POST',
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
     headers: { 'content-type': 'application/json', ...headers },
   })
 }

@@ -81,18 +81,13 @@ export function decodeInferRequest(body: unknown, metadata: PoolMetadata, limits
   const checked = new Map<string, CheckedInput>()
   let rows: number | undefined
   for (let i = 0; i < inputs.length; i++) {
-    const input = checkInput(inputs[i], i, modelInputs, checked)
+    const input = checkInput(inputs[i], i, modelInputs, checked, limits)
     const inputRows = input.shape[0]
     if (rows === undefined) rows = inputRows
     else if (rows !== inputRows) {
       throw invalidInput(
         `Every input must have the same number of rows (first dim of 'shape'): '${input.info.name}' has ${inputRows}, others ${rows}`,
       )
-    }
-    if (inputRows > limits.maxRows) {
-      throw invalidInput(`A request may carry at most ${limits.maxRows} rows, input '${input.info.name}' has ${inputRows}`, {
-        maxRows: limits.maxRows,
-      })
     }
     checked.set(input.info.name, input)
   }
@@ -137,6 +132,7 @@ function checkInput(
   index: number,
   modelInputs: ReadonlyMap<string, TensorInfo>,
   seen: ReadonlyMap<string, CheckedInput>,
+  limits: DecodeLimits,
 ): CheckedInput {
   const where = `inputs[${index}]`
   if (!isObject(raw)) throw invalidInput(`'${where}' must be an object, got ${describe(raw)}`)
@@ -188,6 +184,12 @@ function checkInput(
     }
   }
   const dims = shape as number[]
+  if (dims[0] > limits.maxRows) {
+    throw invalidInput(`A request may carry at most ${limits.maxRows} rows, input '${name}' has ${dims[0]}`, {
+      input: name,
+      maxRows: limits.maxRows,
+    })
+  }
 
   if (!Array.isArray(data)) throw invalidInput(`Input '${name}': 'data' must be an array, got ${describe(data)}`)
   // Products are compared with what `data` really holds; a huge product (even one past
