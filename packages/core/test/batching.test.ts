@@ -246,6 +246,24 @@ describe('batchKey', () => {
     ])
   })
 
+  it("picks the key of the highest-priority item first", async () => {
+    const g = gate<Row>()
+    const [batcher, calls] = batcherFixture<Row>({ maxBatchSize: 10, batchKey: (r) => r.shape }, g.process)
+    const blocker = batcher.submit(row('x', 'X'))
+    await flush()
+    const rows = [
+      batcher.submit(row('a1', 'A')),
+      batcher.submit(row('b1', 'B'), { priority: 1 }),
+      batcher.submit(row('a2', 'A'), { priority: 2 }),
+    ]
+    for (let i = 0; i < 3; i++) {
+      g.pending[i].resolve(g.pending[i].items)
+      await flush()
+    }
+    await Promise.all([blocker, ...rows])
+    expect(calls.map((c) => c.items.map((r) => r.id))).toEqual([['x'], ['a2', 'a1'], ['b1']])
+  })
+
   it('does not let a key waiting for minBatchSize hold back a ready batch of another key', async () => {
     const [batcher, calls] = batcherFixture<Row>({
       maxBatchSize: 10,

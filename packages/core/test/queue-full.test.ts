@@ -107,3 +107,21 @@ describe("whenFull: 'wait'", () => {
     expect(waiter.value).toBe(2)
   })
 })
+
+describe('memory', () => {
+  it('keeps the waiting list bounded when parked callers keep giving up', async () => {
+    const g = gate<number>()
+    const [batcher] = batcherFixture({ maxBatchSize: 1, maxQueueSize: 1, whenFull: 'wait' }, g.process)
+    track(batcher.submit(0))
+    await flush()
+    track(batcher.submit(1))
+    for (let i = 0; i < 5000; i++) {
+      const controller = new AbortController()
+      track(batcher.submit(2, { signal: controller.signal }))
+      controller.abort()
+    }
+    expect(batcher.stats).toMatchObject({ waitingForRoom: 0, cancelled: 5000, queued: 1 })
+    const waiters = (batcher as unknown as { waiters: { length: number } }).waiters
+    expect(waiters.length).toBeLessThanOrEqual(65)
+  })
+})
