@@ -26,10 +26,12 @@ async function server(...args: Parameters<typeof serve>): Promise<string> {
 }
 
 let demo: Pool
+let multi: Pool
+let tokens: Pool
 let url: string
 beforeAll(async () => {
   demo = await pool({ model: demoModel, replicas: 1 })
-  const [multi, tokens] = await Promise.all([
+  ;[multi, tokens] = await Promise.all([
     pool({ model: repoModel('multi-io.onnx'), replicas: 1 }),
     pool({ model: repoModel('token-pool.onnx'), replicas: 1 }),
   ])
@@ -137,8 +139,8 @@ describe('inference', () => {
     }
     const res = await post(`${url}/v2/models/multi/infer`, body)
     const direct = await Promise.all([
-      pools[1].infer({ a: Float32Array.of(1, 2, 3), b: Int32Array.of(1, 2) }),
-      pools[1].infer({ a: Float32Array.of(4, 5, 6), b: Int32Array.of(30, -4) }),
+      multi.infer({ a: Float32Array.of(1, 2, 3), b: Int32Array.of(1, 2) }),
+      multi.infer({ a: Float32Array.of(4, 5, 6), b: Int32Array.of(30, -4) }),
     ])
     expect(res.status).toBe(200)
     expect(res.json).toEqual({
@@ -170,7 +172,6 @@ describe('inference', () => {
         { name: 'attention_mask', shape: [2, 4], datatype: 'INT64', data: mask },
       ],
     })
-    const tokens = pools[2]
     const direct = await Promise.all(
       ids.map((row, i) =>
         tokens.infer({
@@ -405,6 +406,25 @@ describe('embedding', () => {
       expect(await http(`${base}/hello`)).toMatchObject({ status: 200, text: 'from the app' })
       expect(await http(`${base}/v2/health/live`)).toMatchObject({ status: 200, json: { live: true } })
       expect((await post(`${base}/v2/models/demo/infer`, demoRequest(demoRows(10, 1)))).status).toBe(200)
+    } finally {
+      await new Promise((resolve) => app.close(resolve))
+    }
+  })
+
+  it('after handler.close(): not ready, inference 503 ERR_SHUTTING_DOWN with Connection: close, pools left open', async () => {
+    const handler = createRequestHandler({ demo })
+    const app = createHttpServer(handler)
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+    try {
+      const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`
+      expect((await http(`${base}/v2/health/ready`)).status).toBe(200)
+      await handler.close()
+      expect(await http(`${base}/v2/health/ready`)).toMatchObject({ status: 503, json: { ready: false } })
+      expect(await http(`${base}/v2/models/demo/ready`)).toMatchObject({ status: 503, json: { name: 'demo', ready: false } })
+      const res = await post(`${base}/v2/models/demo/infer`, demoRequest(demoRows(13, 1)))
+      expect([res.status, res.headers.connection]).toEqual([503, 'close'])
+      expect(res.json).toEqual({ error: { code: 'ERR_SHUTTING_DOWN', message: 'Server is shutting down' } })
+      expect((await demo.infer({ input: new Float32Array(256) })).output.dims).toEqual([16])
     } finally {
       await new Promise((resolve) => app.close(resolve))
     }

@@ -375,7 +375,8 @@ class Handler {
   }
 
   #sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-    if (error instanceof ClientGoneError) return
+    // The client left (its rows were aborted on the way): nobody is left to answer.
+    if (error instanceof ClientGoneError || res.destroyed) return
     const ownCode = errorCodeOf(error)
     const status = ownCode === undefined ? 500 : httpStatusOf(ownCode)
     // A 500 with an `ERR_` code is one of ours (a worker crash, a bad batch) and is

@@ -1,0 +1,106 @@
+/**
+ * Graceful shutdown of `createServer`/`serve` in this process (the signal path is
+ * exercised through the CLI in cli.test.ts): requests in progress and rows in the
+ * queue are all answered, then the pools close.
+ */
+import { request } from 'node:http'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createPool, serve } from '@inferpool/host'
+import type { Pool } from '@inferpool/host'
+import { demoModel, demoRequest, demoRows, http, post, until } from './server-helpers.js'
+
+const pools: Pool[] = []
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()))
+})
+
+/** A pool whose batches only form once 64 rows wait: rows stay queued until close() flushes them. */
+async function waitingPool(): Promise<Pool> {
+  const pool = await createPool({
+    model: demoModel,
+    replicas: 1,
+    batching: { maxBatchSize: 64, minBatchSize: 64, maxWaitMs: 600_000 },
+  })
+  pools.push(pool)
+  return pool
+}
+
+type Out = { outputs: Array<{ data: number[] }> }
+
+describe('graceful shutdown', () => {
+  it('answers every request in flight and every queued row, then closes the pool and the port', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0 })
+    const url = server.url as string
+    const rows = demoRows(21, 10)
+    const answers = Promise.all(rows.map((row) => post(`${url}/v2/models/demo/infer`, demoRequest([row]))))
+    await until(() => pool.stats.queued === 10)
+
+    const result = await server.close()
+
+    expect(result).toEqual({ forced: false })
+    const answered = await answers
+    expect(answered.map((a) => a.status)).toEqual(new Array(10).fill(200))
+    // Same results as the rows run anywhere else (the demo model is deterministic).
+    const reference = await createPool({ model: demoModel, replicas: 1 })
+    pools.push(reference)
+    const expected = await Promise.all(rows.map((row) => reference.infer({ input: Float32Array.from(row) })))
+    expect(answered.map((a) => (a.json as Out).outputs[0].data)).toEqual(
+      expected.map((e) => Array.from(e.output.data as Float32Array)),
+    )
+    await expect(pool.infer({ input: new Float32Array(256) })).rejects.toMatchObject({ code: 'ERR_BATCHER_CLOSED' })
+    await expect(http(`${url}/v2/health/live`)).rejects.toMatchObject({ code: 'ECONNREFUSED' })
+    expect(server.server.listening).toBe(false)
+  })
+
+  it('waits for a request whose body is still arriving, and answers it', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0 })
+    const body = JSON.stringify(demoRequest(demoRows(22, 1)))
+    const half = Math.floor(body.length / 2)
+    let sendRest!: () => void
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        `${server.url}/v2/models/demo/infer`,
+        { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
+        },
+      )
+      req.on('error', reject)
+      req.write(body.slice(0, half))
+      sendRest = () => req.end(body.slice(half))
+    })
+    await until(() => server.handler.activeRequests === 1)
+
+    const closed = server.close()
+    expect(server.handler.activeRequests).toBe(1)
+    sendRest()
+
+    expect(await closed).toEqual({ forced: false })
+    const { status, text } = await answer
+    expect(status).toBe(200)
+    expect((JSON.parse(text) as Out).outputs[0].data).toHaveLength(16)
+  })
+
+  it('cuts off what is left when shutdownTimeoutMs passes, and says so', async () => {
+    const pool = await waitingPool()
+    // closePools: false leaves the queued row where it is, so only the timeout can end the wait.
+    const server = await serve({ demo: pool }, { port: 0, closePools: false, shutdownTimeoutMs: 20 })
+    const stuck = post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(23, 1)))
+    await until(() => pool.stats.queued === 1)
+
+    expect(await server.close()).toEqual({ forced: true })
+    await expect(stuck).rejects.toMatchObject({ code: 'ECONNRESET' })
+  })
+
+  it('returns the same promise from a second close()', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0 })
+    const first = server.close()
+    expect(server.close()).toBe(first)
+    await first
+  })
+})
