@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { InferenceSession, Tensor } from 'onnxruntime-node'
+import { Tensor } from 'onnxruntime-node'
+import type { InferenceSession } from 'onnxruntime-node'
 import { Piscina } from 'piscina'
 import { createSession, describeSession, runTensors, tensorFromWire, WorkerError } from '@inferpool/worker'
-import type { TaskResult, TensorBatchOutput, WireTensor, WorkerBootData } from '@inferpool/worker'
+import type { RunSuccess, TaskResult, TensorBatchOutput, WireTensor, WorkerBootData } from '@inferpool/worker'
 
 const demoMlp = fileURLToPath(new URL('../../host/models/demo-mlp.onnx', import.meta.url))
 
@@ -92,7 +93,7 @@ describe('the ONNX tensor worker in a piscina thread', () => {
       expect(buffer.byteLength).toBe(0)
       const result = await pending
       expect(result.ok).toBe(true)
-      const { outputs } = (result as TaskResult & { kind: 'run' }).value as TensorBatchOutput
+      const { outputs } = (result as RunSuccess).value as TensorBatchOutput
       expect(outputs.output.dims).toEqual([3, 16])
       expect(outputs.output.buffer.byteLength).toBe(3 * 16 * 4)
     } finally {
