@@ -76,9 +76,9 @@ function crashReason(err: unknown): string {
  * `WorkerCrashedError` or `StartupTimeoutError` otherwise, leaving no thread running.
  * Options are validated first (TypeError/RangeError naming the option).
  */
-export function createPool(options: PoolOptions & { worker?: undefined }): Promise<Pool<RowInput, RowOutput>>
 export function createPool<In = unknown, Out = unknown>(options: PoolOptions & { worker: string | URL }): Promise<Pool<In, Out>>
-export function createPool(options: PoolOptions): Promise<Pool<unknown, unknown>>
+// Kept last: `Parameters<typeof createPool>` / `ReturnType` read the last overload.
+export function createPool(options: PoolOptions): Promise<Pool<RowInput, RowOutput>>
 export async function createPool(options: PoolOptions): Promise<Pool<unknown, unknown>> {
   const resolved = resolvePoolOptions(options)
   try {
