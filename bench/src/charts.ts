@@ -36,8 +36,9 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
   }))
   if (poolRows.length) {
     const rules: Array<{ label: string; rowsPerSec: number }> = []
-    const limit = r.direct?.practicalLimit
-    if (limit) rules.push({ label: `practical limit (${limit.best}, batch ${limit.batchSize})`, rowsPerSec: Math.round(limit.rowsPerSec) })
+    const limit = r.summary.practicalLimitRowsPerSec
+    const batch = r.direct?.practicalLimit?.batchSize ?? r.targets?.rounds[0]?.practicalLimit.batchSize
+    if (limit) rules.push({ label: `practical limit (direct onnxruntime, batch ${batch ?? '?'}, all cores)`, rowsPerSec: Math.round(limit) })
     const directMost = r.direct?.row.at(-1)
     if (directMost) rules.push({ label: `direct onnxruntime, 1 row per run (${directMost.callers} callers)`, rowsPerSec: Math.round(directMost.rowsPerSec) })
     specs.throughput = {

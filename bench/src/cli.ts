@@ -21,6 +21,7 @@ import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
 import { runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runMemory } from './scenarios/memory.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
+import { runTargetRounds } from './scenarios/targets.js'
 import { runThirdParty } from './scenarios/third-party.js'
 import { summarize } from './summary.js'
 
@@ -70,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
     direct: null,
     pool: [],
     waits: [],
+    targets: null,
     http: [],
     thirdParty: null,
     memory: [],
@@ -148,6 +150,17 @@ async function main(argv: string[]): Promise<number> {
     for (const policy of config.policies)
       result.waits.push(...(await runPoolConfig(create, model, { ...shape, ...policy }, waitCallers(config), config.window, limit(), step)))
   })
+
+  await scenario('targets', async () => {
+    result.targets = await runTargetRounds(
+      await pool(), model, bestShape(), maxBatchFor(model, LIMIT_BATCH), config.callers.at(-1)!, config.targetRounds, config.targetWindow, step,
+    )
+  })
+
+  // Efficiency = rows/s ÷ the practical limit; the interleaved rounds give the steadier
+  // limit, so every pool point is expressed against it once known.
+  const finalLimit = result.targets?.median.practicalLimitRowsPerSec ?? limit()
+  if (finalLimit) for (const p of [...result.pool, ...result.waits]) p.efficiency = p.rowsPerSec / finalLimit
 
   await scenario('http', async () => {
     const shape = bestShape()

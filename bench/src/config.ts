@@ -1,18 +1,19 @@
 /**
  * Command-line flags → the plan of one bench run.
  *
- * Time budget of the default full run on 2 cores (each pool/direct point = warm-up +
- * window = 0.5 s + 1.5 s; each HTTP point = 1 s + 3 s):
+ * Time budget of the default full run on 2 cores (each sweep point = warm-up + window
+ * = 0.4 s + 1.2 s; each target-round point 0.5 s + 1.5 s; each HTTP point 1 s + 3 s):
  *   core overhead ~10 s · direct baselines 4 points ~10 s · pool sweep 2×2×3 pools ×
- *   4 caller counts = 48 points ~110 s · batching-policy 3 pools × 3 caller counts
- *   ~20 s · HTTP 3 servers × 3 connection counts ~45 s · third-party 4 points ~15 s ·
- *   memory 2 models × 4 probes ~15 s · charts ~5 s  ⇒  about 4 minutes, under the
- *   5-minute budget with room for slow pool start-ups on a busy machine.
+ *   4 caller counts = 48 points ~85 s · batching policy 3 pools × 3 caller counts
+ *   ~15 s · target rounds 3 × 6 points ~40 s · HTTP 3 servers × 3 connection counts
+ *   ~45 s · third-party 6 points ~15 s · memory 2 models × 4 probes ~15 s · charts
+ *   ~5 s  ⇒  about 4 minutes (measured: see bench/README.md), under the 5-minute
+ *   budget with room for slow pool start-ups on a busy machine.
  * `--quick` shrinks every list and window to a smoke run of well under 30 s.
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'waits', 'http', 'third-party', 'memory'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'waits', 'targets', 'http', 'third-party', 'memory'] as const
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -40,6 +41,10 @@ export interface BenchConfig {
   connections: number[]
   /** (minBatchSize, maxWaitMs) pairs of the batching-policy scenario. */
   policies: BatchingPolicy[]
+  /** Interleaved rounds of the targets scenario. */
+  targetRounds: number
+  /** Window of each point of a target round. */
+  targetWindow: Window
   thirdPartyReplicas: number[]
   thirdPartyCallers: number
   memoryReplicas: number[]
@@ -61,6 +66,8 @@ Scenarios (--only / --skip, comma-separated):
                full batches on every core (the practical limit)
   pool         sweep replicas × concurrency × max batch size × callers (single rows)
   waits        batching policy: (minBatchSize, maxWaitMs) pairs on the best pool shape
+  targets      the points the targets compare, re-measured in interleaved rounds
+               (practical limit, best pool, batching off, 1-caller latency); medians
   http         autocannon against the inferpool server (batched, maxBatchSize 1) and
                a plain node:http server calling onnxruntime-node per request
   third-party  a real fixed-batch-1 model: replicas 1 vs 2
@@ -79,12 +86,16 @@ Flags:
   --max-batch-size <list>    default 1,32,128
   --callers <list>           default 1,16,64,256
   --connections <list>       HTTP connections, default 16,64,256
-  --warmup-ms <n>            warm-up before each point, default 500
-  --duration-ms <n>          measurement window of each point, default 1500
+  --warmup-ms <n>            warm-up before each point, default 400
+  --duration-ms <n>          measurement window of each sweep point, default 1200
+                             (target rounds and HTTP windows scale with it)
   --out <dir>                where the JSON and SVG go (default bench/results)
   --json                     print the result JSON to stdout instead of the table
   --no-charts                skip the SVG charts
   -h, --help                 this text`
+
+/** Interleaved rounds of the third-party replicas comparison. */
+export const THIRD_PARTY_ROUNDS = 2
 
 const FULL = {
   replicas: [1, 2],
@@ -97,10 +108,12 @@ const FULL = {
     { minBatchSize: 16, maxWaitMs: 1 },
     { minBatchSize: 64, maxWaitMs: 2 },
   ],
+  targetRounds: 3,
+  targetWindow: { warmupMs: 500, durationMs: 1500 },
   thirdPartyReplicas: [1, 2],
   thirdPartyCallers: 8,
   memoryReplicas: [1, 2, 4],
-  window: { warmupMs: 500, durationMs: 1500 },
+  window: { warmupMs: 400, durationMs: 1200 },
   httpWindow: { warmupMs: 1000, durationMs: 3000 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
 }
@@ -115,6 +128,8 @@ const QUICK: typeof FULL = {
     { minBatchSize: 1, maxWaitMs: 0 },
     { minBatchSize: 16, maxWaitMs: 1 },
   ],
+  targetRounds: 1,
+  targetWindow: { warmupMs: 150, durationMs: 350 },
   thirdPartyReplicas: [1, 2],
   thirdPartyCallers: 4,
   memoryReplicas: [1],
@@ -222,6 +237,12 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     callers: intList('callers', values.callers, 1) ?? base.callers,
     connections: intList('connections', values.connections, 1) ?? base.connections,
     policies: base.policies,
+    targetRounds: base.targetRounds,
+    // Target rounds follow --warmup-ms/--duration-ms too.
+    targetWindow: {
+      warmupMs: warmupMs ?? base.targetWindow.warmupMs,
+      durationMs: Math.max(1, Math.round(base.targetWindow.durationMs * scale)),
+    },
     thirdPartyReplicas: base.thirdPartyReplicas,
     thirdPartyCallers: base.thirdPartyCallers,
     memoryReplicas: base.memoryReplicas,
@@ -246,8 +267,9 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     direct: has('direct') ? directCallers(config).length + 2 : 0,
     pool: has('pool') ? config.replicas.length * config.concurrency.length * config.maxBatchSize.length * config.callers.length : 0,
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
+    targets: has('targets') ? config.targetRounds : 0,
     http: has('http') ? 3 * config.connections.length : 0,
-    'third-party': has('third-party') && hasThirdParty ? 2 + config.thirdPartyReplicas.length : 0,
+    'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
   }
 }

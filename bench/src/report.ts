@@ -61,6 +61,21 @@ export function formatReport(r: BenchResult): string {
   }
   poolTable('Pool sweep (single-row requests; efficiency = rows/s ÷ practical limit)', r.pool, false)
   poolTable('Batching policy (minBatchSize, maxWaitMs)', r.waits, true)
+  if (r.targets) {
+    const t = r.targets
+    out.push(`\nTarget rounds (interleaved; r${t.shape.replicas} c${t.shape.concurrency} b${t.shape.maxBatchSize}, ${t.callers} callers)`)
+    out.push(
+      table(
+        ['round', 'practical limit rows/s', 'pool rows/s', 'batching off rows/s', 'direct p50 ms (1 caller)', 'pool p50 ms (1 caller)'],
+        [
+          ...t.rounds.map((x, i) => [
+            String(i + 1), n0(x.practicalLimit.rowsPerSec), n0(x.pool.rowsPerSec), n0(x.batchingOff.rowsPerSec), ms(x.direct1.latencyMs.p50), ms(x.pool1.latencyMs.p50),
+          ]),
+          ['median', n0(t.median.practicalLimitRowsPerSec), n0(t.median.poolRowsPerSec), n0(t.median.batchingOffRowsPerSec), ms(t.median.directP50Ms), ms(t.median.poolP50MsAt1)],
+        ],
+      ),
+    )
+  }
   if (r.http.length) {
     out.push('\nHTTP (autocannon, single-row KServe v2 JSON requests, servers on 127.0.0.1)')
     out.push(

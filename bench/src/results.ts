@@ -7,6 +7,7 @@ import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
 import type { HttpPoint } from './scenarios/http.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { PoolPoint } from './scenarios/pool.js'
+import type { TargetRounds } from './scenarios/targets.js'
 import type { ThirdPartyResult } from './scenarios/third-party.js'
 
 export const RESULT_SCHEMA = 1
@@ -25,6 +26,7 @@ export interface TargetCheck {
 }
 
 export interface Summary {
+  /** The practical limit the efficiencies use: median of the target rounds, else the direct scenario's. */
   practicalLimitRowsPerSec: number | null
   directRowRowsPerSec: number | null
   /** The pool point with the most rows/s at the most callers. */
@@ -64,6 +66,8 @@ export interface BenchResult {
   direct: { row: DirectRowPoint[]; practicalLimit: PracticalLimit | null } | null
   pool: PoolPoint[]
   waits: PoolPoint[]
+  /** Interleaved re-measurement of the points the targets compare (preferred by the summary). */
+  targets: TargetRounds | null
   http: HttpPoint[]
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]

@@ -52,7 +52,7 @@ describe('pnpm bench --quick', () => {
     expect(result.schema).toBe(1)
     expect(result.quick).toBe(true)
     expect(result.errors).toEqual([])
-    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'http', 'third-party', 'memory'])
+    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'http', 'third-party', 'memory'])
     expect(result.machine.cores).toBeGreaterThanOrEqual(1)
     expect(result.machine.onnxruntime).toMatch(/^\d+\.\d+\.\d+/)
     expect(result.machine.node).toBe(process.version)
@@ -85,6 +85,13 @@ describe('pnpm bench --quick', () => {
     // Batching off means exactly one row per batch.
     expect(result.pool.filter((p) => p.maxBatchSize === 1).map((p) => p.meanBatchSize)).toEqual([1, 1])
 
+    // One interleaved target round on the best swept shape, at the most callers.
+    expect(result.targets?.shape).toEqual({ replicas: 1, concurrency: 1, maxBatchSize: 128 })
+    expect(result.targets?.callers).toBe(8)
+    expect(result.targets?.rounds).toHaveLength(1)
+    expect(result.targets?.rounds[0].batchingOff.meanBatchSize).toBe(1)
+    expect(result.summary.practicalLimitRowsPerSec).toBe(result.targets?.median.practicalLimitRowsPerSec)
+
     expect(result.http.map((p) => [p.server, p.connections])).toEqual([
       ['batched', 4],
       ['batching-off', 4],
@@ -93,6 +100,10 @@ describe('pnpm bench --quick', () => {
     for (const p of result.http) expect(p.requests).toBeGreaterThan(0)
 
     expect(result.thirdParty?.fixedBatchSize).toBe(1)
+    expect(result.thirdParty?.rounds.map((round) => round.map((p) => p.replicas))).toEqual([
+      [1, 2],
+      [1, 2],
+    ])
     expect(result.thirdParty?.pool.map((p) => [p.replicas, p.effectiveMaxBatchSize, p.meanBatchSize])).toEqual([
       [1, 1, 1],
       [2, 1, 1],

@@ -50,7 +50,57 @@ export function configLabel(c: { replicas: number; concurrency: number; maxBatch
   return label
 }
 
-/** Runs every caller count against one pool built from `config`. */
+/** Starts a pool for `config` (warnings silenced: the bench reports its own figures). */
+export function openPool(createPool: CreatePool, info: ModelInfo, config: PoolConfig): Promise<Pool> {
+  const batching: BatchingOptions = { maxBatchSize: config.maxBatchSize }
+  if (config.minBatchSize !== undefined) batching.minBatchSize = config.minBatchSize
+  if (config.maxWaitMs !== undefined) batching.maxWaitMs = config.maxWaitMs
+  return createPool({
+    model: info.path,
+    replicas: config.replicas,
+    concurrency: config.concurrency,
+    batching,
+    logger: { warn: () => {}, info: () => {} },
+  })
+}
+
+/** One closed-loop point against an open pool; the mean batch size comes from `pool.stats` over the window. */
+export async function measurePool(
+  pool: Pool,
+  rows: RowInput[],
+  config: PoolConfig,
+  callers: number,
+  window: Window,
+  practicalLimit: number | null,
+): Promise<PoolPoint> {
+  let before: PoolStats | undefined
+  let after: PoolStats | undefined
+  let next = 0
+  const mask = rows.length - 1 // rows.length is a power of two
+  const result = await runClosedLoop({
+    callers,
+    ...window,
+    call: () => pool.infer(rows[next++ & mask]),
+    onWindowStart: () => (before = pool.stats),
+    onWindowEnd: () => (after = pool.stats),
+  })
+  const batches = after && before ? after.batches - before.batches : 0
+  const completed = after && before ? after.completed - before.completed : 0
+  return {
+    kind: 'pool',
+    replicas: config.replicas,
+    concurrency: config.concurrency,
+    maxBatchSize: config.maxBatchSize,
+    effectiveMaxBatchSize: pool.metadata.maxBatchSize,
+    minBatchSize: config.minBatchSize ?? null,
+    maxWaitMs: config.maxWaitMs ?? null,
+    meanBatchSize: batches > 0 ? completed / batches : 0,
+    efficiency: practicalLimit ? result.rowsPerSec / practicalLimit : null,
+    ...result,
+  }
+}
+
+/** Runs every caller count, ascending, against one pool built from `config`. */
 export async function runPoolConfig(
   createPool: CreatePool,
   info: ModelInfo,
@@ -60,44 +110,12 @@ export async function runPoolConfig(
   practicalLimit: number | null,
   onPoint: (label: string) => void,
 ): Promise<PoolPoint[]> {
-  const batching: BatchingOptions = { maxBatchSize: config.maxBatchSize }
-  if (config.minBatchSize !== undefined) batching.minBatchSize = config.minBatchSize
-  if (config.maxWaitMs !== undefined) batching.maxWaitMs = config.maxWaitMs
-  const pool: Pool = await createPool({
-    model: info.path,
-    replicas: config.replicas,
-    concurrency: config.concurrency,
-    batching,
-    logger: { warn: () => {}, info: () => {} },
-  })
+  const pool = await openPool(createPool, info, config)
   const points: PoolPoint[] = []
   try {
     const rows = poolRows(info)
     for (const callers of [...callersList].sort((a, b) => a - b)) {
-      let before: PoolStats | undefined
-      let after: PoolStats | undefined
-      let next = 0
-      const result = await runClosedLoop({
-        callers,
-        ...window,
-        call: () => pool.infer(rows[next++ & 63]),
-        onWindowStart: () => (before = pool.stats),
-        onWindowEnd: () => (after = pool.stats),
-      })
-      const batches = after && before ? after.batches - before.batches : 0
-      const completed = after && before ? after.completed - before.completed : 0
-      points.push({
-        kind: 'pool',
-        replicas: config.replicas,
-        concurrency: config.concurrency,
-        maxBatchSize: config.maxBatchSize,
-        effectiveMaxBatchSize: pool.metadata.maxBatchSize,
-        minBatchSize: config.minBatchSize ?? null,
-        maxWaitMs: config.maxWaitMs ?? null,
-        meanBatchSize: batches > 0 ? completed / batches : 0,
-        efficiency: practicalLimit ? result.rowsPerSec / practicalLimit : null,
-        ...result,
-      })
+      points.push(await measurePool(pool, rows, config, callers, window, practicalLimit))
       onPoint(`pool ${configLabel(config)}, ${callers} caller(s)`)
     }
   } finally {
