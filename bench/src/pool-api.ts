@@ -2,7 +2,7 @@
  * The bench's one door to the pool and the server: @inferpool/host's public API only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createPool, type Pool, type PoolOptions } from '@inferpool/host'
+import { createPool, createRequestHandler, type Pool, type PoolOptions } from '@inferpool/host'
 
 /** The bench only creates ONNX tensor pools (no custom `worker`). */
 export type CreatePool = (options: PoolOptions & { worker?: undefined }) => Promise<Pool>
@@ -14,9 +14,7 @@ export async function loadCreatePool(): Promise<CreatePool> {
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
 export type CreateRequestHandler = (pools: Record<string, Pool>) => RequestHandler
 
-/** INTEGRATION POINT: @inferpool/host's `createRequestHandler(pools)` (issue 4). */
+/** @inferpool/host's `createRequestHandler(pools)`: the server under test. */
 export async function loadCreateRequestHandler(): Promise<CreateRequestHandler> {
-  const host = (await import('@inferpool/host')) as { createRequestHandler?: CreateRequestHandler }
-  if (typeof host.createRequestHandler !== 'function') throw new Error('@inferpool/host does not export createRequestHandler (yet)')
-  return host.createRequestHandler
+  return (pools) => createRequestHandler(pools)
 }
