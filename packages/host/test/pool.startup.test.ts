@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPool, ModelLoadError, ProviderUnavailableError, resolvePoolOptions } from '@inferpool/host'
+import { createPool, ModelLoadError, ProviderUnavailableError, resolvePoolOptions, StartupTimeoutError } from '@inferpool/host'
 import type { Pool } from '@inferpool/host'
 import { toOrtSessionOptions } from '@inferpool/worker'
 import { models, recordingLogger, workers } from './fixtures/models.js'
@@ -55,6 +55,19 @@ describe('load failures', () => {
     )
     expect(error).toBeInstanceOf(ModelLoadError)
     expect(error).toMatchObject({ code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: cannot open vocab.txt' })
+  })
+
+  it('gives up on a load that never finishes after startupTimeoutMs, with ERR_STARTUP_TIMEOUT, leaving no thread running', async () => {
+    const before = osThreads()
+    const error = await failure(createPool({ model: models.demoMlp, worker: workers.hangingLoad, replicas: 2, startupTimeoutMs: 100 }))
+    expect(error).toBeInstanceOf(StartupTimeoutError)
+    expect(error).toMatchObject({
+      code: 'ERR_STARTUP_TIMEOUT',
+      message: 'Only 0 of 2 replicas loaded within startupTimeoutMs (100 ms)',
+      details: { timeoutMs: 100, loaded: 0, replicas: 2 },
+    })
+    expect(osThreads()).toBeLessThanOrEqual(before)
+    expect(workerPorts()).toBe(0)
   })
 })
 

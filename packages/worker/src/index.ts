@@ -3,6 +3,7 @@ export type { WorkerDefinition, WorkerHandler, WorkerRuntime, LoadContext, RunCo
 export { WorkerError, serializeError } from './errors.js'
 export {
   createSession,
+  pickDevice,
   toOrtSessionOptions,
   describeSession,
   describeModelSource,

@@ -5,7 +5,7 @@
  */
 import type { InferenceSession } from 'onnxruntime-node'
 import { defineWorker } from './define-worker.js'
-import { createSession, describeSession, runTensors } from './onnx.js'
+import { createSession, describeSession, pickDevice, runTensors } from './onnx.js'
 import type { OnnxSessionConfig } from './onnx.js'
 import type { TensorBatch, TensorBatchOutput } from './protocol.js'
 
@@ -27,19 +27,9 @@ interface OnnxState {
   config: OnnxSessionConfig
 }
 
-function sessionConfigFor(options: OnnxWorkerOptions): OnnxSessionConfig {
-  const config = { ...options.session }
-  const devices = options.deviceIds
-  if (config.executionProvider === 'cuda' && devices && devices.length > 0) {
-    const turn = options.deviceCounter ? Atomics.add(options.deviceCounter, 0, 1) : 0
-    config.deviceId = devices[turn % devices.length]
-  }
-  return config
-}
-
 export default defineWorker<OnnxWorkerOptions, OnnxState, TensorBatch, TensorBatchOutput>({
   async load(options) {
-    const config = sessionConfigFor(options)
+    const config = pickDevice(options.session ?? {}, options.deviceIds, options.deviceCounter)
     const session = await createSession(options.model, config)
     return { session, config }
   },

@@ -50,6 +50,17 @@ export function toOrtSessionOptions(config: OnnxSessionConfig = {}): InferenceSe
   }
 }
 
+/**
+ * The session settings of one new thread: with CUDA and several `deviceIds`, each new
+ * thread takes the next device, counting through `counter` (one Int32 over a
+ * SharedArrayBuffer shared by every thread of the pool, so replacements keep turning).
+ */
+export function pickDevice(config: OnnxSessionConfig, deviceIds: readonly number[] | undefined, counter: Int32Array | undefined): OnnxSessionConfig {
+  if (config.executionProvider !== 'cuda' || !deviceIds || deviceIds.length === 0) return { ...config }
+  const turn = counter ? Atomics.add(counter, 0, 1) : 0
+  return { ...config, deviceId: deviceIds[turn % deviceIds.length] }
+}
+
 /** True when ORT's message says the provider's shared libraries could not be loaded. */
 export function isProviderLoadFailure(message: string): boolean {
   return /Failed to load (shared )?library|providers_shared|providers_cuda|libcudnn|libcublas|libcudart|CUDA/i.test(message)

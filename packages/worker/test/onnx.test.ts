@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Tensor } from 'onnxruntime-node'
 import type { InferenceSession } from 'onnxruntime-node'
 import { Piscina } from 'piscina'
-import { createSession, describeSession, runTensors, tensorFromWire, WorkerError } from '@inferpool/worker'
+import { createSession, describeSession, pickDevice, runTensors, tensorFromWire, WorkerError } from '@inferpool/worker'
 import type { RunSuccess, TaskResult, TensorBatchOutput, WireTensor, WorkerBootData } from '@inferpool/worker'
 
 const demoMlp = fileURLToPath(new URL('../../host/models/demo-mlp.onnx', import.meta.url))
@@ -72,6 +72,19 @@ describe('ONNX helpers', () => {
     )
     expect(error).toMatchObject({ code: 'ERR_PROVIDER_UNAVAILABLE', details: { provider: 'cuda', deviceId: 2 } })
     expect((error as Error).message).toContain('ONNXRUNTIME_NODE_INSTALL=cuda12 pnpm rebuild onnxruntime-node')
+  })
+})
+
+describe('device choice', () => {
+  it('spreads CUDA sessions over the device list in turn, through a counter shared by threads', () => {
+    const counter = new Int32Array(new SharedArrayBuffer(4))
+    const picks = Array.from({ length: 5 }, () => pickDevice({ executionProvider: 'cuda' }, [0, 2], counter).deviceId)
+    expect(picks).toEqual([0, 2, 0, 2, 0])
+  })
+
+  it('leaves CPU sessions and single-device settings alone', () => {
+    expect(pickDevice({ executionProvider: 'cpu', intraOpNumThreads: 2 }, [0, 1], undefined)).toEqual({ executionProvider: 'cpu', intraOpNumThreads: 2 })
+    expect(pickDevice({ executionProvider: 'cuda' }, [3], undefined)).toEqual({ executionProvider: 'cuda', deviceId: 3 })
   })
 })
 
