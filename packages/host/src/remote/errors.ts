@@ -119,6 +119,7 @@ export function fromWireError(wire: WireError): InferpoolError {
   }
   const error = Object.create(cls.prototype as object) as InferpoolError
   Object.defineProperties(error, {
+    name: { value: wire.name, writable: true, configurable: true },
     message: { value: wire.message, writable: true, configurable: true },
     code: { value: wire.code, enumerable: true },
     details: { value: wire.details, enumerable: true },
