@@ -53,8 +53,9 @@ export type RowOutput = Record<string, OutputTensor>
 
 /** Options of one `infer()` call. */
 export interface InferOptions {
+  /** Aborts the request; it rejects with `signal.reason`. Cancelled in the host only (a running batch finishes). @default undefined */
   signal?: AbortSignal
-  /** Rejects with `TimeoutError` (`ERR_TIMEOUT`) after this many ms. Overrides the pool's `timeoutMs`. */
+  /** Rejects with `TimeoutError` (`ERR_TIMEOUT`) after this many ms. Overrides the pool's `timeoutMs`. @default the pool's `timeoutMs` */
   timeoutMs?: number
   /** Higher first; FIFO within a priority. @default 0 */
   priority?: number
