@@ -118,7 +118,7 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
   const onWorkerCreate = (piscina: Piscina, worker: PiscinaWorkerInterface): void => {
     // Read the id now: a Node Worker's threadId turns to -1 once it has exited.
     const threadId = worker.id
-    const slot = replicas.attach(threadId, () => worker.currentUsage)
+    replicas.attach(threadId, () => worker.currentUsage)
     const thread = threadOf(piscina, threadId)
     if (!thread) return
     let lastError: Error | undefined
@@ -130,7 +130,7 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
       const reason = lastError ? lastError.message : `worker thread exited with code ${code}`
       for (const observer of observers) {
         try {
-          observer.onWorkerRestart?.({ replica: replica === -1 ? slot : replica, reason })
+          observer.onWorkerRestart?.({ replica, reason })
         } catch {
           // An observer never breaks the pool.
         }
