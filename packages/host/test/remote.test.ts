@@ -1,9 +1,9 @@
 import { MessageChannel, Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { QueueFullError, TimeoutError } from '@inferpool/core'
-import { connectPool, createPool, exposePool, InvalidInputError, RemotePoolClosedError } from '@inferpool/host'
+import { connectPool, createPool, exposePool, InvalidInputError, RemotePoolClosedError, serve } from '@inferpool/host'
 import type { Pool, RemotePool } from '@inferpool/host'
-import { demoModel, demoRequest, demoRows, post } from './server-helpers.js'
+import { demoModel, demoRequest, demoRows, http, post } from './server-helpers.js'
 
 const pools: Pool[] = []
 afterAll(async () => {
@@ -51,7 +51,7 @@ describe('connectPool over a MessagePort, against a real pool', () => {
 
   it('has the pool metadata and stats', async () => {
     expect(remote.metadata).toEqual(demo.metadata)
-    const stats = await remote.stats()
+    const stats = await remote.readStats()
     expect(stats.replicas).toHaveLength(1)
     expect(stats.completed).toBe(demo.stats.completed)
   })
@@ -102,6 +102,41 @@ describe('connectPool over a MessagePort, against a real pool', () => {
       message: (direct as Error).message,
       details: (direct as InvalidInputError).details,
     })
+  })
+})
+
+describe('a remote pool behind the HTTP server', () => {
+  it('serves inference, metadata and the pool stats from a pool reached over a port', async () => {
+    const demo = await pool({ model: demoModel, replicas: 1 })
+    const { remote, exposed } = await connected(demo)
+    const server = await serve({ demo: remote }, { port: 0 })
+    const rows = demoRows(13, 2)
+    const res = await post(`${server.url}/v2/models/demo/infer`, demoRequest(rows))
+    const direct = await Promise.all(rows.map((r) => demo.infer({ input: Float32Array.from(r) })))
+    expect(res.status).toBe(200)
+    expect((res.json as { outputs: Array<{ data: number[] }> }).outputs[0].data).toEqual(
+      direct.flatMap((d) => Array.from(d.output.data as Float32Array)),
+    )
+    expect((await http(`${server.url}/v2/models/demo`)).json).toMatchObject({ inputs: [{ name: 'input', shape: [-1, 256] }] })
+    const metrics = (await http(`${server.url}/metrics`)).text
+    expect(metrics).toContain('inferpool_requests_total{model="demo",status="200"} 1')
+    expect(metrics).toContain('inferpool_queue_length{model="demo"} 0')
+    expect(metrics).toContain(`inferpool_rows_completed_total{model="demo"} ${demo.stats.completed}`)
+    // Batch histograms come from pool events, which stay in the pool's own thread.
+    expect(metrics).not.toContain('inferpool_batch_size_count{')
+    // The server owns what it was given: closing it releases the connection, not the pool.
+    await server.close()
+    await until(() => exposed.pending === 0)
+    await expect(remote.infer({ input: row(14) })).rejects.toBeInstanceOf(RemotePoolClosedError)
+    expect((await demo.infer({ input: row(14) })).output.dims).toEqual([16])
+  })
+
+  it('refuses what is not a MessagePort', async () => {
+    const demo = await pool({ model: demoModel, replicas: 1 })
+    expect(() => exposePool(demo, {} as never)).toThrow(
+      new TypeError('Expected `port` to be a MessagePort from node:worker_threads, got `[object Object]`'),
+    )
+    await expect(connectPool({} as never)).rejects.toThrow(TypeError)
   })
 })
 

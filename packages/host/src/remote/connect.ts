@@ -3,7 +3,7 @@
  * signature and types; row buffers are transferred, not cloned; errors arrive with
  * their class and `code`; an `AbortSignal` aborts the row in the owning thread too.
  */
-import type { MessagePort } from 'node:worker_threads'
+import { MessagePort } from 'node:worker_threads'
 import { releaseProxy, transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
@@ -33,8 +33,8 @@ export interface RemotePool<In = RowInput, Out = RowOutput> {
    */
   readonly metadata: PoolMetadata
   refreshMetadata(): Promise<PoolMetadata>
-  /** A snapshot of the pool's stats, read in its thread. */
-  stats(): Promise<PoolStats>
+  /** A snapshot of the pool's stats, read in its thread (the server's `/metrics` uses it). */
+  readStats(): Promise<PoolStats>
   /** Calls of this handle not yet settled. */
   readonly pending: number
   /**
@@ -60,6 +60,9 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
   port: MessagePort,
   options: ConnectOptions = {},
 ): Promise<RemotePool<In, Out>> {
+  if (!(port instanceof MessagePort)) {
+    throw new TypeError(`Expected \`port\` to be a MessagePort from node:worker_threads, got \`${String(port)}\``)
+  }
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected \`options\` to be an object, got \`${String(options)}\``)
   }
@@ -173,7 +176,7 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
       metadata = await remote.metadata()
       return metadata
     },
-    stats: () => remote.stats() as Promise<PoolStats>,
+    readStats: () => remote.stats() as Promise<PoolStats>,
     get pending() {
       return calls.size
     },

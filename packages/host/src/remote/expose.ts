@@ -2,7 +2,7 @@
  * `exposePool`: serves one pool to another thread over a `MessagePort`, so several
  * threads (for example HTTP workers) feed ONE pool and their rows share batches.
  */
-import type { MessagePort } from 'node:worker_threads'
+import { MessagePort } from 'node:worker_threads'
 import { expose, finalizer, transfer } from 'comlink'
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
 import type { Pool } from '../types.js'
@@ -29,6 +29,12 @@ export interface ExposedPool {
  * The pool is not closed when the port closes — the caller owns it.
  */
 export function exposePool(pool: Pick<Pool<unknown, unknown>, 'infer' | 'metadata' | 'stats'>, port: MessagePort): ExposedPool {
+  if (pool === null || typeof pool !== 'object' || typeof pool.infer !== 'function') {
+    throw new TypeError(`Expected \`pool\` to be a pool with an infer() method, got \`${String(pool)}\``)
+  }
+  if (!(port instanceof MessagePort)) {
+    throw new TypeError(`Expected \`port\` to be a MessagePort from node:worker_threads, got \`${String(port)}\``)
+  }
   installErrorTransferHandler()
   const calls = new Map<number, AbortController>()
   let closed = false

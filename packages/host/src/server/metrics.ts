@@ -32,6 +32,8 @@ export interface ServerMetricsOptions {
 export class ServerMetrics {
   readonly registry: Registry
   readonly #pools = new Map<string, ServedPool>()
+  /** Stats of pools that only have `readStats` (remote ones), as of the last `refresh()`. */
+  readonly #readStats = new Map<string, PoolStats>()
   readonly #requests: Counter<'model' | 'status'>
   readonly #requestErrors: Counter<'model' | 'code'>
   readonly #requestSeconds: Histogram<Labels>
@@ -123,23 +125,29 @@ export class ServerMetrics {
     this.#statsCounter('inferpool_worker_restarts_total', 'Worker threads replaced after a crash.', (s) => s.restarts)
   }
 
+  /** Every pool's stats now: live for local pools, the last `refresh()` for remote ones. */
+  *#stats(): Generator<[string, PoolStats]> {
+    for (const [model, pool] of this.#pools) {
+      const stats = pool.stats ?? this.#readStats.get(model)
+      if (stats !== undefined) yield [model, stats]
+    }
+  }
+
   #statsGauge(name: string, help: string, read: (stats: PoolStats) => number): void {
-    const pools = this.#pools
+    const all = (): Generator<[string, PoolStats]> => this.#stats()
     new Gauge<Labels>({
       name,
       help,
       labelNames: ['model'],
       registers: [this.registry],
       collect() {
-        for (const [model, pool] of pools) {
-          if (pool.stats !== undefined) this.set({ model }, read(pool.stats))
-        }
+        for (const [model, stats] of all()) this.set({ model }, read(stats))
       },
     })
   }
 
   #statsCounter(name: string, help: string, read: (stats: PoolStats) => number): void {
-    const pools = this.#pools
+    const all = (): Generator<[string, PoolStats]> => this.#stats()
     new Counter<Labels>({
       name,
       help,
@@ -149,11 +157,27 @@ export class ServerMetrics {
         // The pool keeps the running total; mirror it (reset + inc is prom-client's way
         // to set a counter from an external source at scrape time).
         this.reset()
-        for (const [model, pool] of pools) {
-          if (pool.stats !== undefined) this.inc({ model }, read(pool.stats))
-        }
+        for (const [model, stats] of all()) this.inc({ model }, read(stats))
       },
     })
+  }
+
+  /**
+   * Reads the stats of pools that only offer them asynchronously (remote pools); the
+   * `/metrics` route calls it before every scrape. A pool that cannot answer is left
+   * out of that scrape rather than failing it.
+   */
+  async refresh(): Promise<void> {
+    await Promise.all(
+      [...this.#pools].map(async ([model, pool]) => {
+        if (pool.stats !== undefined || typeof pool.readStats !== 'function') return
+        try {
+          this.#readStats.set(model, await pool.readStats())
+        } catch {
+          this.#readStats.delete(model)
+        }
+      }),
+    )
   }
 
   /** Starts collecting a loaded pool's metrics; returns the unsubscribe function. */
@@ -174,6 +198,7 @@ export class ServerMetrics {
     return () => {
       unsubscribe()
       this.#pools.delete(model)
+      this.#readStats.delete(model)
     }
   }
 
