@@ -18,7 +18,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequestHandler, handlerInternals } from './handler.js'
 import type { InferpoolRequestHandler, PoolsByModel } from './handler.js'
-import { checkInteger, resolveHandlerOptions } from './options.js'
+import { checkInteger } from './options.js'
 import type { RequestHandlerOptions } from './options.js'
 import type { ServedPool } from './served-pool.js'
 
@@ -115,7 +115,6 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const closePools = options.closePools ?? SERVER_DEFAULTS.closePools
   const handleSignals = options.handleSignals ?? SERVER_DEFAULTS.handleSignals
   const logger = options.logger ?? console
-  resolveHandlerOptions(options)
 
   const handler = createRequestHandler(pools, options)
   const inner = handlerInternals(handler)
