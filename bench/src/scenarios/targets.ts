@@ -6,6 +6,7 @@
  * two points taken minutes apart measures the drift as much as the code. Interleaving
  * exposes both sides of each ratio to the same conditions.
  */
+import type { Pool } from '@inferpool/host'
 import ort from 'onnxruntime-node'
 import { runClosedLoop } from '../closed-loop.js'
 import { randomRows, rowFeeds, type ModelInfo } from '../model.js'
@@ -58,8 +59,18 @@ export async function runTargetRounds(
   const bestConfig: PoolConfig = { ...shape }
   const offConfig: PoolConfig = { ...shape, maxBatchSize: 1 }
   // Both pools stay open across rounds; an idle pool's threads sleep (spinning is off).
-  const [best, off] = await Promise.all([openPool(createPool, info, bestConfig), openPool(createPool, info, offConfig)])
-  const session = await ort.InferenceSession.create(info.path)
+  const opened = await Promise.allSettled([openPool(createPool, info, bestConfig), openPool(createPool, info, offConfig)])
+  const failed = opened.find((o) => o.status === 'rejected')
+  if (failed) {
+    // Close whichever pool did start before reporting the failure: no thread left behind.
+    await Promise.all(opened.map((o) => (o.status === 'fulfilled' ? o.value.close() : undefined)))
+    throw failed.reason
+  }
+  const [best, off] = opened.map((o) => (o as PromiseFulfilledResult<Pool>).value)
+  const session = await ort.InferenceSession.create(info.path).catch(async (error: unknown) => {
+    await Promise.all([best.close(), off.close()])
+    throw error
+  })
   try {
     const rows = poolRows(info)
     const directRows = randomRows(info, 64)
