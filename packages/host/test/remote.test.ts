@@ -1,7 +1,15 @@
 import { MessageChannel, Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { QueueFullError, TimeoutError } from '@inferpool/core'
-import { connectPool, createPool, exposePool, InvalidInputError, RemotePoolClosedError, serve } from '@inferpool/host'
+import {
+  connectPool,
+  createPool,
+  exposePool,
+  InvalidInputError,
+  RemoteConnectTimeoutError,
+  RemotePoolClosedError,
+  serve,
+} from '@inferpool/host'
 import type { Pool, RemotePool } from '@inferpool/host'
 import { demoModel, demoRequest, demoRows, http, post } from './server-helpers.js'
 
@@ -137,6 +145,13 @@ describe('a remote pool behind the HTTP server', () => {
       new TypeError('Expected `port` to be a MessagePort from node:worker_threads, got `[object Object]`'),
     )
     await expect(connectPool({} as never)).rejects.toThrow(TypeError)
+  })
+
+  it('gives up on a port nobody serves after connectTimeoutMs', async () => {
+    const { port2 } = new MessageChannel()
+    const error = await connectPool(port2, { connectTimeoutMs: 20 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RemoteConnectTimeoutError)
+    expect(error).toMatchObject({ code: 'ERR_REMOTE_CONNECT_TIMEOUT', details: { timeoutMs: 20 } })
   })
 })
 

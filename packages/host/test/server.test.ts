@@ -157,6 +157,25 @@ describe('inference', () => {
     })
   })
 
+  it('splits a request for a fixed-batch model (dims [1, 8]) into rows of one', async () => {
+    const fixed = await pool({ model: repoModel('fixed-batch.onnx'), replicas: 1 })
+    const fixedUrl = await server({ fixed })
+    const rows = [0, 1, 2].map((r) => Array.from({ length: 8 }, (_, i) => (r * 8 + i) / 10))
+    const res = await post(`${fixedUrl}/v2/models/fixed/infer`, {
+      inputs: [{ name: 'x', shape: [3, 8], datatype: 'FP32', data: rows }],
+    })
+    const direct = await Promise.all(rows.map((r) => fixed.infer({ x: Float32Array.from(r) })))
+    expect(res.status).toBe(200)
+    expect((await http(`${fixedUrl}/v2/models/fixed`)).json).toMatchObject({
+      inputs: [{ name: 'x', shape: [1, 8] }],
+      parameters: { max_batch_size: 1, fixed_batch_size: 1 },
+    })
+    expect((res.json as { outputs: Array<{ shape: number[]; data: number[] }> }).outputs[0]).toMatchObject({
+      shape: [3, 4],
+      data: direct.flatMap((d) => Array.from(d.y.data as Float32Array)),
+    })
+  })
+
   it('takes INT64 inputs with a dynamic sequence axis', async () => {
     const ids = [
       [5, 9, 2, 0],

@@ -10,7 +10,7 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
 import type { InferOptions, PoolMetadata, PoolStats, RowInput, RowOutput } from '../types.js'
 import { prepareTransfer } from './buffers.js'
 import { installErrorTransferHandler } from './error-transfer.js'
-import { RemotePoolClosedError } from './errors.js'
+import { RemoteConnectTimeoutError, RemotePoolClosedError } from './errors.js'
 import type { PoolEndpoint, WireInferOptions } from './wire.js'
 
 export interface ConnectOptions {
@@ -21,6 +21,12 @@ export interface ConnectOptions {
    * @default true
    */
   transferInputs?: boolean
+  /**
+   * Longest wait for the other end to answer the first call; then `connectPool`
+   * rejects with `RemoteConnectTimeoutError` and closes the port.
+   * @default 10000
+   */
+  connectTimeoutMs?: number
 }
 
 /** A pool living in another thread, as seen from this one. */
@@ -70,6 +76,10 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
     throw new TypeError(`Expected \`transferInputs\` to be a boolean, got \`${String(options.transferInputs)}\``)
   }
   const transferInputs = options.transferInputs ?? true
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000
+  if (typeof connectTimeoutMs !== 'number' || !Number.isFinite(connectTimeoutMs) || connectTimeoutMs <= 0) {
+    throw new RangeError(`Expected \`connectTimeoutMs\` to be a finite number > 0, got \`${String(connectTimeoutMs)}\``)
+  }
   installErrorTransferHandler()
   const remote: Remote<PoolEndpoint> = wrap<PoolEndpoint>(nodeEndpoint(port))
   const calls = new Map<number, PendingCall>()
@@ -90,11 +100,24 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
     })
   })
 
-  // First round trip: proves the other side is there, and fetches the metadata.
-  let metadata = await Promise.race([
-    remote.metadata(),
-    onPortClose.then(() => Promise.reject(new RemotePoolClosedError('The port to the pool closed'))),
-  ])
+  // First round trip: proves the other side is there, and fetches the metadata. comlink
+  // would wait forever for a port nobody serves, so the wait is bounded.
+  let timer: NodeJS.Timeout | undefined
+  let metadata: PoolMetadata
+  try {
+    metadata = await Promise.race([
+      remote.metadata(),
+      onPortClose.then(() => Promise.reject(new RemotePoolClosedError('The port to the pool closed'))),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RemoteConnectTimeoutError(connectTimeoutMs)), connectTimeoutMs)
+      }),
+    ])
+  } catch (error) {
+    port.close()
+    throw error
+  } finally {
+    clearTimeout(timer)
+  }
 
   function infer(input: In, inferOptions: InferOptions = {}): Promise<Out> {
     if (closing !== undefined || portClosed) return Promise.reject(new RemotePoolClosedError())

@@ -42,6 +42,18 @@ export class RemotePoolClosedError extends InferpoolError {
   }
 }
 
+/** `connectPool` got no answer from the other end of the port within `connectTimeoutMs`. */
+export class RemoteConnectTimeoutError extends InferpoolError {
+  static readonly code = 'ERR_REMOTE_CONNECT_TIMEOUT'
+  constructor(timeoutMs: number) {
+    super(
+      RemoteConnectTimeoutError.code,
+      `No pool answered on the port within ${timeoutMs} ms; call exposePool(pool, port) on the other end`,
+      { details: { timeoutMs } },
+    )
+  }
+}
+
 type ErrorClass = (abstract new (...args: never[]) => InferpoolError) & { readonly code: string }
 
 const CLASSES: ReadonlyMap<string, ErrorClass> = new Map(
@@ -69,6 +81,7 @@ const CLASSES: ReadonlyMap<string, ErrorClass> = new Map(
       ShuttingDownError,
       OutputShapeMismatchError,
       RemotePoolClosedError,
+      RemoteConnectTimeoutError,
     ] satisfies ErrorClass[]
   ).map((cls) => [cls.code, cls]),
 )
