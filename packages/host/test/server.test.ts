@@ -340,6 +340,25 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
     expect(written).toBeLessThan(cap)
   })
 
+  it('500 with the pool code when the model fails on a row; other requests in the same batch succeed', async () => {
+    // The three rows can only run as one batch of 3; the pool then isolates the bad one.
+    const poison = await pool({
+      model: repoModel('poison.onnx'),
+      replicas: 1,
+      batching: { maxBatchSize: 3, minBatchSize: 3, maxWaitMs: 600_000 },
+      logger: { warn() {}, info() {} },
+    })
+    const poisonUrl = await server({ poison }, { logger: { error() {} } })
+    const body = (x0: number): unknown => ({ inputs: [{ name: 'x', shape: [1, 4], datatype: 'FP32', data: [x0, 1, 2, 3] }] })
+    const [bad, good1, good2] = await Promise.all([
+      post(`${poisonUrl}/v2/models/poison/infer`, body(50)),
+      post(`${poisonUrl}/v2/models/poison/infer`, body(1)),
+      post(`${poisonUrl}/v2/models/poison/infer`, body(2)),
+    ])
+    expect([bad.status, codeOf(bad)]).toEqual([500, 'ERR_INFERENCE'])
+    expect([good1.status, good2.status]).toEqual([200, 200])
+  })
+
   describe('with rows waiting for a batch that never fills', () => {
     let waitingUrl: string
     let waiting: Pool
