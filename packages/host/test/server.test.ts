@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPool, createRequestHandler, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
+import { workers } from './fixtures/models.js'
 import { demoModel, demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'
 
 const pools: Pool[] = []
@@ -236,6 +237,32 @@ describe('metrics', () => {
     expect(metric(res.text, 'inferpool_rows_completed_total', { model: 'demo' })).toBe(demo.stats.completed)
   })
 
+  it('counts worker restarts and crashes of a real worker thread', async () => {
+    // A user worker that calls process.exit() on the item marked 'once' (exactly once,
+    // counted in shared memory): the pool replaces the thread and re-runs the batch.
+    const crashing = await createPool<{ value: number; crash?: 'once' }, number>({
+      model: demoModel,
+      worker: workers.crash,
+      workerOptions: { onceCounter: new Int32Array(new SharedArrayBuffer(4)) },
+      replicas: 1,
+    })
+    pools.push(crashing as unknown as Pool)
+    const handler = createRequestHandler({ crash: crashing as unknown as Pool })
+    const app = createHttpServer(handler)
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+    try {
+      const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`
+      expect(metric((await http(`${base}/metrics`)).text, 'inferpool_worker_restarts_total', { model: 'crash' })).toBe(0)
+      expect(await crashing.infer({ value: 4, crash: 'once' })).toBe(8)
+      const text = (await http(`${base}/metrics`)).text
+      expect(metric(text, 'inferpool_worker_restarts_total', { model: 'crash' })).toBe(1)
+      expect(metric(text, 'inferpool_replicas', { model: 'crash' })).toBe(1)
+      expect(metric(text, 'inferpool_rows_completed_total', { model: 'crash' })).toBe(1)
+    } finally {
+      await new Promise((resolve) => app.close(resolve))
+    }
+  })
+
   it('shows concurrent requests sharing batches in the batch size histogram', async () => {
     // One batch forms only once 8 rows wait (maxWaitMs is a hang guard, never reached):
     // 8 concurrent single-row requests must end up in exactly one batch of 8.
@@ -348,7 +375,7 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
       batching: { maxBatchSize: 3, minBatchSize: 3, maxWaitMs: 600_000 },
       logger: { warn() {}, info() {} },
     })
-    const poisonUrl = await server({ poison }, { logger: { error() {} } })
+    const poisonUrl = await server({ poison }, { logger: { error() {}, info() {} } })
     const body = (x0: number): unknown => ({ inputs: [{ name: 'x', shape: [1, 4], datatype: 'FP32', data: [x0, 1, 2, 3] }] })
     const [bad, good1, good2] = await Promise.all([
       post(`${poisonUrl}/v2/models/poison/infer`, body(50)),
