@@ -4,7 +4,6 @@
  * an open loop (fixed arrival rate), throughput here is what the system sustains with
  * N requests outstanding, which is what `callers` means in every bench table.
  */
-import { performance } from 'node:perf_hooks'
 import { LatencyRecorder, type LatencySummary } from './latency.js'
 
 export interface ClosedLoopOptions {
@@ -29,6 +28,8 @@ export interface ClosedLoopOptions {
    * @default 30000
    */
   drainTimeoutMs?: number
+  /** Clock (ms) of the phases and latencies. Inject one in tests. @default performance.now */
+  now?: () => number
   /** One call; `caller` is the caller's index (0..callers-1). */
   call: (caller: number) => Promise<unknown>
   /** Called synchronously as the window opens (e.g. to snapshot pool stats). */
@@ -61,6 +62,7 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
   const minCalls = options.minCalls ?? 1
   const rowsPerCall = options.rowsPerCall ?? 1
   const drainTimeoutMs = options.drainTimeoutMs ?? 30_000
+  const now = options.now ?? (() => performance.now())
   if (!Number.isInteger(callers) || callers < 1) throw new RangeError(`callers must be an integer >= 1, got ${callers}`)
 
   const latency = new LatencyRecorder()
@@ -68,7 +70,7 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
   // Read through a function after an await: other callers change the phase meanwhile,
   // which TypeScript's narrowing cannot see.
   const currentPhase = () => phase
-  const startedAt = performance.now()
+  const startedAt = now()
   const warmupEnd = startedAt + warmupMs
   let windowStart = 0
   let windowEnd = Infinity
@@ -80,23 +82,23 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
   // Phases are advanced by the callers themselves, from the clock, each time a call
   // settles — no timer has to fire, so a loop whose calls settle on microtasks
   // cannot starve the transition.
-  const advance = (now: number): void => {
-    if (phase === 'warmup' && now >= warmupEnd) {
+  const advance = (t: number): void => {
+    if (phase === 'warmup' && t >= warmupEnd) {
       phase = 'measure'
-      windowStart = now
-      windowEnd = now + durationMs
+      windowStart = t
+      windowEnd = t + durationMs
       options.onWindowStart?.()
     }
-    if (phase === 'measure' && ((now >= windowEnd && calls >= minCalls) || calls >= maxCalls)) {
+    if (phase === 'measure' && ((t >= windowEnd && calls >= minCalls) || calls >= maxCalls)) {
       phase = 'done'
-      windowClosedAt = now
+      windowClosedAt = t
       options.onWindowEnd?.()
     }
   }
 
   const loop = async (index: number): Promise<void> => {
     for (;;) {
-      const t0 = performance.now()
+      const t0 = now()
       advance(t0)
       if (phase === 'done') return
       outstanding++
@@ -107,7 +109,7 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
         failure ??= { error }
         if (currentPhase() !== 'done') {
           phase = 'done'
-          windowClosedAt = performance.now()
+          windowClosedAt = now()
         }
         return
       } finally {
@@ -117,7 +119,7 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
       // in the warm-up: at steady state that is the sustained rate. The window closes at
       // the clock reading of a completion, so every counted call lies inside it.
       if (currentPhase() === 'measure') {
-        latency.record(performance.now() - t0)
+        latency.record(now() - t0)
         calls++
       }
     }
@@ -127,7 +129,7 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
   let guard: NodeJS.Timeout | undefined
   const hung = new Promise<never>((_, reject) => {
     guard = setTimeout(() => {
-      reject(new ClosedLoopHungError(outstanding, performance.now() - (windowClosedAt || startedAt)))
+      reject(new ClosedLoopHungError(outstanding, now() - (windowClosedAt || startedAt)))
     }, warmupMs + durationMs + drainTimeoutMs)
     guard.unref()
   })

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { directCallers, parseConfig, plannedPoints, SCENARIOS, UsageError, waitCallers } from '../src/config.js'
+
+describe('bench flags', () => {
+  it('default to the full sweep of the issue', () => {
+    const c = parseConfig([])!
+    expect(c.quick).toBe(false)
+    expect(c.scenarios).toEqual([...SCENARIOS])
+    expect([c.replicas, c.concurrency, c.maxBatchSize, c.callers, c.connections]).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 32, 64, 128],
+      [1, 16, 64, 256],
+      [16, 64, 256],
+    ])
+    expect(c.window).toEqual({ warmupMs: 300, durationMs: 1000 })
+    expect(c.targetRounds).toBe(3)
+    expect(c.out).toBeNull()
+    expect(c.model).toBeNull()
+    expect(c.charts).toBe(true)
+    // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts.
+    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, waits: 9, targets: 3, http: 9, 'third-party': 6, memory: 8 })
+  })
+
+  it('accept the separator pnpm passes through (`pnpm bench -- --quick`)', () => {
+    expect(parseConfig(['--', '--quick'])!.quick).toBe(true)
+  })
+
+  it('shrink everything for --quick and leave out the batching-policy scenario', () => {
+    const c = parseConfig(['--quick'])!
+    expect(c.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'http', 'third-party', 'memory'])
+    expect([c.replicas, c.concurrency, c.maxBatchSize, c.callers, c.connections]).toEqual([[1], [1], [1, 128], [1, 64], [16]])
+    expect(c.targetRounds).toBe(1)
+  })
+
+  it('parse lists, sorted and without duplicates', () => {
+    const c = parseConfig(['--replicas', '4,1,2,2', '--callers', '256, 1', '--max-batch-size', '128'])!
+    expect(c.replicas).toEqual([1, 2, 4])
+    expect(c.callers).toEqual([1, 256])
+    expect(c.maxBatchSize).toEqual([128])
+    expect(directCallers(c)).toEqual([1, 256])
+    expect(waitCallers(c)).toEqual([1, 256])
+  })
+
+  it('select scenarios with --only and --skip, in run order', () => {
+    expect(parseConfig(['--only', 'memory,pool'])!.scenarios).toEqual(['pool', 'memory'])
+    expect(parseConfig(['--skip', 'http,core,waits'])!.scenarios).toEqual(['direct', 'pool', 'targets', 'third-party', 'memory'])
+    expect(parseConfig(['--quick', '--only', 'waits'])!.scenarios).toEqual(['waits'])
+  })
+
+  it('scale target-round and HTTP windows with --duration-ms', () => {
+    const c = parseConfig(['--warmup-ms', '0', '--duration-ms', '500'])!
+    expect(c.window).toEqual({ warmupMs: 0, durationMs: 500 })
+    expect(c.targetWindow).toEqual({ warmupMs: 0, durationMs: 750 })
+    expect(c.httpWindow).toEqual({ warmupMs: 0, durationMs: 1500 })
+  })
+
+  it('read symbolic axis sizes for --model', () => {
+    expect(parseConfig(['--model', 'm.onnx', '--dim', 'seq=128', '--dim', 'n=3'])!.dims).toEqual({ seq: 128, n: 3 })
+  })
+
+  it('return null for --help', () => {
+    expect(parseConfig(['--help'])).toBeNull()
+    expect(parseConfig(['-h'])).toBeNull()
+  })
+
+  it.each([
+    [['--callers', '0'], '--callers expects a comma-separated list of integers >= 1, got "0"'],
+    [['--replicas', '1.5'], '--replicas expects a comma-separated list of integers >= 1, got "1.5"'],
+    [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
+    [['--only', 'pool,gpu'], '--only: unknown scenario "gpu" (one of core, direct, pool, waits, targets, http, third-party, memory)'],
+    [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
+    [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],
+    [['extra'], 'unexpected argument "extra" (see --help)'],
+  ])('reject %j with a UsageError naming the flag and echoing the value', (args, message) => {
+    expect(() => parseConfig(args)).toThrow(new UsageError(message))
+  })
+
+  it('leave unknown flags to parseArgs, which names them', () => {
+    expect(() => parseConfig(['--fast'])).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }))
+  })
+})

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { parseConfig } from '../src/config.js'
+import type { BenchResult } from '../src/results.js'
+import type { PoolPoint } from '../src/scenarios/pool.js'
+import type { TargetRound } from '../src/scenarios/targets.js'
+import { summarize } from '../src/summary.js'
+
+const latency = (p50: number) => ({ count: 1, mean: p50, p50, p95: p50, p99: p50, max: p50 })
+
+function point(replicas: number, concurrency: number, maxBatchSize: number, callers: number, rowsPerSec: number, extra: Partial<PoolPoint> = {}): PoolPoint {
+  return {
+    kind: 'pool', replicas, concurrency, maxBatchSize, effectiveMaxBatchSize: maxBatchSize, minBatchSize: null, maxWaitMs: null,
+    meanBatchSize: Math.min(callers, maxBatchSize), efficiency: null, callers, calls: 1, rows: 1, windowMs: 1000, rowsPerSec,
+    callsPerSec: rowsPerSec, latencyMs: latency(0.2), ...extra,
+  }
+}
+
+function round(limit: number, pool: number, off: number, directP50: number, poolP50: number): TargetRound {
+  return {
+    practicalLimit: { rowsPerSec: limit, best: 'worker-threads', batchSize: 128, variants: [] },
+    pool: point(2, 1, 128, 256, pool),
+    batchingOff: point(2, 1, 1, 256, off),
+    direct1: { kind: 'direct-row', callers: 1, calls: 1, rows: 1, windowMs: 1, rowsPerSec: 1, callsPerSec: 1, latencyMs: latency(directP50) },
+    pool1: point(2, 1, 128, 1, 1, { latencyMs: latency(poolP50) }),
+  }
+}
+
+function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
+  return {
+    schema: 1, quick: false, startedAt: '', durationSec: 0, machine: {} as BenchResult['machine'], config: parseConfig([])!, scenarios: [],
+    model: null, core: null, direct: null, pool: [], waits: [], targets: null, http: [], thirdParty: null, memory: [], errors: [], charts: [],
+    ...parts,
+  }
+}
+
+describe('summary', () => {
+  it('judges the targets on the medians of the interleaved rounds', () => {
+    const s = summarize(
+      result({
+        targets: {
+          shape: { replicas: 2, concurrency: 1, maxBatchSize: 128 },
+          callers: 256,
+          rounds: [round(200_000, 150_000, 5_000, 0.02, 0.2), round(100_000, 90_000, 6_000, 0.03, 0.5), round(300_000, 160_000, 4_000, 0.02, 0.25)],
+          median: { practicalLimitRowsPerSec: 200_000, poolRowsPerSec: 150_000, batchingOffRowsPerSec: 5_000, directP50Ms: 0.02, poolP50MsAt1: 0.25 },
+        },
+      }),
+    )
+    expect(s.practicalLimitRowsPerSec).toBe(200_000)
+    expect(s.targets.map((t) => [t.id, t.actual, t.met])).toEqual([
+      ['core-vs-dataloader', null, null],
+      ['pool-vs-practical-limit', 0.75, false],
+      ['pool-vs-batching-off', 30, true],
+      ['p50-at-1-caller', 0.25 - 0.02, true],
+    ])
+  })
+
+  it('suggests the best shape, the smallest batch within 5% of it, and no waiting unless waiting pays', () => {
+    const pool = [
+      point(1, 1, 1, 256, 5_000), point(1, 1, 128, 256, 100_000),
+      point(2, 1, 1, 256, 7_000), point(2, 1, 32, 256, 90_000), point(2, 1, 64, 256, 140_000), point(2, 1, 128, 256, 145_000),
+    ]
+    const waits = [
+      point(2, 1, 128, 1, 5_000, { minBatchSize: 1, maxWaitMs: 0, latencyMs: latency(0.15) }),
+      point(2, 1, 128, 16, 60_000, { minBatchSize: 1, maxWaitMs: 0 }),
+      point(2, 1, 128, 1, 600, { minBatchSize: 16, maxWaitMs: 1, latencyMs: latency(1.4) }),
+      point(2, 1, 128, 16, 66_000, { minBatchSize: 16, maxWaitMs: 1 }),
+    ]
+    const s = summarize(result({ pool, waits }))
+    expect(s.bestPool).toMatchObject({ replicas: 2, concurrency: 1, maxBatchSize: 128, callers: 256, rowsPerSec: 145_000 })
+    expect(s.batchingOffRowsPerSec).toBe(7_000)
+    // 10% more rows/s at 16 callers, but p50 at 1 caller goes from 0.15 to 1.4 ms: not worth it.
+    expect(s.suggested).toMatchObject({ replicas: 2, concurrency: 1, maxBatchSize: 64, minBatchSize: 1, maxWaitMs: 0 })
+  })
+})
