@@ -52,6 +52,12 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
   })
 }
 
+describe('inferpool --version', () => {
+  it('prints the package version', async () => {
+    expect(await run(['--version'])).toMatchObject({ code: 0, stdout: '0.1.0\n' })
+  })
+})
+
 describe('inferpool serve --help', () => {
   it('documents every flag with its default', async () => {
     const { code, stdout } = await run(['serve', '--help'])

@@ -2,6 +2,7 @@
  * The `inferpool` command line: `inferpool serve` starts the HTTP server (Open
  * Inference Protocol) on one or more models — by default the built-in demo model.
  */
+import { createRequire } from 'node:module'
 import { batcherDefaults } from '@inferpool/core'
 import { Command, Option } from 'commander'
 import { POOL_DEFAULTS, createPool } from '../pool/index.js'
@@ -20,6 +21,8 @@ export const CLI_DEFAULTS = {
 } as const
 
 export const API_KEY_ENV = 'INFERPOOL_API_KEY'
+
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 
 interface ServeFlags {
   model?: ModelFlag[]
@@ -46,6 +49,7 @@ export interface CliOutput {
 export function createProgram(out: CliOutput = { log: console.log, error: console.error }): Command {
   const program = new Command('inferpool')
     .description('High-throughput ONNX inference for Node.js: dynamic batching over worker threads.')
+    .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
 
   program
