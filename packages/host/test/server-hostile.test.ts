@@ -163,6 +163,17 @@ describe('hostile request bodies', () => {
     )
   })
 
+  it('refuses the binary tensor data extension (Inference-Header-Content-Length) with 400', async () => {
+    const json = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 256], datatype: 'FP32', parameters: { binary_data_size: 1024 } }] })
+    const res = await post(`${url}/v2/models/demo/infer`, Buffer.concat([Buffer.from(json), Buffer.alloc(1024)]), {
+      'inference-header-content-length': String(json.length),
+    })
+    expect(res.status).toBe(400)
+    expect(res.json).toEqual({
+      error: { code: 'ERR_INVALID_INPUT', message: 'The binary tensor data extension is not supported; send tensor data as JSON' },
+    })
+  })
+
   it('ignores a __proto__ key inside an input: no prototype is polluted and the request is served', async () => {
     const body = `{"inputs":[{"name":"input","shape":[1,256],"datatype":"FP32","data":${JSON.stringify(zeros(256))},"__proto__":{"polluted":true,"name":"other"}}],"__proto__":{"polluted":true}}`
     const res = await post(`${url}/v2/models/demo/infer`, body)

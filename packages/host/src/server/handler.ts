@@ -32,6 +32,7 @@ import {
   UnauthorizedError,
   httpStatusOf,
 } from './errors.js'
+import { invalidInput } from './invalid-input.js'
 import { ServerMetrics } from './metrics.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
@@ -317,6 +318,10 @@ class Handler {
     try {
       if (this.closing) throw new ShuttingDownError()
       const pool = this.#poolOf(entry)
+      if (req.headers['inference-header-content-length'] !== undefined) {
+        // The binary tensor data extension: a JSON header followed by raw tensor bytes.
+        throw invalidInput('The binary tensor data extension is not supported; send tensor data as JSON')
+      }
       const body = await readBody(req, this.options.maxBodyBytes)
       const request = decodeInferRequest(parseJson(body), pool.metadata, { maxRows: this.options.maxRowsPerRequest })
       rows = request.rows.length
