@@ -87,18 +87,24 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
     }
     const most = Math.max(...r.pool.map((p) => p.callers))
     const biggest = Math.max(...r.pool.map((p) => p.maxBatchSize))
-    const heat = r.pool
-      .filter((p) => p.callers === most && p.maxBatchSize === biggest)
-      .map((p) => ({
-        replicas: p.replicas,
-        concurrency: p.concurrency,
-        rowsPerSec: Math.round(p.rowsPerSec),
-        text: `${Math.round(p.rowsPerSec).toLocaleString('en-US')}${p.efficiency ? ` (${p.efficiency.toFixed(2)}×)` : ''}`,
-      }))
+    // Prefer the interleaved shape rounds (medians) over single sweep points.
+    const shapesMost = r.shapes ? Math.max(...r.shapes.callers) : 0
+    const cells = r.shapes
+      ? r.shapes.median.filter((m) => m.callers === shapesMost)
+      : r.pool.filter((p) => p.callers === most && p.maxBatchSize === biggest)
+    const heat = cells.map((p) => ({
+      replicas: p.replicas,
+      concurrency: p.concurrency,
+      rowsPerSec: Math.round(p.rowsPerSec),
+      text: `${Math.round(p.rowsPerSec).toLocaleString('en-US')}${limit ? ` (${(p.rowsPerSec / limit).toFixed(2)}×)` : ''}`,
+    }))
+    const heatTitle = r.shapes
+      ? `rows/s by replicas × concurrency (${shapesMost} callers, maxBatchSize ${r.shapes.maxBatchSize}, median of ${Math.max(...r.shapes.points.map((p) => p.round))} interleaved rounds; × practical limit)`
+      : `rows/s by replicas × concurrency (${most} callers, maxBatchSize ${biggest}; × practical limit)`
     if (heat.length) {
       specs.heatmap = {
         $schema: SCHEMA,
-        title: `rows/s by replicas × concurrency (${most} callers, maxBatchSize ${biggest}; × practical limit)`,
+        title: heatTitle,
         data: { values: heat },
         width: 120 * new Set(heat.map((h) => h.concurrency)).size,
         height: 80 * new Set(heat.map((h) => h.replicas)).size,

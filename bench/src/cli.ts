@@ -21,6 +21,7 @@ import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
 import { runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runMemory } from './scenarios/memory.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
+import { runShapeRounds } from './scenarios/shapes.js'
 import { runTargetRounds } from './scenarios/targets.js'
 import { runThirdParty } from './scenarios/third-party.js'
 import { summarize } from './summary.js'
@@ -70,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
     core: null,
     direct: null,
     pool: [],
+    shapes: null,
     waits: [],
     targets: null,
     http: [],
@@ -134,21 +136,34 @@ async function main(argv: string[]): Promise<number> {
           result.pool.push(...(await runPoolConfig(create, model, { replicas, concurrency, maxBatchSize }, config.callers, config.window, limit(), step)))
   })
 
-  // The pool shape the later scenarios use: the best at the most callers, else the first.
+  // The pool shape the later scenarios use: the best at the most callers — replicas ×
+  // concurrency from the interleaved shape rounds when they ran, else from the sweep.
   const bestShape = (): { replicas: number; concurrency: number; maxBatchSize: number } => {
     const most = Math.max(...result.pool.map((p) => p.callers))
     const atMost = result.pool.filter((p) => p.callers === most)
     const best = atMost.reduce<PoolPoint | undefined>((a, b) => (!a || b.rowsPerSec > a.rowsPerSec ? b : a), undefined)
+    const shapes = result.shapes?.median.filter((m) => m.callers === Math.max(...result.shapes!.callers))
+    const bestShapeMedian = shapes?.reduce((a, b) => (b.rowsPerSec > a.rowsPerSec ? b : a))
+    if (bestShapeMedian) return { replicas: bestShapeMedian.replicas, concurrency: bestShapeMedian.concurrency, maxBatchSize: bestShapeMedian.maxBatchSize }
     return best
       ? { replicas: best.replicas, concurrency: best.concurrency, maxBatchSize: best.maxBatchSize }
       : { replicas: config.replicas.at(-1)!, concurrency: config.concurrency[0], maxBatchSize: config.maxBatchSize.at(-1)! }
   }
 
+  await scenario('shapes', async () => {
+    const batch = bestShape().maxBatchSize
+    const callers = [...new Set([1, config.callers.at(-1)!])]
+    result.shapes = await runShapeRounds(await pool(), model, config.replicas, config.concurrency, batch, callers, config.shapeRounds, config.window, step)
+  })
+
   await scenario('waits', async () => {
     const create = await pool()
     const shape = bestShape()
-    for (const policy of config.policies)
-      result.waits.push(...(await runPoolConfig(create, model, { ...shape, ...policy }, waitCallers(config), config.window, limit(), step)))
+    for (const policy of config.policies) {
+      // A policy can never ask for a bigger minimum than the batch size allows.
+      const minBatchSize = Math.min(policy.minBatchSize, shape.maxBatchSize)
+      result.waits.push(...(await runPoolConfig(create, model, { ...shape, ...policy, minBatchSize }, waitCallers(config), config.window, limit(), step)))
+    }
   })
 
   await scenario('targets', async () => {

@@ -4,10 +4,11 @@
  * Time budget of the default full run on 2 cores (each sweep point = warm-up + window
  * = 0.3 s + 1 s; each target-round point 0.5 s + 1.5 s; each HTTP point 1 s + 3 s):
  *   core overhead ~10 s · direct baselines 4 points ~8 s · pool sweep 2×2×4 pools ×
- *   4 caller counts = 64 points ~90 s · batching policy 3 pools × 3 caller counts
- *   ~15 s · target rounds 3 × 6 points ~40 s · HTTP 3 servers × 3 connection counts
+ *   4 caller counts = 64 points ~90 s · shapes 3 rounds × 4 pools × 2 caller counts
+ *   ~35 s · batching policy 3 pools × 3 caller counts ~15 s · target rounds 3 × 6
+ *   points ~40 s · HTTP 3 servers × 3 connection counts
  *   ~45 s · third-party 6 points ~15 s · memory 2 models × 4 probes ~15 s · charts
- *   ~5 s  ⇒  about 4 minutes (measured: see bench/README.md), under the 5-minute
+ *   ~5 s  ⇒  about 4½ minutes (measured: see bench/README.md), under the 5-minute
  *   budget with room for slow pool start-ups on a busy machine. The sweep's short
  *   windows are affordable because the ratios the targets judge come from the
  *   interleaved target rounds, not from single sweep points.
@@ -15,7 +16,7 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'waits', 'targets', 'http', 'third-party', 'memory'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'http', 'third-party', 'memory'] as const
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -43,6 +44,8 @@ export interface BenchConfig {
   connections: number[]
   /** (minBatchSize, maxWaitMs) pairs of the batching-policy scenario. */
   policies: BatchingPolicy[]
+  /** Interleaved rounds of the shapes scenario. */
+  shapeRounds: number
   /** Interleaved rounds of the targets scenario. */
   targetRounds: number
   /** Window of each point of a target round. */
@@ -67,6 +70,8 @@ Scenarios (--only / --skip, comma-separated):
   direct       onnxruntime-node directly: one row at a time in the main thread, and
                full batches on every core (the practical limit)
   pool         sweep replicas × concurrency × max batch size × callers (single rows)
+  shapes       replicas × concurrency at the best batch size, all pools open, measured
+               in interleaved rounds (1 and the most callers); medians
   waits        batching policy: (minBatchSize, maxWaitMs) pairs on the best pool shape
   targets      the points the targets compare, re-measured in interleaved rounds
                (practical limit, best pool, batching off, 1-caller latency); medians
@@ -110,6 +115,7 @@ const FULL = {
     { minBatchSize: 16, maxWaitMs: 1 },
     { minBatchSize: 64, maxWaitMs: 2 },
   ],
+  shapeRounds: 3,
   targetRounds: 3,
   targetWindow: { warmupMs: 500, durationMs: 1500 },
   thirdPartyReplicas: [1, 2],
@@ -130,6 +136,7 @@ const QUICK: typeof FULL = {
     { minBatchSize: 1, maxWaitMs: 0 },
     { minBatchSize: 16, maxWaitMs: 1 },
   ],
+  shapeRounds: 1,
   targetRounds: 1,
   targetWindow: { warmupMs: 150, durationMs: 350 },
   thirdPartyReplicas: [1, 2],
@@ -214,8 +221,8 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     const skipped = scenarioList('skip', values.skip)
     scenarios = scenarios.filter((s) => !skipped.includes(s))
   }
-  // The batching-policy scenario answers a tuning question; a smoke run does not need it.
-  if (values.quick && values.only === undefined) scenarios = scenarios.filter((s) => s !== 'waits')
+  // The batching-policy and shape comparisons answer tuning questions; a smoke run does not need them.
+  if (values.quick && values.only === undefined) scenarios = scenarios.filter((s) => s !== 'waits' && s !== 'shapes')
 
   const dims: Record<string, number> = {}
   for (const d of values.dim ?? []) {
@@ -239,6 +246,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     callers: intList('callers', values.callers, 1) ?? base.callers,
     connections: intList('connections', values.connections, 1) ?? base.connections,
     policies: base.policies,
+    shapeRounds: base.shapeRounds,
     targetRounds: base.targetRounds,
     // Target rounds follow --warmup-ms/--duration-ms too.
     targetWindow: {
@@ -268,6 +276,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     core: has('core') ? 1 : 0,
     direct: has('direct') ? directCallers(config).length + 2 : 0,
     pool: has('pool') ? config.replicas.length * config.concurrency.length * config.maxBatchSize.length * config.callers.length : 0,
+    shapes: has('shapes') ? config.shapeRounds : 0,
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
     targets: has('targets') ? config.targetRounds : 0,
     http: has('http') ? 3 * config.connections.length : 0,

@@ -60,6 +60,17 @@ export function formatReport(r: BenchResult): string {
     )
   }
   poolTable('Pool sweep (single-row requests; efficiency = rows/s ÷ practical limit)', r.pool, false)
+  if (r.shapes) {
+    const rounds = Math.max(...r.shapes.points.map((p) => p.round))
+    out.push(`\nreplicas × concurrency (maxBatchSize ${r.shapes.maxBatchSize}, median of ${rounds} interleaved round(s))`)
+    const limit = r.summary.practicalLimitRowsPerSec
+    out.push(
+      table(
+        ['replicas', 'conc', 'callers', 'rows/s', 'p50 ms', 'p99 ms', 'efficiency'],
+        r.shapes.median.map((m) => [m.replicas, m.concurrency, m.callers, n0(m.rowsPerSec), ms(m.p50Ms), ms(m.p99Ms), ratio(limit ? m.rowsPerSec / limit : null)]),
+      ),
+    )
+  }
   poolTable('Batching policy (minBatchSize, maxWaitMs)', r.waits, true)
   if (r.targets) {
     const t = r.targets

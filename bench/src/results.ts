@@ -7,6 +7,7 @@ import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
 import type { HttpPoint } from './scenarios/http.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { PoolPoint } from './scenarios/pool.js'
+import type { ShapeRounds } from './scenarios/shapes.js'
 import type { TargetRounds } from './scenarios/targets.js'
 import type { ThirdPartyResult } from './scenarios/third-party.js'
 
@@ -65,6 +66,8 @@ export interface BenchResult {
   core: CoreOverheadResult | null
   direct: { row: DirectRowPoint[]; practicalLimit: PracticalLimit | null } | null
   pool: PoolPoint[]
+  /** replicas × concurrency in interleaved rounds (preferred for the heatmap and the suggested shape). */
+  shapes: ShapeRounds | null
   waits: PoolPoint[]
   /** Interleaved re-measurement of the points the targets compare (preferred by the summary). */
   targets: TargetRounds | null

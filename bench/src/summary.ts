@@ -130,13 +130,26 @@ function label(p: PoolPoint): string {
  * - minBatchSize / maxWaitMs: the batching policy with the best rows/s at the middle
  *   caller count unless it costs more than 10% p50 at 1 caller; else no waiting.
  */
-function suggest(r: Omit<BenchResult, 'summary'>, best: PoolPoint | null): Summary['suggested'] {
-  if (!best) return null
+function suggest(r: Omit<BenchResult, 'summary'>, bestSwept: PoolPoint | null): Summary['suggested'] {
+  if (!bestSwept) return null
   const evidence: string[] = []
-  const shape = r.pool.filter((p) => p.callers === best.callers && p.replicas === best.replicas && p.concurrency === best.concurrency)
+  let replicas = bestSwept.replicas
+  let concurrency = bestSwept.concurrency
+  const shapesMost = r.shapes ? r.shapes.median.filter((m) => m.callers === maxOf(r.shapes!.callers)) : []
+  if (shapesMost.length) {
+    const top = shapesMost.reduce((a, b) => (b.rowsPerSec > a.rowsPerSec ? b : a))
+    replicas = top.replicas
+    concurrency = top.concurrency
+    evidence.push(
+      `replicas × concurrency, medians of interleaved rounds at ${top.callers} callers, maxBatchSize ${top.maxBatchSize}: ` +
+        shapesMost.map((m) => `r${m.replicas} c${m.concurrency}: ${Math.round(m.rowsPerSec)} rows/s`).join(', '),
+    )
+  } else {
+    evidence.push(`most rows/s at ${bestSwept.callers} callers in the sweep: ${label(bestSwept)} (${Math.round(bestSwept.rowsPerSec)} rows/s)`)
+  }
+  const shape = r.pool.filter((p) => p.callers === bestSwept.callers && p.replicas === replicas && p.concurrency === concurrency)
   const top = maxOf(shape.map((p) => p.rowsPerSec))
-  const enough = shape.filter((p) => p.rowsPerSec >= 0.95 * top).sort((a, b) => a.maxBatchSize - b.maxBatchSize)[0] ?? best
-  evidence.push(`most rows/s at ${best.callers} callers: ${label(best)} (${Math.round(best.rowsPerSec)} rows/s)`)
+  const enough = shape.filter((p) => p.rowsPerSec >= 0.95 * top).sort((a, b) => a.maxBatchSize - b.maxBatchSize)[0] ?? bestSwept
   evidence.push(
     `maxBatchSize ${enough.maxBatchSize} is the smallest within 5% of that shape's best (${shape
       .map((p) => `b${p.maxBatchSize}: ${Math.round(p.rowsPerSec)}`)
@@ -167,5 +180,5 @@ function suggest(r: Omit<BenchResult, 'summary'>, best: PoolPoint | null): Summa
         `p50 at ${callers[0]} caller(s): ${[...at1.values()].map((p) => `min ${p.minBatchSize}/wait ${p.maxWaitMs}: ${p.latencyMs.p50.toFixed(2)} ms`).join(', ')}`,
     )
   }
-  return { replicas: best.replicas, concurrency: best.concurrency, maxBatchSize: enough.maxBatchSize, minBatchSize, maxWaitMs, evidence }
+  return { replicas, concurrency, maxBatchSize: enough.maxBatchSize, minBatchSize, maxWaitMs, evidence }
 }

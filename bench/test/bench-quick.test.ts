@@ -135,6 +135,43 @@ describe('pnpm bench --quick', () => {
     }
   }, 180_000)
 
+  it('runs the tuning scenarios (shapes, waits) when asked, with the shape chosen from the interleaved rounds', async () => {
+    const { code, stdout, stderr } = await bench([
+      '--quick', '--json', '--only', 'pool,shapes,waits', '--no-charts',
+      '--replicas', '1,2', '--concurrency', '1', '--max-batch-size', '8', '--callers', '1,4',
+      '--warmup-ms', '20', '--duration-ms', '100',
+    ])
+    expect(stderr.includes('FAILED') ? stderr : '').toBe('')
+    expect(code).toBe(0)
+    const result = JSON.parse(stdout) as BenchResult
+    expect(result.scenarios).toEqual(['pool', 'shapes', 'waits'])
+    expect(result.charts).toEqual([])
+    // One round: each shape at 1 and at the most callers, one median per (shape, callers).
+    expect(result.shapes?.points.map((p) => [p.round, p.replicas, p.concurrency, p.callers])).toEqual([
+      [1, 1, 1, 1],
+      [1, 1, 1, 4],
+      [1, 2, 1, 1],
+      [1, 2, 1, 4],
+    ])
+    expect(result.shapes?.median.map((m) => [m.replicas, m.callers])).toEqual([
+      [1, 1],
+      [1, 4],
+      [2, 1],
+      [2, 4],
+    ])
+    const atMost = result.shapes!.median.filter((m) => m.callers === 4)
+    const winner = atMost.reduce((a, b) => (b.rowsPerSec > a.rowsPerSec ? b : a))
+    expect(result.summary.suggested).toMatchObject({ replicas: winner.replicas, concurrency: 1, maxBatchSize: 8 })
+    // The batching-policy points run on that shape: (1, 0) and (16 capped at maxBatchSize 8, 1)
+    // at 1 and 4 callers.
+    expect(result.waits.map((p) => [p.replicas, p.minBatchSize, p.maxWaitMs, p.callers])).toEqual([
+      [winner.replicas, 1, 0, 1],
+      [winner.replicas, 1, 0, 4],
+      [winner.replicas, 8, 1, 1],
+      [winner.replicas, 8, 1, 4],
+    ])
+  }, 120_000)
+
   it('rejects an unknown scenario with exit code 2 and names it', async () => {
     const { code, stderr } = await bench(['--only', 'pool,nope'])
     expect(code).toBe(2)

@@ -28,7 +28,7 @@ function round(limit: number, pool: number, off: number, directP50: number, pool
 function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
   return {
     schema: 1, quick: false, startedAt: '', durationSec: 0, machine: {} as BenchResult['machine'], config: parseConfig([])!, scenarios: [],
-    model: null, core: null, direct: null, pool: [], waits: [], targets: null, http: [], thirdParty: null, memory: [], errors: [], charts: [],
+    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, http: [], thirdParty: null, memory: [], errors: [], charts: [],
     ...parts,
   }
 }
@@ -70,5 +70,12 @@ describe('summary', () => {
     expect(s.batchingOffRowsPerSec).toBe(7_000)
     // 10% more rows/s at 16 callers, but p50 at 1 caller goes from 0.15 to 1.4 ms: not worth it.
     expect(s.suggested).toMatchObject({ replicas: 2, concurrency: 1, maxBatchSize: 64, minBatchSize: 1, maxWaitMs: 0 })
+  })
+
+  it('takes replicas × concurrency from the interleaved shape rounds over single sweep points', () => {
+    const pool = [point(2, 1, 64, 256, 150_000), point(1, 1, 64, 256, 120_000), point(1, 1, 128, 256, 125_000)]
+    const m = (replicas: number, rowsPerSec: number) => ({ replicas, concurrency: 1, maxBatchSize: 64, callers: 256, rowsPerSec, p50Ms: 1, p99Ms: 2 })
+    const s = summarize(result({ pool, shapes: { maxBatchSize: 64, callers: [256], points: [], median: [m(1, 140_000), m(2, 130_000)] } }))
+    expect(s.suggested).toMatchObject({ replicas: 1, concurrency: 1, maxBatchSize: 64 })
   })
 })
