@@ -8,7 +8,6 @@ import * as vega from 'vega'
 import * as vl from 'vega-lite'
 import type { TopLevelSpec } from 'vega-lite'
 import type { BenchResult } from './results.js'
-import { configLabel } from './scenarios/pool.js'
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json'
 /** Legends show full labels (vega's default truncates at 160 px). */
@@ -26,62 +25,69 @@ async function render(spec: TopLevelSpec): Promise<string> {
 /** The chart specs a result yields (only those with data). */
 export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
   const specs: Record<string, TopLevelSpec> = {}
+  const limit = r.summary.practicalLimitRowsPerSec
+  const directMost = r.direct?.row.at(-1)
+  const batchOf = (b: number) => (b === 1 ? 'maxBatchSize 1 (batching off)' : `maxBatchSize ${b}`)
+  const batchOrder = [...new Set(r.pool.map((p) => p.maxBatchSize))].sort((a, b) => a - b).map(batchOf)
+  const shapeOrder = [...new Set(r.pool.map((p) => `replicas ${p.replicas}, concurrency ${p.concurrency}`))]
   const poolRows = r.pool.map((p) => ({
-    config: configLabel(p),
+    shape: `replicas ${p.replicas}, concurrency ${p.concurrency}`,
+    batch: batchOf(p.maxBatchSize),
     callers: p.callers,
     rowsPerSec: Math.round(p.rowsPerSec),
     p50: p.latencyMs.p50,
     p95: p.latencyMs.p95,
     p99: p.latencyMs.p99,
+    // Reference lines travel with every row so that each facet can draw them.
+    limit: limit ? Math.round(limit) : null,
+    direct: directMost ? Math.round(directMost.rowsPerSec) : null,
   }))
   if (poolRows.length) {
-    const rules: Array<{ label: string; rowsPerSec: number }> = []
-    const limit = r.summary.practicalLimitRowsPerSec
-    const batch = r.direct?.practicalLimit?.batchSize ?? r.targets?.rounds[0]?.practicalLimit.batchSize
-    if (limit) rules.push({ label: `practical limit (direct onnxruntime, batch ${batch ?? '?'}, all cores)`, rowsPerSec: Math.round(limit) })
-    const directMost = r.direct?.row.at(-1)
-    if (directMost) rules.push({ label: `direct onnxruntime, 1 row per run (${directMost.callers} callers)`, rowsPerSec: Math.round(directMost.rowsPerSec) })
+    const callerTicks = [...new Set(r.pool.map((p) => p.callers))].sort((a, b) => a - b)
+    const x = { field: 'callers', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'concurrent callers', axis: { values: callerTicks } } as const
+    const color = { field: 'shape', type: 'nominal', title: null, sort: shapeOrder, legend: { ...LEGEND, orient: 'bottom', columns: 2 } } as const
+    const reference = (field: 'limit' | 'direct', label: string, dash: number[]) => [
+      { mark: { type: 'rule', strokeDash: dash }, encoding: { y: { field, aggregate: 'max', type: 'quantitative' }, color: { value: '#555' } } },
+      {
+        mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 2, dy: -2, fontSize: 9 },
+        encoding: { y: { field, aggregate: 'max', type: 'quantitative' }, x: { value: 0 }, text: { value: label }, color: { value: '#333' } },
+      },
+    ]
     specs.throughput = {
       $schema: SCHEMA,
-      title: 'Pool throughput vs concurrent callers (single-row requests)',
-      width: 560,
-      height: 340,
-      layer: [
-        {
-          data: { values: poolRows },
-          mark: { type: 'line', point: true },
-          encoding: {
-            x: { field: 'callers', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'concurrent callers' },
-            y: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s' },
-            color: { field: 'config', type: 'nominal', title: 'replicas c(oncurrency) b(atch)', legend: LEGEND },
+      title: 'Pool throughput vs concurrent callers (single-row requests), per maxBatchSize',
+      data: { values: poolRows },
+      facet: { column: { field: 'batch', type: 'nominal', title: null, sort: batchOrder } },
+      spec: {
+        width: 200,
+        height: 260,
+        layer: [
+          {
+            mark: { type: 'line', point: true },
+            encoding: { x, y: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s' }, color },
           },
-        },
-        {
-          data: { values: rules },
-          mark: { type: 'rule', strokeDash: [6, 4] },
-          encoding: { y: { field: 'rowsPerSec', type: 'quantitative' }, color: { value: '#555' } },
-        },
-        {
-          data: { values: rules },
-          mark: { type: 'text', align: 'left', dx: 4, dy: -6, fontSize: 10 },
-          encoding: { y: { field: 'rowsPerSec', type: 'quantitative' }, x: { value: 0 }, text: { field: 'label' }, color: { value: '#333' } },
-        },
-      ],
-    }
+          ...(limit ? reference('limit', 'practical limit', [6, 4]) : []),
+          ...(directMost ? reference('direct', `direct, 1 row/run`, [2, 2]) : []),
+        ],
+      },
+    } as TopLevelSpec
+    // Latency: the biggest batch size against batching off, so each panel stays readable.
+    const biggestBatch = batchOf(Math.max(...r.pool.map((p) => p.maxBatchSize)))
     specs.latency = {
       $schema: SCHEMA,
-      title: 'Pool latency percentiles vs concurrent callers',
-      data: { values: poolRows },
+      title: `Pool latency percentiles vs concurrent callers (${biggestBatch} solid, batching off dashed)`,
+      data: { values: poolRows.filter((p) => p.batch === biggestBatch || p.batch === batchOf(1)) },
       transform: [{ fold: ['p50', 'p95', 'p99'], as: ['percentile', 'ms'] }],
       facet: { column: { field: 'percentile', type: 'nominal', title: null } },
       spec: {
-        width: 240,
+        width: 220,
         height: 260,
         mark: { type: 'line', point: true },
         encoding: {
-          x: { field: 'callers', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'concurrent callers' },
+          x,
           y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log)' },
-          color: { field: 'config', type: 'nominal', title: 'replicas c(oncurrency) b(atch)', legend: LEGEND },
+          color,
+          strokeDash: { field: 'batch', type: 'nominal', title: null, sort: [biggestBatch, batchOf(1)], legend: { ...LEGEND, orient: 'bottom' } },
         },
       },
     }
