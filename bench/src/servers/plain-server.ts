@@ -11,12 +11,17 @@ import ort from 'onnxruntime-node'
 import { readModelInfo, KSERVE_DATATYPE, type ElementType, type ModelInfo } from '../model.js'
 import { reportStartupFailure, type PlainServerConfig, type ServerMessage } from './protocol.js'
 
-const ARRAY_OF: Partial<Record<ElementType, (data: number[]) => ort.Tensor['data']>> = {
+const ARRAY_OF: Record<ElementType, (data: number[]) => ort.Tensor['data']> = {
   float32: (d) => Float32Array.from(d),
   float64: (d) => Float64Array.from(d),
-  int32: (d) => Int32Array.from(d),
-  int64: (d) => BigInt64Array.from(d, (v) => BigInt(v)),
+  int8: (d) => Int8Array.from(d),
   uint8: (d) => Uint8Array.from(d),
+  int16: (d) => Int16Array.from(d),
+  uint16: (d) => Uint16Array.from(d),
+  int32: (d) => Int32Array.from(d),
+  uint32: (d) => Uint32Array.from(d),
+  int64: (d) => BigInt64Array.from(d, (v) => BigInt(v)),
+  uint64: (d) => BigUint64Array.from(d, (v) => BigInt(v)),
   bool: (d) => Uint8Array.from(d),
 }
 
@@ -53,7 +58,7 @@ async function main(): Promise<void> {
     for (const t of info.inputs) {
       const input = inputs?.find((i) => i.name === t.name)
       const toArray = ARRAY_OF[t.type]
-      if (!input || !toArray || input.datatype !== KSERVE_DATATYPE[t.type]) return send(res, 400, { error: `bad input ${t.name}` })
+      if (!input || input.datatype !== KSERVE_DATATYPE[t.type]) return send(res, 400, { error: `bad input ${t.name}` })
       feeds[t.name] = new ort.Tensor(t.type, toArray(input.data), input.shape)
     }
     const results = await session.run(feeds)
