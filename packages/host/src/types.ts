@@ -87,6 +87,13 @@ export interface PoolMetadata {
   model: string
 }
 
+/**
+ * Where a replica stands: `'ready'` (its session is loaded), `'loading'` (a thread is
+ * loading it), `'failed'` (its thread's load failed: it answers `ModelLoadError` and
+ * retries the load on each batch), `'down'` (no thread: being replaced or rebuilt).
+ */
+export type ReplicaState = 'ready' | 'loading' | 'failed' | 'down'
+
 export interface ReplicaStats {
   id: number
   /** Batches completed by this replica. */
@@ -99,6 +106,10 @@ export interface ReplicaStats {
   inFlight: number
   /** How many times this replica's worker thread was replaced after a crash. */
   restarts: number
+  /** Where the replica stands now. */
+  state: ReplicaState
+  /** With `state: 'failed'`: the load's error message. */
+  lastError?: string
 }
 
 export interface PoolStats extends BatcherStats {
@@ -107,6 +118,11 @@ export interface PoolStats extends BatcherStats {
   restarts: number
   /** Rows failed with `WorkerCrashedError`. */
   crashed: number
+  /**
+   * Times the pool started a whole new set of worker threads because piscina had
+   * stopped replacing dead ones (a replacement died while loading).
+   */
+  rebuilds: number
 }
 
 /** Batching options of a pool: the batcher's, minus what the pool derives itself. */
@@ -203,6 +219,12 @@ export interface PoolObserver extends BatcherObserver {
     /** Dims of each packed input (batch dim first; after padding), for tensor pools. */
     dims: Readonly<Record<string, readonly number[]>>
   }): void
+  /**
+   * Called when the pool starts a whole new set of worker threads because piscina
+   * stopped replacing dead ones (a replacement thread died while loading). `reason` is
+   * the exit that showed it. Requests waiting for a thread are sent to the new ones.
+   */
+  onRebuild?(event: { generation: number; reason: string }): void
   /** Called when the pool lowers its max batch size at run time (e.g. a model that only runs batch 1). */
   onMaxBatchSizeLowered?(event: { from: number; to: number; reason: string }): void
 }

@@ -14,7 +14,6 @@
  */
 import { BatchSizeMismatchError, BatcherClosedError, DynamicBatcher } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
-import type { Piscina } from 'piscina'
 import type { LoadReport, OnnxWorkerOptions, SlotError, TaskResult, WorkerDescription } from '@inferpool/worker'
 import { deserializeError, InferenceError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
 import type {
@@ -36,7 +35,8 @@ import { resolvePoolOptions } from './options.js'
 import type { ResolvedPoolOptions } from './options.js'
 import { packBatch, unpackOutputs } from './pack.js'
 import { ReplicaTable } from './replicas.js'
-import { onnxWorkerPath, startWorkers, threadOf } from './startup.js'
+import { createPiscina, onnxWorkerPath, startWorkers } from './startup.js'
+import { WorkerSupervisor } from './supervisor.js'
 import type { PiscinaWorkerInterface } from './startup.js'
 import { validateRow } from './validate-input.js'
 import type { ValidRow } from './validate-input.js'
@@ -53,6 +53,12 @@ interface UserItem {
 
 /** How long `close()` waits for the workers to release their sessions before terminating them. */
 const DISPOSE_TIMEOUT_MS = 2_000
+
+/** Times a batch is sent again because the threads it waited for were retired (see supervisor.ts). */
+const MAX_REROUTES = 3
+
+/** Codes a worker answers with when its thread's load failed. */
+const LOAD_FAILURE_CODES: ReadonlySet<string> = new Set(['ERR_MODEL_LOAD', 'ERR_PROVIDER_UNAVAILABLE'])
 
 function isSlotError(value: unknown): value is SlotError {
   return typeof value === 'object' && value !== null && '$inferpoolSlotError' in value
@@ -115,31 +121,15 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
   const replicas = new ReplicaTable(options.replicas)
   const observers = new Set<PoolObserver>()
   let closing = false
-  const onWorkerCreate = (piscina: Piscina, worker: PiscinaWorkerInterface): void => {
-    // Read the id now: a Node Worker's threadId turns to -1 once it has exited.
-    const threadId = worker.id
-    replicas.attach(threadId, () => worker.currentUsage)
-    const thread = threadOf(piscina, threadId)
-    if (!thread) return
-    let lastError: Error | undefined
-    thread.on('error', (err) => (lastError = err))
-    thread.once('exit', (code) => {
-      // piscina replaces the thread itself (min = max threads); this only keeps count.
-      const replica = replicas.detach(threadId, !closing)
-      if (closing || replica === undefined) return
-      const reason = lastError ? lastError.message : `worker thread exited with code ${code}`
-      for (const observer of observers) {
-        try {
-          observer.onWorkerRestart?.({ replica, reason })
-        } catch {
-          // An observer never breaks the pool.
-        }
-      }
-    })
+  const onWorkerCreate = (worker: PiscinaWorkerInterface): void => {
+    // Exits are watched by the supervisor (for threads that never became ready too).
+    replicas.attach(worker.id, () => worker.currentUsage)
   }
 
   const filename = options.worker ?? onnxWorkerPath()
-  const { piscina, channel, description } = await startWorkers(options, filename, workerOptionsFor(options), onWorkerCreate)
+  const workerOptions = workerOptionsFor(options)
+  const started = await startWorkers(options, filename, workerOptions, (_piscina, worker) => onWorkerCreate(worker))
+  const { piscina, channel, description } = started
 
   let shape: ModelShape | null = null
   try {
@@ -196,10 +186,13 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
     rows: number,
     makeTask: () => { payload: unknown; transfer: ArrayBuffer[]; dims?: Record<string, number[]> },
   ): Promise<TaskResult> {
-    for (let attempt = 1; ; attempt++) {
+    let reroutes = 0
+    let loadRetries = 0
+    const loadDeathsBefore = supervisor.loadDeaths
+    for (let attempt = 1; ; ) {
       const { payload, transfer, dims = {} } = makeTask()
       // No `signal` here, on purpose: aborting a running piscina task kills its worker.
-      const pending = piscina.run({ kind: 'run', batchId: ctx.batchId, payload }, { transferList: transfer }) as Promise<TaskResult>
+      const { generation, result: pending } = supervisor.run({ kind: 'run', batchId: ctx.batchId, payload }, transfer)
       if (observers.size > 0) {
         for (const observer of observers) {
           try {
@@ -209,22 +202,50 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
           }
         }
       }
+      let result: TaskResult
       try {
-        const result = await pending
-        replicas.record(result.threadId, rows, result.busyMs)
-        return result
+        result = await pending
       } catch (err) {
         if (closing && piscinaDestroyed) throw new BatcherClosedError('Pool was destroyed while the batch was running')
-        if (attempt < 2) continue
+        // Rejected because its generation was retired (piscina had stopped replacing
+        // threads): not this batch's fault, send it to the new threads. Bounded, in
+        // case generations keep failing.
+        if (supervisor.isRetired(generation) && reroutes < MAX_REROUTES) {
+          reroutes++
+          continue
+        }
+        // No thread at all (replacements die while loading): already typed, and a
+        // re-run could only fail the same way.
+        if (err instanceof WorkerCrashedError) throw countCrashed(err, rows)
+        if (attempt++ < 2) continue
         // Crashed twice: throw, so the batcher splits the batch and only rows that
-        // crash a worker on their own end up failing.
-        if (rows === 1 || !options.batching.isolateFailures) replicas.crashed += rows
-        throw new WorkerCrashedError(
-          `The worker thread died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${crashReason(err)})`,
-          { cause: err, details: { rows, reason: crashReason(err) } },
+        // crash a worker on their own end up failing. If replacement threads died
+        // while loading meanwhile, that is the likelier cause: say so.
+        const loadDeath = supervisor.loadDeaths > loadDeathsBefore ? supervisor.lastLoadDeath : undefined
+        const reason = crashReason(err) + (loadDeath === undefined ? '' : `; replacement threads died while loading: ${loadDeath}`)
+        throw countCrashed(
+          new WorkerCrashedError(`The worker thread died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`, {
+            cause: err,
+            details: { rows, reason, ...(loadDeath === undefined ? {} : { loadDeath }) },
+          }),
+          rows,
         )
       }
+      const loadFailure = !result.ok && LOAD_FAILURE_CODES.has(result.error.code) ? result.error.message : undefined
+      noteLoad(result.threadId, loadFailure)
+      // A thread whose load failed (a replacement after a crash) retries its load on
+      // each task (@inferpool/worker never caches a failed load): give the batch one
+      // more go, which retries the load there or lands on a healthy replica.
+      if (loadFailure !== undefined && loadRetries++ < 1) continue
+      replicas.record(result.threadId, rows, result.busyMs)
+      return result
     }
+  }
+
+  /** Counts rows that finally fail with `WorkerCrashedError` (once: after splitting, only single rows). */
+  function countCrashed(err: WorkerCrashedError, rows: number): WorkerCrashedError {
+    if (rows === 1 || !options.batching.isolateFailures) replicas.crashed += rows
+    return err
   }
 
   async function processTensorBatch(items: TensorItem[], ctx: BatchContext): Promise<Array<RowOutput | Error>> {
@@ -293,17 +314,65 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
 
   let piscinaDestroyed = false
   let closed: Promise<void> | undefined
+  let onChannelChange: (() => void) | undefined
+
+  for (const thread of piscina.threads) replicas.loaded(thread.threadId, true)
+  const supervisor = new WorkerSupervisor(
+    piscina,
+    () => createPiscina(options, filename, workerOptions, started.channelName),
+    {
+      onGeneration(generation) {
+        generation.piscina.on('workerCreate', onWorkerCreate)
+      },
+      onRebuild(event) {
+        options.logger.warn(
+          `inferpool: worker threads of ${options.modelLabel} stopped being replaced (${event.reason}); started a new set of ${options.replicas}`,
+        )
+        for (const observer of observers) {
+          try {
+            observer.onRebuild?.(event)
+          } catch {
+            // An observer never breaks the pool.
+          }
+        }
+      },
+      onThreadExit({ threadId, code, error, loaded, expected }) {
+        const restart = !expected && !closing
+        const replica = replicas.detach(threadId, restart)
+        // close() may be waiting for this thread to settle or to dispose.
+        onChannelChange?.()
+        if (!restart || replica === undefined) return
+        const reason = (error ? error.message : `worker thread exited with code ${code}`) + (loaded ? '' : ' (while loading)')
+        for (const observer of observers) {
+          try {
+            observer.onWorkerRestart?.({ replica, reason })
+          } catch {
+            // An observer never breaks the pool.
+          }
+        }
+      },
+    },
+    { replicas: options.replicas, startupTimeoutMs: options.startupTimeoutMs },
+    piscina.threads.map((t) => t.threadId),
+  )
+
+  /** Records what a thread's report or task result says about its load. */
+  function noteLoad(threadId: number, failure: string | undefined): void {
+    replicas.loaded(threadId, failure ?? true)
+    supervisor.noteLoaded(threadId, failure === undefined)
+  }
 
   // Threads whose start-up load has settled. A replacement thread (after a crash)
   // reports here too; close() waits for it, because terminating a thread inside
   // ORT's native session creation aborts the whole process.
   const settledThreads = new Set<number>(piscina.threads.map((t) => t.threadId))
   const disposedThreads = new Set<number>()
-  let onChannelChange: (() => void) | undefined
   channel.onmessage = (event: unknown) => {
     const report = (event as { data: LoadReport }).data
-    if (report?.type === 'loaded') settledThreads.add(report.threadId)
-    else if (report?.type === 'disposed') disposedThreads.add(report.threadId)
+    if (report?.type === 'loaded') {
+      settledThreads.add(report.threadId)
+      noteLoad(report.threadId, report.ok ? undefined : report.error.message)
+    } else if (report?.type === 'disposed') disposedThreads.add(report.threadId)
     onChannelChange?.()
   }
 
@@ -324,11 +393,15 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
   }
 
   async function disposeWorkers(): Promise<void> {
-    const threads = () => piscina.threads.map((t) => t.threadId)
+    const threads = () => supervisor.threads.map((t) => t.threadId)
     await waitFor(() => threads().every((id) => settledThreads.has(id)), options.startupTimeoutMs)
     const live = threads()
     if (live.length === 0) return
-    const done = waitFor(() => live.every((id) => disposedThreads.has(id)), DISPOSE_TIMEOUT_MS)
+    // A thread that exits instead (a dispose that calls process.exit) is done too.
+    const done = waitFor(() => {
+      const running = new Set(threads())
+      return live.every((id) => disposedThreads.has(id) || !running.has(id))
+    }, DISPOSE_TIMEOUT_MS)
     channel.postMessage({ type: 'dispose' })
     await done
   }
@@ -354,7 +427,13 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
       return metadata
     },
     get stats(): PoolStats {
-      return { ...batcher.stats, replicas: replicas.snapshot(), restarts: replicas.restarts, crashed: replicas.crashed }
+      return {
+        ...batcher.stats,
+        replicas: replicas.snapshot(),
+        restarts: replicas.restarts,
+        crashed: replicas.crashed,
+        rebuilds: supervisor.rebuilds,
+      }
     },
     observe(observer: PoolObserver): () => void {
       const unsubscribe = batcher.observe(observer as BatcherObserver)
@@ -370,10 +449,11 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
         // release the sessions and end the threads, so nothing in flight is lost.
         await batcher.close(closeOptions)
         closing = true
+        const { piscina: current, retired } = supervisor.stop()
         await disposeWorkers()
         channel.close()
         piscinaDestroyed = true
-        await piscina.destroy()
+        await Promise.all([current.destroy(), retired])
       })()
       return closed
     },

@@ -3,17 +3,28 @@
  * with a new thread, so a "replica" here is a slot: a thread takes the first free
  * slot when it starts, frees it when it exits, and the slot counts the restarts.
  * Results carry the worker's `threadId`, which is how a batch is credited to a slot.
+ * When the supervisor starts a new generation of threads while the old one's
+ * survivors still finish their work, there are briefly more threads than slots: the
+ * extra threads wait and take slots as the survivors leave.
  */
-import type { ReplicaStats } from '../types.js'
+import type { ReplicaState, ReplicaStats } from '../types.js'
 
-interface Slot extends Omit<ReplicaStats, 'inFlight'> {
+interface Slot extends Omit<ReplicaStats, 'inFlight' | 'state' | 'lastError'> {
   threadId: number | null
   usage: (() => number) | null
+}
+
+interface Waiting {
+  threadId: number
+  usage: () => number
 }
 
 export class ReplicaTable {
   private readonly slots: Slot[]
   private readonly slotOf = new Map<number, Slot>()
+  private readonly waiting: Waiting[] = []
+  /** Load outcome by threadId: true loaded, else the load's error message. */
+  private readonly loads = new Map<number, true | string>()
   /** Rows failed with `WorkerCrashedError`. */
   crashed = 0
 
@@ -23,12 +34,15 @@ export class ReplicaTable {
     }))
   }
 
-  /** A thread started; returns its slot id (or -1 if every slot is taken, which piscina's min = max threads rules out). */
+  /** A thread started; returns its slot id, or -1 if every slot is taken (it waits for one). */
   attach(threadId: number, usage: () => number): number {
     const known = this.slotOf.get(threadId)
     if (known) return known.id
     const slot = this.slots.find((s) => s.threadId === null)
-    if (!slot) return -1
+    if (!slot) {
+      this.waiting.push({ threadId, usage })
+      return -1
+    }
     slot.threadId = threadId
     slot.usage = usage
     this.slotOf.set(threadId, slot)
@@ -37,13 +51,23 @@ export class ReplicaTable {
 
   /** A thread exited; frees its slot. `restart` counts it as a restart of that replica. */
   detach(threadId: number, restart: boolean): number | undefined {
+    this.loads.delete(threadId)
+    const queued = this.waiting.findIndex((w) => w.threadId === threadId)
+    if (queued !== -1) this.waiting.splice(queued, 1)
     const slot = this.slotOf.get(threadId)
     if (!slot) return undefined
     this.slotOf.delete(threadId)
     slot.threadId = null
     slot.usage = null
     if (restart) slot.restarts++
+    const next = this.waiting.shift()
+    if (next) this.attach(next.threadId, next.usage)
     return slot.id
+  }
+
+  /** A thread's load settled (reported on the channel, or seen in a task result). */
+  loaded(threadId: number, outcome: true | string): void {
+    this.loads.set(threadId, outcome)
   }
 
   /** Credits a finished batch to the replica whose thread ran it. */
@@ -67,6 +91,14 @@ export class ReplicaTable {
       busyMs: s.busyMs,
       inFlight: s.usage ? s.usage() : 0,
       restarts: s.restarts,
+      ...this.stateOf(s),
     }))
+  }
+
+  private stateOf(slot: Slot): { state: ReplicaState; lastError?: string } {
+    if (slot.threadId === null) return { state: 'down' }
+    const load = this.loads.get(slot.threadId)
+    if (load === undefined) return { state: 'loading' }
+    return load === true ? { state: 'ready' } : { state: 'failed', lastError: load }
   }
 }

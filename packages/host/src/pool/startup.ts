@@ -15,6 +15,8 @@ import type { ResolvedPoolOptions } from './options.js'
 export interface StartedWorkers {
   piscina: Piscina
   channel: BroadcastChannel
+  /** The channel's name (a later generation of threads reports on it too). */
+  channelName: string
   description: WorkerDescription | null
 }
 
@@ -126,7 +128,7 @@ export async function startWorkers(
     })
     clearTimeout(timer)
     channel.onmessage = () => undefined
-    return { piscina: piscina as Piscina, channel, description }
+    return { piscina: piscina as Piscina, channel, channelName, description }
   } catch (err) {
     clearTimeout(timer)
     channel.onmessage = () => undefined
