@@ -11,6 +11,15 @@ export const benchRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const repoRoot = resolve(benchRoot, '..')
 export const defaultResultsDir = join(benchRoot, 'results')
 
+/**
+ * A built file of the bench (worker threads and child processes must run built `.js`).
+ * Resolved from the package root, so it is the same whether the caller was loaded
+ * from dist/ (the CLI) or from src/ (vitest transpiling the tests).
+ */
+export function distFile(...parts: string[]): string {
+  return join(benchRoot, 'dist', ...parts)
+}
+
 /** The demo MLP shipped with @inferpool/host (input [batch,256] → output [batch,16]). */
 export function demoModelPath(): string {
   return join(dirname(require.resolve('@inferpool/host/package.json')), 'models', 'demo-mlp.onnx')

@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads'
 import ort from 'onnxruntime-node'
 import { runClosedLoop, type ClosedLoopResult } from '../closed-loop.js'
 import { directSessionOptions, randomFeeds, randomRows, rowFeeds, type ModelInfo } from '../model.js'
+import { distFile } from '../paths.js'
 import type { LimitWorkerData, LimitWorkerMessage } from './limit-worker.js'
 
 export interface Window {
@@ -102,7 +103,7 @@ async function runOneSessionLimit(info: ModelInfo, batchSize: number, threads: n
 
 async function runWorkerThreadsLimit(info: ModelInfo, batchSize: number, threads: number, window: Window): Promise<LimitVariant> {
   const data: LimitWorkerData = { info, batchSize, ...window }
-  const workers = Array.from({ length: threads }, () => new Worker(new URL('./limit-worker.js', import.meta.url), { workerData: data }))
+  const workers = Array.from({ length: threads }, () => new Worker(distFile('scenarios', 'limit-worker.js'), { workerData: data }))
   try {
     // Every worker loads its session before any starts its loop, so the windows overlap.
     await Promise.all(workers.map((w) => nextMessage(w, 'ready')))

@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
 import { createRng, KSERVE_DATATYPE, randomArray, type ModelInfo } from '../model.js'
+import { distFile } from '../paths.js'
 import type { ServerConfig, ServerMessage } from '../servers/protocol.js'
 import type { Window } from './direct.js'
 
@@ -50,14 +51,15 @@ export function v2RequestBody(info: ModelInfo): string {
   })
 }
 
-interface RunningServer {
+export interface RunningServer {
   child: ChildProcess
   port: number
   rssBytes: number
 }
 
-async function startServer(config: ServerConfig): Promise<RunningServer> {
-  const script = new URL(config.kind === 'plain' ? '../servers/plain-server.js' : '../servers/pool-server.js', import.meta.url)
+/** Starts a bench server child process and waits until it listens on 127.0.0.1. */
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const script = distFile('servers', config.kind === 'plain' ? 'plain-server.js' : 'pool-server.js')
   // The server's own logging (a client that hangs up at the end of a run is logged by
   // some servers) stays out of the bench's output; its tail goes into any error.
   const child = fork(script, [JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
@@ -86,7 +88,8 @@ async function startServer(config: ServerConfig): Promise<RunningServer> {
   }
 }
 
-async function stopServer(server: RunningServer): Promise<void> {
+/** SIGTERM, then SIGKILL after 10 s; resolves once the child has exited. */
+export async function stopServer(server: RunningServer): Promise<void> {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return
   const exited = once(server.child, 'exit')
   server.child.kill('SIGTERM')

@@ -5,6 +5,7 @@
  */
 import { fork } from 'node:child_process'
 import { basename } from 'node:path'
+import { distFile } from '../paths.js'
 import type { MemoryProbeConfig, MemoryProbeMessage } from './memory-probe.js'
 
 export interface MemoryPoint {
@@ -21,7 +22,7 @@ const PROBE_TIMEOUT_MS = 120_000
 
 function probe(config: MemoryProbeConfig): Promise<Extract<MemoryProbeMessage, { type: 'done' }>> {
   return new Promise((resolve, reject) => {
-    const child = fork(new URL('./memory-probe.js', import.meta.url), [JSON.stringify(config)], {
+    const child = fork(distFile('scenarios', 'memory-probe.js'), [JSON.stringify(config)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     let result: MemoryProbeMessage | undefined

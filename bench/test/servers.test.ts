@@ -1,0 +1,72 @@
+/**
+ * The HTTP comparison is only fair if every server does the same work: each bench
+ * server (the inferpool one and the plain node:http baseline) must answer the bench's
+ * request body with the model's real output — the numbers onnxruntime-node gives for
+ * that row when called directly.
+ */
+import { fileURLToPath } from 'node:url'
+import ort from 'onnxruntime-node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readModelInfo, type ModelInfo } from '../src/model.js'
+import { startServer, stopServer, v2RequestBody, type RunningServer } from '../src/scenarios/http.js'
+import type { ServerConfig } from '../src/servers/protocol.js'
+
+// The tests import src/ (vitest transpiles it); the server children run the built dist/.
+const model = fileURLToPath(new URL('../../packages/host/models/demo-mlp.onnx', import.meta.url))
+
+interface V2Response {
+  model_name: string
+  outputs: Array<{ name: string; shape: number[]; datatype: string; data: number[] }>
+}
+
+let info: ModelInfo
+let expected: number[]
+const running: RunningServer[] = []
+
+beforeAll(async () => {
+  info = await readModelInfo(model)
+  const body = JSON.parse(v2RequestBody(info)) as { inputs: Array<{ data: number[] }> }
+  const session = await ort.InferenceSession.create(model)
+  const out = await session.run({ input: new ort.Tensor('float32', Float32Array.from(body.inputs[0].data), [1, 256]) })
+  expected = Array.from(out.output.data as Float32Array)
+  await session.release()
+})
+
+afterAll(async () => {
+  await Promise.all(running.map((s) => stopServer(s)))
+})
+
+async function ask(config: ServerConfig): Promise<{ status: number; body: V2Response }> {
+  const server = await startServer(config)
+  running.push(server)
+  const res = await fetch(`http://127.0.0.1:${server.port}/v2/models/${config.modelName}/infer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: v2RequestBody(info),
+  })
+  return { status: res.status, body: (await res.json()) as V2Response }
+}
+
+describe('bench HTTP servers', () => {
+  it.each<[string, ServerConfig]>([
+    ['plain node:http baseline', { kind: 'plain', model, modelName: 'bench' }],
+    ['inferpool server, batching on', { kind: 'pool', model, modelName: 'bench', replicas: 1, concurrency: 1, maxBatchSize: 128 }],
+    ['inferpool server, batching off', { kind: 'pool', model, modelName: 'bench', replicas: 1, concurrency: 1, maxBatchSize: 1 }],
+  ])('%s answers the bench request with the model output onnxruntime gives directly', async (_name, config) => {
+    const { status, body } = await ask(config)
+    expect(status).toBe(200)
+    expect(body.model_name).toBe('bench')
+    expect(body.outputs.map((o) => [o.name, o.datatype, o.shape])).toEqual([['output', 'FP32', [1, 16]]])
+    expect(body.outputs[0].data).toHaveLength(16)
+    body.outputs[0].data.forEach((v, i) => expect(v).toBeCloseTo(expected[i], 5))
+  })
+
+  it('the plain baseline answers 400 to a malformed body rather than crashing', async () => {
+    const server = await startServer({ kind: 'plain', model, modelName: 'bench' })
+    running.push(server)
+    const res = await fetch(`http://127.0.0.1:${server.port}/v2/models/bench/infer`, { method: 'POST', body: '{' })
+    expect(res.status).toBe(400)
+    const again = await fetch(`http://127.0.0.1:${server.port}/v2/models/bench/infer`, { method: 'POST', body: v2RequestBody(info) })
+    expect(again.status).toBe(200)
+  })
+})
