@@ -145,6 +145,18 @@ export interface SessionOptions {
   graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all'
   /** Let intra-op threads spin while waiting. Off by default: cores are shared between replicas. @default false */
   allowSpinning?: boolean
+  /**
+   * ONNX Runtime's log level: 0 verbose, 1 info, 2 warning, 3 error, 4 fatal. Sets the
+   * session's `logSeverityLevel` and ORT's process-wide `env.logLevel` (which also
+   * covers messages logged before a session exists, such as a CUDA provider that
+   * cannot load). Fatal only by default: every error ORT would print (a failed run, a
+   * provider that cannot load) already reaches the caller as a typed error with ORT's
+   * message (`InferenceError`, `ModelLoadError`, `ProviderUnavailableError`), so
+   * printing it too only duplicates it — once per split re-run of a failing batch,
+   * which a client sending bad rows can multiply. Set 2 or 3 to see ORT's own logs.
+   * @default 4
+   */
+  logSeverityLevel?: 0 | 1 | 2 | 3 | 4
 }
 
 /** Pad rows of an input along its dynamic axis to the longest row in the batch. */

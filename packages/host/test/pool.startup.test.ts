@@ -115,13 +115,14 @@ describe('execution providers', () => {
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
       allowSpinning: false,
+      logSeverityLevel: 4,
     })
     expect(toOrtSessionOptions(cpu.session)).toEqual({
       executionProviders: ['cpu'],
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
       graphOptimizationLevel: 'all',
-      logSeverityLevel: 3,
+      logSeverityLevel: 4,
       extra: { session: { intra_op: { allow_spinning: '0' } } },
     })
     expect(resolvePoolOptions({ model: 'm.onnx', replicas: 1 }, 8).session.intraOpNumThreads).toBe(8)

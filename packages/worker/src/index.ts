@@ -13,7 +13,8 @@ export {
   isProviderLoadFailure,
   CUDA_INSTALL_HINT,
   TYPED_ARRAY_OF,
+  DEFAULT_LOG_SEVERITY_LEVEL,
 } from './onnx.js'
-export type { OnnxSessionConfig } from './onnx.js'
+export type { OnnxSessionConfig, LogSeverityLevel } from './onnx.js'
 export type { OnnxWorkerOptions } from './onnx-worker.js'
 export type * from './protocol.js'

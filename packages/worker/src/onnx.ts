@@ -3,7 +3,7 @@
  * worker is built on them, and a user's own worker (tokenize → ORT → post-process)
  * can use them to get the same session settings and zero-copy tensors.
  */
-import { InferenceSession, Tensor } from 'onnxruntime-node'
+import { env, InferenceSession, Tensor } from 'onnxruntime-node'
 import { WorkerError } from './errors.js'
 import type { WireTensor, WireTensorInfo, WireTensorType, WorkerDescription } from './protocol.js'
 
@@ -21,9 +21,25 @@ export interface OnnxSessionConfig {
   graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all'
   /** Let intra-op threads spin while idle. Off: replicas share the cores. @default false */
   allowSpinning?: boolean
-  /** ORT log level (0 verbose … 4 fatal). @default 3 (errors) */
-  logSeverityLevel?: 0 | 1 | 2 | 3 | 4
+  /**
+   * ORT log level (0 verbose, 1 info, 2 warning, 3 error, 4 fatal), for the session and
+   * ORT's process-wide logger (`env.logLevel`). Fatal only by default: every error ORT
+   * logs (a failed run, a provider that cannot load) also comes back as an exception
+   * that inferpool turns into a typed error carrying ORT's message, so the log line is
+   * a duplicate — and one a hostile client can multiply (one line per split re-run).
+   * @default 4 (fatal)
+   */
+  logSeverityLevel?: LogSeverityLevel
 }
+
+/** ORT's log severities: 0 verbose, 1 info, 2 warning, 3 error, 4 fatal. */
+export type LogSeverityLevel = 0 | 1 | 2 | 3 | 4
+
+/** Default ORT log level of inferpool sessions (see {@link OnnxSessionConfig.logSeverityLevel}). */
+export const DEFAULT_LOG_SEVERITY_LEVEL: LogSeverityLevel = 4
+
+/** `env.logLevel` names by severity. */
+const ENV_LOG_LEVELS = ['verbose', 'info', 'warning', 'error', 'fatal'] as const
 
 /** How to install the CUDA provider libraries (onnxruntime-node's install script is off by default). */
 export const CUDA_INSTALL_HINT =
@@ -45,7 +61,7 @@ export function toOrtSessionOptions(config: OnnxSessionConfig = {}): InferenceSe
     intraOpNumThreads: config.intraOpNumThreads ?? 1,
     interOpNumThreads: config.interOpNumThreads ?? 1,
     graphOptimizationLevel: config.graphOptimizationLevel ?? 'all',
-    logSeverityLevel: config.logSeverityLevel ?? 3,
+    logSeverityLevel: config.logSeverityLevel ?? DEFAULT_LOG_SEVERITY_LEVEL,
     extra: { session: { intra_op: { allow_spinning: config.allowSpinning ? '1' : '0' } } },
   }
 }
@@ -80,6 +96,11 @@ export function describeModelSource(model: string | Uint8Array): string {
  */
 export async function createSession(model: string | Uint8Array, config: OnnxSessionConfig = {}): Promise<InferenceSession> {
   const options = toOrtSessionOptions(config)
+  // The session's level covers its own logs (a failed run); messages logged before a
+  // session exists (a provider library that cannot load) go to ORT's process-wide
+  // logger, whose level comes from `env.logLevel`, read when the addon first creates
+  // its environment — i.e. by the first session of the process.
+  env.logLevel = ENV_LOG_LEVELS[options.logSeverityLevel ?? DEFAULT_LOG_SEVERITY_LEVEL]
   const source = describeModelSource(model)
   try {
     return typeof model === 'string'

@@ -33,6 +33,8 @@ export const POOL_DEFAULTS = {
   interOpNumThreads: 1,
   graphOptimizationLevel: 'all' as const,
   allowSpinning: false,
+  // Errors ORT would log reach callers as typed errors already (see SessionOptions).
+  logSeverityLevel: 4,
 } as const
 
 /** The options the pool runs with, all resolved. */
@@ -207,6 +209,9 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     invalid('type', 'session.allowSpinning', 'a boolean', session.allowSpinning)
   }
 
+  const logSeverityLevel = integerAtLeast('session.logSeverityLevel', session.logSeverityLevel, 0, POOL_DEFAULTS.logSeverityLevel)
+  if (logSeverityLevel > 4) invalid('range', 'session.logSeverityLevel', 'an integer from 0 (verbose) to 4 (fatal)', logSeverityLevel)
+
   const timeoutMs = finiteAtLeast('timeoutMs', options.timeoutMs, 0)
   if (options.fallback !== undefined && options.fallback !== 'cpu') invalid('range', 'fallback', "'cpu' or undefined", options.fallback)
   const startupTimeoutMs = integerAtLeast('startupTimeoutMs', options.startupTimeoutMs, 1, POOL_DEFAULTS.startupTimeoutMs)
@@ -235,6 +240,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
       interOpNumThreads,
       graphOptimizationLevel,
       allowSpinning: session.allowSpinning ?? POOL_DEFAULTS.allowSpinning,
+      logSeverityLevel: logSeverityLevel as 0 | 1 | 2 | 3 | 4,
     },
     deviceIds,
     padding: resolvePadding(options.padding),
