@@ -203,3 +203,47 @@ describe('close() while threads exit', () => {
     expect(stdout).toBe('closed; request fulfilled 2\n')
   })
 })
+
+describe('other paths that must settle', () => {
+  it('a logger that throws while the pool rebuilds its threads breaks nothing', async () => {
+    const logger = {
+      warn() {
+        throw new Error('log sink down')
+      },
+      info() {},
+    }
+    const { pool, control } = await flakyPool(1, { logger })
+    control[RUN_CRASHES] = 1
+    control[LOAD_EXITS] = 1
+    const rebuilt = next(pool, 'onRebuild')
+    expect(await within(pool.infer({ value: 2, crash: 'once' }))).toEqual({ status: 'fulfilled', value: 4 })
+    expect(await within(rebuilt)).toMatchObject({ status: 'fulfilled' })
+    expect(await within(pool.infer({ value: 3 }))).toEqual({ status: 'fulfilled', value: 6 })
+  })
+
+  it('close() while a crashed batch waits for its re-run: the re-run is served, then close finishes', async () => {
+    const { pool, control } = await flakyPool(1)
+    control[RUN_CRASHES] = 1
+    const restarted = next(pool, 'onWorkerRestart')
+    const request = within(pool.infer({ value: 9, crash: 'once' }))
+    await restarted
+    const closing = within(pool.close())
+    expect(await request).toEqual({ status: 'fulfilled', value: 18 })
+    expect(await closing).toEqual({ status: 'fulfilled', value: undefined })
+  })
+
+  it('close({ drain: false }) while a crashed batch waits for a replacement that dies loading: the request fails typed, close finishes', async () => {
+    const { pool, control } = await flakyPool(1)
+    control[RUN_CRASHES] = 1
+    control[LOAD_EXITS] = 1_000
+    const restarted = next(pool, 'onWorkerRestart')
+    const request = within(pool.infer({ value: 9, crash: 'once' }))
+    await restarted
+    // Submitted while the only batch slot is taken: it stays queued.
+    const queued = within(pool.infer({ value: 10 }))
+    const closing = within(pool.close({ drain: false }))
+    expect(rejection(await request)).toBeInstanceOf(WorkerCrashedError)
+    expect(rejection(await queued)).toMatchObject({ code: 'ERR_BATCHER_CLOSED' })
+    expect(await closing).toEqual({ status: 'fulfilled', value: undefined })
+  })
+})

@@ -325,9 +325,15 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
         generation.piscina.on('workerCreate', onWorkerCreate)
       },
       onRebuild(event) {
-        options.logger.warn(
-          `inferpool: worker threads of ${options.modelLabel} stopped being replaced (${event.reason}); started a new set of ${options.replicas}`,
-        )
+        // Called from a thread's 'exit' listener: a logger that throws there would be
+        // an uncaught exception in the host, ending every caller's process.
+        try {
+          options.logger.warn(
+            `inferpool: worker threads of ${options.modelLabel} stopped being replaced (${event.reason}); started a new set of ${options.replicas}`,
+          )
+        } catch {
+          // A logger never breaks the pool.
+        }
         for (const observer of observers) {
           try {
             observer.onRebuild?.(event)
