@@ -20,8 +20,10 @@
  * - After an exit, a generation with fewer threads than `replicas` has stopped
  *   replacing (piscina's own exit listener, registered first, has already run): it is
  *   retired and a new generation of `replicas` threads starts.
- * - A retired generation is closed gracefully: its surviving threads finish what they
- *   run (and what is queued), then it is destroyed. A task it rejects without running
+ * - A retired generation is closed gracefully: once none of its threads is still
+ *   loading (terminating a thread inside ORT's native session creation aborts the
+ *   whole process), its surviving threads finish what they run (and what is queued),
+ *   then it is destroyed. A task it rejects without running
  *   was not the batch's fault: the caller re-routes it to the current generation
  *   (`isRetired`).
  * - Rebuilds back off while no thread of the new generation loads (a load that always
@@ -83,6 +85,8 @@ export class WorkerSupervisor {
   lastLoadDeath: string | undefined
   /** Threads that died before reporting their load (not counting retired or closing ones). */
   loadDeaths = 0
+  /** Re-checks of `whenSettled` waits, run when a thread reports its load or exits. */
+  private readonly settleChecks = new Set<() => void>()
   /** Generations being closed; `close()` waits for them. */
   private readonly retiring = new Set<Promise<void>>()
   /** Rebuilds done (a new generation started because piscina stopped replacing). */
@@ -144,6 +148,7 @@ export class WorkerSupervisor {
     const timer = this.watchdogs.get(threadId)
     if (timer) clearTimeout(timer)
     this.watchdogs.delete(threadId)
+    for (const check of [...this.settleChecks]) check()
     if (!ok) return
     for (const generation of this.generations) {
       if (generation.piscina.threads.some((t) => t.threadId === threadId)) {
@@ -209,6 +214,7 @@ export class WorkerSupervisor {
       this.loadDeaths++
     }
     this.hooks.onThreadExit({ threadId, generation, code, error, loaded, expected })
+    for (const check of [...this.settleChecks]) check()
     if (expected) return
     // piscina's exit listener ran first: a replacement, if piscina made one, is in
     // `threads` now. Watch it; if there is none, this generation has stopped replacing.
@@ -237,12 +243,30 @@ export class WorkerSupervisor {
     this.rebuildTimer.unref()
   }
 
+  /** Resolves once no thread of `generation` is still loading (or after `startupTimeoutMs`). */
+  private whenSettled(generation: Generation): Promise<void> {
+    return new Promise((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer)
+        this.settleChecks.delete(check)
+        resolve()
+      }
+      const check = (): void => {
+        if (generation.piscina.threads.every((t) => this.loadedThreads.has(t.threadId))) finish()
+      }
+      const timer = setTimeout(finish, this.settings.startupTimeoutMs)
+      timer.unref()
+      this.settleChecks.add(check)
+      check()
+    })
+  }
+
   private retire(generation: Generation): void {
     generation.retired = true
     // close(): survivors finish their running and queued tasks (bounded by piscina's
     // closeTimeout), then it destroys, rejecting whatever never ran.
-    const done = generation.piscina
-      .close()
+    const done = this.whenSettled(generation)
+      .then(() => generation.piscina.close())
       .catch(() => undefined)
       .finally(() => {
         this.generations.delete(generation)
