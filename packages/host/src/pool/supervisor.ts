@@ -213,12 +213,13 @@ export class WorkerSupervisor {
       this.lastLoadDeath = error ? error.message : `exit code ${code}`
       this.loadDeaths++
     }
+    // piscina's exit listener ran first: a replacement, if piscina made one, is in
+    // `threads` now. Watch it even while closing (close() waits for it to settle).
+    this.scan(generation)
     this.hooks.onThreadExit({ threadId, generation, code, error, loaded, expected })
     for (const check of [...this.settleChecks]) check()
     if (expected) return
-    // piscina's exit listener ran first: a replacement, if piscina made one, is in
-    // `threads` now. Watch it; if there is none, this generation has stopped replacing.
-    this.scan(generation)
+    // No replacement: this generation has stopped replacing.
     if (generation.piscina.threads.length < this.settings.replicas) this.rebuild(generation, error ? error.message : `exit code ${code}`)
   }
 
