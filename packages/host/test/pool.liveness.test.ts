@@ -155,6 +155,17 @@ describe('a replacement thread whose load fails (it lives, answering ERR_MODEL_L
     expect(pool.stats.rebuilds).toBe(0)
   })
 
+  it('a retried load that hangs is bounded by startupTimeoutMs: the batch gets its one more go and is served', async () => {
+    const { pool, control } = await flakyPool(1, { startupTimeoutMs: 1_000 })
+    control[RUN_CRASHES] = 1
+    // The replacement's start-up load throws; the retry with the re-run batch hangs; the next one loads.
+    control[LOAD_THROWS] = 1
+    control[LOAD_HANGS] = 1
+    expect(await within(pool.infer({ value: 6, crash: 'once' }))).toEqual({ status: 'fulfilled', value: 12 })
+    expect(control[LOAD_ATTEMPTS]).toBe(4)
+    expect(pool.stats.replicas.map((r) => r.state)).toEqual(['ready'])
+  })
+
   it('a load that keeps failing fails requests with ModelLoadError and its message, shows the replica as failed, and recovers when the load works', async () => {
     const { pool, control } = await flakyPool(1)
     control[RUN_CRASHES] = 1

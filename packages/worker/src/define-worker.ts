@@ -68,6 +68,28 @@ export interface WorkerRuntime {
   dispose(): Promise<void>
 }
 
+/** `attempt`, or an `ERR_MODEL_LOAD` failure if it has not settled within `ms`. */
+function withTimeout<State>(attempt: Promise<LoadOutcome<State>>, ms: number): Promise<LoadOutcome<State>> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<LoadOutcome<State>>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          ok: false,
+          error: {
+            code: 'ERR_MODEL_LOAD',
+            name: 'Error',
+            message: `Worker failed to load: a retried load did not finish within ${ms} ms`,
+            details: { timeoutMs: ms },
+          },
+        }),
+      ms,
+    )
+    timer.unref()
+  })
+  return Promise.race([attempt, timeout]).finally(() => clearTimeout(timer))
+}
+
 function loadFailureMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
@@ -83,6 +105,8 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
   const options = (boot?.options ?? undefined) as Options
   let loaded: (LoadOutcome<State> & { ok: true }) | undefined
   let loading: Promise<LoadOutcome<State>> | undefined
+  let attempts = 0
+  const retryTimeoutMs = boot?.loadTimeoutMs
 
   // A failed load is not cached: each later task tries again (the file may have been
   // fixed, a device freed). A successful one is cached for the thread's life.
@@ -102,11 +126,15 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
         return { ok: false, error }
       }
     })()
+    // A retry runs inside a task: bound it, or a retry that hangs holds that task (and
+    // every later one on this thread) forever. The stuck attempt may still finish later;
+    // if it succeeds, its state is used from then on.
+    const bounded = attempts++ > 0 && retryTimeoutMs !== undefined ? withTimeout(attempt, retryTimeoutMs) : attempt
     // Cleared once settled — not in a `finally` inside the attempt: a load that throws
     // synchronously would settle before `loading` is even assigned, and stay cached.
-    loading = attempt
-    void attempt.then(() => {
-      if (loading === attempt) loading = undefined
+    loading = bounded
+    void bounded.then(() => {
+      if (loading === bounded) loading = undefined
     })
     return loading
   }

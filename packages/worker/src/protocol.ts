@@ -127,6 +127,14 @@ export interface WorkerBootData {
   channel: string
   /** Passed to the definition's `load(options)`. */
   options: unknown
+  /**
+   * Longest wait for a load *retried* after a failed one (a task waits for it); past it
+   * the task answers `ERR_MODEL_LOAD` and the next task tries again. The first load is
+   * bounded by the host (it terminates a thread that does not report in time), but a
+   * retry runs inside a task of a thread that is already up, where only this bounds it.
+   * @default undefined (no bound)
+   */
+  loadTimeoutMs?: number
 }
 
 /** Posted by a worker on the pool's channel when its start-up load has settled. */

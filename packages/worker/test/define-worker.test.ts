@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { BroadcastChannel } from 'node:worker_threads'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Piscina } from 'piscina'
 import { createWorkerRuntime, WorkerError } from '@inferpool/worker'
 import type { LoadReport, TaskResult, WorkerBootData } from '@inferpool/worker'
@@ -31,6 +31,47 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
     const result = await runtime.handler({ kind: 'run', batchId: 1, payload: [1, 2] })
     expect(result).toMatchObject({ ok: true, kind: 'run', value: [2, 3] })
     expect(attempts).toBe(2)
+  })
+
+  describe('a retried load that hangs', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    it('answers ERR_MODEL_LOAD after loadTimeoutMs, and the next task tries a fresh load', async () => {
+      vi.useFakeTimers()
+      let attempts = 0
+      const runtime = createWorkerRuntime(
+        {
+          load: () => {
+            attempts++
+            if (attempts === 1) throw new Error('device busy')
+            if (attempts === 2) return new Promise<never>(() => {})
+            return { ready: true }
+          },
+          run: (_state, items: number[]) => items.map((n) => n * 10),
+        },
+        { channel: '', options: undefined, loadTimeoutMs: 500 },
+      )
+      expect(await runtime.start()).toMatchObject({ ok: false, error: { message: 'Worker failed to load: device busy' } })
+      const stuck = runtime.handler({ kind: 'run', batchId: 1, payload: [1] })
+      await vi.advanceTimersByTimeAsync(500)
+      expect(await stuck).toMatchObject({
+        ok: false,
+        error: { code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: a retried load did not finish within 500 ms', details: { timeoutMs: 500 } },
+      })
+      expect(await runtime.handler({ kind: 'run', batchId: 2, payload: [2] })).toMatchObject({ ok: true, value: [20] })
+      expect(attempts).toBe(3)
+    })
+
+    it('is not bounded without loadTimeoutMs, and the first load never is (the host bounds it)', async () => {
+      vi.useFakeTimers()
+      let settled = false
+      const runtime = createWorkerRuntime({ load: () => new Promise<never>(() => {}), run: () => [] }, boot(undefined))
+      void runtime.start().then(() => (settled = true))
+      await vi.advanceTimersByTimeAsync(3_600_000)
+      expect(settled).toBe(false)
+    })
   })
 
   it('loads once and reuses the state for every task', async () => {

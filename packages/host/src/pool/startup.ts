@@ -44,10 +44,11 @@ export function threadOf(piscina: Piscina, threadId: number): Worker | undefined
  * - `atomics: 'async'`: between tasks a worker keeps its event loop running (with
  *   'sync' it blocks in `Atomics.wait()`), so it hears the pool's dispose message and
  *   a user worker's timers keep working.
- * The pool's channel name and the worker's options travel in `workerData`.
+ * The pool's channel name, the worker's options and the bound of a retried load
+ * (`startupTimeoutMs`) travel in `workerData`.
  */
 export function createPiscina(options: ResolvedPoolOptions, filename: string, workerOptions: unknown, channelName: string): Piscina {
-  const workerData: WorkerBootData = { channel: channelName, options: workerOptions }
+  const workerData: WorkerBootData = { channel: channelName, options: workerOptions, loadTimeoutMs: options.startupTimeoutMs }
   return new Piscina({
     filename,
     minThreads: options.replicas,
