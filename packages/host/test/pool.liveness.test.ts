@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createPool, ModelLoadError, WorkerCrashedError } from '@inferpool/host'
+import { createPool, InvalidInputError, ModelLoadError, WorkerCrashedError } from '@inferpool/host'
 import type { Pool, PoolObserver } from '@inferpool/host'
 import { models, recordingLogger, workers } from './fixtures/models.js'
 
@@ -256,5 +256,24 @@ describe('other paths that must settle', () => {
     expect(rejection(await request)).toBeInstanceOf(WorkerCrashedError)
     expect(rejection(await queued)).toMatchObject({ code: 'ERR_BATCHER_CLOSED' })
     expect(await closing).toEqual({ status: 'fulfilled', value: undefined })
+  })
+})
+
+describe('a user worker input that cannot be sent to a thread', () => {
+  it('fails alone with ERR_INVALID_INPUT (not a crash), and its batch-mates are served', async () => {
+    const { pool } = await flakyPool(1)
+    const restarts = pool.stats.restarts
+    const outcomes = await within(
+      Promise.allSettled([pool.infer({ value: 1 }), pool.infer({ value: 2, callback: () => 2 } as Item), pool.infer({ value: 3 })]),
+    )
+    expect(outcomes).toMatchObject({ status: 'fulfilled' })
+    const [first, bad, third] = (outcomes as PromiseFulfilledResult<Array<PromiseSettledResult<number>>>).value
+    expect(first).toEqual({ status: 'fulfilled', value: 2 })
+    expect(third).toEqual({ status: 'fulfilled', value: 6 })
+    const error = (bad as PromiseRejectedResult).reason as InvalidInputError
+    expect(error).toBeInstanceOf(InvalidInputError)
+    expect(error.code).toBe('ERR_INVALID_INPUT')
+    expect(error.message).toMatch(/^The request could not be sent to the worker thread \(DataCloneError: .*could not be cloned/)
+    expect(pool.stats).toMatchObject({ restarts, crashed: 0 })
   })
 })

@@ -15,7 +15,7 @@
 import { BatchSizeMismatchError, BatcherClosedError, DynamicBatcher } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
 import type { LoadReport, OnnxWorkerOptions, SlotError, TaskResult, WorkerDescription } from '@inferpool/worker'
-import { deserializeError, InferenceError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
+import { deserializeError, InferenceError, InvalidInputError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
 import type {
   InferOptions,
   Pool,
@@ -71,8 +71,14 @@ function defaultCost(input: unknown): number {
   return 1
 }
 
-function crashReason(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
+function crashReason(err: unknown, withName = false): string {
+  if (!(err instanceof Error)) return String(err)
+  return withName ? `${err.name}: ${err.message}` : err.message
+}
+
+/** A `postMessage` that failed on what it was given to send (structured clone). */
+function isCloneError(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === 'DataCloneError'
 }
 
 /**
@@ -207,6 +213,15 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
         result = await pending
       } catch (err) {
         if (closing && piscinaDestroyed) throw new BatcherClosedError('Pool was destroyed while the batch was running')
+        // piscina could not post the task (a user worker's input holding a function, a
+        // symbol…): no thread died, so not a crash. Typed as the caller's error; the
+        // batcher splits the batch until the item that cannot be cloned is alone.
+        if (isCloneError(err)) {
+          throw new InvalidInputError(`The request could not be sent to the worker thread (${crashReason(err, true)})`, {
+            cause: err,
+            details: { reason: crashReason(err) },
+          })
+        }
         // Rejected because its generation was retired (piscina had stopped replacing
         // threads): not this batch's fault, send it to the new threads. Bounded, in
         // case generations keep failing.
