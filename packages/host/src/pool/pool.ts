@@ -9,8 +9,13 @@
  * - each batch is packed into its own ArrayBuffer per input and transferred; outputs
  *   come back transferred too (only a top-level `Piscina.move()` transfers).
  * - a rejected `piscina.run()` means the worker thread died (the worker handler never
- *   throws): the batch is re-run once on the replacement, then thrown so the
- *   batcher's `isolateFailures` narrows it down to the rows that crash a worker alone.
+ *   throws), the task could not be cloned (a caller's input: `InvalidInputError`), or
+ *   its piscina instance was retired. A crash re-runs the batch once on the
+ *   replacement, then throws so the batcher's `isolateFailures` narrows it down to
+ *   the rows that crash a worker alone.
+ * - piscina stops replacing threads for good once a replacement dies before it is
+ *   ready; `WorkerSupervisor` (supervisor.ts) then swaps in a new piscina instance
+ *   and the batches it had queued are re-routed, not counted as crashes.
  */
 import { BatchSizeMismatchError, BatcherClosedError, DynamicBatcher } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
