@@ -60,6 +60,16 @@ export class StartupTimeoutError extends InferpoolError {
   }
 }
 
+/** A batch did not finish within `batchTimeoutMs`; the thread running it was terminated and is replaced. */
+export class BatchTimeoutError extends InferpoolError {
+  static readonly code = 'ERR_BATCH_TIMEOUT'
+  constructor(timeoutMs: number, rows: number) {
+    super(BatchTimeoutError.code, `The batch did not finish within batchTimeoutMs (${timeoutMs} ms); the worker thread running it was terminated`, {
+      details: { timeoutMs, rows },
+    })
+  }
+}
+
 /** An error code from a worker that no class here knows (a user worker's own code). */
 export class RemoteWorkerError extends InferpoolError {
   constructor(code: string, message: string, options?: ErrorOptions) {

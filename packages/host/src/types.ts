@@ -212,6 +212,21 @@ export interface PoolOptions {
   resourceLimits?: ResourceLimits
   /** Longest wait for every replica to load. @default 60000 */
   startupTimeoutMs?: number
+  /**
+   * Longest time one batch may run on a worker. A batch past it fails with
+   * `BatchTimeoutError` (`ERR_BATCH_TIMEOUT`) and its worker thread is terminated and
+   * replaced (its session reloaded): the only way to get a thread back from a `run`
+   * that never returns. The batcher then splits the batch, so only rows that time out
+   * alone fail. Without it, such a batch holds its requests (unless they have a
+   * `timeoutMs`), its replica and `close()` forever. Each batch is then sent with an
+   * AbortSignal, which piscina only hands to an idle worker: with `concurrency` > 1 a
+   * replica runs one such batch at a time. A thread busy inside a native call (a
+   * long `session.run`) ends only when that call returns. The time counts from when
+   * the batch is handed to piscina, including a wait for a replacement thread to
+   * load: set it well above the model's load time.
+   * @default undefined (no bound)
+   */
+  batchTimeoutMs?: number
   /** Where warnings go (fallbacks, batch-size lowering). @default console */
   logger?: Pick<Console, 'warn' | 'info'>
 }

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createPool, InvalidInputError, ModelLoadError, WorkerCrashedError } from '@inferpool/host'
+import { BatchTimeoutError, createPool, InvalidInputError, ModelLoadError, resolvePoolOptions, WorkerCrashedError } from '@inferpool/host'
 import type { Pool, PoolObserver } from '@inferpool/host'
 import { models, recordingLogger, workers } from './fixtures/models.js'
 
 interface Item {
   value: number
   crash?: 'once' | 'always'
+  hang?: true
 }
 
 /** Slots of the flaky worker's shared control array (see fixtures/flaky-load-worker.js). */
@@ -275,5 +276,32 @@ describe('a user worker input that cannot be sent to a thread', () => {
     expect(error.code).toBe('ERR_INVALID_INPUT')
     expect(error.message).toMatch(/^The request could not be sent to the worker thread \(DataCloneError: .*could not be cloned/)
     expect(pool.stats).toMatchObject({ restarts, crashed: 0 })
+  })
+})
+
+describe('a run that never returns', () => {
+  it('with batchTimeoutMs: only the row that hangs alone fails, with ERR_BATCH_TIMEOUT; its thread is replaced and close finishes', async () => {
+    // Well above a thread's start: the split halves wait for the replacement within it.
+    const { pool } = await flakyPool(1, { batchTimeoutMs: 2_000 })
+    const outcomes = await within(Promise.allSettled([1, 2, 3, 4].map((value) => pool.infer(value === 3 ? { value, hang: true } : { value }))))
+    expect(outcomes).toMatchObject({ status: 'fulfilled' })
+    const [one, two, three, four] = (outcomes as PromiseFulfilledResult<Array<PromiseSettledResult<number>>>).value
+    expect([one, two, four]).toEqual([2, 4, 8].map((value) => ({ status: 'fulfilled', value })))
+    const error = (three as PromiseRejectedResult).reason as BatchTimeoutError
+    expect(error).toBeInstanceOf(BatchTimeoutError)
+    expect(error).toMatchObject({
+      code: 'ERR_BATCH_TIMEOUT',
+      message: 'The batch did not finish within batchTimeoutMs (2000 ms); the worker thread running it was terminated',
+      details: { timeoutMs: 2_000, rows: 1 },
+    })
+    // The replica came back and serves.
+    expect(await within(pool.infer({ value: 5 }))).toEqual({ status: 'fulfilled', value: 10 })
+    expect(pool.stats.restarts).toBeGreaterThanOrEqual(1)
+    expect(await within(pool.close())).toEqual({ status: 'fulfilled', value: undefined })
+  })
+
+  it('validates batchTimeoutMs', () => {
+    expect(() => resolvePoolOptions({ model: 'm.onnx', batchTimeoutMs: 0 })).toThrow(new RangeError('Expected `batchTimeoutMs` to be an integer >= 1, got `0` (number)'))
+    expect(resolvePoolOptions({ model: 'm.onnx' }).batchTimeoutMs).toBeUndefined()
   })
 })

@@ -54,6 +54,7 @@ export interface ResolvedPoolOptions {
   worker: string | null
   workerOptions: unknown
   startupTimeoutMs: number
+  batchTimeoutMs: number | undefined
   logger: Pick<Console, 'warn' | 'info'>
   resourceLimits: ResourceLimits | undefined
 }
@@ -215,6 +216,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
   const timeoutMs = finiteAtLeast('timeoutMs', options.timeoutMs, 0)
   if (options.fallback !== undefined && options.fallback !== 'cpu') invalid('range', 'fallback', "'cpu' or undefined", options.fallback)
   const startupTimeoutMs = integerAtLeast('startupTimeoutMs', options.startupTimeoutMs, 1, POOL_DEFAULTS.startupTimeoutMs)
+  const batchTimeoutMs = options.batchTimeoutMs === undefined ? undefined : integerAtLeast('batchTimeoutMs', options.batchTimeoutMs, 1, 1)
   const logger = options.logger ?? console
   if (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function' || typeof logger.info !== 'function') {
     invalid('type', 'logger', 'an object with warn() and info()', logger)
@@ -249,6 +251,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     worker: resolveWorker(options.worker),
     workerOptions: options.workerOptions,
     startupTimeoutMs,
+    batchTimeoutMs,
     logger,
     resourceLimits: options.resourceLimits,
   }

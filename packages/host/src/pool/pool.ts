@@ -4,8 +4,10 @@
  * - piscina: `minThreads = maxThreads = replicas`, `idleTimeout: Infinity` (its
  *   defaults tear idle workers down with their sessions); the worker module is an
  *   async factory that never throws at load (see @inferpool/worker).
- * - no AbortSignal is ever passed to `piscina.run()`: aborting a running piscina task
- *   terminates its worker and loses the session. Cancellation happens in the batcher.
+ * - no AbortSignal is passed to `piscina.run()` for cancellation: aborting a running
+ *   piscina task terminates its worker and loses the session. Cancellation happens in
+ *   the batcher. The one exception is `batchTimeoutMs`, where terminating the worker
+ *   is the point (a `run` that never returns).
  * - each batch is packed into its own ArrayBuffer per input and transferred; outputs
  *   come back transferred too (only a top-level `Piscina.move()` transfers).
  * - a rejected `piscina.run()` means the worker thread died (the worker handler never
@@ -20,7 +22,7 @@
 import { BatchSizeMismatchError, BatcherClosedError, DynamicBatcher } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
 import type { LoadReport, OnnxWorkerOptions, SlotError, TaskResult, WorkerDescription } from '@inferpool/worker'
-import { deserializeError, InferenceError, InvalidInputError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
+import { BatchTimeoutError, deserializeError, InferenceError, InvalidInputError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
 import type {
   InferOptions,
   Pool,
@@ -202,8 +204,11 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
     const loadDeathsBefore = supervisor.loadDeaths
     for (let attempt = 1; ; ) {
       const { payload, transfer, dims = {} } = makeTask()
-      // No `signal` here, on purpose: aborting a running piscina task kills its worker.
-      const { generation, result: pending } = supervisor.run({ kind: 'run', batchId: ctx.batchId, payload }, transfer)
+      // No caller's signal here, on purpose: aborting a running piscina task kills its
+      // worker. Only `batchTimeoutMs` does that, deliberately.
+      const deadline = options.batchTimeoutMs === undefined ? undefined : new AbortController()
+      const timer = deadline && setTimeout(() => deadline.abort(), options.batchTimeoutMs).unref()
+      const { generation, result: pending } = supervisor.run({ kind: 'run', batchId: ctx.batchId, payload }, transfer, deadline?.signal)
       if (observers.size > 0) {
         for (const observer of observers) {
           try {
@@ -218,6 +223,9 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
         result = await pending
       } catch (err) {
         if (closing && piscinaDestroyed) throw new BatcherClosedError('Pool was destroyed while the batch was running')
+        // piscina terminated the thread running it and starts a replacement. Not re-run
+        // at this size: the batcher splits it, so only rows that time out alone fail.
+        if (deadline?.signal.aborted) throw new BatchTimeoutError(options.batchTimeoutMs as number, rows)
         // piscina could not post the task (a user worker's input holding a function, a
         // symbol…): no thread died, so not a crash. Typed as the caller's error; the
         // batcher splits the batch until the item that cannot be cloned is alone.
@@ -250,6 +258,8 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
           }),
           rows,
         )
+      } finally {
+        clearTimeout(timer)
       }
       const loadFailure = !result.ok && LOAD_FAILURE_CODES.has(result.error.code) ? result.error.message : undefined
       noteLoad(result.threadId, loadFailure)

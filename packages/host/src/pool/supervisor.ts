@@ -118,7 +118,7 @@ export class WorkerSupervisor {
    * Runs a task on the current generation. Returns the generation too, so a caller
    * whose task is rejected can tell a retirement (re-route) from a thread death.
    */
-  run(task: WorkerTask, transferList: ArrayBuffer[]): { generation: Generation; result: Promise<TaskResult> } {
+  run(task: WorkerTask, transferList: ArrayBuffer[], signal?: AbortSignal): { generation: Generation; result: Promise<TaskResult> } {
     const generation = this.current
     if (generation.piscina.threads.length === 0) {
       // Nothing can run it until the next rebuild (backing off): fail now, typed.
@@ -132,7 +132,7 @@ export class WorkerSupervisor {
         ),
       }
     }
-    const result = generation.piscina.run(task, { transferList }) as Promise<TaskResult>
+    const result = generation.piscina.run(task, signal ? { transferList, signal } : { transferList }) as Promise<TaskResult>
     // run() may have spawned a thread on demand: watch it from its start.
     this.scan(generation)
     return { generation, result }
