@@ -76,6 +76,8 @@ export class WorkerSupervisor {
   private readonly watched = new WeakSet<Worker>()
   /** Threads whose load has been reported (by threadId), and the watchdog of those not yet. */
   private readonly loadedThreads = new Set<number>()
+  /** Threads whose last known load succeeded. */
+  private readonly loadedOk = new Set<number>()
   private readonly watchdogs = new Map<number, NodeJS.Timeout>()
   private nextId = 1
   private failedRebuilds = 0
@@ -99,7 +101,10 @@ export class WorkerSupervisor {
     private readonly settings: SupervisorSettings,
     firstLoaded: Iterable<number>,
   ) {
-    for (const id of firstLoaded) this.loadedThreads.add(id)
+    for (const id of firstLoaded) {
+      this.loadedThreads.add(id)
+      this.loadedOk.add(id)
+    }
     this.current = this.adopt(first)
     this.current.loadedOnce = true
   }
@@ -107,11 +112,6 @@ export class WorkerSupervisor {
   /** The current generation's threads. */
   get threads(): Worker[] {
     return this.current.piscina.threads
-  }
-
-  /** Threads of every generation not yet gone (current and retiring). */
-  get allThreads(): Worker[] {
-    return [...this.generations].flatMap((g) => g.piscina.threads)
   }
 
   /**
@@ -144,6 +144,10 @@ export class WorkerSupervisor {
 
   /** A thread reported its load (on the channel or through a task result). */
   noteLoaded(threadId: number, ok: boolean): void {
+    // Called with every task result: the common case (a known, loaded thread) is free.
+    if (ok && this.loadedOk.has(threadId)) return
+    if (ok) this.loadedOk.add(threadId)
+    else this.loadedOk.delete(threadId)
     this.loadedThreads.add(threadId)
     const timer = this.watchdogs.get(threadId)
     if (timer) clearTimeout(timer)
@@ -213,6 +217,8 @@ export class WorkerSupervisor {
       this.lastLoadDeath = error ? error.message : `exit code ${code}`
       this.loadDeaths++
     }
+    this.loadedThreads.delete(threadId)
+    this.loadedOk.delete(threadId)
     // piscina's exit listener ran first: a replacement, if piscina made one, is in
     // `threads` now. Watch it even while closing (close() waits for it to settle).
     this.scan(generation)
