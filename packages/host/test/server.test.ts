@@ -227,13 +227,17 @@ describe('metrics', () => {
       'inferpool_rows_rejected_total',
       'inferpool_rows_timed_out_total',
       'inferpool_worker_restarts_total',
+      'inferpool_replicas_ready',
+      'inferpool_pool_rebuilds_total',
     ]) {
       expect(res.text).toContain(`# TYPE ${name} `)
     }
     for (const model of ['demo', 'multi', 'tokens']) {
       expect(metric(res.text, 'inferpool_queue_length', { model })).toBe(0)
       expect(metric(res.text, 'inferpool_worker_restarts_total', { model })).toBe(0)
+      expect(metric(res.text, 'inferpool_pool_rebuilds_total', { model })).toBe(0)
     }
+    expect(metric(res.text, 'inferpool_replicas_ready', { model: 'demo' })).toBe(demo.stats.replicas.length)
     expect(metric(res.text, 'inferpool_rows_completed_total', { model: 'demo' })).toBe(demo.stats.completed)
   })
 
@@ -257,6 +261,7 @@ describe('metrics', () => {
       const text = (await http(`${base}/metrics`)).text
       expect(metric(text, 'inferpool_worker_restarts_total', { model: 'crash' })).toBe(1)
       expect(metric(text, 'inferpool_replicas', { model: 'crash' })).toBe(1)
+      expect(metric(text, 'inferpool_replicas_ready', { model: 'crash' })).toBe(1)
       expect(metric(text, 'inferpool_rows_completed_total', { model: 'crash' })).toBe(1)
     } finally {
       await new Promise((resolve) => app.close(resolve))

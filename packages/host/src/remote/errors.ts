@@ -17,6 +17,7 @@ import {
   ProviderUnavailableError,
   StartupTimeoutError,
   WorkerCrashedError,
+  BatchTimeoutError,
 } from '../errors.js'
 import {
   MalformedJsonError,
@@ -70,6 +71,7 @@ const CLASSES: ReadonlyMap<string, ErrorClass> = new Map(
       InferenceError,
       WorkerCrashedError,
       StartupTimeoutError,
+      BatchTimeoutError,
       ModelNotFoundError,
       ModelNotReadyError,
       RouteNotFoundError,

@@ -122,6 +122,8 @@ const STATUS_BY_CODE: ReadonlyMap<string, number> = new Map([
   ['ERR_PROVIDER_UNAVAILABLE', 503],
   ['ERR_STARTUP_TIMEOUT', 503],
   ['ERR_TIMEOUT', 504],
+  // The batch holding the row ran past the pool's `batchTimeoutMs`: a gateway-style timeout.
+  ['ERR_BATCH_TIMEOUT', 504],
 ])
 
 /** HTTP status for an error `code`; 500 for codes that are not the client's doing. */

@@ -112,6 +112,11 @@ export class ServerMetrics {
       (s) => s.utilization,
     )
     this.#statsGauge('inferpool_replicas', 'Worker threads of the pool.', (s) => s.replicas.length)
+    this.#statsGauge(
+      'inferpool_replicas_ready',
+      'Replicas whose session is loaded and serving (the others are loading, failed or down).',
+      (s) => s.replicas.reduce((n, r) => (r.state === 'ready' ? n + 1 : n), 0),
+    )
     this.#statsCounter('inferpool_rows_submitted_total', 'Rows accepted by the pool.', (s) => s.submitted)
     this.#statsCounter('inferpool_rows_completed_total', 'Rows resolved with a result.', (s) => s.completed)
     this.#statsCounter('inferpool_rows_failed_total', 'Rows failed by their batch or their own error.', (s) => s.failed)
@@ -123,6 +128,11 @@ export class ServerMetrics {
     this.#statsCounter('inferpool_rows_timed_out_total', 'Rows that timed out.', (s) => s.timedOut)
     this.#statsCounter('inferpool_rows_cancelled_total', 'Rows aborted or timed out.', (s) => s.cancelled)
     this.#statsCounter('inferpool_worker_restarts_total', 'Worker threads replaced after a crash.', (s) => s.restarts)
+    this.#statsCounter(
+      'inferpool_pool_rebuilds_total',
+      'Thread pools rebuilt because a replacement thread died while loading.',
+      (s) => s.rebuilds,
+    )
   }
 
   /** Every pool's stats now: live for local pools, the last `refresh()` for remote ones. */
