@@ -4,20 +4,13 @@
  */
 import type { ResourceLimits } from 'node:worker_threads'
 import type { BatcherObserver, BatcherStats, DynamicBatcherOptions } from '@inferpool/core'
+import type { WireTensorType } from '@inferpool/worker'
 
-/** ONNX element types the pool moves between threads. */
-export type TensorType =
-  | 'float32'
-  | 'float64'
-  | 'int8'
-  | 'uint8'
-  | 'int16'
-  | 'uint16'
-  | 'int32'
-  | 'uint32'
-  | 'int64'
-  | 'uint64'
-  | 'bool'
+/**
+ * ONNX element types the pool moves between threads. Defined once, in the host↔worker
+ * wire contract of @inferpool/worker.
+ */
+export type TensorType = WireTensorType
 
 export type TypedArray =
   | Float32Array
