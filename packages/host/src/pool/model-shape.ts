@@ -2,8 +2,14 @@
  * What the pool needs to know about a model's inputs and outputs, derived once from
  * the worker's description: row dims (without the batch dim), padding, which output
  * axes to cut back per row, and the model's fixed batch size if it has one.
+ *
+ * Everything a request's validation or a batch's packing would otherwise re-derive per
+ * row (the typed array class, a fixed row's dims and size, the "expected …" text of
+ * error messages, which axes are dynamic) is computed here once per pool: that code
+ * runs for every row on the host thread, which shares the cores with the replicas.
  */
 import type { WireTensorInfo, WorkerDescription } from '@inferpool/worker'
+import { TYPED_ARRAY_OF } from '@inferpool/worker'
 import { ModelLoadError } from '../errors.js'
 import type { TensorType } from '../types.js'
 import type { ResolvedPoolOptions } from './options.js'
@@ -11,12 +17,39 @@ import type { ResolvedPoolOptions } from './options.js'
 /** One dim of a row: a fixed size, or a dynamic axis (with its symbolic name if any). */
 export type RowDim = { fixed: number } | { dynamic: string | null }
 
+/** The typed array class of an element type (`bool` travels as bytes). */
+export type TypedArrayClass = (typeof TYPED_ARRAY_OF)[TensorType]
+
+/** A dynamic axis of an input's row, and what a row records about its size. */
+export interface DynamicAxis {
+  axis: number
+  /** The axis's symbolic name (rows must agree on it across inputs), or `null`. */
+  symbol: string | null
+  /** Padded axis: the name under which the row's length is recorded (see `paddedLengthName`). */
+  lengthName: string | null
+  /** Unpadded axis (which makes the shape keyed): `name:axis=`, the start of its part of the batch key. */
+  keyPrefix: string | null
+}
+
 export interface InputSpec {
   name: string
   type: TensorType
   rowDims: RowDim[]
   /** Pad along this row axis to the longest row of the batch. */
   padding: { axis: number; value: number | bigint } | null
+  /** The typed array class a row's data must be. */
+  ctor: TypedArrayClass
+  /** `float32 [256]`: what error messages say is expected. */
+  expected: string
+  /**
+   * The row dims when every axis is fixed, else `null`. Frozen: every valid row of this
+   * input shares this one array instead of carrying its own copy.
+   */
+  fixedDims: readonly number[] | null
+  /** Elements of one row when `fixedDims` is set, else 0. */
+  fixedElements: number
+  /** The row's dynamic axes, in axis order. */
+  dynamicAxes: DynamicAxis[]
 }
 
 export interface OutputSpec {
@@ -25,6 +58,8 @@ export interface OutputSpec {
   rowDims: RowDim[]
   /** Row axes to cut back to each row's length of the named symbolic axis (from padding). */
   unpad: Array<{ axis: number; lengthOf: string }>
+  /** The typed array class of the output's data. */
+  ctor: TypedArrayClass
 }
 
 export interface ModelShape {
@@ -39,6 +74,16 @@ export interface ModelShape {
    * (its symbolic axis name, or a synthetic one when the axis has no name).
    */
   paddedLengthName: Map<string, string>
+  /** `input: float32 [256]; …`: the model's inputs as error messages list them. */
+  expectedList: string
+  /** The model's input names. */
+  inputNames: ReadonlySet<string>
+  /**
+   * Some symbolic axis name occurs more than once among the inputs' row dims, so a row
+   * must check that its sizes agree (ORT would reject the batch). Without one, no row
+   * can disagree and the check is skipped.
+   */
+  sharedSymbols: boolean
 }
 
 function rowDimsOf(info: WireTensorInfo): RowDim[] {
@@ -75,15 +120,18 @@ export function buildModelShape(description: WorkerDescription, options: Resolve
   const inputs = description.inputs.map((info): InputSpec => {
     const rowDims = rowDimsOf(info)
     const pad = options.padding[info.name]
-    if (!pad) return { name: info.name, type: info.type, rowDims, padding: null }
-    const dim = rowDims[pad.axis]
-    if (dim === undefined || !('dynamic' in dim)) {
-      throw new RangeError(
-        `Expected \`padding.${info.name}.axis\` to be a dynamic axis of the row (dims without batch: [${info.dims.slice(1).join(', ')}]), got \`${pad.axis}\``,
-      )
+    let padding: InputSpec['padding'] = null
+    if (pad) {
+      const dim = rowDims[pad.axis]
+      if (dim === undefined || !('dynamic' in dim)) {
+        throw new RangeError(
+          `Expected \`padding.${info.name}.axis\` to be a dynamic axis of the row (dims without batch: [${info.dims.slice(1).join(', ')}]), got \`${pad.axis}\``,
+        )
+      }
+      paddedLengthName.set(info.name, dim.dynamic ?? `${info.name}#${pad.axis}`)
+      padding = { axis: pad.axis, value: pad.value ?? 0 }
     }
-    paddedLengthName.set(info.name, dim.dynamic ?? `${info.name}#${pad.axis}`)
-    return { name: info.name, type: info.type, rowDims, padding: { axis: pad.axis, value: pad.value ?? 0 } }
+    return { name: info.name, type: info.type, rowDims, padding, ...rowFacts(info.name, info.type, rowDims, padding, paddedLengthName) }
   })
 
   const outputs = description.outputs.map((info): OutputSpec => {
@@ -104,11 +152,51 @@ export function buildModelShape(description: WorkerDescription, options: Resolve
         }
       })
     }
-    return { name: info.name, type: info.type, rowDims, unpad }
+    return { name: info.name, type: info.type, rowDims, unpad, ctor: TYPED_ARRAY_OF[info.type] }
   })
 
-  const keyed = inputs.some((i) => i.rowDims.some((d, axis) => 'dynamic' in d && i.padding?.axis !== axis))
-  return { inputs, outputs, fixedBatchSize, keyed, paddedLengthName }
+  // Some input has a dynamic axis that is not padded.
+  const keyed = inputs.some((i) => i.dynamicAxes.some((d) => d.keyPrefix !== null))
+  const symbols = inputs.flatMap((i) => i.dynamicAxes.flatMap((d) => (d.symbol === null ? [] : [d.symbol])))
+  return {
+    inputs,
+    outputs,
+    fixedBatchSize,
+    keyed,
+    paddedLengthName,
+    expectedList: inputs.map((i) => `${i.name}: ${i.expected}`).join('; '),
+    inputNames: new Set(inputs.map((i) => i.name)),
+    sharedSymbols: new Set(symbols).size < symbols.length,
+  }
+}
+
+/** The per-row facts of an input, derived once (see `InputSpec`). */
+function rowFacts(
+  name: string,
+  type: TensorType,
+  rowDims: RowDim[],
+  padding: InputSpec['padding'],
+  paddedLengthName: ReadonlyMap<string, string>,
+): Pick<InputSpec, 'ctor' | 'expected' | 'fixedDims' | 'fixedElements' | 'dynamicAxes'> {
+  const dynamicAxes: DynamicAxis[] = []
+  rowDims.forEach((d, axis) => {
+    if (!('dynamic' in d)) return
+    const padded = padding?.axis === axis
+    dynamicAxes.push({
+      axis,
+      symbol: d.dynamic,
+      lengthName: padded ? (paddedLengthName.get(name) as string) : null,
+      keyPrefix: padded ? null : `${name}:${axis}=`,
+    })
+  })
+  const fixedDims = dynamicAxes.length === 0 ? Object.freeze(rowDims.map((d) => (d as { fixed: number }).fixed)) : null
+  return {
+    ctor: TYPED_ARRAY_OF[type],
+    expected: formatInfo(type, rowDims),
+    fixedDims,
+    fixedElements: fixedDims === null ? 0 : fixedDims.reduce((a, b) => a * b, 1),
+    dynamicAxes,
+  }
 }
 
 /** `float32 [batch, 256]` — how messages state what is expected. */

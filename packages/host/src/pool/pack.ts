@@ -32,7 +32,7 @@ function rowDimsInBatch(spec: InputSpec, index: number, rows: readonly ValidRow[
 }
 
 /** Copies `src` (row dims `srcDims`) into `dst` at `offset`, laid out with the (padded) `dstDims`. */
-function copyPadded(dst: TypedArray, offset: number, src: TypedArray, srcDims: number[], dstDims: number[], axis: number): void {
+function copyPadded(dst: TypedArray, offset: number, src: TypedArray, srcDims: readonly number[], dstDims: number[], axis: number): void {
   if (srcDims[axis] === dstDims[axis]) {
     ;(dst as Float32Array).set(src as Float32Array, offset)
     return
