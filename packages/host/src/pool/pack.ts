@@ -7,7 +7,6 @@
  */
 import { BatchSizeMismatchError } from '@inferpool/core'
 import type { TensorBatch, WireTensor } from '@inferpool/worker'
-import { TYPED_ARRAY_OF } from '@inferpool/worker'
 import { InferenceError } from '../errors.js'
 import type { OutputTensor, RowOutput, TypedArray } from '../types.js'
 import type { InputSpec, ModelShape, OutputSpec } from './model-shape.js'
@@ -19,7 +18,11 @@ export interface PackedBatch {
   transfer: ArrayBuffer[]
 }
 
-const product = (dims: readonly number[]): number => dims.reduce((a, b) => a * b, 1)
+const product = (dims: readonly number[]): number => {
+  let n = 1
+  for (let i = 0; i < dims.length; i++) n *= dims[i]
+  return n
+}
 
 function rowDimsInBatch(spec: InputSpec, index: number, rows: readonly ValidRow[]): number[] {
   const dims = [...rows[0].tensors[index].dims]
@@ -54,25 +57,30 @@ function copyPadded(dst: TypedArray, offset: number, src: TypedArray, srcDims: r
 export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRows = rows.length): PackedBatch {
   const inputs: Record<string, WireTensor> = {}
   const transfer: ArrayBuffer[] = []
-  shape.inputs.forEach((spec, index) => {
+  for (let index = 0; index < shape.inputs.length; index++) {
+    const spec = shape.inputs[index]
     const rowDims = rowDimsInBatch(spec, index, rows)
     const rowSize = product(rowDims)
-    const Ctor = TYPED_ARRAY_OF[spec.type]
+    const Ctor = spec.ctor
     const buffer = new ArrayBuffer(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
     const view = new Ctor(buffer) as TypedArray
     const pad = spec.padding
-    if (pad && pad.value !== 0 && pad.value !== 0n) {
-      const value = spec.type === 'int64' || spec.type === 'uint64' ? BigInt(pad.value) : Number(pad.value)
-      ;(view as Float32Array).fill(value as number, 0, rowSize * rows.length)
+    if (pad) {
+      if (pad.value !== 0 && pad.value !== 0n) {
+        const value = spec.type === 'int64' || spec.type === 'uint64' ? BigInt(pad.value) : Number(pad.value)
+        ;(view as Float32Array).fill(value as number, 0, rowSize * rows.length)
+      }
+      for (let r = 0; r < rows.length; r++) {
+        const { data, dims } = rows[r].tensors[index]
+        copyPadded(view, r * rowSize, data, dims, rowDims, pad.axis)
+      }
+    } else {
+      // The one copy of a row's data on its way to the worker.
+      for (let r = 0; r < rows.length; r++) (view as Float32Array).set(rows[r].tensors[index].data as Float32Array, r * rowSize)
     }
-    rows.forEach((row, r) => {
-      const { data, dims } = row.tensors[index]
-      if (pad) copyPadded(view, r * rowSize, data, dims, rowDims, pad.axis)
-      else (view as Float32Array).set(data as Float32Array, r * rowSize)
-    })
     inputs[spec.name] = { type: spec.type, dims: [batchRows, ...rowDims], buffer }
     transfer.push(buffer)
-  })
+  }
   return { batch: { rows: batchRows, inputs }, transfer }
 }
 
@@ -92,11 +100,12 @@ function cutAxis(data: TypedArray, dims: number[], axis: number, length: number)
   return { data: out, dims: newDims }
 }
 
-function rowOutput(spec: OutputSpec, wire: WireTensor, r: number, row: ValidRow): OutputTensor {
-  const Ctor = TYPED_ARRAY_OF[spec.type]
-  let dims = wire.dims.slice(1)
-  const rowSize = product(dims)
-  let data = new Ctor(wire.buffer, r * rowSize * Ctor.BYTES_PER_ELEMENT, rowSize) as TypedArray
+/** A row's view of one output: the output's data for row `r`, cut back where padded. */
+function rowOutput(spec: OutputSpec, buffer: ArrayBuffer, rowDims: readonly number[], rowSize: number, r: number, row: ValidRow): OutputTensor {
+  const Ctor = spec.ctor
+  let data = new Ctor(buffer, r * rowSize * Ctor.BYTES_PER_ELEMENT, rowSize) as TypedArray
+  // Each row gets its own dims array: a caller may change it, and others must not see that.
+  let dims = rowDims.slice()
   for (const { axis, lengthOf } of spec.unpad) {
     const length = row.lengths.get(lengthOf)
     if (length === undefined || axis >= dims.length) continue
@@ -119,22 +128,33 @@ export function unpackOutputs(
   if (typeof outputs !== 'object' || outputs === null) {
     throw new InferenceError('The worker returned no outputs for the batch')
   }
-  for (const spec of shape.outputs) {
+  const specs = shape.outputs
+  // Per output, once per batch: its buffer, row dims and row size.
+  const buffers: ArrayBuffer[] = []
+  const rowDims: number[][] = []
+  const rowSizes: number[] = []
+  for (const spec of specs) {
     const wire = outputs[spec.name]
     if (!wire) throw new InferenceError(`The worker returned no output "${spec.name}"`, { details: { output: spec.name } })
     if (wire.dims[0] !== batchRows) {
       throw new BatchSizeMismatchError(batchRows, wire.dims[0], `rows in output "${spec.name}"`)
     }
     const elements = product(wire.dims)
-    if (wire.type !== spec.type || wire.buffer.byteLength !== elements * TYPED_ARRAY_OF[spec.type].BYTES_PER_ELEMENT) {
+    if (wire.type !== spec.type || wire.buffer.byteLength !== elements * spec.ctor.BYTES_PER_ELEMENT) {
       throw new InferenceError(`The worker returned output "${spec.name}" as ${wire.type} [${wire.dims.join(', ')}] in ${wire.buffer.byteLength} bytes; the model declares ${spec.type}`, {
         details: { output: spec.name },
       })
     }
+    const dims = wire.dims.slice(1)
+    buffers.push(wire.buffer)
+    rowDims.push(dims)
+    rowSizes.push(product(dims))
   }
-  return rows.map((row, r) => {
+  const results = new Array<RowOutput>(rows.length)
+  for (let r = 0; r < rows.length; r++) {
     const out: RowOutput = {}
-    for (const spec of shape.outputs) out[spec.name] = rowOutput(spec, outputs[spec.name], r, row)
-    return out
-  })
+    for (let o = 0; o < specs.length; o++) out[specs[o].name] = rowOutput(specs[o], buffers[o], rowDims[o], rowSizes[o], r, rows[r])
+    results[r] = out
+  }
+  return results
 }
