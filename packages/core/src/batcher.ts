@@ -43,7 +43,7 @@ function capture(resolve: (value: unknown) => void, reject: (reason: unknown) =>
 /** `BatchContext` handed to `processBatch`. The AbortController is made only if read. */
 class Context implements BatchContext {
   private controller: AbortController | undefined
-  private aborted = false
+  aborted = false
   private reason: unknown
 
   constructor(

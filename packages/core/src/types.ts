@@ -22,6 +22,11 @@ export interface BatchContext {
    * has to.
    */
   readonly signal: AbortSignal
+  /**
+   * Whether `signal` is aborted. Reading it creates nothing, whereas the first read of
+   * `signal` creates an `AbortController` — per batch, on a hot path.
+   */
+  readonly aborted: boolean
 }
 
 /**

@@ -133,6 +133,21 @@ describe('while running', () => {
     expect(signal.reason).toBe(last)
   })
 
+  it('reports the same through context.aborted, and a signal first read afterwards is already aborted', async () => {
+    const g = gate<number>()
+    const [batcher] = batcherFixture({ maxBatchSize: 10 }, g.process)
+    const a = new AbortController()
+    track(batcher.submit(1, { signal: a.signal }))
+    await flush()
+    const context = g.pending[0].context
+    expect(context.aborted).toBe(false)
+    const reason = new Error('a')
+    a.abort(reason)
+    expect(context.aborted).toBe(true)
+    expect(context.signal.aborted).toBe(true)
+    expect(context.signal.reason).toBe(reason)
+  })
+
   it('never reports an unhandled rejection when a processor rejects after all its items were aborted', async () => {
     vi.useRealTimers()
     const unhandled = watchUnhandled()

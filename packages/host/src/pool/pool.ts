@@ -329,7 +329,8 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
     batcher = new DynamicBatcher<TensorItem | UserItem, unknown>(
       (items, ctx) =>
         // Every item of a batch has already settled (aborted or timed out): skip the work.
-        ctx.signal.aborted
+        // (`ctx.aborted`, not `ctx.signal.aborted`: the signal costs an AbortController per batch.)
+        ctx.aborted
           ? items.map(() => ctx.signal.reason as Error)
           : shape === null
             ? processUserBatch(items as UserItem[], ctx)
