@@ -193,8 +193,15 @@ export class WorkerSupervisor {
       // Read now: a Worker's threadId turns to -1 once it has exited.
       const threadId = thread.threadId
       let error: Error | undefined
-      thread.on('error', (err) => (error = err))
-      thread.once('exit', (code) => this.exited(generation, threadId, code, error))
+      // Whether it died while its generation was current and the pool open: its exit
+      // is a crash even if the generation has been retired by the time it comes.
+      let crashed = false
+      thread.on('error', (err) => {
+        error = err
+        crashed ||= !this.stopped && !generation.retired
+        this.errored(generation, err)
+      })
+      thread.once('exit', (code) => this.exited(generation, threadId, code, error, crashed))
       if (!this.loadedThreads.has(threadId) && !this.stopped) {
         const timer = setTimeout(() => {
           this.watchdogs.delete(threadId)
@@ -207,12 +214,30 @@ export class WorkerSupervisor {
     }
   }
 
-  private exited(generation: Generation, threadId: number, code: number, error: Error | undefined): void {
+  /**
+   * A thread emitted 'error' (an uncaught exception, an out-of-memory kill). piscina's
+   * listener, registered first, has already dropped it from `threads` and rejected its
+   * tasks; its 'exit' comes later (after the thread is joined). Callers re-run those
+   * tasks before that exit, so if piscina did not start a replacement the generation
+   * must be replaced now, not at the exit: until then `run()` would find no thread and
+   * fail a batch that a new generation would serve. (piscina skips the replacement
+   * when it judges the thread "not ready": a replacement that got a task before its
+   * ready message was processed — `_onWorkerAvailable` hands queued tasks to pending
+   * workers too — and crashed running it.)
+   */
+  private errored(generation: Generation, error: Error): void {
+    if (this.stopped || generation.retired) return
+    // Watch the replacement piscina started in its own 'error' listener, if any.
+    this.scan(generation)
+    if (generation.piscina.threads.length < this.settings.replicas) this.rebuild(generation, error.message)
+  }
+
+  private exited(generation: Generation, threadId: number, code: number, error: Error | undefined, crashed: boolean): void {
     const timer = this.watchdogs.get(threadId)
     if (timer) clearTimeout(timer)
     this.watchdogs.delete(threadId)
     const loaded = this.loadedThreads.has(threadId)
-    const expected = this.stopped || generation.retired
+    const expected = (this.stopped || generation.retired) && !crashed
     if (!loaded && !expected) {
       this.lastLoadDeath = error ? error.message : `exit code ${code}`
       this.loadDeaths++
@@ -224,7 +249,7 @@ export class WorkerSupervisor {
     this.scan(generation)
     this.hooks.onThreadExit({ threadId, generation, code, error, loaded, expected })
     for (const check of [...this.settleChecks]) check()
-    if (expected) return
+    if (expected || this.stopped) return
     // No replacement: this generation has stopped replacing.
     if (generation.piscina.threads.length < this.settings.replicas) this.rebuild(generation, error ? error.message : `exit code ${code}`)
   }
