@@ -48,10 +48,11 @@ import type { PiscinaWorkerInterface } from './startup.js'
 import { validateRow } from './validate-input.js'
 import type { ValidRow } from './validate-input.js'
 
-/** A queued request of a tensor pool. */
-interface TensorItem extends ProbedRow {
-  row: ValidRow
-}
+/** A queued request of a tensor pool: the validated row itself (no wrapper per request). */
+interface TensorItem extends ProbedRow, ValidRow {}
+
+/** `infer()` without options (shared: a default `{}` would be a new object per call). */
+const NO_OPTIONS: InferOptions = Object.freeze({})
 
 /** A queued request of a user-worker pool. */
 interface UserItem {
@@ -280,7 +281,7 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
 
   async function processTensorBatch(items: TensorItem[], ctx: BatchContext): Promise<Array<RowOutput | Error>> {
     const model = shape as ModelShape
-    const rows = items.map((i) => i.row)
+    const rows = items
     // A model with a fixed batch size > 1 gets its batch filled up with zero rows.
     const batchRows = model.fixedBatchSize !== null && model.fixedBatchSize > 1 ? model.fixedBatchSize : rows.length
     const result = await runOnWorker(ctx, rows.length, () => {
@@ -317,7 +318,7 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
     maxBatchSize: metadata.maxBatchSize,
     maxConcurrentBatches: options.replicas * options.concurrency,
   }
-  if (shape?.keyed) batcherOptions.batchKey = (item) => (item as TensorItem).row.key
+  if (shape?.keyed) batcherOptions.batchKey = (item) => (item as TensorItem).key
   if (shape === null) {
     const costOf = cost ?? defaultCost
     batcherOptions.cost = (item) => costOf((item as UserItem).input)
@@ -444,19 +445,23 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
   }
 
   const pool: Pool<unknown, unknown> = {
-    infer(input: unknown, inferOptions: InferOptions = {}): Promise<unknown> {
+    infer(input: unknown, inferOptions: InferOptions = NO_OPTIONS): Promise<unknown> {
       let item: TensorItem | UserItem
       try {
-        item = shape === null ? { input } : { row: validateRow(input as RowInput, shape) }
+        item = shape === null ? { input } : validateRow(input as RowInput, shape)
       } catch (err) {
         return Promise.reject(err)
       }
+      const timeoutMs = inferOptions.timeoutMs ?? options.timeoutMs
+      const itemCost = inferOptions.cost ?? (shape !== null && cost ? cost(input) : undefined)
+      // Once per request: no options object for the batcher unless there is something in it.
+      if (inferOptions.signal === undefined && timeoutMs === undefined && inferOptions.priority === undefined && itemCost === undefined) {
+        return batcher.submit(item)
+      }
       const submit: SubmitOptions = {}
       if (inferOptions.signal !== undefined) submit.signal = inferOptions.signal
-      const timeoutMs = inferOptions.timeoutMs ?? options.timeoutMs
       if (timeoutMs !== undefined) submit.timeoutMs = timeoutMs
       if (inferOptions.priority !== undefined) submit.priority = inferOptions.priority
-      const itemCost = inferOptions.cost ?? (shape !== null && cost ? cost(input) : undefined)
       if (itemCost !== undefined) submit.cost = itemCost
       return batcher.submit(item, submit)
     },
