@@ -10,11 +10,24 @@ const osThreads = (): number => readdirSync('/proc/self/task').length
 /** Handles a live worker thread holds (its MessagePorts). */
 const workerPorts = (): number => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length
 
+/**
+ * Settles with the promise's outcome (its error, or null), once the handles closed
+ * while it settled are closed for good. piscina's `destroy()` resolves on the threads'
+ * 'exit' events and closes each thread's MessagePort with `port.close()`; libuv
+ * finishes a close in the closing-handles phase, the last of a loop iteration. When a
+ * thread's exit is handled in the same iteration as its `port.close()` (a start-up
+ * timeout firing while the threads are still booting), the rejection arrives while
+ * the port is still closing — and still counted by `getActiveResourcesInfo()`. An
+ * immediate scheduled from an immediate runs in the next iteration's check phase,
+ * after that closing phase: an ordering barrier, not a wait of any length.
+ */
 async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
+  const outcome = await promise.then(
     () => null,
     (err: unknown) => err,
   )
+  await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
+  return outcome
 }
 
 describe('load failures', () => {
