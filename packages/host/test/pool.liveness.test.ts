@@ -18,6 +18,12 @@ const DISPOSE_EXITS = 3
 const RUN_CRASHES = 4
 const LOAD_HANGS = 5
 
+/**
+ * startupTimeoutMs of the tests where a load hangs on purpose: the hang lasts this
+ * long, and every healthy thread start in the same test must fit well inside it.
+ */
+const STARTUP_TIMEOUT_MS = 5_000
+
 const pools: Array<Pool<Item, number>> = []
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()))
@@ -131,14 +137,18 @@ describe('a replacement thread that dies while loading (piscina then stops repla
   })
 
   it('a replacement whose load never finishes is terminated after startupTimeoutMs, and the request is served by a new thread', async () => {
-    const { pool, control } = await flakyPool(1, { startupTimeoutMs: 1_000 })
+    // startupTimeoutMs also bounds every normal thread start here (createPool's first
+    // thread, the new set's thread): it must stay well above one on a loaded 2-core
+    // machine (0.3–0.8 s measured at load average 7), or a healthy thread is
+    // terminated too and the rebuild count and reason change. The hang takes this long.
+    const { pool, control } = await flakyPool(1, { startupTimeoutMs: STARTUP_TIMEOUT_MS })
     control[RUN_CRASHES] = 1
     control[LOAD_HANGS] = 1
     const rebuilt = next(pool, 'onRebuild')
     expect(await within(pool.infer({ value: 3, crash: 'once' }))).toEqual({ status: 'fulfilled', value: 6 })
     expect(await within(rebuilt)).toEqual({
       status: 'fulfilled',
-      value: { generation: 2, reason: 'the thread did not load within startupTimeoutMs (1000 ms)' },
+      value: { generation: 2, reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)` },
     })
     expect(pool.stats.replicas.map((r) => r.state)).toEqual(['ready'])
   })
@@ -157,7 +167,10 @@ describe('a replacement thread whose load fails (it lives, answering ERR_MODEL_L
   })
 
   it('a retried load that hangs is bounded by startupTimeoutMs: the batch gets its one more go and is served', async () => {
-    const { pool, control } = await flakyPool(1, { startupTimeoutMs: 1_000 })
+    // Above any normal thread start (see the test above): the replacement whose first
+    // load throws must report before its start-up watchdog, or it is terminated and
+    // the load attempts counted below change.
+    const { pool, control } = await flakyPool(1, { startupTimeoutMs: STARTUP_TIMEOUT_MS })
     control[RUN_CRASHES] = 1
     // The replacement's start-up load throws; the retry with the re-run batch hangs; the next one loads.
     control[LOAD_THROWS] = 1
