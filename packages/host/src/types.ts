@@ -176,9 +176,9 @@ export interface PoolOptions {
   concurrency?: number
   /**
    * Batching options. The pool's defaults differ from the batcher's:
-   * `maxBatchSize` 64 (capped by a fixed batch dim), `maxWaitMs` 0, `isolateFailures`
+   * `maxBatchSize` 128 (capped by a fixed batch dim), `maxWaitMs` 0, `isolateFailures`
    * true; `maxConcurrentBatches` is always `replicas × concurrency`.
-   * @default { maxBatchSize: 64, maxWaitMs: 0, isolateFailures: true }
+   * @default { maxBatchSize: 128, maxWaitMs: 0, isolateFailures: true }
    */
   batching?: BatchingOptions
   /**

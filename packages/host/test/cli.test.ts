@@ -67,7 +67,7 @@ describe('inferpool serve --help', () => {
       ['--model <name=path>', '(default: the built-in demo model as "demo")'],
       ['--replicas <n>', '(default: '],
       ['--concurrency <n>', '(default: 1)'],
-      ['--max-batch-size <n>', '(default: 64)'],
+      ['--max-batch-size <n>', '(default: 128)'],
       ['--min-batch-size <n>', '(default: 1)'],
       ['--max-wait-ms <ms>', '(default: 0)'],
       ['--max-queue-size <n>', '(default: 4096)'],
@@ -121,7 +121,7 @@ describe('inferpool serve', () => {
     const server = await start(['--replicas', '1'])
     const out = server.output()
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    expect(out).toContain(`model demo: ${demoModel} — 1 replica × concurrency 1, max batch 64, cpu`)
+    expect(out).toContain(`model demo: ${demoModel} — 1 replica × concurrency 1, max batch 128, cpu`)
     const curl = out.split('\n').find((line) => line.trim().startsWith('curl '))?.trim() as string
     const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
       execFile('sh', ['-c', curl], (error, stdout) => (error ? reject(error) : resolve({ stdout }))),
