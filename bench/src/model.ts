@@ -4,31 +4,11 @@
  * the batch axis is fixed. Random rows are synthesised from that.
  */
 import ort from 'onnxruntime-node'
+import type { TensorType, TypedArray } from '@inferpool/host'
 
-export type ElementType =
-  | 'float32'
-  | 'float64'
-  | 'int8'
-  | 'uint8'
-  | 'int16'
-  | 'uint16'
-  | 'int32'
-  | 'uint32'
-  | 'int64'
-  | 'uint64'
-  | 'bool'
-
-export type RowArray =
-  | Float32Array
-  | Float64Array
-  | Int8Array
-  | Uint8Array
-  | Int16Array
-  | Uint16Array
-  | Int32Array
-  | Uint32Array
-  | BigInt64Array
-  | BigUint64Array
+/** Element types and row arrays: the pool's public types (@inferpool/host). */
+export type ElementType = TensorType
+export type RowArray = TypedArray
 
 export interface ModelTensor {
   name: string

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import ort from 'onnxruntime-node'
 import { readModelInfo, KSERVE_DATATYPE, type ElementType, type ModelInfo } from '../model.js'
-import { reportStartupFailure, type PlainServerConfig, type ServerMessage } from './protocol.js'
+import { listenAndReport, reportStartupFailure, type PlainServerConfig } from './protocol.js'
 
 const ARRAY_OF: Record<ElementType, (data: number[]) => ort.Tensor['data']> = {
   float32: (d) => Float32Array.from(d),
@@ -83,19 +83,7 @@ async function main(): Promise<void> {
       else res.destroy()
     })
   })
-  server.keepAliveTimeout = 60_000
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address()
-    const port = typeof address === 'object' && address ? address.port : 0
-    process.send?.({ type: 'listening', port, rssBytes: process.memoryUsage().rss } satisfies ServerMessage)
-  })
-  const stop = () => {
-    server.close()
-    server.closeAllConnections()
-    void session.release().finally(() => process.exit(0))
-  }
-  process.once('SIGTERM', stop)
-  process.once('disconnect', stop)
+  listenAndReport(server, () => session.release())
 }
 
 main().catch(reportStartupFailure)

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http'
 import type { BatchingOptions } from '@inferpool/host'
 import { loadCreatePool, loadCreateRequestHandler } from '../pool-api.js'
-import { reportStartupFailure, type PoolServerConfig, type ServerMessage } from './protocol.js'
+import { listenAndReport, reportStartupFailure, type PoolServerConfig } from './protocol.js'
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as PoolServerConfig
@@ -23,19 +23,7 @@ async function main(): Promise<void> {
     logger: { warn: () => {}, info: () => {} },
   })
   const server = createServer(createRequestHandler({ [config.modelName]: pool }))
-  server.keepAliveTimeout = 60_000
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address()
-    const port = typeof address === 'object' && address ? address.port : 0
-    process.send?.({ type: 'listening', port, rssBytes: process.memoryUsage().rss } satisfies ServerMessage)
-  })
-  const stop = () => {
-    server.close()
-    server.closeAllConnections()
-    void pool.close({ drain: false }).finally(() => process.exit(0))
-  }
-  process.once('SIGTERM', stop)
-  process.once('disconnect', stop)
+  listenAndReport(server, () => pool.close({ drain: false }))
 }
 
 main().catch(reportStartupFailure)

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http'
+
 /** Messages from a bench server child process to the bench (over the fork IPC channel). */
 export type ServerMessage =
   | { type: 'listening'; port: number; rssBytes: number }
@@ -31,4 +33,26 @@ export function reportStartupFailure(error: unknown): void {
     console.error(message)
     process.exit(1)
   }
+}
+
+/**
+ * Listens on an ephemeral 127.0.0.1 port, tells the parent the port and the resident
+ * memory once listening, and stops on SIGTERM or when the parent goes away: closes the
+ * server and its keep-alive connections, runs `release` (the session or the pool), then
+ * exits 0.
+ */
+export function listenAndReport(server: Server, release: () => Promise<unknown>): void {
+  server.keepAliveTimeout = 60_000
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    process.send?.({ type: 'listening', port, rssBytes: process.memoryUsage().rss } satisfies ServerMessage)
+  })
+  const stop = () => {
+    server.close()
+    server.closeAllConnections()
+    void release().finally(() => process.exit(0))
+  }
+  process.once('SIGTERM', stop)
+  process.once('disconnect', stop)
 }

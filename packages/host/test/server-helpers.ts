@@ -4,6 +4,7 @@
  */
 import { request } from 'node:http'
 import { fileURLToPath } from 'node:url'
+import { prng } from './fixtures/models.js'
 
 export const demoModel = fileURLToPath(new URL('../models/demo-mlp.onnx', import.meta.url))
 export const repoModel = (name: string): string => fileURLToPath(new URL(`../../../fixtures/models/${name}`, import.meta.url))
@@ -49,17 +50,8 @@ export function post(url: string, body: unknown, headers: Record<string, string>
   })
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// Deterministic PRNG (mulberry32), shared with the pool tests.
+export { prng }
 
 /** `rows` rows of 256 float32 values (exactly representable as JSON numbers). */
 export function demoRows(seed: number, rows: number): number[][] {
