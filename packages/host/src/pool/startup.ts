@@ -65,8 +65,17 @@ export function createPiscina(options: ResolvedPoolOptions, filename: string, wo
  * Starts the workers and waits until `replicas` distinct threads have reported a
  * successful load on the pool's channel. Rejects with the first load failure (rebuilt
  * into its class: `ModelLoadError`, `ProviderUnavailableError`), with
- * `WorkerCrashedError` if a thread exits while loading, or with `StartupTimeoutError`;
- * in every failure case the threads are destroyed before the promise settles.
+ * `WorkerCrashedError` if a thread exits while loading, or with `StartupTimeoutError`.
+ *
+ * The threads are destroyed on every failure, but not always before the promise
+ * settles: terminating a thread while it is inside onnxruntime's native session
+ * creation aborts the whole process ("terminate called after throwing an instance of
+ * 'Napi::Error'"). So when `StartupTimeoutError` fires while a thread of the built-in
+ * ONNX worker is still loading, the promise rejects on time and the threads are
+ * destroyed in the background as soon as every one of them has reported its load (or
+ * exited) — a slow native load delays that, never the rejection. Meanwhile the
+ * channel is ref'd, so the process cannot exit (which would terminate the threads
+ * mid-load just the same). A user worker's load is plain JS and is terminated at once.
  */
 export async function startWorkers(
   options: ResolvedPoolOptions,
@@ -78,20 +87,45 @@ export async function startWorkers(
   const channel = new BroadcastChannel(channelName)
   // The channel must not keep the process alive on its own (piscina's threads are unref'd too).
   channel.unref()
+  /** Only the built-in ONNX worker loads natively; see above. */
+  const deferWhileLoading = options.worker === null
   const loaded = new Map<number, WorkerDescription | null>()
   /** Threads whose start-up has settled (loaded, failed to load, or exited). */
   const settled = new Set<number>()
+  /** Threads whose exit is watched (replacements piscina starts are found by scanning). */
+  const watched = new WeakSet<Worker>()
   let failure: Error | undefined
   let piscina: Piscina | undefined
   let timer: NodeJS.Timeout | undefined
+  /** Re-checked whenever a thread settles: first the start-up promise, then a deferred destroy. */
+  let onSettled = (): void => undefined
+
+  const watch = (pool: Piscina, thread: Worker): void => {
+    if (watched.has(thread)) return
+    watched.add(thread)
+    // Read now: a Worker's threadId turns to -1 once it has exited.
+    const threadId = thread.threadId
+    let lastError: Error | undefined
+    thread.on('error', (err) => (lastError = err))
+    thread.once('exit', (code) => {
+      // piscina's own exit listener ran first: a replacement it started is in `threads`.
+      for (const t of pool.threads) watch(pool, t)
+      if (settled.has(threadId)) return onSettled()
+      failure ??= new WorkerCrashedError(
+        `A worker thread exited while loading ${options.modelLabel} (${lastError ? lastError.message : `exit code ${code}`})`,
+        { details: { model: options.modelLabel, exitCode: code, message: lastError?.message } },
+      )
+      settled.add(threadId)
+      onSettled()
+    })
+  }
 
   try {
     const description = await new Promise<WorkerDescription | null>((resolve, reject) => {
-      // On a failure, wait until every thread has settled before destroying them:
-      // terminating a thread while it is inside ORT's native session creation aborts
-      // the whole process ("terminate called after throwing an instance of
-      // 'Napi::Error'"). Loads settle quickly either way; the timeout still bounds it.
-      const check = (): void => {
+      // On a failure, wait until every thread has settled before destroying them
+      // (terminating one inside ORT's session creation aborts the process). Loads
+      // settle quickly either way; the timeout still bounds the wait.
+      onSettled = (): void => {
         if (settled.size < options.replicas) return
         if (failure) reject(failure)
         else resolve(loaded.values().next().value ?? null)
@@ -102,7 +136,7 @@ export async function startWorkers(
         if (report.ok) loaded.set(report.threadId, report.description)
         else failure ??= deserializeError(report.error)
         settled.add(report.threadId)
-        check()
+        onSettled()
       }
       timer = setTimeout(() => reject(failure ?? new StartupTimeoutError(options.startupTimeoutMs, loaded.size, options.replicas)), options.startupTimeoutMs)
       piscina = createPiscina(options, filename, workerOptions, channelName)
@@ -110,21 +144,11 @@ export async function startWorkers(
       pool.on('error', (err: unknown) => {
         failure ??= err instanceof Error ? err : new Error(String(err))
       })
+      for (const thread of pool.threads) watch(pool, thread)
       pool.on('workerCreate', (worker: PiscinaWorkerInterface) => {
         onWorkerCreate(pool, worker)
-        const threadId = worker.id
-        const thread = threadOf(pool, threadId)
-        let lastError: Error | undefined
-        thread?.on('error', (err) => (lastError = err))
-        thread?.once('exit', (code) => {
-          if (settled.has(threadId)) return
-          failure ??= new WorkerCrashedError(
-            `A worker thread exited while loading ${options.modelLabel} (${lastError ? lastError.message : `exit code ${code}`})`,
-            { details: { model: options.modelLabel, exitCode: code, message: lastError?.message } },
-          )
-          settled.add(threadId)
-          check()
-        })
+        const thread = threadOf(pool, worker.id)
+        if (thread) watch(pool, thread)
       })
     })
     clearTimeout(timer)
@@ -132,10 +156,33 @@ export async function startWorkers(
     return { piscina: piscina as Piscina, channel, channelName, description }
   } catch (err) {
     clearTimeout(timer)
+    const error =
+      err instanceof InferpoolError
+        ? err
+        : new WorkerCrashedError(`A worker thread failed while loading ${options.modelLabel}: ${(err as Error).message}`, { cause: err })
+    const pool = piscina
+    const allSettled = (): boolean => pool === undefined || pool.threads.every((t) => settled.has(t.threadId))
+    if (pool && deferWhileLoading && !allSettled()) {
+      // Reject now, destroy once no thread is inside a native load (see above). The
+      // channel keeps hearing load reports and holds the process open until then.
+      channel.ref()
+      void new Promise<void>((resolve) => {
+        onSettled = () => {
+          if (allSettled()) resolve()
+        }
+        onSettled()
+      })
+        .then(() => pool.destroy())
+        .catch(() => undefined)
+        .finally(() => {
+          channel.onmessage = () => undefined
+          channel.close()
+        })
+      throw error
+    }
     channel.onmessage = () => undefined
     channel.close()
-    if (piscina) await piscina.destroy().catch(() => undefined)
-    if (err instanceof InferpoolError) throw err
-    throw new WorkerCrashedError(`A worker thread failed while loading ${options.modelLabel}: ${(err as Error).message}`, { cause: err })
+    if (pool) await pool.destroy().catch(() => undefined)
+    throw error
   }
 }
