@@ -390,7 +390,8 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
         }
       },
     },
-    { replicas: options.replicas, startupTimeoutMs: options.startupTimeoutMs },
+    // Only the built-in ONNX worker loads natively (a user worker's load is plain JS).
+    { replicas: options.replicas, startupTimeoutMs: options.startupTimeoutMs, deferWhileLoading: options.worker === null },
     piscina.threads.map((t) => t.threadId),
   )
 
@@ -414,16 +415,22 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
     onChannelChange?.()
   }
 
-  /** Resolves when `done()` holds (checked on each channel message), or after `ms`. */
+  /**
+   * Resolves when `done()` holds (checked on each channel message and thread exit), or
+   * after `ms`. With `ms` Infinity the channel is ref'd meanwhile: the process must not
+   * exit (terminating the threads) while close() waits for a native load.
+   */
   function waitFor(done: () => boolean, ms: number): Promise<void> {
     if (done()) return Promise.resolve()
     return new Promise<void>((resolve) => {
       const finish = (): void => {
         clearTimeout(timer)
+        if (timer === undefined) channel.unref()
         onChannelChange = undefined
         resolve()
       }
-      const timer = setTimeout(finish, ms)
+      const timer = Number.isFinite(ms) ? setTimeout(finish, ms) : undefined
+      if (timer === undefined) channel.ref()
       onChannelChange = () => {
         if (done()) finish()
       }
@@ -431,8 +438,13 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
   }
 
   async function disposeWorkers(): Promise<void> {
+    // Every generation's threads: a retiring one's loading threads report on this
+    // channel too, and it is closed right after. An ONNX thread is never terminated
+    // inside its load (that aborts the process), so the wait for loads is unbounded
+    // there: a native load returns, a slow one delays close() by as much.
+    const loading = () => supervisor.allThreads.map((t) => t.threadId)
+    await waitFor(() => loading().every((id) => settledThreads.has(id)), options.worker === null ? Infinity : options.startupTimeoutMs)
     const threads = () => supervisor.threads.map((t) => t.threadId)
-    await waitFor(() => threads().every((id) => settledThreads.has(id)), options.startupTimeoutMs)
     const live = threads()
     if (live.length === 0) return
     // A thread that exits instead (a dispose that calls process.exit) is done too.

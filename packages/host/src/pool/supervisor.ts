@@ -32,7 +32,12 @@
  *   `WorkerCrashedError` naming the last death, instead of queueing where nothing can
  *   run it.
  * - A thread that has not reported its load within `startupTimeoutMs` is terminated,
- *   so a replacement whose `load` hangs cannot hold queued tasks forever.
+ *   so a replacement whose `load` hangs cannot hold queued tasks forever. With
+ *   `deferWhileLoading` (the built-in ONNX worker) it is only marked then, and
+ *   terminated as soon as its load returns: terminating a thread inside ORT's native
+ *   session creation aborts the whole process, and a native load does return. A slow
+ *   native load delays the termination by as much; a retired generation likewise
+ *   waits, without a bound, until none of its threads is still loading.
  */
 import type { Worker } from 'node:worker_threads'
 import type { Piscina } from 'piscina'
@@ -62,6 +67,13 @@ export interface SupervisorSettings {
   replicas: number
   /** Longest wait for a thread's load before it is terminated. */
   startupTimeoutMs: number
+  /**
+   * A thread still loading is never terminated: past `startupTimeoutMs` it is
+   * terminated once its load returns, and a retired generation waits for its loads
+   * without a bound. For loads that run native code (ORT's session creation).
+   * @default false
+   */
+  deferWhileLoading?: boolean
   /** Delay before the first rebuild after a failed one; doubles up to `maxBackoffMs`. */
   backoffMs?: number
   maxBackoffMs?: number
@@ -79,6 +91,8 @@ export class WorkerSupervisor {
   /** Threads whose last known load succeeded. */
   private readonly loadedOk = new Set<number>()
   private readonly watchdogs = new Map<number, NodeJS.Timeout>()
+  /** Threads past `startupTimeoutMs` still inside their load: terminated when it returns (`deferWhileLoading`). */
+  private readonly overdue = new Map<number, Worker>()
   private nextId = 1
   private failedRebuilds = 0
   private rebuildTimer: NodeJS.Timeout | undefined
@@ -114,6 +128,11 @@ export class WorkerSupervisor {
     return this.current.piscina.threads
   }
 
+  /** The threads of every generation not closed yet (the current one and those retiring). */
+  get allThreads(): Worker[] {
+    return [...this.generations].flatMap((g) => g.piscina.threads)
+  }
+
   /**
    * Runs a task on the current generation. Returns the generation too, so a caller
    * whose task is rejected can tell a retirement (re-route) from a thread death.
@@ -146,6 +165,15 @@ export class WorkerSupervisor {
   noteLoaded(threadId: number, ok: boolean): void {
     // Called with every task result: the common case (a known, loaded thread) is free.
     if (ok && this.loadedOk.has(threadId)) return
+    const overdue = this.overdue.get(threadId)
+    if (overdue) {
+      // Its load has returned: out of native code, it can be terminated now. It counts
+      // as a thread that did not load in time (its exit is a load death, not a success
+      // that would reset the rebuild back-off), whatever the load's outcome.
+      this.overdue.delete(threadId)
+      void overdue.terminate()
+      return
+    }
     if (ok) this.loadedOk.add(threadId)
     else this.loadedOk.delete(threadId)
     this.loadedThreads.add(threadId)
@@ -206,7 +234,10 @@ export class WorkerSupervisor {
         const timer = setTimeout(() => {
           this.watchdogs.delete(threadId)
           error ??= new Error(`the thread did not load within startupTimeoutMs (${this.settings.startupTimeoutMs} ms)`)
-          void thread.terminate()
+          // Terminating it inside a native load would abort the process: wait for the
+          // load to return (noteLoaded), or for the thread to exit on its own.
+          if (this.settings.deferWhileLoading) this.overdue.set(threadId, thread)
+          else void thread.terminate()
         }, this.settings.startupTimeoutMs)
         timer.unref()
         this.watchdogs.set(threadId, timer)
@@ -236,6 +267,7 @@ export class WorkerSupervisor {
     const timer = this.watchdogs.get(threadId)
     if (timer) clearTimeout(timer)
     this.watchdogs.delete(threadId)
+    this.overdue.delete(threadId)
     const loaded = this.loadedThreads.has(threadId)
     const expected = (this.stopped || generation.retired) && !crashed
     if (!loaded && !expected) {
@@ -275,7 +307,10 @@ export class WorkerSupervisor {
     this.rebuildTimer.unref()
   }
 
-  /** Resolves once no thread of `generation` is still loading (or after `startupTimeoutMs`). */
+  /**
+   * Resolves once no thread of `generation` is still loading (a thread that exits is
+   * not), or after `startupTimeoutMs` — never early with `deferWhileLoading`.
+   */
   private whenSettled(generation: Generation): Promise<void> {
     return new Promise((resolve) => {
       const finish = (): void => {
@@ -286,8 +321,8 @@ export class WorkerSupervisor {
       const check = (): void => {
         if (generation.piscina.threads.every((t) => this.loadedThreads.has(t.threadId))) finish()
       }
-      const timer = setTimeout(finish, this.settings.startupTimeoutMs)
-      timer.unref()
+      const timer = this.settings.deferWhileLoading ? undefined : setTimeout(finish, this.settings.startupTimeoutMs)
+      timer?.unref()
       this.settleChecks.add(check)
       check()
     })

@@ -1,0 +1,176 @@
+/**
+ * The supervisor's start-up watchdog on replacement threads, against a scripted
+ * piscina and fake timers: whether a thread past `startupTimeoutMs` is terminated at
+ * once or only once its load has returned (`deferWhileLoading`, the ONNX worker's
+ * case: terminating a thread inside ORT's native session creation aborts the whole
+ * process — pool.startup-timeout.test.ts shows it with real threads).
+ */
+import { EventEmitter } from 'node:events'
+import type { Piscina } from 'piscina'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { WorkerSupervisor } from '../src/pool/supervisor.js'
+
+const STARTUP_TIMEOUT_MS = 1_000
+let nextThreadId = 1
+
+/** A Worker as the supervisor uses it; `terminate()` exits it (as a real one does, later). */
+class FakeThread extends EventEmitter {
+  readonly threadId = nextThreadId++
+  terminated = false
+  terminate(): Promise<number> {
+    this.terminated = true
+    queueMicrotask(() => this.emit('exit', 1))
+    return Promise.resolve(1)
+  }
+}
+
+/** piscina's part: its own exit listener (registered first) drops the thread and, if `replace`, starts another. */
+class FakePiscina extends EventEmitter {
+  threads: FakeThread[] = []
+  closed = false
+  replace = true
+
+  constructor(size: number) {
+    super()
+    for (let i = 0; i < size; i++) this.add()
+  }
+
+  add(): FakeThread {
+    const thread = new FakeThread()
+    thread.on('exit', () => {
+      if (!this.threads.includes(thread)) return
+      this.threads = this.threads.filter((t) => t !== thread)
+      if (this.replace) this.add()
+    })
+    this.threads.push(thread)
+    return thread
+  }
+
+  close(): Promise<void> {
+    this.closed = true
+    return Promise.resolve()
+  }
+}
+
+function supervise(deferWhileLoading: boolean) {
+  const first = new FakePiscina(2)
+  const exits: Array<{ threadId: number; loaded: boolean; reason: string | undefined }> = []
+  const supervisor = new WorkerSupervisor(
+    first as unknown as Piscina,
+    () => new FakePiscina(2) as unknown as Piscina,
+    {
+      onGeneration: () => undefined,
+      onThreadExit: ({ threadId, loaded, error }) => void exits.push({ threadId, loaded, reason: error?.message }),
+    },
+    { replicas: 2, startupTimeoutMs: STARTUP_TIMEOUT_MS, deferWhileLoading },
+    first.threads.map((t) => t.threadId),
+  )
+  /** Crashes a loaded thread of the first generation; returns its replacement (loading, watched). */
+  const replaceOne = (): FakeThread => {
+    ;(first.threads[0] as FakeThread).emit('exit', 3)
+    return first.threads.at(-1) as FakeThread
+  }
+  return { first, supervisor, exits, replaceOne }
+}
+
+/** Lets queued microtasks (a terminated thread's exit) run. */
+const flush = () => vi.advanceTimersByTimeAsync(0)
+
+describe('start-up watchdog on replacement threads', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('without deferWhileLoading (a user worker) terminates a thread still loading at startupTimeoutMs at once', async () => {
+    const { supervisor, exits, replaceOne } = supervise(false)
+    const replacement = replaceOne()
+    await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS)
+    expect(replacement.terminated).toBe(true)
+    expect(exits.at(-1)).toEqual({
+      threadId: replacement.threadId,
+      loaded: false,
+      reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`,
+    })
+    supervisor.stop()
+  })
+
+  it('with deferWhileLoading keeps an overdue thread while it loads and terminates it as soon as its load returns', async () => {
+    const { supervisor, exits, replaceOne } = supervise(true)
+    const replacement = replaceOne()
+    await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS * 10)
+    expect(replacement.terminated).toBe(false)
+    // Its load report arrives (a success, late): now out of native code.
+    supervisor.noteLoaded(replacement.threadId, true)
+    expect(replacement.terminated).toBe(true)
+    await flush()
+    // It counts as a thread that did not load in time, not as a loaded one.
+    expect(exits.at(-1)).toEqual({
+      threadId: replacement.threadId,
+      loaded: false,
+      reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`,
+    })
+    expect(supervisor.lastLoadDeath).toBe(`the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`)
+    supervisor.stop()
+  })
+
+  it('with deferWhileLoading terminates an overdue thread whose load failed once the failure is reported', async () => {
+    const { supervisor, replaceOne } = supervise(true)
+    const replacement = replaceOne()
+    await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS)
+    expect(replacement.terminated).toBe(false)
+    supervisor.noteLoaded(replacement.threadId, false)
+    expect(replacement.terminated).toBe(true)
+    supervisor.stop()
+  })
+
+  it('with deferWhileLoading leaves a thread that loads in time alone', async () => {
+    const { supervisor, replaceOne } = supervise(true)
+    const replacement = replaceOne()
+    supervisor.noteLoaded(replacement.threadId, true)
+    await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS * 10)
+    expect(replacement.terminated).toBe(false)
+    supervisor.stop()
+  })
+
+  it('after stop() (the pool closing) still terminates an overdue thread once its load returns', async () => {
+    const { supervisor, replaceOne } = supervise(true)
+    const replacement = replaceOne()
+    await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS)
+    supervisor.stop()
+    expect(replacement.terminated).toBe(false)
+    supervisor.noteLoaded(replacement.threadId, true)
+    expect(replacement.terminated).toBe(true)
+  })
+
+  it('with deferWhileLoading closes a retired generation only once its loading thread is out of its load, past startupTimeoutMs', async () => {
+    const { first, supervisor, replaceOne } = supervise(true)
+    const loading = replaceOne()
+    // piscina stops replacing; the next exit retires the first generation.
+    first.replace = false
+    ;(first.threads[0] as FakeThread).emit('exit', 3)
+    expect(first.threads).toEqual([loading])
+    await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS * 10)
+    expect(first.closed).toBe(false)
+    expect(loading.terminated).toBe(false)
+    supervisor.noteLoaded(loading.threadId, true)
+    await flush()
+    expect(loading.terminated).toBe(true)
+    expect(first.closed).toBe(true)
+    const { retired } = supervisor.stop()
+    await retired
+  })
+
+  it('without deferWhileLoading closes a retired generation after startupTimeoutMs even while a thread loads', async () => {
+    const { first, supervisor, replaceOne } = supervise(false)
+    const loading = replaceOne()
+    first.replace = false
+    ;(first.threads[0] as FakeThread).emit('exit', 3)
+    await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS)
+    expect(first.closed).toBe(true)
+    expect(loading.terminated).toBe(true)
+    supervisor.stop()
+  })
+})
