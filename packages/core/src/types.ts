@@ -135,11 +135,13 @@ export interface SubmitOptions {
   /**
    * Aborts the request; it rejects with `signal.reason` — at once, whether it is
    * queued, waiting for room or running (its result is then dropped).
+   * @default undefined (not abortable)
    */
   signal?: AbortSignal
   /**
    * Rejects with `TimeoutError` when the result has not arrived after this many ms
    * (counted from `submit`; 0..2147483647, or Infinity for none).
+   * @default Infinity
    */
   timeoutMs?: number
   /**
@@ -147,7 +149,10 @@ export interface SubmitOptions {
    * @default 0
    */
   priority?: number
-  /** Cost of this item (finite, >= 0); overrides the `cost` option. */
+  /**
+   * Cost of this item (finite, >= 0); overrides the `cost` option.
+   * @default the `cost` option's value for the item
+   */
   cost?: number
 }
 

@@ -186,6 +186,12 @@ export interface PoolOptions {
    * thread. @default input.estimateCost?.() ?? input.estimateTokens?.() ?? 1
    */
   cost?: (input: unknown) => number
+  /**
+   * ONNX Runtime session options for every replica's session (see `SessionOptions` for
+   * each field's default: CPU, `intraOpNumThreads` = max(1, floor(cores / replicas)),
+   * spinning off, logging at fatal only).
+   * @default {}
+   */
   session?: SessionOptions
   /** Per input name: pad rows to the longest in the batch instead of batching by shape. @default {} (rows batch by shape) */
   padding?: Record<string, PaddingOptions>
