@@ -44,21 +44,35 @@ describe('pool results (demo MLP)', () => {
     })
   })
 
-  it('returns, for every batch size 1..N under mixed concurrency, what direct onnxruntime returns row by row', async () => {
-    const sizes = Array.from({ length: 24 }, (_, i) => i + 1)
-    let seed = 1
-    const waves = sizes.map((n) => Array.from({ length: n }, () => row(seed++)))
-    // All waves at once: the batcher forms batches of every size up to maxBatchSize from them.
-    const results = await Promise.all(waves.map((wave) => Promise.all(wave.map((input) => pool.infer({ input })))))
-    for (let w = 0; w < waves.length; w++) {
-      for (let r = 0; r < waves[w].length; r++) {
-        const got = results[w][r].output
-        expect(got.type).toBe('float32')
-        expect(got.dims).toEqual([OUT])
-        expect(Array.from(got.data as Float32Array)).toEqual(Array.from(await direct(session, waves[w][r])))
+  it('returns, for every batch size 1..N (each formed exactly once), what direct onnxruntime returns row by row', async () => {
+    // One replica, and each burst awaited before the next: a burst of k rows submitted
+    // synchronously is formed into one batch in the batcher's microtask, while the
+    // replica is free, so the dispatched sizes are exactly 1, 2, ..., N in that order.
+    const N = 16
+    const single = await createPool({ model: models.demoMlp, replicas: 1, batching: { maxBatchSize: N } })
+    try {
+      const dispatched: Array<{ size: number; splitDepth: number }> = []
+      single.observe({ onDispatch: ({ size, splitDepth }) => dispatched.push({ size, splitDepth }) })
+      let seed = 1
+      for (let k = 1; k <= N; k++) {
+        const burst = Array.from({ length: k }, () => row(seed++))
+        const results = await Promise.all(burst.map((input) => single.infer({ input })))
+        for (let r = 0; r < k; r++) {
+          const got = results[r].output
+          expect(got.type).toBe('float32')
+          expect(got.dims).toEqual([OUT])
+          expect(Array.from(got.data as Float32Array)).toEqual(Array.from(await direct(session, burst[r])))
+        }
       }
+      const expected = Array.from({ length: N }, (_, i) => i + 1)
+      expect(dispatched.map((d) => d.size)).toEqual(expected)
+      expect(new Set(dispatched.map((d) => d.size))).toEqual(new Set(expected))
+      expect(dispatched.every((d) => d.splitDepth === 0)).toBe(true)
+      expect(single.stats.batches).toBe(N)
+      expect(single.stats.completed).toBe((N * (N + 1)) / 2)
+    } finally {
+      await single.close()
     }
-    expect(pool.stats.batchSize.p99).toBeGreaterThan(1)
   })
 
   it('keeps every result with its own request under 1,000 concurrent requests submitted with random timing', async () => {
