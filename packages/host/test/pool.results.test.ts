@@ -110,10 +110,34 @@ describe('pool results (demo MLP)', () => {
   })
 
   it('hands each row a view into the transferred output buffer of its batch', async () => {
-    const [a, b] = await Promise.all([pool.infer({ input: row(1) }), pool.infer({ input: row(2) })])
-    expect(a.output.data.byteLength).toBe(OUT * 4)
-    expect(b.output.data.byteLength).toBe(OUT * 4)
-    expect(a.output.data.buffer).not.toBeInstanceOf(SharedArrayBuffer)
+    const ROW_BYTES = OUT * Float32Array.BYTES_PER_ELEMENT
+    const sizes: number[] = []
+    const stop = pool.observe({ onDispatch: ({ size }) => sizes.push(size) })
+    // Three rows submitted synchronously to an idle pool form one batch...
+    const [a, b, c] = await Promise.all([pool.infer({ input: row(1) }), pool.infer({ input: row(2) }), pool.infer({ input: row(3) })])
+    // ...and one more row, submitted after that batch settled, forms another.
+    const d = await pool.infer({ input: row(4) })
+    stop()
+    expect(sizes).toEqual([3, 1])
+
+    const views = [a, b, c].map((r) => r.output.data as Float32Array)
+    const shared = views[0].buffer
+    expect(shared).toBeInstanceOf(ArrayBuffer)
+    expect(shared).not.toBeInstanceOf(SharedArrayBuffer)
+    // The batch's whole output buffer, row i at i × rowBytes: no per-row copy.
+    expect(shared.byteLength).toBe(3 * ROW_BYTES)
+    views.forEach((view, i) => {
+      expect(view.buffer).toBe(shared)
+      expect(view.byteOffset).toBe(i * ROW_BYTES)
+      expect(view.byteLength).toBe(ROW_BYTES)
+      expect(view.length).toBe(OUT)
+    })
+
+    const other = d.output.data as Float32Array
+    expect(other.buffer).not.toBe(shared)
+    expect(other.byteOffset).toBe(0)
+    expect(other.byteLength).toBe(ROW_BYTES)
+    expect(other.buffer.byteLength).toBe(ROW_BYTES)
   })
 
   it('credits batches and rows to the replicas in stats', async () => {
