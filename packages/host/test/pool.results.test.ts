@@ -150,6 +150,34 @@ describe('pool results (demo MLP)', () => {
     expect(stats.crashed).toBe(0)
     expect(stats.inFlight).toBe(0)
   })
+
+  it('credits each batch, its rows and its measured busy time to the one replica that ran it', async () => {
+    const single = await createPool({ model: models.demoMlp, replicas: 1, batching: { maxBatchSize: 16 } })
+    try {
+      expect(single.stats.replicas).toEqual([expect.objectContaining({ id: 0, batches: 0, rows: 0, busyMs: 0 })])
+      const sizes: number[] = []
+      single.observe({ onDispatch: ({ size }) => sizes.push(size) })
+      const bursts = [3, 5, 7]
+      let seed = 500
+      // Bursts awaited one by one, as above: each is exactly one batch on the one replica.
+      const started = performance.now()
+      for (const k of bursts) await Promise.all(Array.from({ length: k }, () => single.infer({ input: row(seed++) })))
+      const wallMs = performance.now() - started
+      expect(sizes).toEqual(bursts)
+
+      const [replica] = single.stats.replicas
+      expect(single.stats.replicas).toHaveLength(1)
+      expect(replica.id).toBe(0)
+      expect(replica.batches).toBe(3)
+      expect(replica.rows).toBe(3 + 5 + 7)
+      expect(replica.inFlight).toBe(0)
+      // A measured duration: only its sign and its bound by the wall time around the workload.
+      expect(replica.busyMs).toBeGreaterThan(0)
+      expect(replica.busyMs).toBeLessThanOrEqual(wallMs)
+    } finally {
+      await single.close()
+    }
+  })
 })
 
 function concat(rows: Float32Array[]): Float32Array {
