@@ -93,7 +93,10 @@ function isCloneError(err: unknown): boolean {
  * Starts a pool: `replicas` worker threads, each with one cached ONNX Runtime
  * session (or a user worker's state), behind a dynamic batcher. Resolves when every
  * replica has loaded; rejects with `ModelLoadError`, `ProviderUnavailableError`,
- * `WorkerCrashedError` or `StartupTimeoutError` otherwise, leaving no thread running.
+ * `WorkerCrashedError` or `StartupTimeoutError` otherwise, leaving no thread running
+ * — except that an ONNX thread still inside its native load when `StartupTimeoutError`
+ * fires is terminated only once that load returns (terminating it mid-load aborts the
+ * process; see startup.ts), in the background, with the process held open until then.
  * Options are validated first (TypeError/RangeError naming the option).
  */
 export function createPool<In = unknown, Out = unknown>(options: PoolOptions & { worker: string | URL }): Promise<Pool<In, Out>>
