@@ -105,7 +105,20 @@ describe('a model that declares a dynamic batch but only runs batch 1', () => {
     expect(pool.metadata.maxBatchSize).toBe(8)
     const lowered: Array<{ from: number; to: number }> = []
     const sizes: number[] = []
-    pool.observe({ onMaxBatchSizeLowered: ({ from, to }) => lowered.push({ from, to }), onDispatch: ({ size }) => sizes.push(size) })
+    // Failed batches formed from fresh rows (not split halves): the probe lowers only on
+    // the second of them (REQUIRED_EVIDENCE), so one transient failure cannot.
+    let failedFresh = 0
+    let failedFreshAtLowering = -1
+    pool.observe({
+      onMaxBatchSizeLowered: ({ from, to }) => {
+        lowered.push({ from, to })
+        failedFreshAtLowering = failedFresh
+      },
+      onDispatch: ({ size }) => sizes.push(size),
+      onSettle: ({ size, splitDepth, ok }) => {
+        if (splitDepth === 0 && size > 1 && !ok) failedFresh++
+      },
+    })
 
     const rows = Array.from({ length: 20 }, (_, i) => floats(300 + i, 8))
     const results = await Promise.all(rows.map((x) => pool.infer({ x })))
@@ -114,6 +127,7 @@ describe('a model that declares a dynamic batch but only runs batch 1', () => {
       expect(Array.from(results[i].y.data as Float32Array)).toEqual(Array.from(expected.y.data as Float32Array))
     }
     expect(lowered).toEqual([{ from: 8, to: 1 }])
+    expect(failedFreshAtLowering).toBe(2)
     expect(pool.metadata.maxBatchSize).toBe(1)
     expect(pool.metadata.maxBatchSizeReason).toMatch(/^batches of more than one row failed while each of their rows succeeded alone/)
     expect(pool.stats.maxBatchSize).toBe(1)
