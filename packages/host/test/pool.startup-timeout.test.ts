@@ -21,11 +21,18 @@ describe('a start-up timeout while onnxruntime is creating sessions', () => {
   // Before the fix, timeouts around 100 ms (the threads are past booting and inside
   // InferenceSession.create) ended the child with SIGABRT and "terminate called after
   // throwing an instance of 'Napi::Error'" on most runs.
-  it('rejects every createPool with ERR_STARTUP_TIMEOUT and the process exits by itself with code 0', async () => {
-    const timeouts = [40, 80, 120, 160, 40, 80, 120, 160]
+  it('rejects createPool with ERR_STARTUP_TIMEOUT and the process exits by itself with code 0', async () => {
+    // Densenet loads in ~300 ms on these machines, so the longer timeouts land inside
+    // the native load; a faster machine may load within one of them ('loaded' is then
+    // printed and the pool closed). What must never happen is an abort. The first
+    // timeout (5 ms) ends before any thread has even booted, on any machine.
+    const timeouts = [5, 40, 80, 120, 160, 40, 80, 120, 160]
     const { code, signal, stdout, stderr } = await child(slowModel, 2, timeouts)
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
-    expect(stdout).toBe('ERR_STARTUP_TIMEOUT\n'.repeat(timeouts.length))
+    const outcomes = stdout.split('\n').filter(Boolean)
+    expect(outcomes).toHaveLength(timeouts.length)
+    expect(outcomes.filter((o) => o !== 'ERR_STARTUP_TIMEOUT' && o !== 'loaded')).toEqual([])
+    expect(outcomes[0]).toBe('ERR_STARTUP_TIMEOUT')
   })
 
   it('does the same with one replica per pool and a timeout that can land at any point of the load', async () => {
@@ -36,7 +43,7 @@ describe('a start-up timeout while onnxruntime is creating sessions', () => {
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
     const outcomes = stdout.split('\n').filter(Boolean)
     expect(outcomes).toHaveLength(timeouts.length)
-    expect(outcomes.every((o) => o === 'ERR_STARTUP_TIMEOUT' || o === 'loaded')).toBe(true)
+    expect(outcomes.filter((o) => o !== 'ERR_STARTUP_TIMEOUT' && o !== 'loaded')).toEqual([])
     expect(outcomes[0]).toBe('ERR_STARTUP_TIMEOUT')
   })
 })
