@@ -4,6 +4,7 @@
  * the batch axis is fixed. Random rows are synthesised from that.
  */
 import ort from 'onnxruntime-node'
+import { mulberry32 } from '@inferpool/model-builder'
 import type { TensorType, TypedArray } from '@inferpool/host'
 
 /** Element types and row arrays: the pool's public types (@inferpool/host). */
@@ -85,17 +86,8 @@ export async function readModelInfo(path: string, dimOverrides: Record<string, n
   }
 }
 
-/** Small deterministic PRNG (mulberry32) so runs feed the same data. */
-export function createRng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** Small deterministic PRNG (the model builder's mulberry32) so runs feed the same data. */
+export const createRng: (seed: number) => () => number = mulberry32
 
 /** `count` rows of `tensor`, back to back in one array, filled with random values. */
 export function randomArray(tensor: ModelTensor, rows: number, rng: () => number): RowArray {
