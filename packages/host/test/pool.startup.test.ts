@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createPool, ModelLoadError, ProviderUnavailableError, resolvePoolOptions, StartupTimeoutError } from '@inferpool/host'
 import type { Pool } from '@inferpool/host'
 import { toOrtSessionOptions } from '@inferpool/worker'
@@ -7,6 +7,16 @@ import { models, recordingLogger, workers } from './fixtures/models.js'
 
 /** OS threads of this process (Linux): each worker thread adds several. */
 const osThreads = (): number => readdirSync('/proc/self/task').length
+/**
+ * Waits (bounded) until the process has no more OS threads than `before`. A worker
+ * thread's 'exit' event fires when its JS stops; the OS thread behind it is joined a
+ * moment later, and on a loaded machine that moment can fall after the pool's promise
+ * settled (seen once in ~10 full runs under load: 13 threads against 12 right after the
+ * rejection). The count must still come back to `before` or lower, within the bound.
+ */
+async function threadsBackTo(before: number): Promise<void> {
+  await vi.waitFor(() => expect(osThreads()).toBeLessThanOrEqual(before), { timeout: 5_000, interval: 5 })
+}
 /** Handles a live worker thread holds (its MessagePorts). */
 const workerPorts = (): number => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length
 
@@ -47,7 +57,7 @@ describe('load failures', () => {
         "Failed to load model /no/such/model.onnx: Load model from /no/such/model.onnx failed:Load model /no/such/model.onnx failed. File doesn't exist",
       details: { model: '/no/such/model.onnx' },
     })
-    expect(osThreads()).toBeLessThanOrEqual(before)
+    await threadsBackTo(before)
     expect(workerPorts()).toBe(0)
   })
 
@@ -59,7 +69,7 @@ describe('load failures', () => {
       code: 'ERR_MODEL_LOAD',
       message: 'Failed to load model <bytes: 9>: Failed to load model because protobuf parsing failed.',
     })
-    expect(osThreads()).toBeLessThanOrEqual(before)
+    await threadsBackTo(before)
   })
 
   it("reports a user worker's failing load as ERR_MODEL_LOAD with its message", async () => {
@@ -79,7 +89,7 @@ describe('load failures', () => {
       message: 'Only 0 of 2 replicas loaded within startupTimeoutMs (100 ms)',
       details: { timeoutMs: 100, loaded: 0, replicas: 2 },
     })
-    expect(osThreads()).toBeLessThanOrEqual(before)
+    await threadsBackTo(before)
     expect(workerPorts()).toBe(0)
   })
 })
@@ -100,7 +110,7 @@ describe('execution providers', () => {
     expect(message).toContain('ONNXRUNTIME_NODE_INSTALL=cuda12 pnpm rebuild onnxruntime-node')
     expect(message).toContain('CUDA 12 and cuDNN 9')
     expect(details).toMatchObject({ provider: 'cuda', deviceId: 0 })
-    expect(osThreads()).toBeLessThanOrEqual(before)
+    await threadsBackTo(before)
   })
 
   it("falls back to CPU with a warning when asked to (fallback: 'cpu'), and serves", async () => {
