@@ -14,7 +14,7 @@ import { runCoreOverhead } from './core-overhead.js'
 import { machineInfo } from './machine.js'
 import { maxBatchFor, readModelInfo, type ModelInfo } from './model.js'
 import { defaultResultsDir, defaultThirdPartyModel, demoModelPath } from './paths.js'
-import { loadCreatePool, type CreatePool } from './pool-api.js'
+import { createTensorPool } from './pool-api.js'
 import { formatReport } from './report.js'
 import { RESULT_SCHEMA, type BenchResult } from './results.js'
 import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
@@ -113,8 +113,6 @@ async function main(argv: string[]): Promise<number> {
     return 2
   }
   const model = info
-  let createPool: CreatePool | undefined
-  const pool = async (): Promise<CreatePool> => (createPool ??= await loadCreatePool())
 
   await scenario('core', async () => {
     result.core = await runCoreOverhead(config.core)
@@ -129,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
   const limit = () => result.direct?.practicalLimit?.rowsPerSec ?? null
 
   await scenario('pool', async () => {
-    const create = await pool()
+    const create = createTensorPool
     for (const replicas of config.replicas)
       for (const concurrency of config.concurrency)
         for (const maxBatchSize of config.maxBatchSize)
@@ -153,11 +151,11 @@ async function main(argv: string[]): Promise<number> {
   await scenario('shapes', async () => {
     const batch = bestShape().maxBatchSize
     const callers = [...new Set([1, config.callers.at(-1)!])]
-    result.shapes = await runShapeRounds(await pool(), model, config.replicas, config.concurrency, batch, callers, config.shapeRounds, config.window, step)
+    result.shapes = await runShapeRounds(createTensorPool, model, config.replicas, config.concurrency, batch, callers, config.shapeRounds, config.window, step)
   })
 
   await scenario('waits', async () => {
-    const create = await pool()
+    const create = createTensorPool
     const shape = bestShape()
     for (const policy of config.policies) {
       // A policy can never ask for a bigger minimum than the batch size allows.
@@ -168,7 +166,7 @@ async function main(argv: string[]): Promise<number> {
 
   await scenario('targets', async () => {
     result.targets = await runTargetRounds(
-      await pool(), model, bestShape(), maxBatchFor(model, LIMIT_BATCH), config.callers.at(-1)!, config.targetRounds, config.targetWindow, step,
+      createTensorPool, model, bestShape(), maxBatchFor(model, LIMIT_BATCH), config.callers.at(-1)!, config.targetRounds, config.targetWindow, step,
     )
   })
 
@@ -200,7 +198,7 @@ async function main(argv: string[]): Promise<number> {
   await scenario('third-party', async () => {
     if (!thirdPartyPath) throw new Error('no third-party model: pass --third-party-model <path>')
     const tp = await readModelInfo(thirdPartyPath)
-    result.thirdParty = await runThirdParty(await pool(), tp, config.thirdPartyReplicas, config.thirdPartyCallers, config.window, step)
+    result.thirdParty = await runThirdParty(createTensorPool, tp, config.thirdPartyReplicas, config.thirdPartyCallers, config.window, step)
   })
 
   await scenario('memory', async () => {

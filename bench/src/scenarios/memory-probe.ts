@@ -5,7 +5,7 @@
  * N = 0 measures Node with @inferpool/host and onnxruntime-node loaded, without a pool.
  */
 import { randomRows, readModelInfo } from '../model.js'
-import { loadCreatePool } from '../pool-api.js'
+import { createTensorPool as createPool } from '../pool-api.js'
 import { poolRows } from './pool.js'
 
 export interface MemoryProbeConfig {
@@ -19,7 +19,6 @@ export type MemoryProbeMessage =
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as MemoryProbeConfig
-  const createPool = await loadCreatePool()
   const info = await readModelInfo(config.model)
   randomRows(info, 1)
   if (config.replicas === 0) {

@@ -5,13 +5,12 @@
  * `node pool-server.js '<PoolServerConfig JSON>'`.
  */
 import { createServer } from 'node:http'
-import type { BatchingOptions } from '@inferpool/host'
-import { loadCreatePool, loadCreateRequestHandler } from '../pool-api.js'
+import { createRequestHandler, type BatchingOptions } from '@inferpool/host'
+import { createTensorPool as createPool } from '../pool-api.js'
 import { listenAndReport, reportStartupFailure, type PoolServerConfig } from './protocol.js'
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as PoolServerConfig
-  const [createPool, createRequestHandler] = await Promise.all([loadCreatePool(), loadCreateRequestHandler()])
   const batching: BatchingOptions = { maxBatchSize: config.maxBatchSize }
   if (config.minBatchSize !== undefined) batching.minBatchSize = config.minBatchSize
   if (config.maxWaitMs !== undefined) batching.maxWaitMs = config.maxWaitMs
