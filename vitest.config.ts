@@ -31,7 +31,7 @@ export default defineConfig({
       'tools/*/test/**/*.test.ts',
     ],
     reporters: ['default', summaryLine],
-    // onnxruntime-node is a native addon: child processes isolate it best (RUNTIME-NOTES).
+    // onnxruntime-node is a native addon: child processes isolate it best (docs/runtime-facts.md#vitest).
     pool: 'forks',
     // Tests that start worker threads and load sessions take seconds on 2 cores;
     // this is a hang guard, not a timing assertion.

@@ -53,7 +53,7 @@ export const KSERVE_DATATYPE: Record<ElementType, string> = {
 export function directSessionOptions(intraOpNumThreads?: number, allowSpinning?: boolean): ort.InferenceSession.SessionOptions {
   const options: ort.InferenceSession.SessionOptions = { graphOptimizationLevel: 'all', interOpNumThreads: 1 }
   if (intraOpNumThreads !== undefined) options.intraOpNumThreads = intraOpNumThreads
-  // The 1.30 binding passes `extra` through as session config entries (RUNTIME-NOTES).
+  // The 1.30 binding passes `extra` through as session config entries (docs/runtime-facts.md).
   if (allowSpinning === false) options.extra = { session: { intra_op: { allow_spinning: '0' } } }
   return options
 }

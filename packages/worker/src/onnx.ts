@@ -49,7 +49,7 @@ export const CUDA_INSTALL_HINT =
 /**
  * Maps inferpool's session settings to ORT's `SessionOptions`.
  * Spinning is off unless asked for: with several sessions on shared cores a spinning
- * intra-op pool burns the cores the other replicas need (RUNTIME-NOTES: 831 vs 1,393
+ * intra-op pool burns the cores the other replicas need (docs/runtime-facts.md: 831 vs 1,393
  * runs/s for two sessions on two cores).
  */
 export function toOrtSessionOptions(config: OnnxSessionConfig = {}): InferenceSession.SessionOptions {

@@ -199,7 +199,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     session.intraOpNumThreads,
     1,
     // Each session sizes its intra-op pool to all cores by default; with several
-    // replicas they fight (RUNTIME-NOTES: 831 vs 1,393 runs/s on 2 cores).
+    // replicas they fight (docs/runtime-facts.md: 831 vs 1,393 runs/s on 2 cores).
     Math.max(1, Math.floor(cores / replicas)),
   )
   const interOpNumThreads = integerAtLeast('session.interOpNumThreads', session.interOpNumThreads, 1, POOL_DEFAULTS.interOpNumThreads)

@@ -1,6 +1,6 @@
 /**
  * `createPool`: a `DynamicBatcher` in front of piscina worker threads, each holding
- * one cached session. Runtime facts that shape it (RUNTIME-NOTES):
+ * one cached session. Runtime facts that shape it (docs/runtime-facts.md):
  * - piscina: `minThreads = maxThreads = replicas`, `idleTimeout: Infinity` (its
  *   defaults tear idle workers down with their sessions); the worker module is an
  *   async factory that never throws at load (see @inferpool/worker).
