@@ -60,11 +60,12 @@ export class StartupTimeoutError extends InferpoolError {
   }
 }
 
-/** A batch did not finish within `batchTimeoutMs`; the thread running it was terminated and is replaced. */
+/** A batch did not finish within `batchTimeoutMs`; its replica is taken out of service and replaced (an ONNX thread once its native run returns). */
 export class BatchTimeoutError extends InferpoolError {
   static readonly code = 'ERR_BATCH_TIMEOUT'
-  constructor(timeoutMs: number, rows: number) {
-    super(BatchTimeoutError.code, `The batch did not finish within batchTimeoutMs (${timeoutMs} ms); the worker thread running it was terminated`, {
+  /** @param consequence what became of the replica running it (a thread inside a native call is only replaced once the call returns). */
+  constructor(timeoutMs: number, rows: number, consequence = 'the worker thread running it was terminated') {
+    super(BatchTimeoutError.code, `The batch did not finish within batchTimeoutMs (${timeoutMs} ms); ${consequence}`, {
       details: { timeoutMs, rows },
     })
   }

@@ -183,24 +183,30 @@ export class ThreadTransport implements ReplicaTransport {
         const ms = options.timeoutMs
         timer = setTimeout(() => {
           const record = ticket.threadId === undefined ? undefined : this.#ledger.get(ticket.threadId)
+          let consequence: string
           if (record !== undefined) {
             // Running on that thread (maybe inside a native call): out of service now,
             // ended once the call returns.
             this.#ledger.end(record, `a batch ran past batchTimeoutMs (${ms} ms)`)
+            consequence = this.#ledger.safeToTerminate(record)
+              ? 'the worker thread running it was terminated'
+              : 'its worker thread takes no new batch and is replaced once the run returns (a native call cannot be interrupted)'
           } else {
             // Still in piscina's queue: let it reach a thread as a cheap describe task
             // instead of the batch nobody waits for any more.
             ;(sent as { kind: string }).kind = 'describe'
             sent.payload = undefined
+            consequence = 'it was still waiting for a free worker thread'
           }
-          settle(failed({ kind: 'timeout', reason: `ran past ${ms} ms`, details: { timeoutMs: ms } }))
+          settle(failed({ kind: 'timeout', reason: consequence, details: { timeoutMs: ms } }))
         }, ms)
       }
       pending.then(
         (result) => {
           this.#returned(ticket)
           this.#noteResult(result)
-          this.#replicas.record(result.threadId, options?.rows ?? 0, result.busyMs)
+          // A batch that timed out while queued ran as a describe task: not a batch.
+          if (sent.kind === 'run') this.#replicas.record(result.threadId, options?.rows ?? 0, result.busyMs)
           settle({ ok: true, result })
         },
         (err: unknown) => {
