@@ -67,7 +67,7 @@ async function dispatch(outcomes: SendOutcome[], rows = 1, batchTimeoutMs?: numb
   const { transport, sends } = scripted(outcomes)
   const dispatcher = new Dispatcher(transport, { batchTimeoutMs, isolateFailures: true }, new Set())
   let packs = 0
-  const outcome = await dispatcher.run(ctx, rows, () => ({ payload: ++packs, transfer: [] })).then(
+  const outcome: { value?: TaskResult; error?: unknown } = await dispatcher.run(ctx, rows, () => ({ payload: ++packs, transfer: [] })).then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   )
