@@ -22,7 +22,8 @@ import { BroadcastChannel } from 'node:worker_threads'
 import { Piscina } from 'piscina'
 import type { LoadReport, RunTask, TaskResult, WorkerDescription } from '@inferpool/worker'
 import { InferpoolError } from '@inferpool/core'
-import { deserializeError, StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
+import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
+import { fromWire } from '../../error-registry.js'
 import type { ReplicaStats } from '../../types.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
@@ -348,7 +349,7 @@ export class ThreadTransport implements ReplicaTransport {
   #report(report: LoadReport | undefined): void {
     if (report?.type === 'loaded') {
       if (report.ok) this.#description ??= report.description
-      else if (this.#generations === undefined) this.#startFailure ??= deserializeError(report.error)
+      else if (this.#generations === undefined) this.#startFailure ??= fromWire(report.error)
       this.#noteLoad(report.threadId, report.ok, report.ok ? undefined : report.error.message)
     } else if (report?.type === 'disposed') this.#ledger.noteDisposed(report.threadId)
   }
