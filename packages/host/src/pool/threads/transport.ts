@@ -259,13 +259,13 @@ export class ThreadTransport implements ReplicaTransport {
 
   /**
    * Destroys the given piscina instances once no thread is inside a native call (the
-   * ledger's rule; every live thread is made overdue so none takes a new task), then
-   * closes the channel. Once: later calls share it.
+   * ledger's rule; meanwhile no thread takes a new task), then closes the channel.
+   * Once: later calls share it.
    */
   #end(instances: Piscina[]): Promise<void> {
     this.#teardown ??= (async () => {
-      for (const record of this.#ledger.live) if (!this.#ledger.safeToTerminate(record)) record.overdue ??= 'the pool is closing'
-      await this.#ledger.until(() => this.#ledger.live.every((r) => this.#ledger.safeToTerminate(r)), Infinity)
+      this.#ledger.endingAll()
+      await this.#ledger.until(() => this.#ledger.allSafe(), Infinity)
       await Promise.all(instances.map((p) => p.destroy().catch(() => undefined)))
       this.#channel.onmessage = () => undefined
       this.#channel.close()
