@@ -13,6 +13,7 @@ import type { BatchContext } from '@inferpool/core'
 import type { TaskResult } from '@inferpool/worker'
 import { BatchTimeoutError, InvalidInputError, WorkerCrashedError } from '../errors.js'
 import type { PoolObserver } from '../types.js'
+import { loadFailureOf } from './load-failure.js'
 import type { ReplicaTransport, TransportFailure, TransportFailureKind } from './transport.js'
 
 /** Times a batch is sent again because the replicas it waited for were retired. */
@@ -21,9 +22,6 @@ export const MAX_REROUTES = 3
 export const MAX_CRASH_ATTEMPTS = 2
 /** Extra sends of a batch whose replica answered that its load failed (it retries the load per task). */
 export const MAX_LOAD_RETRIES = 1
-
-/** Codes a worker answers with when its replica's load failed. */
-const LOAD_FAILURE_CODES: ReadonlySet<string> = new Set(['ERR_MODEL_LOAD', 'ERR_PROVIDER_UNAVAILABLE'])
 
 /** What happened to the last send, as the table reads it. */
 export type SendCase = TransportFailureKind | 'load-failed'
@@ -122,7 +120,7 @@ export class Dispatcher {
       let failure: TransportFailure | undefined
       if (outcome.ok) {
         const result = outcome.result
-        if (result.ok || !LOAD_FAILURE_CODES.has(result.error.code)) return result
+        if (loadFailureOf(result) === undefined) return result
         last = 'load-failed'
         state.loadFailures++
         if (decide(last, state).action === 'return-result') return result

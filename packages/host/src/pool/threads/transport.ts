@@ -25,6 +25,7 @@ import { InferpoolError } from '@inferpool/core'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import { fromWire } from '../../error-registry.js'
 import type { ReplicaStats } from '../../types.js'
+import { loadFailureOf } from '../load-failure.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
 import { Generations } from './generations.js'
@@ -37,9 +38,6 @@ import { ReplicaTable } from './replicas.js'
 
 /** How long `close()` waits for the workers to release their sessions before terminating them. */
 const DISPOSE_TIMEOUT_MS = 2_000
-
-/** Codes a worker answers with when its thread's load failed. */
-const LOAD_FAILURE_CODES: ReadonlySet<string> = new Set(['ERR_MODEL_LOAD', 'ERR_PROVIDER_UNAVAILABLE'])
 
 const QUEUE_OPTIONS = Piscina.queueOptionsSymbol
 
@@ -356,8 +354,8 @@ export class ThreadTransport implements ReplicaTransport {
 
   /** What a task result says about its thread's load (a failed load is retried per task). */
   #noteResult(result: TaskResult): void {
-    const loadFailure = !result.ok && LOAD_FAILURE_CODES.has(result.error.code)
-    this.#noteLoad(result.threadId, !loadFailure, loadFailure ? (result as { error: { message: string } }).error.message : undefined)
+    const loadFailure = loadFailureOf(result)
+    this.#noteLoad(result.threadId, loadFailure === undefined, loadFailure)
   }
 
   #noteLoad(threadId: number, ok: boolean, error: string | undefined): void {
