@@ -18,7 +18,8 @@ export function describeValue(value: unknown): string {
   else if (typeof value === 'bigint') shown = `${value}n`
   else if (typeof value === 'function') shown = `[Function${value.name ? ` ${value.name}` : ''}]`
   else if (Array.isArray(value) || (value !== null && typeof value === 'object' && isPlain(value))) shown = json(value)
-  else if (value !== null && typeof value === 'object') shown = `[${(value as { constructor?: { name?: string } }).constructor?.name ?? 'Object'}]`
+  else if (value !== null && typeof value === 'object')
+    shown = `[${(value as { constructor?: { name?: string } }).constructor?.name ?? 'Object'}]`
   else shown = String(value)
   return `\`${shown}\` (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`
 }

@@ -39,7 +39,8 @@ export interface DispatchState {
 /** The error a batch fails with, by failure mode. */
 export type DispatchError = 'closed' | 'timeout' | 'invalid-input' | 'unavailable' | 'crashed'
 
-export type Decision = { readonly action: 'send-again' } | { readonly action: 'throw'; readonly error: DispatchError } | { readonly action: 'return-result' }
+export type Decision =
+  { readonly action: 'send-again' } | { readonly action: 'throw'; readonly error: DispatchError } | { readonly action: 'return-result' }
 
 const SEND_AGAIN: Decision = Object.freeze({ action: 'send-again' })
 const RETURN_RESULT: Decision = Object.freeze({ action: 'return-result' })
@@ -152,9 +153,12 @@ export class Dispatcher {
       case 'unavailable': {
         const reason = failure.reason
         return this.#countCrashed(
-          new WorkerCrashedError(`No worker thread is running: replacement threads die while loading (${reason}); retrying in the background`, {
-            details: { reason, down: true },
-          }),
+          new WorkerCrashedError(
+            `No worker thread is running: replacement threads die while loading (${reason}); retrying in the background`,
+            {
+              details: { reason, down: true },
+            },
+          ),
           rows,
         )
       }
@@ -163,10 +167,13 @@ export class Dispatcher {
         const loadDeath = failure.details?.loadDeath as string | undefined
         const reason = failure.reason + (loadDeath === undefined ? '' : `; replacement threads died while loading: ${loadDeath}`)
         return this.#countCrashed(
-          new WorkerCrashedError(`The worker thread died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`, {
-            cause: failure.cause,
-            details: { rows, reason, ...(loadDeath === undefined ? {} : { loadDeath }) },
-          }),
+          new WorkerCrashedError(
+            `The worker thread died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`,
+            {
+              cause: failure.cause,
+              details: { rows, reason, ...(loadDeath === undefined ? {} : { loadDeath }) },
+            },
+          ),
           rows,
         )
       }

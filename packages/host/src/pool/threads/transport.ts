@@ -113,7 +113,8 @@ export class ThreadTransport implements ReplicaTransport {
 
   async start(): Promise<WorkerDescription | null> {
     const piscina = this.#spawn()
-    const threads = (): ThreadRecord<Generation>[] => piscina.threads.map((t) => this.#ledger.get(t.threadId)).filter((r) => r !== undefined)
+    const threads = (): ThreadRecord<Generation>[] =>
+      piscina.threads.map((t) => this.#ledger.get(t.threadId)).filter((r) => r !== undefined)
     const loaded = (): number => threads().filter((r) => r.load === 'loaded').length
     const settled = (): boolean => threads().every((r) => !r.inLoad)
     // The first generation's threads, watched from their start (no watchdog yet: the
@@ -165,7 +166,12 @@ export class ThreadTransport implements ReplicaTransport {
     }
     const ticket: Ticket = { threadId: undefined }
     // A fresh object per send: `kind` may be rewritten below while it waits in piscina's queue.
-    const sent: RunTask & { [QUEUE_OPTIONS]: Ticket } = { kind: 'run', batchId: task.batchId, payload: task.payload, [QUEUE_OPTIONS]: ticket }
+    const sent: RunTask & { [QUEUE_OPTIONS]: Ticket } = {
+      kind: 'run',
+      batchId: task.batchId,
+      payload: task.payload,
+      [QUEUE_OPTIONS]: ticket,
+    }
     const pending = generation.piscina.run(sent, { transferList: transfer }) as Promise<TaskResult>
     // run() may have spawned a thread on demand: watch it from its start.
     generations.scan(generation)
@@ -213,12 +219,21 @@ export class ThreadTransport implements ReplicaTransport {
           if (this.#destroyed) return settle(failed({ kind: 'closed', reason: 'the pool was destroyed', cause: err }))
           // piscina could not post the task: no thread died, the payload is at fault.
           if (isCloneError(err)) {
-            return settle(failed({ kind: 'unsendable', reason: describeError(err, true), cause: err, details: { reason: describeError(err) } }))
+            return settle(
+              failed({ kind: 'unsendable', reason: describeError(err, true), cause: err, details: { reason: describeError(err) } }),
+            )
           }
           // Rejected because its generation was retired: not this batch's fault.
           if (generation.retired) return settle(failed({ kind: 'rerouted', reason: describeError(err), cause: err }))
           const loadDeath = this.#ledger.loadDeaths > loadDeathsBefore ? this.#ledger.lastLoadDeath : undefined
-          settle(failed({ kind: 'crashed', reason: describeError(err), cause: err, ...(loadDeath === undefined ? {} : { details: { loadDeath } }) }))
+          settle(
+            failed({
+              kind: 'crashed',
+              reason: describeError(err),
+              cause: err,
+              ...(loadDeath === undefined ? {} : { details: { loadDeath } }),
+            }),
+          )
         },
       )
     })
@@ -317,12 +332,23 @@ export class ThreadTransport implements ReplicaTransport {
           // A hook never breaks the transport.
         }
       },
-      onThreadExit: ({ record, code, loaded, expected }: { record: ThreadRecord<Generation>; code: number; loaded: boolean; expected: boolean }) => {
+      onThreadExit: ({
+        record,
+        code,
+        loaded,
+        expected,
+      }: {
+        record: ThreadRecord<Generation>
+        code: number
+        loaded: boolean
+        expected: boolean
+      }) => {
         const restart = !expected && !this.#stopping
         const replica = this.#replicas.detach(record.threadId, restart)
         if (!restart || replica === undefined) return
         const reason =
-          (record.error ? record.error.message : (record.overdue ?? `worker thread exited with code ${code}`)) + (loaded ? '' : ' (while loading)')
+          (record.error ? record.error.message : (record.overdue ?? `worker thread exited with code ${code}`)) +
+          (loaded ? '' : ' (while loading)')
         try {
           this.#events.onReplicaRestart?.({ replica, reason })
         } catch {
