@@ -210,7 +210,7 @@ describe('escalation (close, then a harder close or destroy)', () => {
   it('rejects a close() whose drain is not a boolean, naming the option', async () => {
     const pool = await createPool({ model: models.demoMlp, replicas: 1 })
     pools.push(pool as Pool<unknown, unknown>)
-    await expect(pool.close({ drain: 'no' as unknown as boolean })).rejects.toThrow(new TypeError('Expected `drain` to be a boolean, got `no` (string)'))
+    await expect(pool.close({ drain: 'no' as unknown as boolean })).rejects.toThrow(new TypeError('Expected `drain` to be a boolean, got `"no"` (string)'))
     expect(pool.closed).toBe(false)
   })
 })
