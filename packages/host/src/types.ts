@@ -85,7 +85,12 @@ export interface PoolMetadata {
  * loading it), `'failed'` (its thread's load failed: it answers `ModelLoadError` and
  * retries the load on each batch), `'down'` (no thread: being replaced or rebuilt).
  */
-export type ReplicaState = 'ready' | 'loading' | 'failed' | 'down'
+/**
+ * - `overdue`: out of service after a batch ran past `batchTimeoutMs` (or a load past
+ *   `startupTimeoutMs`); it takes no new batch and is replaced once its native call has
+ *   returned (`lastError` says why).
+ */
+export type ReplicaState = 'ready' | 'loading' | 'failed' | 'overdue' | 'down'
 
 export interface ReplicaStats {
   id: number
@@ -101,7 +106,7 @@ export interface ReplicaStats {
   restarts: number
   /** Where the replica stands now. */
   state: ReplicaState
-  /** With `state: 'failed'`: the load's error message. */
+  /** With `state: 'failed'`: the load's error message; with `'overdue'`: why it is out of service. */
   lastError?: string
   /** Process mode: the replica's process id (absent while it is down). */
   pid?: number

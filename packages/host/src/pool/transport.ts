@@ -59,6 +59,12 @@ export type SendOutcome = { readonly ok: true; readonly result: TaskResult } | {
 export interface SendOptions {
   /** Fail the batch with `kind: 'timeout'` after this many ms. @default undefined (no limit) */
   timeoutMs?: number
+  /**
+   * The callers' rows in the batch, for the per-replica figures (`ReplicaStats.rows`):
+   * the payload may hold more (a fixed-batch model's padding).
+   * @default 0
+   */
+  rows?: number
 }
 
 /**
