@@ -53,6 +53,7 @@ interface Slot {
   respawn: NodeJS.Timeout | undefined
 }
 
+/** Rows of a task, when the pool did not say (`SendOptions.rows`). */
 function rowsOf(task: RunTask): number {
   const payload = task.payload as { rows?: unknown } | unknown[] | null
   if (Array.isArray(payload)) return payload.length
@@ -125,7 +126,7 @@ export class ProcessTransport implements ReplicaTransport {
     if (this.phase === 'destroyed') return Promise.resolve(fail('closed', 'the replica processes were destroyed'))
     if (this.unavailable !== undefined) return Promise.resolve(fail('unavailable', this.unavailable))
     return new Promise<SendOutcome>((resolve) => {
-      const send: Send = { id: this.nextId++, task, transfer, rows: rowsOf(task), settle: resolve, timer: undefined, slot: undefined }
+      const send: Send = { id: this.nextId++, task, transfer, rows: options?.rows ?? rowsOf(task), settle: resolve, timer: undefined, slot: undefined }
       if (options?.timeoutMs !== undefined) send.timer = setTimeout(() => this.timeOut(send, options.timeoutMs as number), options.timeoutMs)
       this.queue.push(send)
       this.pump()
