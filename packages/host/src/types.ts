@@ -304,7 +304,23 @@ export interface Pool<In = RowInput, Out = RowOutput> {
   readonly stats: PoolStats
   /** Subscribe to batch and restart events; returns an unsubscribe function. */
   observe(observer: PoolObserver): () => void
-  /** Drains queued requests (`drain: true`, default) then releases sessions and threads. */
+  /**
+   * Stops accepting requests (`BatcherClosedError`), runs what is queued (`drain: true`,
+   * default) or fails it now (`drain: false`), waits for running batches, then releases
+   * sessions and threads. A later `close({ drain: false })` or `destroy()` takes over at
+   * once; a repeated call returns the same promise.
+   */
   close(options?: { drain?: boolean }): Promise<void>
+  /**
+   * Ends now: queued and running requests fail (with `error` if given, else
+   * `BatcherClosedError`), the threads end at once — an ONNX thread inside a native
+   * call as soon as that call returns (ending it there would abort the process).
+   * Resolves once nothing of the pool is left running. Also after `close()`.
+   */
+  destroy(error?: Error): Promise<void>
+  /** `close()` or `destroy()` was called. */
+  readonly closed: boolean
+  /** `destroy()` was called. */
+  readonly destroyed: boolean
   [Symbol.asyncDispose](): Promise<void>
 }

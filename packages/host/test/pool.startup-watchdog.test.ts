@@ -1,19 +1,18 @@
 /**
- * The supervisor's start-up watchdog on replacement threads, against a scripted
+ * The thread ledger's start-up watchdog on replacement threads (src/pool/threads/ledger.ts), against a scripted
  * piscina and fake timers: whether a thread past `startupTimeoutMs` is terminated at
  * once or only once its load has returned (`deferWhileLoading`, the ONNX worker's
  * case: terminating a thread inside ORT's native session creation aborts the whole
  * process — pool.startup-timeout.test.ts shows it with real threads).
  */
 import { EventEmitter } from 'node:events'
-import type { Piscina } from 'piscina'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { WorkerSupervisor } from '../src/pool/supervisor.js'
+import { reportLoad, superviseThreads } from './fixtures/threads.js'
 
 const STARTUP_TIMEOUT_MS = 1_000
 let nextThreadId = 1
 
-/** A Worker as the supervisor uses it; `terminate()` exits it (as a real one does, later). */
+/** A Worker as the ledger uses it; `terminate()` exits it (as a real one does, later). */
 class FakeThread extends EventEmitter {
   readonly threadId = nextThreadId++
   terminated = false
@@ -54,17 +53,20 @@ class FakePiscina extends EventEmitter {
 
 function supervise(deferWhileLoading: boolean) {
   const first = new FakePiscina(2)
-  const exits: Array<{ threadId: number; loaded: boolean; reason: string | undefined }> = []
-  const supervisor = new WorkerSupervisor(
-    first as unknown as Piscina,
-    () => new FakePiscina(2) as unknown as Piscina,
-    {
-      onGeneration: () => undefined,
-      onThreadExit: ({ threadId, loaded, error }) => void exits.push({ threadId, loaded, reason: error?.message }),
+  const { ledger, generations, exits: recorded } = superviseThreads(first, () => new FakePiscina(2), {
+    replicas: 2,
+    startupTimeoutMs: STARTUP_TIMEOUT_MS,
+    native: deferWhileLoading,
+  })
+  const exits = {
+    at: (index: number) => {
+      const exit = recorded.at(index)
+      return exit && { threadId: exit.threadId, loaded: exit.loaded, reason: exit.reason }
     },
-    { replicas: 2, startupTimeoutMs: STARTUP_TIMEOUT_MS, deferWhileLoading },
-    first.threads.map((t) => t.threadId),
-  )
+  }
+  /** What the thread transport does with a load report. */
+  const noteLoaded = (threadId: number, ok: boolean) => reportLoad(ledger, generations, threadId, ok)
+  const supervisor = { noteLoaded, stop: () => generations.stop(), get lastLoadDeath() { return ledger.lastLoadDeath } }
   /** Crashes a loaded thread of the first generation; returns its replacement (loading, watched). */
   const replaceOne = (): FakeThread => {
     ;(first.threads[0] as FakeThread).emit('exit', 3)

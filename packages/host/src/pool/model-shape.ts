@@ -34,6 +34,8 @@ export interface DynamicAxis {
 export interface InputSpec {
   name: string
   type: TensorType
+  /** Dims as the model declares them, batch dim first (`pool.metadata` states these). */
+  declaredDims: ReadonlyArray<number | string>
   rowDims: RowDim[]
   /** Pad along this row axis to the longest row of the batch. */
   padding: { axis: number; value: number | bigint } | null
@@ -55,6 +57,8 @@ export interface InputSpec {
 export interface OutputSpec {
   name: string
   type: TensorType
+  /** Dims as the model declares them, batch dim first. */
+  declaredDims: ReadonlyArray<number | string>
   rowDims: RowDim[]
   /** Row axes to cut back to each row's length of the named symbolic axis (from padding). */
   unpad: Array<{ axis: number; lengthOf: string }>
@@ -131,7 +135,7 @@ export function buildModelShape(description: WorkerDescription, options: Resolve
       paddedLengthName.set(info.name, dim.dynamic ?? `${info.name}#${pad.axis}`)
       padding = { axis: pad.axis, value: pad.value ?? 0 }
     }
-    return { name: info.name, type: info.type, rowDims, padding, ...rowFacts(info.name, info.type, rowDims, padding, paddedLengthName) }
+    return { name: info.name, type: info.type, declaredDims: [...info.dims], rowDims, padding, ...rowFacts(info.name, info.type, rowDims, padding, paddedLengthName) }
   })
 
   const outputs = description.outputs.map((info): OutputSpec => {
@@ -152,7 +156,7 @@ export function buildModelShape(description: WorkerDescription, options: Resolve
         }
       })
     }
-    return { name: info.name, type: info.type, rowDims, unpad, ctor: TYPED_ARRAY_OF[info.type] }
+    return { name: info.name, type: info.type, declaredDims: [...info.dims], rowDims, unpad, ctor: TYPED_ARRAY_OF[info.type] }
   })
 
   // Some input has a dynamic axis that is not padded.

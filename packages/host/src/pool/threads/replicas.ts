@@ -5,9 +5,11 @@
  * Results carry the worker's `threadId`, which is how a batch is credited to a slot.
  * When the supervisor starts a new generation of threads while the old one's
  * survivors still finish their work, there are briefly more threads than slots: the
- * extra threads wait and take slots as the survivors leave.
+ * extra threads wait and take slots as the survivors leave. A slot's state is read from
+ * the thread ledger (ledger.ts), which owns every thread's load and service state.
  */
-import type { ReplicaState, ReplicaStats } from '../types.js'
+import type { ReplicaState, ReplicaStats } from '../../types.js'
+import type { ThreadLedger } from './ledger.js'
 
 interface Slot extends Omit<ReplicaStats, 'inFlight' | 'state' | 'lastError'> {
   threadId: number | null
@@ -23,12 +25,10 @@ export class ReplicaTable {
   private readonly slots: Slot[]
   private readonly slotOf = new Map<number, Slot>()
   private readonly waiting: Waiting[] = []
-  /** Load outcome by threadId: true loaded, else the load's error message. */
-  private readonly loads = new Map<number, true | string>()
-  /** Rows failed with `WorkerCrashedError`. */
-  crashed = 0
-
-  constructor(replicas: number) {
+  constructor(
+    replicas: number,
+    private readonly ledger: ThreadLedger<unknown>,
+  ) {
     this.slots = Array.from({ length: replicas }, (_, id) => ({
       id, batches: 0, rows: 0, busyMs: 0, restarts: 0, threadId: null, usage: null,
     }))
@@ -51,7 +51,6 @@ export class ReplicaTable {
 
   /** A thread exited; frees its slot. `restart` counts it as a restart of that replica. */
   detach(threadId: number, restart: boolean): number | undefined {
-    this.loads.delete(threadId)
     const queued = this.waiting.findIndex((w) => w.threadId === threadId)
     if (queued !== -1) this.waiting.splice(queued, 1)
     const slot = this.slotOf.get(threadId)
@@ -63,11 +62,6 @@ export class ReplicaTable {
     const next = this.waiting.shift()
     if (next) this.attach(next.threadId, next.usage)
     return slot.id
-  }
-
-  /** A thread's load settled (reported on the channel, or seen in a task result). */
-  loaded(threadId: number, outcome: true | string): void {
-    this.loads.set(threadId, outcome)
   }
 
   /** Credits a finished batch to the replica whose thread ran it. */
@@ -97,8 +91,10 @@ export class ReplicaTable {
 
   private stateOf(slot: Slot): { state: ReplicaState; lastError?: string } {
     if (slot.threadId === null) return { state: 'down' }
-    const load = this.loads.get(slot.threadId)
-    if (load === undefined) return { state: 'loading' }
-    return load === true ? { state: 'ready' } : { state: 'failed', lastError: load }
+    const record = this.ledger.get(slot.threadId)
+    if (record === undefined) return { state: 'loading' }
+    if (record.overdue !== undefined) return { state: 'overdue', lastError: record.overdue }
+    if (record.load === 'loading') return { state: 'loading' }
+    return record.load === 'loaded' ? { state: 'ready' } : { state: 'failed', lastError: record.loadError ?? 'load failed' }
   }
 }

@@ -1,0 +1,90 @@
+/**
+ * piscina with the settings a model server needs, and the load balancer through which
+ * the thread ledger sees which thread runs which task.
+ */
+import { fileURLToPath } from 'node:url'
+import { Piscina } from 'piscina'
+import type { WorkerBootData } from '@inferpool/worker'
+import type { ResolvedPoolOptions } from '../options.js'
+
+/** The piscina worker interface as `workerCreate` and the load balancer get it. */
+export interface PiscinaWorkerInterface {
+  /** The thread's `threadId`. */
+  readonly id: number
+  readonly currentUsage: number
+}
+
+/**
+ * Rides on a task (under `Piscina.queueOptionsSymbol`, a symbol key, so structured
+ * clone leaves it behind) to the load balancer, which fills in the thread it chose.
+ */
+export interface Ticket {
+  threadId: number | undefined
+}
+
+/** Where the built-in ONNX tensor worker's built `.js` lives. */
+export function onnxWorkerPath(): string {
+  return fileURLToPath(import.meta.resolve('@inferpool/worker/onnx-worker'))
+}
+
+/**
+ * Chooses a thread for a task: piscina's least-busy rule (an idle thread first, else
+ * the least used one below `concurrency`), skipping threads that `accepts` refuses
+ * (overdue ones: out of service), and telling `started` which thread got which task.
+ */
+export function balancer(
+  concurrency: number,
+  accepts: (threadId: number) => boolean,
+  started: (threadId: number, ticket: Ticket | undefined) => void,
+): (task: object, workers: PiscinaWorkerInterface[]) => PiscinaWorkerInterface | null {
+  return (task, workers) => {
+    let candidate: PiscinaWorkerInterface | null = null
+    let checkpoint = concurrency
+    for (const worker of workers) {
+      if (!accepts(worker.id)) continue
+      const usage = worker.currentUsage
+      if (usage === 0) {
+        candidate = worker
+        break
+      }
+      if (usage < checkpoint) {
+        candidate = worker
+        checkpoint = usage
+      }
+    }
+    if (candidate !== null) started(candidate.id, (task as { [Piscina.queueOptionsSymbol]?: Ticket })[Piscina.queueOptionsSymbol])
+    return candidate
+  }
+}
+
+/**
+ * Creates the piscina pool (docs/runtime-facts.md#piscina-5):
+ * - `minThreads = maxThreads = replicas` and `idleTimeout: Infinity`: piscina's
+ *   defaults (half the cores, idle workers torn down) would drop cached sessions.
+ * - `concurrentTasksPerWorker = concurrency`; our balancer in place of piscina's.
+ * - `atomics: 'async'`: between tasks a worker keeps its event loop running (with
+ *   'sync' it blocks in `Atomics.wait()`), so it hears the pool's dispose message and
+ *   a user worker's timers keep working.
+ * The pool's channel name, the worker's options and the bound of a retried load
+ * (`startupTimeoutMs`) travel in `workerData`.
+ */
+export function createPiscina(
+  options: ResolvedPoolOptions,
+  filename: string,
+  workerOptions: unknown,
+  channelName: string,
+  loadBalancer: ReturnType<typeof balancer>,
+): Piscina {
+  const workerData: WorkerBootData = { channel: channelName, options: workerOptions, loadTimeoutMs: options.startupTimeoutMs }
+  return new Piscina({
+    filename,
+    minThreads: options.replicas,
+    maxThreads: options.replicas,
+    idleTimeout: Infinity,
+    concurrentTasksPerWorker: options.concurrency,
+    atomics: 'async',
+    workerData,
+    loadBalancer: loadBalancer as never,
+    ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+  })
+}
