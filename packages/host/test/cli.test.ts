@@ -76,6 +76,7 @@ describe('inferpool serve --help', () => {
       ['--host <address>', '(default: "127.0.0.1")'],
       ['--api-key <token>', '(default: none, no authentication) (env: INFERPOOL_API_KEY)'],
       ['--provider <name>', '(choices: "cpu", "cuda", default: "cpu")'],
+      ['--isolation <mode>', '(choices: "thread", "process", default: "thread")'],
       ['--max-body-bytes <n>', '(default: 16777216 (16 MiB))'],
       ['--shutdown-timeout-ms <ms>', '(default: 30000)'],
     ]
@@ -96,6 +97,7 @@ describe('flag validation', () => {
     [['--timeout-ms', '0'], "error: option '--timeout-ms <ms>' argument '0' is invalid. Expected a number of milliseconds > 0."],
     [['--port', '70000'], "error: option '-p, --port <port>' argument '70000' is invalid. Expected a port number in [0, 65535]."],
     [['--provider', 'tpu'], "error: option '--provider <name>' argument 'tpu' is invalid. Allowed choices are cpu, cuda."],
+    [['--isolation', 'vm'], "error: option '--isolation <mode>' argument 'vm' is invalid. Allowed choices are thread, process."],
     [['--model', 'demo'], "error: option '-m, --model <name=path>' argument 'demo' is invalid. Expected name=path.onnx."],
     [['--model', 'x=/no/such/model.onnx'], "error: option '-m, --model <name=path>' argument 'x=/no/such/model.onnx' is invalid. No model file at /no/such/model.onnx."],
     [['--model', `a=${demoModel}`, '--model', `a=${demoModel}`], "Model name 'a' is given twice."],

@@ -1,5 +1,5 @@
 /** Helpers for tests of process-isolated replicas: real child processes, observed from outside. */
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { SLOT_DIR } from '@inferpool/worker'
 
 /**
@@ -27,4 +27,21 @@ export function alive(pid: number): boolean {
 /** Slot files a host with this pid has in the slot directory. */
 export function slotFiles(hostPid: number): string[] {
   return readdirSync(SLOT_DIR).filter((name) => name.startsWith(`inferpool-${hostPid}-`))
+}
+
+/** Pids of the live processes whose parent is `pid` (from /proc: Linux only, like /dev/shm). */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      // Field 4 of /proc/<pid>/stat is the parent pid; field 2, the name, may hold spaces: skip past its ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') children.push(Number(entry))
+    } catch {
+      // It exited while we looked.
+    }
+  }
+  return children
 }

@@ -34,17 +34,25 @@ function fdOf(direction: 'in' | 'out', lane: number): number {
   return fd
 }
 
-/** Unlinks this child's slot files (the host does it too when it sees the exit; whoever is first). */
+/** Lanes the host created slot files for (told in the boot message). */
+let lanes = 0
+
+/**
+ * Unlinks every slot file of this child, used or not (the host does the same when it
+ * sees the exit; whoever is first).
+ */
 function releaseSlots(): void {
-  for (const [path, fd] of fds) {
-    try {
-      closeSync(fd)
-      unlinkSync(path)
-    } catch {
-      // Already gone: the host unlinked it.
+  for (const fd of fds.values()) closeSync(fd)
+  fds.clear()
+  for (let lane = 0; lane < lanes; lane++) {
+    for (const direction of ['in', 'out'] as const) {
+      try {
+        unlinkSync(slotPath(hostPid, process.pid, direction, lane))
+      } catch {
+        // Already gone: the host unlinked it.
+      }
     }
   }
-  fds.clear()
 }
 
 function send(message: ChildMessage): void {
@@ -59,8 +67,9 @@ function hostGone(): never {
 
 let runtime: WorkerRuntime | undefined
 
-async function boot(slot: HostMessage & { t: 'boot' }): Promise<void> {
-  const { module, boot } = readSlot(fdOf('in', 0), slot.slot) as ProcessBoot
+async function boot(message: HostMessage & { t: 'boot' }): Promise<void> {
+  lanes = message.lanes
+  const { module, boot } = readSlot(fdOf('in', 0), message.slot) as ProcessBoot
   const host: ProcessHost = {
     boot,
     adopt(adopted) {

@@ -102,7 +102,7 @@ export class ReplicaProcess {
         this.outFds.push(this.createSlot('out', lane))
       }
       const slot = writeSlot(this.inFds[0] as number, { module: spec.module, boot: spec.boot } satisfies ProcessBoot, [])
-      this.post({ t: 'boot', slot })
+      this.post({ t: 'boot', slot, lanes: spec.lanes })
     } catch (err) {
       // The boot data cannot be cloned (a SharedArrayBuffer in workerOptions…) or /dev/shm is full.
       this.child.kill('SIGKILL')
