@@ -12,6 +12,7 @@
  * parent pid changes (it was re-parented).
  */
 import { closeSync, openSync, unlinkSync } from 'node:fs'
+import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 // Not through index.js: that would load onnxruntime-node into a user worker's process too.
 import { PROCESS_HOST } from './define-worker.js'
@@ -67,8 +68,22 @@ function hostGone(): never {
 
 let runtime: WorkerRuntime | undefined
 
+/** Reading the RSS is a few system calls: after every batch only when the host caps memory. */
+let rssEachBatch = true
+let rssAt = 0
+let rssBytes = 0
+function rss(): number {
+  const now = performance.now()
+  if (rssEachBatch || now - rssAt >= 250) {
+    rssBytes = process.memoryUsage.rss()
+    rssAt = now
+  }
+  return rssBytes
+}
+
 async function boot(message: HostMessage & { t: 'boot' }): Promise<void> {
   lanes = message.lanes
+  rssEachBatch = message.rssEachBatch
   const { module, boot } = readSlot(fdOf('in', 0), message.slot) as ProcessBoot
   const host: ProcessHost = {
     boot,
@@ -115,7 +130,7 @@ async function run(message: HostMessage & { t: 'run' }): Promise<void> {
     failure.error.message = `The worker's result could not be sent to the host: ${failure.error.message}`
     slot = writeSlot(out, failure, [])
   }
-  send({ t: 'result', id: message.id, lane: message.lane, slot, rss: process.memoryUsage.rss() })
+  send({ t: 'result', id: message.id, lane: message.lane, slot, rss: rss() })
 }
 
 process.on('message', (message: HostMessage) => {

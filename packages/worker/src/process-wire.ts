@@ -19,7 +19,7 @@
  * the pages. Files are named by the host's and the child's pid, so a stale one (both
  * processes killed at once) says whose it was.
  */
-import { existsSync, readSync, writeSync } from 'node:fs'
+import { existsSync, readvSync, writevSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DefaultDeserializer, DefaultSerializer } from 'node:v8'
@@ -34,18 +34,46 @@ export function slotPath(hostPid: number, childPid: number, direction: 'in' | 'o
 }
 
 const align8 = (n: number): number => (n + 7) & ~7
+/** Zeros for the gaps that align each buffer (never more than 7 bytes). */
+const PAD = new Uint8Array(8)
+/** The gap after `n` bytes up to the next multiple of 8, as a view to read into or write from. */
+const gap = (n: number): Uint8Array => PAD.subarray(0, align8(n) - n)
+/** Where a reader puts the gaps' bytes (never looked at). */
+const SCRATCH = new Uint8Array(8)
 
-function writeFully(fd: number, bytes: Uint8Array, position: number): void {
-  let done = 0
-  while (done < bytes.byteLength) done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done)
+/** What is left of `parts` after the first `done` bytes (a short writev/readv continues from there). */
+function rest(parts: Uint8Array[], done: number): Uint8Array[] {
+  const left: Uint8Array[] = []
+  for (const part of parts) {
+    if (done >= part.byteLength) done -= part.byteLength
+    else {
+      left.push(done === 0 ? part : part.subarray(done))
+      done = 0
+    }
+  }
+  return left
 }
 
-function readFully(fd: number, bytes: Uint8Array, position: number): void {
-  let done = 0
-  while (done < bytes.byteLength) {
-    const n = readSync(fd, bytes, done, bytes.byteLength - done, position + done)
-    if (n === 0) throw new Error(`Slot file ended at byte ${position + done}, ${bytes.byteLength - done} bytes short`)
-    done += n
+const total = (parts: Uint8Array[]): number => parts.reduce((sum, p) => sum + p.byteLength, 0)
+
+// One writev/readv per payload (head, gaps and buffers in one system call): each call
+// is a system call on the hand-over path of every batch.
+function writeAll(fd: number, parts: Uint8Array[]): void {
+  let position = 0
+  for (let left = parts; left.length > 0; ) {
+    const n = writevSync(fd, left, position)
+    position += n
+    left = rest(left, n)
+  }
+}
+
+function readAll(fd: number, parts: Uint8Array[]): void {
+  let position = 0
+  for (let left = parts; left.length > 0; ) {
+    const n = readvSync(fd, left, position)
+    if (n === 0) throw new Error(`Slot file ended at byte ${position}, ${total(left)} bytes short`)
+    position += n
+    left = rest(left, n)
   }
 }
 
@@ -61,14 +89,13 @@ export function writeSlot(fd: number, value: unknown, transfer: readonly ArrayBu
   serializer.writeHeader()
   serializer.writeValue(value)
   const head = serializer.releaseBuffer()
-  writeFully(fd, head, 0)
-  let offset = align8(head.byteLength)
+  const parts: Uint8Array[] = [head]
   const lengths: number[] = []
   for (const buffer of buffers) {
-    writeFully(fd, new Uint8Array(buffer), offset)
+    parts.push(gap(total(parts)), new Uint8Array(buffer))
     lengths.push(buffer.byteLength)
-    offset = align8(offset + buffer.byteLength)
   }
+  writeAll(fd, parts)
   return { head: head.byteLength, buffers: lengths }
 }
 
@@ -76,16 +103,17 @@ export function writeSlot(fd: number, value: unknown, transfer: readonly ArrayBu
 export function readSlot(fd: number, layout: SlotLayout): unknown {
   // Its own memory (not the shared Buffer pool): typed arrays inside the value may stay views into it.
   const head = Buffer.allocUnsafeSlow(layout.head)
-  readFully(fd, head, 0)
+  const parts: Uint8Array[] = [head]
   const deserializer = new DefaultDeserializer(head)
-  let offset = align8(layout.head)
+  let offset = layout.head
   for (let i = 0; i < layout.buffers.length; i++) {
     const length = layout.buffers[i] as number
     const buffer = new ArrayBuffer(length)
-    readFully(fd, new Uint8Array(buffer), offset)
+    parts.push(SCRATCH.subarray(0, align8(offset) - offset), new Uint8Array(buffer))
     deserializer.transferArrayBuffer(i, buffer)
-    offset = align8(offset + length)
+    offset = align8(offset) + length
   }
+  readAll(fd, parts)
   deserializer.readHeader()
   return deserializer.readValue()
 }

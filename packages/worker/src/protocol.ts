@@ -183,7 +183,8 @@ export interface ProcessBoot {
 /** Host → child, over the IPC channel. `lane`: which of the replica's slot files (one per batch in flight). */
 export type HostMessage =
   /** `lanes`: how many slot-file pairs the host created for this child (all of them are the child's to unlink if the host goes). */
-  | { t: 'boot'; slot: SlotLayout; lanes: number }
+  /** `rssEachBatch`: measure the RSS after every batch (a memory cap is set); otherwise at most every 250 ms. */
+  | { t: 'boot'; slot: SlotLayout; lanes: number; rssEachBatch: boolean }
   | { t: 'run'; id: number; lane: number; slot: SlotLayout }
   | { t: 'dispose' }
 

@@ -244,7 +244,7 @@ export class ProcessTransport implements ReplicaTransport {
     // Events of a process that is no longer the slot's (a late message) are ignored.
     const current = (): boolean => proc !== null && slot.proc === proc
     proc = new ReplicaProcess(
-      { module: this.module, boot, env, lanes: this.options.concurrency },
+      { module: this.module, boot, env, lanes: this.options.concurrency, rssEachBatch: this.options.maxRssBytes !== undefined },
       {
         onLoaded: (outcome) => {
           if (!current()) return

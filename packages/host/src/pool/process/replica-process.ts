@@ -40,6 +40,8 @@ export interface ReplicaProcessSpec {
   env: Readonly<Record<string, string>>
   /** Batches in flight at once: one pair of slot files each. */
   lanes: number
+  /** The child measures its RSS after every batch (for a memory cap), not just every 250 ms. */
+  rssEachBatch: boolean
 }
 
 /** Where the child entry's built `.js` lives. */
@@ -102,7 +104,7 @@ export class ReplicaProcess {
         this.outFds.push(this.createSlot('out', lane))
       }
       const slot = writeSlot(this.inFds[0] as number, { module: spec.module, boot: spec.boot } satisfies ProcessBoot, [])
-      this.post({ t: 'boot', slot, lanes: spec.lanes })
+      this.post({ t: 'boot', slot, lanes: spec.lanes, rssEachBatch: spec.rssEachBatch })
     } catch (err) {
       // The boot data cannot be cloned (a SharedArrayBuffer in workerOptions…) or /dev/shm is full.
       this.child.kill('SIGKILL')
