@@ -9,10 +9,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { BatchTimeoutError, createPool, StartupTimeoutError, WorkerCrashedError } from '@inferpool/host'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { BatchTimeoutError, createPool, createRequestHandler, StartupTimeoutError, WorkerCrashedError } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { models, prng, workers } from './fixtures/models.js'
 import { alive, childrenOf, poll, slotFiles } from './process-helpers.js'
+import { http, metric } from './server-helpers.js'
 
 interface Item {
   value: number
@@ -135,6 +138,30 @@ describe('process isolation', () => {
       expect(slotFiles(hostPid)).toEqual([])
     } finally {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL')
+    }
+  })
+})
+
+describe('process isolation metrics', () => {
+  it('exports each replica process\'s RSS and its restarts by cause', async () => {
+    const pool = await userPool({ replicas: 2 })
+    const app = createServer(createRequestHandler({ users: pool as unknown as Pool }))
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+    try {
+      const victim = pool.stats.replicas[1]?.pid as number
+      process.kill(victim, 'SIGKILL')
+      await poll(() => pool.stats.replicas[1]?.state === 'ready' && pool.stats.replicas[1]?.pid !== victim, 'replica 1 to be respawned')
+      const text = (await http(`http://127.0.0.1:${(app.address() as AddressInfo).port}/metrics`)).text
+      expect(metric(text, 'inferpool_replica_restarts_total', { model: 'users', replica: '1', cause: 'SIGKILL' })).toBe(1)
+      expect(metric(text, 'inferpool_replica_restarts_total', { model: 'users', replica: '0', cause: 'SIGKILL' })).toBeUndefined()
+      expect(metric(text, 'inferpool_worker_restarts_total', { model: 'users' })).toBe(1)
+      for (const replica of ['0', '1']) {
+        const rss = metric(text, 'inferpool_replica_resident_memory_bytes', { model: 'users', replica })
+        expect(rss).toBe(pool.stats.replicas[Number(replica)]?.rssBytes)
+        expect(rss).toBeGreaterThan(0)
+      }
+    } finally {
+      await new Promise((resolve) => app.close(resolve))
     }
   })
 })
