@@ -6,6 +6,7 @@ import { execFile, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { alive, childrenOf, poll } from './process-helpers.js'
 import { demoModel, demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -135,6 +136,18 @@ describe('inferpool serve', () => {
     server.child.kill('SIGTERM')
     expect(await server.exit).toBe(0)
     expect(server.output()).toContain('inferpool: shut down cleanly')
+  })
+
+  it('--isolation process serves from replica processes and ends them on SIGTERM', async () => {
+    const server = await start(['--replicas', '1', '--isolation', 'process'])
+    const replicas = childrenOf(server.child.pid as number)
+    expect(replicas).toHaveLength(1)
+    const answer = await post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(3, 2)))
+    expect(answer.status).toBe(200)
+    expect((answer.json as { outputs: Array<{ shape: number[] }> }).outputs[0].shape).toEqual([2, 16])
+    server.child.kill('SIGTERM')
+    expect(await server.exit).toBe(0)
+    await poll(() => !replicas.some(alive), 'the replica process to exit')
   })
 
   it('takes the API key from INFERPOOL_API_KEY and puts it in the curl example', async () => {
