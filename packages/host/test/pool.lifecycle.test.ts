@@ -159,3 +159,58 @@ describe('close', () => {
     expect(stdout).toBe('served 50\n')
   })
 })
+
+describe('escalation (close, then a harder close or destroy)', () => {
+  it('close({ drain: false }) after a draining close() rejects what is queued at once; the running batch finishes', async () => {
+    const { pool, open, processed } = await gatedPool()
+    const held = pool.infer({ value: 1, hold: true })
+    await running(pool, 1)
+    const queued = [2, 3, 4].map((value) => pool.infer({ value }))
+    const draining = pool.close()
+    expect({ closed: pool.closed, destroyed: pool.destroyed }).toEqual({ closed: true, destroyed: false })
+    const hard = pool.close({ drain: false })
+    for (const request of queued) await expect(request).rejects.toMatchObject({ code: 'ERR_BATCHER_CLOSED' })
+    open()
+    expect(await held).toBe(2)
+    await Promise.all([draining, hard])
+    expect(processed()).toEqual([1])
+    // A milder request after a harder one changes nothing and gets the same promise.
+    expect(pool.close()).toBe(pool.close({ drain: false }))
+  })
+
+  it('destroy(err) after close() fails queued and running requests with err at once, and ends although the run never returns', async () => {
+    const { pool, processed } = await gatedPool()
+    const held = pool.infer({ value: 1, hold: true })
+    await running(pool, 1)
+    const queued = pool.infer({ value: 2 })
+    const draining = pool.close()
+    const reason = new Error('shutting down now')
+    const destroyed = pool.destroy(reason)
+    expect({ closed: pool.closed, destroyed: pool.destroyed }).toEqual({ closed: true, destroyed: true })
+    await expect(held).rejects.toBe(reason)
+    await expect(queued).rejects.toBe(reason)
+    // The gate is never opened: the thread blocked in its run is terminated (plain JS).
+    await destroyed
+    await draining
+    expect(processed()).toEqual([])
+    await expect(pool.infer({ value: 3 })).rejects.toMatchObject({ code: 'ERR_BATCHER_CLOSED' })
+  })
+
+  it('destroy() without an error fails what is running with ERR_BATCHER_CLOSED; a later close() waits for the same end', async () => {
+    const { pool } = await gatedPool()
+    const held = pool.infer({ value: 1, hold: true })
+    await running(pool, 1)
+    const destroyed = pool.destroy()
+    expect(pool.close()).toBe(destroyed)
+    await expect(held).rejects.toMatchObject({ code: 'ERR_BATCHER_CLOSED', message: 'Pool was destroyed' })
+    await destroyed
+    expect(pool.stats.inFlight).toBe(0)
+  })
+
+  it('rejects a close() whose drain is not a boolean, naming the option', async () => {
+    const pool = await createPool({ model: models.demoMlp, replicas: 1 })
+    pools.push(pool as Pool<unknown, unknown>)
+    await expect(pool.close({ drain: 'no' as unknown as boolean })).rejects.toThrow(new TypeError('Expected `drain` to be a boolean, got `no` (string)'))
+    expect(pool.closed).toBe(false)
+  })
+})

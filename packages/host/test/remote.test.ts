@@ -197,6 +197,35 @@ describe('queue errors, timeouts and aborts across the port', () => {
 })
 
 describe('releasing', () => {
+  it('close({ drain: false }) after a draining close() rejects the pending call at once and takes its row out of the queue', async () => {
+    const demo = await pool({ ...waitingOptions, batching: { ...waitingOptions.batching, minBatchSize: 2, maxQueueSize: 8 } })
+    const { remote } = await connected(demo)
+    const pending = remote.infer({ input: row(11) })
+    await until(() => demo.stats.queued === 1)
+    const draining = remote.close()
+    expect({ closed: remote.closed, destroyed: remote.destroyed }).toEqual({ closed: true, destroyed: false })
+    const hard = remote.close({ drain: false })
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_REMOTE_CLOSED' })
+    await Promise.all([draining, hard])
+    await until(() => demo.stats.queued === 0)
+    expect(remote.pending).toBe(0)
+  })
+
+  it('destroy(err) after close() rejects the pending call with err at once and closes the port', async () => {
+    const demo = await pool({ ...waitingOptions, batching: { ...waitingOptions.batching, minBatchSize: 2, maxQueueSize: 8 } })
+    const { remote, exposed } = await connected(demo)
+    const pending = remote.infer({ input: row(12) })
+    await until(() => demo.stats.queued === 1)
+    const draining = remote.close()
+    const reason = new Error('client going away')
+    const destroyed = remote.destroy(reason)
+    expect(remote.destroyed).toBe(true)
+    await expect(pending).rejects.toBe(reason)
+    await Promise.all([draining, destroyed])
+    expect(remote.close()).toBe(destroyed)
+    await until(() => exposed.pending === 0 && demo.stats.queued === 0)
+  })
+
   it('close() waits for pending calls, then rejects new ones with RemotePoolClosedError', async () => {
     const demo = await pool({ ...waitingOptions, batching: { ...waitingOptions.batching, minBatchSize: 2, maxQueueSize: 8 } })
     const { remote, exposed } = await connected(demo)

@@ -6,8 +6,10 @@
 import { request } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPool, serve } from '@inferpool/host'
-import type { Pool } from '@inferpool/host'
+import type { Pool, RowInput, RowOutput } from '@inferpool/host'
+import { workers } from './fixtures/models.js'
 import { demoModel, demoRequest, demoRows, http, post, until } from './server-helpers.js'
+import type { HttpResult } from './server-helpers.js'
 
 const pools: Pool[] = []
 afterAll(async () => {
@@ -102,5 +104,94 @@ describe('graceful shutdown', () => {
     const first = server.close()
     expect(server.close()).toBe(first)
     await first
+  })
+})
+
+/**
+ * A pool whose single replica runs one row at a time; a row with a negative first value
+ * runs until the test opens the gate (never, in these tests), so rows sent after it stay
+ * queued. `end()` releases it for cleanup.
+ */
+async function heldPool(): Promise<{ pool: Pool; end(): Promise<void> }> {
+  const gate = new Int32Array(new SharedArrayBuffer(4))
+  const pool = await createPool<RowInput, RowOutput>({
+    model: demoModel,
+    worker: workers.gatedEcho,
+    workerOptions: { gate },
+    replicas: 1,
+    batching: { maxBatchSize: 1 },
+  })
+  return {
+    pool,
+    async end() {
+      Atomics.store(gate, 0, 1)
+      Atomics.notify(gate, 0)
+      await pool.destroy()
+    },
+  }
+}
+
+const rowRequest = (first: number) => ({ inputs: [{ name: 'input', shape: [1, 4], datatype: 'FP32', data: [first, 1, 2, 3] }] })
+
+/** Sends a row that runs forever and two that queue behind it; resolves once they do. */
+async function heldAndQueued(url: string, pool: Pool): Promise<Array<Promise<HttpResult>>> {
+  const held = post(`${url}/v2/models/m/infer`, rowRequest(-1))
+  await until(() => pool.stats.inFlight === 1)
+  const queued = [post(`${url}/v2/models/m/infer`, rowRequest(1)), post(`${url}/v2/models/m/infer`, rowRequest(2))]
+  await until(() => pool.stats.queued === 2)
+  return [held, ...queued]
+}
+
+const answer = (r: HttpResult) => ({ status: r.status, code: (r.json as { code?: string } | undefined)?.code })
+
+describe('forced shutdown and escalation (closePools: true)', () => {
+  it('when shutdownTimeoutMs passes, queued rows fail with 503 and the row still running is answered 503 too', async () => {
+    const { pool, end } = await heldPool()
+    const server = await serve({ m: pool }, { port: 0, shutdownTimeoutMs: 50 })
+    const [held, ...queued] = await heldAndQueued(server.url as string, pool)
+
+    expect(await server.close()).toEqual({ forced: true })
+
+    expect(answer(await held)).toEqual({ status: 503, code: 'ERR_SHUTTING_DOWN' })
+    expect((await Promise.all(queued)).map(answer)).toEqual([
+      { status: 503, code: 'ERR_BATCHER_CLOSED' },
+      { status: 503, code: 'ERR_BATCHER_CLOSED' },
+    ])
+    expect({ poolClosed: pool.closed, serverClosed: server.closed, destroyed: server.destroyed }).toEqual({ poolClosed: true, serverClosed: true, destroyed: false })
+    expect(server.server.listening).toBe(false)
+    await end()
+  })
+
+  it('close({ drain: false }) during a graceful close() forces the shutdown at once; both calls resolve forced', async () => {
+    const { pool, end } = await heldPool()
+    const server = await serve({ m: pool }, { port: 0, shutdownTimeoutMs: 600_000 })
+    const [held, ...queued] = await heldAndQueued(server.url as string, pool)
+
+    const graceful = server.close()
+    const hard = server.close({ drain: false })
+
+    expect(await Promise.all([graceful, hard])).toEqual([{ forced: true }, { forced: true }])
+    expect(answer(await held)).toEqual({ status: 503, code: 'ERR_SHUTTING_DOWN' })
+    expect((await Promise.all(queued)).map(answer)).toEqual([
+      { status: 503, code: 'ERR_BATCHER_CLOSED' },
+      { status: 503, code: 'ERR_BATCHER_CLOSED' },
+    ])
+    expect(server.handler.closed).toBe(true)
+    await end()
+  })
+
+  it('destroy() during a graceful close() answers every request 503 at once and destroys the pools', async () => {
+    const { pool, end } = await heldPool()
+    const server = await serve({ m: pool }, { port: 0, shutdownTimeoutMs: 600_000 })
+    const requests = await heldAndQueued(server.url as string, pool)
+
+    const graceful = server.close()
+    const destroyed = server.destroy(new Error('operator said stop'))
+
+    expect(await Promise.all([graceful, destroyed])).toEqual([{ forced: true }, { forced: true }])
+    expect((await Promise.all(requests)).map(answer)).toEqual(new Array(3).fill({ status: 503, code: 'ERR_SHUTTING_DOWN' }))
+    expect({ destroyed: server.destroyed, handlerDestroyed: server.handler.destroyed }).toEqual({ destroyed: true, handlerDestroyed: true })
+    await until(() => pool.destroyed)
+    await end()
   })
 })

@@ -145,7 +145,7 @@ export class Dispatcher {
       case 'closed':
         return new BatcherClosedError('Pool was destroyed while the batch was running')
       case 'timeout':
-        return new BatchTimeoutError(this.settings.batchTimeoutMs as number, rows)
+        return new BatchTimeoutError(this.settings.batchTimeoutMs as number, rows, failure.reason)
       case 'invalid-input':
         return new InvalidInputError(`The request could not be sent to the worker thread (${failure.reason})`, {
           cause: failure.cause,

@@ -7,6 +7,7 @@ import { MessagePort } from 'node:worker_threads'
 import { releaseProxy, transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs'
+import { Lifecycle } from '../lifecycle.js'
 import type { InferOptions, PoolMetadata, PoolStats, RowInput, RowOutput } from '../types.js'
 import { prepareTransfer } from './buffers.js'
 import { installErrorTransferHandler } from './error-transfer.js'
@@ -47,9 +48,20 @@ export interface RemotePool<In = RowInput, Out = RowOutput> {
    * Releases the connection: new calls reject with `RemotePoolClosedError`; with
    * `drain: true` (default) pending calls settle first, with `drain: false` they reject
    * at once (and are aborted in the pool's thread). The port is closed; the pool is
-   * not. A second call returns the same promise.
+   * not. A second call returns the same promise; a later `close({ drain: false })` or
+   * `destroy()` takes over at once.
    */
   close(options?: { drain?: boolean }): Promise<void>
+  /**
+   * Ends now: pending calls reject (with `error` if given, else `RemotePoolClosedError`)
+   * and are aborted in the pool's thread; the port is closed without waiting for the
+   * other side. The pool is not closed.
+   */
+  destroy(error?: Error): Promise<void>
+  /** `close()` or `destroy()` was called. */
+  readonly closed: boolean
+  /** `destroy()` was called. */
+  readonly destroyed: boolean
   [Symbol.asyncDispose](): Promise<void>
 }
 
@@ -85,7 +97,6 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
   const calls = new Map<number, PendingCall>()
   let nextCallId = 0
   let portClosed = false
-  let closing: Promise<void> | undefined
 
   // comlink never settles a call whose answer cannot arrive; the port's close event is
   // the only sign that the owning thread is gone, so every pending call fails on it.
@@ -120,7 +131,7 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
   }
 
   function infer(input: In, inferOptions: InferOptions = {}): Promise<Out> {
-    if (closing !== undefined || portClosed) return Promise.reject(new RemotePoolClosedError())
+    if (lifecycle.closed || portClosed) return Promise.reject(new RemotePoolClosedError())
     const { signal, timeoutMs, priority } = inferOptions
     if (signal?.aborted) return Promise.reject(signal.reason)
     if (typeof input !== 'object' || input === null) {
@@ -171,13 +182,21 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
     }
   }
 
-  function close(closeOptions: { drain?: boolean } = {}): Promise<void> {
-    closing ??= (async () => {
-      if (closeOptions.drain === false) {
-        for (const callId of calls.keys()) remote.abort(callId).catch(() => {})
-        failAll(new RemotePoolClosedError())
-      }
-      await Promise.all([...calls.values()].map((c) => c.settled))
+  /** Aborts every pending call in the pool's thread and rejects it here with `error`. */
+  const abandonAll = (error: unknown): void => {
+    for (const callId of calls.keys()) remote.abort(callId).catch(() => {})
+    failAll(error)
+  }
+  const settled = async (): Promise<void> => {
+    await Promise.all([...calls.values()].map((c) => c.settled))
+  }
+  const lifecycle = new Lifecycle({
+    drain: settled,
+    abandon: async () => {
+      abandonAll(new RemotePoolClosedError())
+      await settled()
+    },
+    async release() {
       if (!portClosed) {
         // RELEASE makes the exposing side stop listening and close its end; bounded by
         // the port closing in case that side is already gone.
@@ -186,9 +205,14 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
         await Promise.race([released, onPortClose])
       }
       port.close()
-    })()
-    return closing
-  }
+    },
+    destroy(error) {
+      abandonAll(error ?? new RemotePoolClosedError())
+      // Closing our end closes the other end too: the exposing side stops listening.
+      port.close()
+      return Promise.resolve()
+    },
+  })
 
   return {
     infer,
@@ -203,7 +227,14 @@ export async function connectPool<In = RowInput, Out = RowOutput>(
     get pending() {
       return calls.size
     },
-    close,
-    [Symbol.asyncDispose]: () => close(),
+    close: (closeOptions) => lifecycle.close(closeOptions),
+    destroy: (error) => lifecycle.destroy(error),
+    get closed() {
+      return lifecycle.closed
+    },
+    get destroyed() {
+      return lifecycle.destroyed
+    },
+    [Symbol.asyncDispose]: () => lifecycle.close(),
   }
 }

@@ -17,20 +17,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
+import { Lifecycle } from '../lifecycle.js'
+import type { CloseOptions } from '../lifecycle.js'
 import type { RowOutput } from '../types.js'
 import { ClientGoneError, parseJson, readBody } from './body.js'
 import { protocolDatatype } from './datatypes.js'
 import { decodeInferRequest } from './decode.js'
 import { MODEL_VERSION, encodeInferResponse } from './encode.js'
+import { httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
 import {
-  INTERNAL_ERROR_CODE,
   MethodNotAllowedError,
   ModelNotFoundError,
   ModelNotReadyError,
   RouteNotFoundError,
   ShuttingDownError,
   UnauthorizedError,
-  httpStatusOf,
 } from './errors.js'
 import { invalidInput } from './invalid-input.js'
 import { ServerMetrics } from './metrics.js'
@@ -58,10 +59,18 @@ export interface InferpoolRequestHandler {
   /**
    * Stops taking inference requests (they get 503 `ERR_SHUTTING_DOWN` and
    * `Connection: close`), reports not-ready, and resolves once every request in
-   * progress has been answered. Does not close the pools. A second call returns the
-   * same promise.
+   * progress has been answered. With `drain: false` the requests in progress are
+   * answered at once with 503 `ERR_SHUTTING_DOWN` (their rows leave the pools' queues).
+   * Does not close the pools. A second call returns the same promise; a later
+   * `close({ drain: false })` or `destroy()` takes over at once.
    */
-  close(): Promise<void>
+  close(options?: CloseOptions): Promise<void>
+  /** As `close({ drain: false })`, at once, also after a draining `close()`. */
+  destroy(error?: Error): Promise<void>
+  /** `close()` or `destroy()` was called. */
+  readonly closed: boolean
+  /** `destroy()` was called. */
+  readonly destroyed: boolean
 }
 
 type ModelState =
@@ -81,11 +90,6 @@ const POST = ['POST'] as const
 
 function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
   return typeof (value as { then?: unknown }).then === 'function'
-}
-
-function errorCodeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' ? code : undefined
 }
 
 /** Waiters for a counter to reach zero. */
@@ -123,7 +127,20 @@ class Handler {
   readonly #detach: Array<() => void> = []
   /** The error code each failed response carried, for the request metrics. */
   readonly #errorCodes = new WeakMap<ServerResponse, string>()
-  #closing: Promise<void> | undefined
+  /** Inference requests in progress, each cut short (503) by aborting its controller. */
+  readonly #inFlight = new Set<AbortController>()
+  readonly lifecycle = new Lifecycle({
+    drain: () => this.active.empty(),
+    abandon: () => this.#cutShort(),
+    release: () => {
+      for (const detach of this.#detach.splice(0)) detach()
+      return Promise.resolve()
+    },
+    destroy: async () => {
+      await this.#cutShort()
+      for (const detach of this.#detach.splice(0)) detach()
+    },
+  })
 
   constructor(pools: PoolsByModel, options: RequestHandlerOptions | undefined) {
     this.options = resolveHandlerOptions(options)
@@ -138,7 +155,13 @@ class Handler {
   }
 
   get closing(): boolean {
-    return this.#closing !== undefined
+    return this.lifecycle.closed
+  }
+
+  /** Answers every inference request in progress with 503 now; resolves once every request is answered. */
+  #cutShort(): Promise<void> {
+    for (const controller of this.#inFlight) controller.abort(new ShuttingDownError())
+    return this.active.empty()
   }
 
   #addModel(name: string, source: PoolSource): void {
@@ -174,13 +197,6 @@ class Handler {
     for (const entry of this.models.values()) {
       if (entry.state.kind === 'failed') throw entry.state.error
     }
-  }
-
-  close(): Promise<void> {
-    this.#closing ??= this.active.empty().then(() => {
-      for (const detach of this.#detach.splice(0)) detach()
-    })
-    return this.#closing
   }
 
   #authorized(req: IncomingMessage): boolean {
@@ -315,6 +331,11 @@ class Handler {
         this.admitting.leave()
       }
     }
+    // Aborts the rows still queued when the client leaves or another row of this
+    // request fails (their answer could no longer be sent), and cuts the request short
+    // with ERR_SHUTTING_DOWN when the handler is closed without draining.
+    const controller = new AbortController()
+    this.#inFlight.add(controller)
     try {
       if (this.closing) throw new ShuttingDownError()
       const pool = this.#poolOf(entry)
@@ -322,13 +343,11 @@ class Handler {
         // The binary tensor data extension: a JSON header followed by raw tensor bytes.
         throw invalidInput('The binary tensor data extension is not supported; send tensor data as JSON')
       }
-      const body = await readBody(req, this.options.maxBodyBytes)
+      const body = await untilAborted(readBody(req, this.options.maxBodyBytes), controller.signal)
+      if (controller.signal.aborted) throw controller.signal.reason
       const request = decodeInferRequest(parseJson(body), pool.metadata, { maxRows: this.options.maxRowsPerRequest })
       rows = request.rows.length
 
-      // Aborts the rows still queued when the client leaves or another row of this
-      // request fails: their answer could no longer be sent.
-      const controller = new AbortController()
       const onClose = (): void => {
         if (!res.writableFinished) controller.abort()
       }
@@ -353,6 +372,7 @@ class Handler {
       }
       this.#send(req, res, 200, encodeInferResponse(entry.name, request.id, request.outputs, results))
     } finally {
+      this.#inFlight.delete(controller)
       admit()
     }
   }
@@ -383,27 +403,31 @@ class Handler {
   #sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     // The client left (its rows were aborted on the way): nobody is left to answer.
     if (error instanceof ClientGoneError || res.destroyed) return
-    const ownCode = errorCodeOf(error)
-    const status = ownCode === undefined ? 500 : httpStatusOf(ownCode)
+    const { code, message, internal } = publicErrorOf(error)
+    const status = internal ? 500 : httpStatusOf(code)
     // A 500 with an `ERR_` code is one of ours (a worker crash, a bad batch) and is
     // reported as is; anything else is an unexpected failure whose text stays in the log.
-    const known = ownCode !== undefined && ownCode.startsWith('ERR_')
-    const code = known ? ownCode : INTERNAL_ERROR_CODE
-    const message = known && error instanceof Error ? error.message : 'Internal server error'
     if (status === 500) this.options.logger.error('inferpool: request failed', error)
     this.#errorCodes.set(res, code)
-    const headers: Record<string, string> = {}
-    if (code === 'ERR_QUEUE_FULL') headers['retry-after'] = String(this.options.retryAfterSeconds)
-    if (error instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer'
-    if (error instanceof MethodNotAllowedError) headers.allow = error.allowed.join(', ')
-    // The body was not (fully) read: close the connection rather than read it to the end.
-    if (code === 'ERR_PAYLOAD_TOO_LARGE' || code === 'ERR_UNSUPPORTED_MEDIA_TYPE') headers.connection = 'close'
+    const headers = httpHeadersOf(error, this.options.retryAfterSeconds)
     if (res.headersSent) {
       res.destroy()
       return
     }
-    this.#send(req, res, status, JSON.stringify({ error: { code, message } }), undefined, headers)
+    // The protocol's error body is `{"error": "<message>"}` (Triton's clients read it as a
+    // string); our stable code stands beside it.
+    this.#send(req, res, status, JSON.stringify({ error: message, code }), undefined, headers)
   }
+}
+
+/** `promise`, or the signal's reason as soon as it aborts (a body that never finishes arriving). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error)
+    signal.addEventListener('abort', onAbort, { once: true })
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 function sha256(text: string): Buffer {
@@ -439,7 +463,10 @@ export function createRequestHandler(pools: PoolsByModel, options?: RequestHandl
     models: { value: Object.freeze([...inner.models.keys()]), enumerable: true },
     activeRequests: { get: () => inner.active.count, enumerable: true },
     ready: { value: () => inner.ready() },
-    close: { value: () => inner.close() },
+    close: { value: (options?: CloseOptions) => inner.lifecycle.close(options) },
+    destroy: { value: (error?: Error) => inner.lifecycle.destroy(error) },
+    closed: { get: () => inner.lifecycle.closed, enumerable: true },
+    destroyed: { get: () => inner.lifecycle.destroyed, enumerable: true },
   })
   internals.set(handler, inner)
   return handler

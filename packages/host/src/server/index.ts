@@ -18,5 +18,4 @@ export {
   ShuttingDownError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
-  httpStatusOf,
 } from './errors.js'

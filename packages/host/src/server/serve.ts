@@ -7,8 +7,12 @@
  *   2. wait until every request in progress has handed its rows to its pool;
  *   3. close the pools with `drain: true` (queued rows run now, partial batches included);
  *   4. wait until every response is written;
- *   each step bounded by one `shutdownTimeoutMs` deadline, after which the pools are
- *   closed hard (queued rows fail with 503) and the remaining connections are closed.
+ *   each step bounded by one `shutdownTimeoutMs` deadline, after which the shutdown is
+ *   forced, as by `close({ drain: false })`: with `closePools`, the pools are closed
+ *   without draining (queued rows fail with 503) and every request still in progress
+ *   is answered 503 `ERR_SHUTTING_DOWN`; then the remaining connections are closed.
+ * The order of these steps, and of `destroy()`, is the lifecycle state machine's
+ * (../lifecycle.ts), shared with the pool, the handler and the remote client.
  *
  * Signal handling is opt-in (`handleSignals`), so an embedding application keeps
  * control of its process; the CLI turns it on.
@@ -16,6 +20,8 @@
 import { createServer as createHttpServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Lifecycle } from '../lifecycle.js'
+import type { CloseOptions } from '../lifecycle.js'
 import { createRequestHandler, handlerInternals } from './handler.js'
 import type { InferpoolRequestHandler, PoolsByModel } from './handler.js'
 import { checkInteger } from './options.js'
@@ -83,8 +89,22 @@ export interface InferpoolServer {
   readonly url: string | undefined
   /** Starts listening on `options.port`/`options.host`; resolves with the URL. */
   listen(): Promise<string>
-  /** Graceful shutdown (see the module comment). A second call returns the same promise. */
-  close(): Promise<ShutdownResult>
+  /**
+   * Graceful shutdown (see the module comment); `drain: false` skips straight to the
+   * forced step. A second call returns the same promise; a later `close({ drain: false })`
+   * or `destroy()` takes over at once.
+   */
+  close(options?: CloseOptions): Promise<ShutdownResult>
+  /**
+   * Forced shutdown at once, also during a graceful one: with `closePools`, the pools are
+   * destroyed (queued and running rows fail, with `error` if given); every request in
+   * progress is answered 503 `ERR_SHUTTING_DOWN`, then the connections are closed.
+   */
+  destroy(error?: Error): Promise<ShutdownResult>
+  /** `close()` or `destroy()` was called. */
+  readonly closed: boolean
+  /** `destroy()` was called. */
+  readonly destroyed: boolean
 }
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const
@@ -120,10 +140,9 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const inner = handlerInternals(handler)
   const server = createHttpServer(handler)
   let url: string | undefined
-  let closing: Promise<ShutdownResult> | undefined
 
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (closing !== undefined) {
+    if (lifecycle.closed) {
       logger.error(`inferpool: ${signal} again, exiting now`)
       process.exit(1)
     }
@@ -141,48 +160,91 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   }
   if (handleSignals) for (const signal of SIGNALS) process.on(signal, onSignal)
 
-  const closeLoadedPools = (drain: boolean): Promise<unknown> =>
+  /** Runs `step` on every pool that loaded (not on one still loading: it never served). */
+  const eachPool = (step: (pool: ServedPool) => Promise<void> | undefined): Promise<unknown> =>
     Promise.all(
       [...inner.models.values()].map((entry) =>
-        entry.loaded.then(() => (entry.state.kind === 'ready' ? closePool(entry.state.pool, drain) : undefined)),
+        // A ready pool now (a forced step must reach its queue before anything else
+        // answers its rows), one still loading once it has.
+        entry.state.kind === 'ready'
+          ? step(entry.state.pool)
+          : entry.loaded.then(() => (entry.state.kind === 'ready' ? step(entry.state.pool) : undefined)),
       ),
     )
+  const logFailure = (error: unknown): void => logger.error('inferpool: closing pools failed', error)
 
-  function close(): Promise<ShutdownResult> {
-    closing ??= (async () => {
-      let forced = false
-      let timer: NodeJS.Timeout | undefined
-      const deadline = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          forced = true
-          resolve()
-        }, shutdownTimeoutMs)
-      })
-      const within = (step: Promise<unknown>): Promise<unknown> => Promise.race([step, deadline])
-
-      const handlerClosed = handler.close()
-      const serverClosed = server.listening
-        ? new Promise<void>((resolve) => server.close(() => resolve()))
-        : Promise.resolve()
-      // Node >= 19 closes idle keep-alive connections in close(); say it for older ones.
-      server.closeIdleConnections()
-      try {
-        await within(inner.admitting.empty())
-        if (closePools && !forced) await within(closeLoadedPools(true))
-        if (!forced) await within(handlerClosed)
-        if (forced) {
-          if (closePools) closeLoadedPools(false).catch((error: unknown) => logger.error('inferpool: closing pools failed', error))
-          server.closeAllConnections()
-        }
-        await serverClosed
-      } finally {
-        clearTimeout(timer)
-        if (handleSignals) for (const signal of SIGNALS) process.off(signal, onSignal)
-      }
-      return { forced }
-    })()
-    return closing
+  let forced = false
+  let markForced!: () => void
+  /** Resolves when a forced step starts: the graceful steps stop waiting then. */
+  const forcedStart = new Promise<void>((resolve) => {
+    markForced = () => {
+      forced = true
+      resolve()
+    }
+  })
+  const within = (step: Promise<unknown>): Promise<unknown> => Promise.race([step, forcedStart])
+  let timer: NodeJS.Timeout | undefined
+  let stopped: { handlerClosed: Promise<void>; serverClosed: Promise<void> } | undefined
+  /** Stops accepting (once): the server stops listening, the handler answers new requests 503. */
+  const stopAccepting = (): NonNullable<typeof stopped> => {
+    if (stopped !== undefined) return stopped
+    const handlerClosed = handler.close()
+    const serverClosed = server.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve()
+    // Node >= 19 closes idle keep-alive connections in close(); say it for older ones.
+    server.closeIdleConnections()
+    stopped = { handlerClosed, serverClosed }
+    return stopped
   }
+  const finish = async (): Promise<void> => {
+    await stopAccepting().serverClosed
+    clearTimeout(timer)
+    if (handleSignals) for (const signal of SIGNALS) process.off(signal, onSignal)
+  }
+
+  const lifecycle = new Lifecycle({
+    async drain() {
+      // Past the deadline the shutdown is forced: an escalation like a caller's.
+      timer = setTimeout(() => void lifecycle.close({ drain: false }).catch(logFailure), shutdownTimeoutMs)
+      const { handlerClosed } = stopAccepting()
+      await within(inner.admitting.empty())
+      if (closePools) await within(eachPool((pool) => pool.close?.({ drain: true })))
+      await within(handlerClosed)
+    },
+    async abandon() {
+      markForced()
+      stopAccepting()
+      if (closePools) {
+        // Queued rows fail now (503). Running batches may never end: not waited for.
+        eachPool((pool) => pool.close?.({ drain: false })).catch(logFailure)
+        // Every request still in progress is answered (503) before its connection closes.
+        await handler.close({ drain: false })
+      }
+      server.closeAllConnections()
+    },
+    release: finish,
+    async destroy(error) {
+      markForced()
+      stopAccepting()
+      // The handler first: its requests are answered 503 (ERR_SHUTTING_DOWN), whatever
+      // error the pools' rows then fail with.
+      const answered = handler.destroy(error)
+      if (closePools) eachPool((pool) => (pool.destroy !== undefined ? pool.destroy(error) : pool.close?.({ drain: false }))).catch(logFailure)
+      await answered
+      server.closeAllConnections()
+      await finish()
+    },
+  })
+  /** One `ShutdownResult` promise per lifecycle promise, so a repeated call gets the same one. */
+  const results = new WeakMap<Promise<void>, Promise<ShutdownResult>>()
+  const result = (ended: Promise<void>): Promise<ShutdownResult> => {
+    let outcome = results.get(ended)
+    if (outcome === undefined) {
+      outcome = ended.then(() => ({ forced }))
+      results.set(ended, outcome)
+    }
+    return outcome
+  }
+  const close = (closeOptions?: CloseOptions): Promise<ShutdownResult> => result(lifecycle.close(closeOptions))
 
   return {
     server,
@@ -207,11 +269,14 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       })
     },
     close,
+    destroy: (error) => result(lifecycle.destroy(error)),
+    get closed() {
+      return lifecycle.closed
+    },
+    get destroyed() {
+      return lifecycle.destroyed
+    },
   }
-}
-
-async function closePool(pool: ServedPool, drain: boolean): Promise<void> {
-  if (typeof pool.close === 'function') await pool.close({ drain })
 }
 
 /** Creates a server and starts listening; resolves once it accepts connections. */

@@ -9,6 +9,6 @@ import type { Pool, PoolStats, RowInput, RowOutput } from '../types.js'
  * stay with the thread that owns the pool.
  */
 export type ServedPool = Pick<Pool<RowInput, RowOutput>, 'infer' | 'metadata'> &
-  Partial<Pick<Pool<RowInput, RowOutput>, 'stats' | 'observe' | 'close'>> & {
+  Partial<Pick<Pool<RowInput, RowOutput>, 'stats' | 'observe' | 'close' | 'destroy'>> & {
     readStats?(): Promise<PoolStats>
   }

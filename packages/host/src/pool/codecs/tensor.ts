@@ -6,7 +6,8 @@
  * (batch-size-probe.ts), the one source of a run-time `maxBatchSize` lowering.
  */
 import type { TaskResult } from '@inferpool/worker'
-import { deserializeError, InferenceError } from '../../errors.js'
+import { InferenceError } from '../../errors.js'
+import { fromWire } from '../../error-registry.js'
 import type { PoolOptions, RowInput, TensorInfo } from '../../types.js'
 import { BatchSizeProbe } from '../batch-size-probe.js'
 import type { ProbedRow } from '../batch-size-probe.js'
@@ -53,7 +54,7 @@ export function tensorCodec(shape: ModelShape, cost: PoolOptions['cost'], onBatc
     },
     decode(result: TaskResult, items) {
       if (!result.ok) {
-        const error = deserializeError(result.error)
+        const error = fromWire(result.error)
         probe.failed(items, error.code, error.message)
         throw error
       }

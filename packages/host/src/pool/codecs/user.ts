@@ -5,7 +5,8 @@
  */
 import { BatchSizeMismatchError } from '@inferpool/core'
 import type { SlotError, WorkerDescription } from '@inferpool/worker'
-import { deserializeError, InferenceError } from '../../errors.js'
+import { InferenceError } from '../../errors.js'
+import { fromWire } from '../../error-registry.js'
 import type { PoolOptions, TensorInfo } from '../../types.js'
 import type { Codec } from './codec.js'
 
@@ -41,14 +42,14 @@ export function userCodec(description: WorkerDescription | null, cost: PoolOptio
     admit: (input) => ({ input }),
     pack: (items) => ({ payload: items.map((i) => i.input), transfer: [] }),
     decode(result, items) {
-      if (!result.ok) throw deserializeError(result.error)
+      if (!result.ok) throw fromWire(result.error)
       if (result.kind !== 'run') throw new InferenceError('The worker answered a run task with a describe result')
       const value = result.value
       if (!Array.isArray(value)) {
         throw new InferenceError(`The worker's run() must return an array with one result per item, got ${value === null ? 'null' : typeof value}`)
       }
       if (value.length !== items.length) throw new BatchSizeMismatchError(items.length, value.length)
-      return value.map((slot: unknown) => (isSlotError(slot) ? deserializeError(slot.$inferpoolSlotError) : slot))
+      return value.map((slot: unknown) => (isSlotError(slot) ? fromWire(slot.$inferpoolSlotError) : slot))
     },
   }
 }

@@ -22,7 +22,8 @@ import { BroadcastChannel } from 'node:worker_threads'
 import { Piscina } from 'piscina'
 import type { LoadReport, RunTask, TaskResult, WorkerDescription } from '@inferpool/worker'
 import { InferpoolError } from '@inferpool/core'
-import { deserializeError, StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
+import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
+import { fromWire } from '../../error-registry.js'
 import type { ReplicaStats } from '../../types.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
@@ -183,24 +184,30 @@ export class ThreadTransport implements ReplicaTransport {
         const ms = options.timeoutMs
         timer = setTimeout(() => {
           const record = ticket.threadId === undefined ? undefined : this.#ledger.get(ticket.threadId)
+          let consequence: string
           if (record !== undefined) {
             // Running on that thread (maybe inside a native call): out of service now,
             // ended once the call returns.
             this.#ledger.end(record, `a batch ran past batchTimeoutMs (${ms} ms)`)
+            consequence = this.#ledger.safeToTerminate(record)
+              ? 'the worker thread running it was terminated'
+              : 'its worker thread takes no new batch and is replaced once the run returns (a native call cannot be interrupted)'
           } else {
             // Still in piscina's queue: let it reach a thread as a cheap describe task
             // instead of the batch nobody waits for any more.
             ;(sent as { kind: string }).kind = 'describe'
             sent.payload = undefined
+            consequence = 'it was still waiting for a free worker thread'
           }
-          settle(failed({ kind: 'timeout', reason: `ran past ${ms} ms`, details: { timeoutMs: ms } }))
+          settle(failed({ kind: 'timeout', reason: consequence, details: { timeoutMs: ms } }))
         }, ms)
       }
       pending.then(
         (result) => {
           this.#returned(ticket)
           this.#noteResult(result)
-          this.#replicas.record(result.threadId, options?.rows ?? 0, result.busyMs)
+          // A batch that timed out while queued ran as a describe task: not a batch.
+          if (sent.kind === 'run') this.#replicas.record(result.threadId, options?.rows ?? 0, result.busyMs)
           settle({ ok: true, result })
         },
         (err: unknown) => {
@@ -342,7 +349,7 @@ export class ThreadTransport implements ReplicaTransport {
   #report(report: LoadReport | undefined): void {
     if (report?.type === 'loaded') {
       if (report.ok) this.#description ??= report.description
-      else if (this.#generations === undefined) this.#startFailure ??= deserializeError(report.error)
+      else if (this.#generations === undefined) this.#startFailure ??= fromWire(report.error)
       this.#noteLoad(report.threadId, report.ok, report.ok ? undefined : report.error.message)
     } else if (report?.type === 'disposed') this.#ledger.noteDisposed(report.threadId)
   }
