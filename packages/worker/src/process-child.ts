@@ -70,7 +70,7 @@ let runtime: WorkerRuntime | undefined
 
 /** Reading the RSS is a few system calls: after every batch only when the host caps memory. */
 let rssEachBatch = true
-let rssAt = 0
+let rssAt = -Infinity
 let rssBytes = 0
 function rss(): number {
   const now = performance.now()

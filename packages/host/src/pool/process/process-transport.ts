@@ -14,7 +14,8 @@
  */
 import { fileURLToPath } from 'node:url'
 import type { OnnxWorkerOptions, RunTask, TaskResult, WorkerBootData, WorkerDescription } from '@inferpool/worker'
-import { deserializeError, StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
+import { fromWire } from '../../error-registry.js'
+import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import type { ReplicaStats } from '../../types.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
@@ -110,7 +111,7 @@ export class ProcessTransport implements ReplicaTransport {
           )
         }
         const outcome = event.loaded as LoadOutcome
-        if (!outcome.ok) return giveUp(deserializeError(outcome.error))
+        if (!outcome.ok) return giveUp(fromWire(outcome.error))
         loaded.set(slot.id, outcome.description)
         if (loaded.size < replicas) return
         clearTimeout(timer)
