@@ -22,17 +22,11 @@ import { readSlot, slotPath, writeSlot } from './process-wire.js'
 import type { ChildMessage, HostMessage, ProcessBoot, RunTask, TaskResult } from './protocol.js'
 
 const hostPid = process.ppid
-/** Open slot files by path (`in` lanes are read, `out` lanes written). The host creates them. */
-const fds = new Map<string, number>()
+/** Open slot files by lane (`in` lanes are read, `out` lanes written). The host creates them. */
+const fds = { in: [] as number[], out: [] as number[] }
 
 function fdOf(direction: 'in' | 'out', lane: number): number {
-  const path = slotPath(hostPid, process.pid, direction, lane)
-  let fd = fds.get(path)
-  if (fd === undefined) {
-    fd = openSync(path, direction === 'in' ? 'r' : 'r+')
-    fds.set(path, fd)
-  }
-  return fd
+  return (fds[direction][lane] ??= openSync(slotPath(hostPid, process.pid, direction, lane), direction === 'in' ? 'r' : 'r+'))
 }
 
 /** Lanes the host created slot files for (told in the boot message). */
@@ -43,8 +37,9 @@ let lanes = 0
  * sees the exit; whoever is first).
  */
 function releaseSlots(): void {
-  for (const fd of fds.values()) closeSync(fd)
-  fds.clear()
+  for (const fd of [...fds.in, ...fds.out]) if (fd !== undefined) closeSync(fd)
+  fds.in.length = 0
+  fds.out.length = 0
   for (let lane = 0; lane < lanes; lane++) {
     for (const direction of ['in', 'out'] as const) {
       try {
