@@ -1,3 +1,4 @@
+import { booleanOption, describeValue as describe, finiteOption, functionOption, integerOption, invalidOption, numberOption } from './internal.js'
 import type { CloseOptions, DynamicBatcherOptions, SubmitOptions } from './types.js'
 
 /**
@@ -51,64 +52,11 @@ export interface ResolvedOptions<Item> {
   statsWindow: number
 }
 
-/** `` `5` (number) ``, `` `"5"` (string) `` — the bad value, echoed for error messages. */
-export function describe(value: unknown): string {
-  let shown: string
-  if (typeof value === 'string') shown = JSON.stringify(value)
-  else if (typeof value === 'function') shown = `[Function${value.name ? ` ${value.name}` : ''}]`
-  else if (Array.isArray(value)) shown = '[Array]'
-  else if (value !== null && typeof value === 'object') shown = `[${value.constructor?.name ?? 'Object'}]`
-  else shown = String(value)
-  return `\`${shown}\` (${value === null ? 'null' : typeof value})`
-}
+// The validators are shared with @inferpool/host (the `./internal` subpath).
+export { describeValue as describe, finiteOption, integerOption, numberOption } from './internal.js'
 
 function fail(name: string, expected: string, value: unknown, Kind: typeof TypeError | typeof RangeError): never {
-  throw new Kind(`Expected \`${name}\` to be ${expected}, got ${describe(value)}`)
-}
-
-/** An integer >= `min` (or `Infinity` when `allowInfinity`). */
-export function integerOption(name: string, value: unknown, min: number, allowInfinity = false): number {
-  const expected = `an integer >= ${min}${allowInfinity ? ' or Infinity' : ''}`
-  if (typeof value !== 'number') fail(name, expected, value, TypeError)
-  if (value === Infinity && allowInfinity) return value
-  if (!Number.isInteger(value) || value < min) fail(name, expected, value, RangeError)
-  return value
-}
-
-/** A number >= `min` (or > `min` when `exclusive`), finite unless `allowInfinity`. */
-export function numberOption(
-  name: string,
-  value: unknown,
-  min: number,
-  { allowInfinity = false, exclusive = false, max = Infinity } = {},
-): number {
-  const bound = `${exclusive ? '>' : '>='} ${min}`
-  const expected = allowInfinity
-    ? `a number ${bound} (Infinity allowed)`
-    : `a finite number ${bound}${max < Infinity ? ` and <= ${max}` : ''}`
-  if (typeof value !== 'number') fail(name, expected, value, TypeError)
-  if (Number.isNaN(value) || (exclusive ? value <= min : value < min)) fail(name, expected, value, RangeError)
-  if (!allowInfinity && (!Number.isFinite(value) || value > max)) fail(name, expected, value, RangeError)
-  return value
-}
-
-/** Any finite number. */
-export function finiteOption(name: string, value: unknown): number {
-  if (typeof value !== 'number') fail(name, 'a finite number', value, TypeError)
-  if (!Number.isFinite(value)) fail(name, 'a finite number', value, RangeError)
-  return value
-}
-
-function functionOption<F>(name: string, value: unknown): F | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'function') fail(name, 'a function', value, TypeError)
-  return value as F
-}
-
-function booleanOption(name: string, value: unknown, fallback: boolean): boolean {
-  if (value === undefined) return fallback
-  if (typeof value !== 'boolean') fail(name, 'a boolean', value, TypeError)
-  return value
+  invalidOption(Kind === TypeError ? 'type' : 'range', name, expected, value)
 }
 
 const defaultNow = (): number => performance.now()

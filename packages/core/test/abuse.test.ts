@@ -47,7 +47,7 @@ describe('constructor misuse', () => {
     ['isolateFailures', 'yes', TypeError, 'Expected `isolateFailures` to be a boolean, got `"yes"` (string)'],
     ['now', 1, TypeError, 'Expected `now` to be a function, got `1` (number)'],
     ['statsWindow', 0, RangeError, 'Expected `statsWindow` to be an integer >= 1, got `0` (number)'],
-    ['statsWindow', [10], TypeError, 'Expected `statsWindow` to be an integer >= 1, got `[Array]` (object)'],
+    ['statsWindow', [10], TypeError, 'Expected `statsWindow` to be an integer >= 1, got `[10]` (array)'],
   ]
   it.each(cases)('rejects %s = %s', (name, value, Kind, message) => {
     expect(constructing({ [name]: value })).toThrow(new Kind(message))
@@ -73,7 +73,7 @@ describe('submit misuse', () => {
   const cases: Array<[string, unknown, typeof TypeError | typeof RangeError, string]> = [
     ['options', 'fast', TypeError, 'Expected `options` to be an object, got `"fast"` (string)'],
     ['options', null, TypeError, 'Expected `options` to be an object, got `null` (null)'],
-    ['signal', { signal: {} }, TypeError, 'Expected `signal` to be an AbortSignal, got `[Object]` (object)'],
+    ['signal', { signal: {} }, TypeError, 'Expected `signal` to be an AbortSignal, got `{}` (object)'],
     [
       'timeoutMs',
       { timeoutMs: -1 },

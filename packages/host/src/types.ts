@@ -255,17 +255,16 @@ export interface PoolOptions {
   /** Longest wait for every replica to load. @default 60000 */
   startupTimeoutMs?: number
   /**
-   * Longest time one batch may run on a worker. A batch past it fails with
-   * `BatchTimeoutError` (`ERR_BATCH_TIMEOUT`) and its worker thread is terminated and
-   * replaced (its session reloaded): the only way to get a thread back from a `run`
-   * that never returns. The batcher then splits the batch, so only rows that time out
-   * alone fail. Without it, such a batch holds its requests (unless they have a
-   * `timeoutMs`), its replica and `close()` forever. Each batch is then sent with an
-   * AbortSignal, which piscina only hands to an idle worker: with `concurrency` > 1 a
-   * replica runs one such batch at a time. A thread busy inside a native call (a
-   * long `session.run`) ends only when that call returns. The time counts from when
-   * the batch is handed to piscina, including a wait for a replacement thread to
-   * load: set it well above the model's load time.
+   * Longest time one batch may run on a worker. A batch past it fails its callers at
+   * once with `BatchTimeoutError` (`ERR_BATCH_TIMEOUT`); its replica is taken out of
+   * service (`state: 'overdue'`, no new batch) and replaced — a user worker's thread at
+   * once (the way to get a thread back from a `run` that never returns), an ONNX thread
+   * only once its native `run` has returned (terminating it inside the call aborts the
+   * process; docs/runtime-facts.md). The batcher then splits the batch, so only rows
+   * that time out alone fail. Without it, such a batch holds its requests (unless they
+   * have a `timeoutMs`), its replica and `close()` (`destroy()` still ends them). The
+   * time counts from when the batch is handed to the replicas, including a wait for a
+   * free or replacement thread: set it well above a batch's run time.
    * @default undefined (no bound)
    */
   batchTimeoutMs?: number

@@ -38,7 +38,10 @@ describe('the dispatch decision table', () => {
 })
 
 /** A transport that answers the n-th send with `outcomes[n]`, and records the sends. */
-function scripted(outcomes: SendOutcome[]): { transport: ReplicaTransport; sends: Array<{ batchId: number; options: SendOptions | undefined }> } {
+function scripted(outcomes: SendOutcome[]): {
+  transport: ReplicaTransport
+  sends: Array<{ batchId: number; options: SendOptions | undefined }>
+} {
   const sends: Array<{ batchId: number; options: SendOptions | undefined }> = []
   const transport: ReplicaTransport = {
     start: () => Promise.resolve(null),
@@ -58,7 +61,12 @@ function scripted(outcomes: SendOutcome[]): { transport: ReplicaTransport; sends
 }
 
 const result: TaskResult = { ok: true, kind: 'run', value: ['a'], threadId: 7, busyMs: 1 }
-const loadFailed: TaskResult = { ok: false, error: { code: 'ERR_MODEL_LOAD', name: 'ModelLoadError', message: 'no file' }, threadId: 7, busyMs: 1 }
+const loadFailed: TaskResult = {
+  ok: false,
+  error: { code: 'ERR_MODEL_LOAD', name: 'ModelLoadError', message: 'no file' },
+  threadId: 7,
+  busyMs: 1,
+}
 const ok = (r: TaskResult = result): SendOutcome => ({ ok: true, result: r })
 const failure = (f: TransportFailure): SendOutcome => ({ ok: false, failure: f })
 const ctx = { batchId: 42 } as BatchContext
@@ -67,10 +75,12 @@ async function dispatch(outcomes: SendOutcome[], rows = 1, batchTimeoutMs?: numb
   const { transport, sends } = scripted(outcomes)
   const dispatcher = new Dispatcher(transport, { batchTimeoutMs, isolateFailures: true }, new Set())
   let packs = 0
-  const outcome: { value?: TaskResult; error?: unknown } = await dispatcher.run(ctx, rows, () => ({ payload: ++packs, transfer: [] })).then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  )
+  const outcome: { value?: TaskResult; error?: unknown } = await dispatcher
+    .run(ctx, rows, () => ({ payload: ++packs, transfer: [] }))
+    .then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    )
   return { ...outcome, sends, packs, crashed: dispatcher.crashed }
 }
 
@@ -97,8 +107,13 @@ describe('Dispatcher', () => {
     expect(error).toBeInstanceOf(WorkerCrashedError)
     expect(error).toMatchObject({
       code: 'ERR_WORKER_CRASHED',
-      message: 'The worker thread died twice running this row (worker exited with code: 2; replacement threads died while loading: exit code 3)',
-      details: { rows: 1, reason: 'worker exited with code: 2; replacement threads died while loading: exit code 3', loadDeath: 'exit code 3' },
+      message:
+        'The worker thread died twice running this row (worker exited with code: 2; replacement threads died while loading: exit code 3)',
+      details: {
+        rows: 1,
+        reason: 'worker exited with code: 2; replacement threads died while loading: exit code 3',
+        loadDeath: 'exit code 3',
+      },
     })
     expect(crashed).toBe(1)
   })
@@ -130,7 +145,11 @@ describe('Dispatcher', () => {
 
   it('fails an input that cannot be sent with ERR_INVALID_INPUT, the caller being at fault', async () => {
     const { error } = await dispatch([
-      failure({ kind: 'unsendable', reason: 'DataCloneError: () => 2 could not be cloned.', details: { reason: '() => 2 could not be cloned.' } }),
+      failure({
+        kind: 'unsendable',
+        reason: 'DataCloneError: () => 2 could not be cloned.',
+        details: { reason: '() => 2 could not be cloned.' },
+      }),
     ])
     expect(error).toBeInstanceOf(InvalidInputError)
     expect(error).toMatchObject({
@@ -140,7 +159,9 @@ describe('Dispatcher', () => {
   })
 
   it('fails at once with WorkerCrashedError when no replica runs', async () => {
-    const { error, sends } = await dispatch([failure({ kind: 'unavailable', reason: 'exit code 3', details: { reason: 'exit code 3', down: true } })])
+    const { error, sends } = await dispatch([
+      failure({ kind: 'unavailable', reason: 'exit code 3', details: { reason: 'exit code 3', down: true } }),
+    ])
     expect(error).toMatchObject({
       code: 'ERR_WORKER_CRASHED',
       message: 'No worker thread is running: replacement threads die while loading (exit code 3); retrying in the background',

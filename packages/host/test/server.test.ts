@@ -2,7 +2,7 @@ import { request } from 'node:http'
 import { createServer as createHttpServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPool, createRequestHandler, serve } from '@inferpool/host'
+import { createPool, createRequestHandler, createServer, resolvePoolOptions, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
 import { workers } from './fixtures/models.js'
 import { demoModel, demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'
@@ -530,14 +530,27 @@ describe('embedding', () => {
 
   it('validates its options once, naming the option and echoing the value', () => {
     expect(() => createRequestHandler({ demo }, { maxBodyBytes: 0 })).toThrow(
-      new RangeError('Expected `maxBodyBytes` to be an integer >= 1, got `0`'),
+      new RangeError('Expected `maxBodyBytes` to be an integer >= 1, got `0` (number)'),
     )
     expect(() => createRequestHandler({ demo }, { apiKey: '' })).toThrow(
-      new TypeError('Expected `apiKey` to be a non-empty string, got `` (string)'),
+      new TypeError('Expected `apiKey` to be a non-empty string, got `""` (string)'),
     )
     expect(() => createRequestHandler({ demo }, { timeoutMs: -5 })).toThrow(
-      new RangeError('Expected `timeoutMs` to be a finite number > 0, got `-5`'),
+      new RangeError('Expected `timeoutMs` to be a finite number > 0, got `-5` (number)'),
     )
+    // One validator set (@inferpool/core/internal): a number of the wrong kind is a
+    // RangeError here as in the batcher and the pool, a value of the wrong type a TypeError.
+    expect(() => createRequestHandler({ demo }, { maxRowsPerRequest: 1.5 })).toThrow(
+      new RangeError('Expected `maxRowsPerRequest` to be an integer >= 1, got `1.5` (number)'),
+    )
+    expect(() => createRequestHandler({ demo }, { maxRowsPerRequest: '2' as unknown as number })).toThrow(
+      new TypeError('Expected `maxRowsPerRequest` to be an integer >= 1, got `"2"` (string)'),
+    )
+    expect(() => createServer({ demo }, { port: 65536 })).toThrow(new RangeError('Expected `port` to be an integer in [0, 65535], got `65536` (number)'))
+    expect(() => createServer({ demo }, { shutdownTimeoutMs: 1.5 })).toThrow(
+      new RangeError('Expected `shutdownTimeoutMs` to be an integer >= 0, got `1.5` (number)'),
+    )
+    expect(() => resolvePoolOptions({ model: 'm.onnx', replicas: 1.5 })).toThrow(new RangeError('Expected `replicas` to be an integer >= 1, got `1.5` (number)'))
     expect(() => createRequestHandler({})).toThrow(new TypeError('Expected `pools` to hold at least one model, got none'))
     expect(() => createRequestHandler({ 'a/b': demo })).toThrow(TypeError)
   })

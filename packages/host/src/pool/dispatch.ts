@@ -13,6 +13,7 @@ import type { BatchContext } from '@inferpool/core'
 import type { TaskResult } from '@inferpool/worker'
 import { BatchTimeoutError, InvalidInputError, WorkerCrashedError } from '../errors.js'
 import type { PoolObserver } from '../types.js'
+import { loadFailureOf } from './load-failure.js'
 import type { ReplicaTransport, TransportFailure, TransportFailureKind } from './transport.js'
 
 /** Times a batch is sent again because the replicas it waited for were retired. */
@@ -21,9 +22,6 @@ export const MAX_REROUTES = 3
 export const MAX_CRASH_ATTEMPTS = 2
 /** Extra sends of a batch whose replica answered that its load failed (it retries the load per task). */
 export const MAX_LOAD_RETRIES = 1
-
-/** Codes a worker answers with when its replica's load failed. */
-const LOAD_FAILURE_CODES: ReadonlySet<string> = new Set(['ERR_MODEL_LOAD', 'ERR_PROVIDER_UNAVAILABLE'])
 
 /** What happened to the last send, as the table reads it. */
 export type SendCase = TransportFailureKind | 'load-failed'
@@ -41,7 +39,8 @@ export interface DispatchState {
 /** The error a batch fails with, by failure mode. */
 export type DispatchError = 'closed' | 'timeout' | 'invalid-input' | 'unavailable' | 'crashed'
 
-export type Decision = { readonly action: 'send-again' } | { readonly action: 'throw'; readonly error: DispatchError } | { readonly action: 'return-result' }
+export type Decision =
+  { readonly action: 'send-again' } | { readonly action: 'throw'; readonly error: DispatchError } | { readonly action: 'return-result' }
 
 const SEND_AGAIN: Decision = Object.freeze({ action: 'send-again' })
 const RETURN_RESULT: Decision = Object.freeze({ action: 'return-result' })
@@ -122,7 +121,7 @@ export class Dispatcher {
       let failure: TransportFailure | undefined
       if (outcome.ok) {
         const result = outcome.result
-        if (result.ok || !LOAD_FAILURE_CODES.has(result.error.code)) return result
+        if (loadFailureOf(result) === undefined) return result
         last = 'load-failed'
         state.loadFailures++
         if (decide(last, state).action === 'return-result') return result
@@ -154,9 +153,12 @@ export class Dispatcher {
       case 'unavailable': {
         const reason = failure.reason
         return this.#countCrashed(
-          new WorkerCrashedError(`No worker thread is running: replacement threads die while loading (${reason}); retrying in the background`, {
-            details: { reason, down: true },
-          }),
+          new WorkerCrashedError(
+            `No worker thread is running: replacement threads die while loading (${reason}); retrying in the background`,
+            {
+              details: { reason, down: true },
+            },
+          ),
           rows,
         )
       }
@@ -165,10 +167,13 @@ export class Dispatcher {
         const loadDeath = failure.details?.loadDeath as string | undefined
         const reason = failure.reason + (loadDeath === undefined ? '' : `; replacement threads died while loading: ${loadDeath}`)
         return this.#countCrashed(
-          new WorkerCrashedError(`The worker thread died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`, {
-            cause: failure.cause,
-            details: { rows, reason, ...(loadDeath === undefined ? {} : { loadDeath }) },
-          }),
+          new WorkerCrashedError(
+            `The worker thread died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`,
+            {
+              cause: failure.cause,
+              details: { rows, reason, ...(loadDeath === undefined ? {} : { loadDeath }) },
+            },
+          ),
           rows,
         )
       }

@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { ResourceLimits } from 'node:worker_threads'
+import { integerOption, invalidOption, numberOption, oneOfOption } from '@inferpool/core/internal'
 import type { OnnxSessionConfig } from '@inferpool/worker'
 import type { BatchingOptions, PaddingOptions, PoolOptions } from '../types.js'
 
@@ -67,48 +68,22 @@ export interface ResolvedPoolOptions {
   maxRssBytes: number | undefined
 }
 
-function describeValue(value: unknown): string {
-  let shown: string
-  try {
-    shown =
-      typeof value === 'bigint'
-        ? `${value}n`
-        : typeof value === 'string' || (typeof value === 'object' && value !== null && !(value instanceof URL))
-          ? (JSON.stringify(value) ?? String(value))
-          : String(value)
-  } catch {
-    shown = Object.prototype.toString.call(value)
-  }
-  return `\`${shown}\` (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`
-}
-
-/** ``Expected `name` to be …, got `value` (type)`` — thrown as TypeError or RangeError. */
+/** ``Expected `name` to be …, got `value` (type)``: the one message style of every option (@inferpool/core/internal). */
 function invalid(kind: 'type' | 'range', name: string, expected: string, value: unknown): never {
-  const message = `Expected \`${name}\` to be ${expected}, got ${describeValue(value)}`
-  throw kind === 'type' ? new TypeError(message) : new RangeError(message)
+  invalidOption(kind, name, expected, value)
 }
 
+/** An integer >= `min`, or `fallback` when not given. */
 function integerAtLeast(name: string, value: unknown, min: number, fallback: number): number {
-  if (value === undefined) return fallback
-  if (typeof value !== 'number') invalid('type', name, `an integer >= ${min}`, value)
-  if (!Number.isInteger(value) || value < min) invalid('range', name, `an integer >= ${min}`, value)
-  return value
+  return value === undefined ? fallback : integerOption(name, value, min)
 }
 
+/** A finite number >= `min`, or `undefined` when not given. */
 function finiteAtLeast(name: string, value: unknown, min: number): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'number') invalid('type', name, `a finite number >= ${min}`, value)
-  if (!Number.isFinite(value) || value < min) invalid('range', name, `a finite number >= ${min}`, value)
-  return value
+  return value === undefined ? undefined : numberOption(name, value, min)
 }
 
-function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback
-  if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    invalid(typeof value === 'string' ? 'range' : 'type', name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value)
-  }
-  return value as T
-}
+const oneOf = oneOfOption
 
 function resolveProvider(value: unknown): { provider: 'cpu' | 'cuda'; deviceIds: number[] } {
   if (value === undefined) return { provider: 'cpu', deviceIds: [] }

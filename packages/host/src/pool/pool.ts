@@ -63,7 +63,11 @@ export async function createPool(options: PoolOptions): Promise<Pool<unknown, un
 }
 
 /** Calls each observer's hook; an observer that throws never breaks the pool. */
-function notify<K extends keyof PoolObserver>(observers: ReadonlySet<PoolObserver>, hook: K, event: Parameters<NonNullable<PoolObserver[K]>>[0]): void {
+function notify<K extends keyof PoolObserver>(
+  observers: ReadonlySet<PoolObserver>,
+  hook: K,
+  event: Parameters<NonNullable<PoolObserver[K]>>[0],
+): void {
   for (const observer of observers) {
     try {
       ;(observer[hook] as ((e: typeof event) => void) | undefined)?.(event)
@@ -73,7 +77,11 @@ function notify<K extends keyof PoolObserver>(observers: ReadonlySet<PoolObserve
   }
 }
 
-async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost'], makeTransport: ReplicaTransportFactory): Promise<Pool<unknown, unknown>> {
+async function startPool(
+  options: ResolvedPoolOptions,
+  cost: PoolOptions['cost'],
+  makeTransport: ReplicaTransportFactory,
+): Promise<Pool<unknown, unknown>> {
   const observers = new Set<PoolObserver>()
   const transport: ReplicaTransport = makeTransport(options, {
     onReplicaRestart: (event) => notify(observers, 'onWorkerRestart', event),
@@ -97,7 +105,11 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
         : userCodec(description, cost)
     ) as Codec<unknown>
     about = new PoolDescription(codec, options)
-    const dispatcher = new Dispatcher(transport, { batchTimeoutMs: options.batchTimeoutMs, isolateFailures: options.batching.isolateFailures }, observers)
+    const dispatcher = new Dispatcher(
+      transport,
+      { batchTimeoutMs: options.batchTimeoutMs, isolateFailures: options.batching.isolateFailures },
+      observers,
+    )
     const processBatch = async (items: unknown[], ctx: BatchContext): Promise<unknown[]> =>
       codec.decode(await dispatcher.run(ctx, items.length, () => codec.pack(items)), items)
     const batcherOptions: DynamicBatcherOptions<unknown> = {
@@ -159,7 +171,12 @@ function facade(
       }
       const timeoutMs = inferOptions.timeoutMs ?? options.timeoutMs
       // Once per request: no options object for the batcher unless there is something in it.
-      if (inferOptions.signal === undefined && timeoutMs === undefined && inferOptions.priority === undefined && inferOptions.cost === undefined) {
+      if (
+        inferOptions.signal === undefined &&
+        timeoutMs === undefined &&
+        inferOptions.priority === undefined &&
+        inferOptions.cost === undefined
+      ) {
         return batcher.submit(item)
       }
       const submit: SubmitOptions = {}

@@ -3,6 +3,7 @@
  * validated once, at construction, with a message naming the option and echoing the
  * bad value.
  */
+import { booleanOption, integerOption, invalidOption, numberOption, stringOption } from '@inferpool/core/internal'
 import type { Registry } from 'prom-client'
 
 export interface RequestHandlerOptions {
@@ -61,28 +62,14 @@ export const HANDLER_DEFAULTS = {
   processMetrics: false,
 } as const
 
-function typeOf(value: unknown): string {
-  return value === null ? 'null' : typeof value
+/** An integer >= `min` (the one validator set: @inferpool/core/internal). */
+export function checkInteger(name: string, value: unknown, min: number, max = Infinity): number {
+  return integerOption(name, value, min, false, max)
 }
 
-/** Throws unless `value` is an integer >= `min` (or `undefined` when optional). */
-export function checkInteger(name: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new TypeError(`Expected \`${name}\` to be an integer >= ${min}, got \`${String(value)}\` (${typeOf(value)})`)
-  }
-  if (value < min) throw new RangeError(`Expected \`${name}\` to be an integer >= ${min}, got \`${value}\``)
-  return value
-}
-
-/** Throws unless `value` is a finite number > 0. */
+/** A finite number > 0. */
 export function checkPositive(name: string, value: unknown): number {
-  if (typeof value !== 'number' || Number.isNaN(value)) {
-    throw new TypeError(`Expected \`${name}\` to be a finite number > 0, got \`${String(value)}\` (${typeOf(value)})`)
-  }
-  if (!(value > 0) || !Number.isFinite(value)) {
-    throw new RangeError(`Expected \`${name}\` to be a finite number > 0, got \`${value}\``)
-  }
-  return value
+  return numberOption(name, value, 0, { exclusive: true })
 }
 
 export interface ResolvedHandlerOptions {
@@ -97,21 +84,15 @@ export interface ResolvedHandlerOptions {
 }
 
 export function resolveHandlerOptions(options: RequestHandlerOptions = {}): ResolvedHandlerOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`Expected \`options\` to be an object, got \`${String(options)}\` (${typeOf(options)})`)
-  }
-  const { apiKey, timeoutMs, registry, processMetrics, logger } = options
-  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.length === 0)) {
-    throw new TypeError(`Expected \`apiKey\` to be a non-empty string, got \`${String(apiKey)}\` (${typeOf(apiKey)})`)
-  }
-  if (processMetrics !== undefined && typeof processMetrics !== 'boolean') {
-    throw new TypeError(`Expected \`processMetrics\` to be a boolean, got \`${String(processMetrics)}\` (${typeOf(processMetrics)})`)
-  }
+  if (typeof options !== 'object' || options === null) invalidOption('type', 'options', 'an object', options)
+  const { timeoutMs, registry, logger } = options
+  const apiKey = stringOption('apiKey', options.apiKey)
+  const processMetrics = booleanOption('processMetrics', options.processMetrics, HANDLER_DEFAULTS.processMetrics)
   if (logger !== undefined && (typeof logger !== 'object' || logger === null || typeof logger.error !== 'function')) {
-    throw new TypeError(`Expected \`logger\` to have an \`error\` method, got \`${String(logger)}\` (${typeOf(logger)})`)
+    invalidOption('type', 'logger', 'an object with an `error` method', logger)
   }
   if (registry !== undefined && (typeof registry !== 'object' || registry === null || typeof registry.metrics !== 'function')) {
-    throw new TypeError(`Expected \`registry\` to be a prom-client Registry, got \`${String(registry)}\` (${typeOf(registry)})`)
+    invalidOption('type', 'registry', 'a prom-client Registry', registry)
   }
   return {
     apiKey,
@@ -120,7 +101,7 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
     timeoutMs: timeoutMs === undefined ? undefined : checkPositive('timeoutMs', timeoutMs),
     retryAfterSeconds: checkInteger('retryAfterSeconds', options.retryAfterSeconds ?? HANDLER_DEFAULTS.retryAfterSeconds, 0),
     registry,
-    processMetrics: processMetrics ?? HANDLER_DEFAULTS.processMetrics,
+    processMetrics,
     logger: logger ?? console,
   }
 }

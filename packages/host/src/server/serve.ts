@@ -20,6 +20,7 @@
 import { createServer as createHttpServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { booleanOption, invalidOption } from '@inferpool/core/internal'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import { createRequestHandler, handlerInternals } from './handler.js'
@@ -117,23 +118,15 @@ function formatUrl(address: AddressInfo): string {
 /** Creates (but does not start) a server for one pool per model name. */
 export function createServer(pools: PoolsByModel, options: ServerOptions = {}): InferpoolServer {
   const { port = SERVER_DEFAULTS.port, host = SERVER_DEFAULTS.host } = options
-  checkInteger('port', port, 0)
-  if (port > 65535) throw new RangeError(`Expected \`port\` to be an integer in [0, 65535], got \`${port}\``)
-  if (typeof host !== 'string' || host.length === 0) {
-    throw new TypeError(`Expected \`host\` to be a non-empty string, got \`${String(host)}\``)
-  }
+  checkInteger('port', port, 0, 65535)
+  if (typeof host !== 'string' || host.length === 0) invalidOption('type', 'host', 'a non-empty string', host)
   const shutdownTimeoutMs = checkInteger(
     'shutdownTimeoutMs',
     options.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs,
     0,
   )
-  for (const flag of ['closePools', 'handleSignals'] as const) {
-    if (options[flag] !== undefined && typeof options[flag] !== 'boolean') {
-      throw new TypeError(`Expected \`${flag}\` to be a boolean, got \`${String(options[flag])}\``)
-    }
-  }
-  const closePools = options.closePools ?? SERVER_DEFAULTS.closePools
-  const handleSignals = options.handleSignals ?? SERVER_DEFAULTS.handleSignals
+  const closePools = booleanOption('closePools', options.closePools, SERVER_DEFAULTS.closePools)
+  const handleSignals = booleanOption('handleSignals', options.handleSignals, SERVER_DEFAULTS.handleSignals)
   const logger = options.logger ?? console
 
   const handler = createRequestHandler(pools, options)

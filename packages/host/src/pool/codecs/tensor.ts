@@ -24,7 +24,9 @@ export interface TensorItem extends ProbedRow, ValidRow {
 }
 
 /** Declared dims as `pool.metadata` states them (batch dim first). */
-function infos(specs: ReadonlyArray<{ name: string; type: TensorInfo['type']; declaredDims: ReadonlyArray<number | string> }>): TensorInfo[] {
+function infos(
+  specs: ReadonlyArray<{ name: string; type: TensorInfo['type']; declaredDims: ReadonlyArray<number | string> }>,
+): TensorInfo[] {
   return specs.map((s) => ({ name: s.name, type: s.type, dims: [...s.declaredDims] }))
 }
 

@@ -46,7 +46,9 @@ export function userCodec(description: WorkerDescription | null, cost: PoolOptio
       if (result.kind !== 'run') throw new InferenceError('The worker answered a run task with a describe result')
       const value = result.value
       if (!Array.isArray(value)) {
-        throw new InferenceError(`The worker's run() must return an array with one result per item, got ${value === null ? 'null' : typeof value}`)
+        throw new InferenceError(
+          `The worker's run() must return an array with one result per item, got ${value === null ? 'null' : typeof value}`,
+        )
       }
       if (value.length !== items.length) throw new BatchSizeMismatchError(items.length, value.length)
       return value.map((slot: unknown) => (isSlotError(slot) ? fromWire(slot.$inferpoolSlotError) : slot))

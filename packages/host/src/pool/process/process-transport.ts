@@ -17,6 +17,7 @@ import type { OnnxWorkerOptions, RunTask, TaskResult, WorkerBootData, WorkerDesc
 import { fromWire } from '../../error-registry.js'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import type { ReplicaStats } from '../../types.js'
+import { loadFailureOf } from '../load-failure.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
 import { describeExit, ReplicaProcess } from './replica-process.js'
@@ -26,8 +27,6 @@ import type { LoadOutcome, ProcessExit } from './replica-process.js'
 export const PROCESS_STOP_BOUND_MS = 2_000
 const BACKOFF_MIN_MS = 250
 const BACKOFF_MAX_MS = 30_000
-/** Codes a worker answers with when its load failed. */
-const LOAD_FAILURE_CODES: ReadonlySet<string> = new Set(['ERR_MODEL_LOAD', 'ERR_PROVIDER_UNAVAILABLE'])
 
 interface Send {
   readonly id: number
@@ -280,7 +279,7 @@ export class ProcessTransport implements ReplicaTransport {
   private onResult(slot: Slot, id: number, result: TaskResult): void {
     const send = this.inFlight.get(id)
     const proc = slot.proc
-    const loadFailure = !result.ok && LOAD_FAILURE_CODES.has(result.error.code) ? result.error.message : undefined
+    const loadFailure = loadFailureOf(result)
     proc?.noteLoad(loadFailure)
     if (loadFailure === undefined && send) {
       slot.batches++

@@ -52,6 +52,8 @@ export interface ThreadRecord<Tag> {
   crashed: boolean
   /** `terminate()` was called. */
   terminating: boolean
+  /** Overdue and not safe to end yet: the ledger holds the process open for it. */
+  held: boolean
 }
 
 export interface LedgerSettings {
@@ -77,6 +79,10 @@ export class ThreadLedger<Tag> {
   readonly #waiters = new Set<() => void>()
   /** Off while the pool starts (its own timeout covers the first threads) and once it closes. */
   #watchdogsOn = false
+  /** See `endingAll`. */
+  #ending = false
+  /** Reasons the process is held open (counted: the handle's ref() is a flag, not a count). */
+  #holds = 0
   /** Why the last thread that died before its load settled died (for error messages). */
   lastLoadDeath: string | undefined
   /** Threads that died before their load settled, not counting expected exits. */
@@ -85,7 +91,10 @@ export class ThreadLedger<Tag> {
   constructor(
     readonly settings: LedgerSettings,
     private readonly hooks: LedgerHooks<Tag>,
-    /** Held ref'd while an unbounded `until` waits (the process must not exit under a native call). */
+    /**
+     * Held ref'd while an unbounded `until` waits or an overdue thread is inside a native
+     * call: the process must not exit then (that ends the thread mid-call).
+     */
     private readonly keepAlive: { ref(): void; unref(): void },
   ) {}
 
@@ -119,6 +128,7 @@ export class ThreadLedger<Tag> {
       error: undefined,
       crashed: false,
       terminating: false,
+      held: false,
     }
     this.#records.set(record.threadId, record)
     thread.on('error', (err: Error) => {
@@ -181,7 +191,23 @@ export class ThreadLedger<Tag> {
 
   /** Whether a new task may go to this thread. */
   accepts(record: ThreadRecord<Tag>): boolean {
-    return record.overdue === undefined && !record.exited
+    return record.overdue === undefined && !record.exited && !this.#ending
+  }
+
+  /**
+   * The owner is ending every thread itself (piscina's `destroy()`, which must not run
+   * while any thread is inside a native call): no thread takes a new task from now on,
+   * and the ledger ends none on its own (piscina would replace it). Wait with
+   * `until(() => ledger.allSafe())`, then destroy.
+   */
+  endingAll(): void {
+    this.#ending = true
+  }
+
+  /** No live thread is inside a native call. */
+  allSafe(): boolean {
+    for (const record of this.#records.values()) if (!this.safeToTerminate(record)) return false
+    return true
   }
 
   /**
@@ -191,6 +217,12 @@ export class ThreadLedger<Tag> {
   end(record: ThreadRecord<Tag>, reason: string): void {
     record.overdue ??= reason
     this.#terminateIfSafe(record)
+    // Not ended yet (inside a native call): the process must not exit meanwhile — an
+    // exit ends the thread just as `terminate()` would.
+    if (!record.terminating && !record.exited && !record.held) {
+      record.held = true
+      this.#hold()
+    }
   }
 
   /** Whether terminating the thread now cannot land inside a native call. */
@@ -211,14 +243,14 @@ export class ThreadLedger<Tag> {
       const finish = (outcome: boolean): void => {
         clearTimeout(timer)
         this.#waiters.delete(check)
-        if (!bounded) this.keepAlive.unref()
+        if (!bounded) this.#release()
         resolve(outcome)
       }
       const check = (): void => {
         if (done()) finish(true)
       }
       const timer = bounded ? setTimeout(() => finish(false), ms) : undefined
-      if (!bounded) this.keepAlive.ref()
+      if (!bounded) this.#hold()
       this.#waiters.add(check)
     })
   }
@@ -241,9 +273,24 @@ export class ThreadLedger<Tag> {
   }
 
   #terminateIfSafe(record: ThreadRecord<Tag>): void {
-    if (record.overdue === undefined || record.exited || record.terminating || !this.safeToTerminate(record)) return
+    if (record.overdue === undefined || record.exited || record.terminating || this.#ending || !this.safeToTerminate(record)) return
     record.terminating = true
+    this.#unhold(record)
     void record.thread.terminate()
+  }
+
+  #hold(): void {
+    if (this.#holds++ === 0) this.keepAlive.ref()
+  }
+
+  #release(): void {
+    if (--this.#holds === 0) this.keepAlive.unref()
+  }
+
+  #unhold(record: ThreadRecord<Tag>): void {
+    if (!record.held) return
+    record.held = false
+    this.#release()
   }
 
   #changed(record: ThreadRecord<Tag>): void {
@@ -260,6 +307,7 @@ export class ThreadLedger<Tag> {
 
   #exited(record: ThreadRecord<Tag>, code: number): void {
     this.#clearWatchdog(record.threadId)
+    this.#unhold(record)
     record.exited = true
     this.#records.delete(record.threadId)
     const loaded = record.load !== 'loading'

@@ -30,7 +30,13 @@ export class ReplicaTable {
     private readonly ledger: ThreadLedger<unknown>,
   ) {
     this.slots = Array.from({ length: replicas }, (_, id) => ({
-      id, batches: 0, rows: 0, busyMs: 0, restarts: 0, threadId: null, usage: null,
+      id,
+      batches: 0,
+      rows: 0,
+      busyMs: 0,
+      restarts: 0,
+      threadId: null,
+      usage: null,
     }))
   }
 

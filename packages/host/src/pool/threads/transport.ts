@@ -25,6 +25,7 @@ import { InferpoolError } from '@inferpool/core'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import { fromWire } from '../../error-registry.js'
 import type { ReplicaStats } from '../../types.js'
+import { loadFailureOf } from '../load-failure.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
 import { Generations } from './generations.js'
@@ -37,9 +38,6 @@ import { ReplicaTable } from './replicas.js'
 
 /** How long `close()` waits for the workers to release their sessions before terminating them. */
 const DISPOSE_TIMEOUT_MS = 2_000
-
-/** Codes a worker answers with when its thread's load failed. */
-const LOAD_FAILURE_CODES: ReadonlySet<string> = new Set(['ERR_MODEL_LOAD', 'ERR_PROVIDER_UNAVAILABLE'])
 
 const QUEUE_OPTIONS = Piscina.queueOptionsSymbol
 
@@ -115,7 +113,8 @@ export class ThreadTransport implements ReplicaTransport {
 
   async start(): Promise<WorkerDescription | null> {
     const piscina = this.#spawn()
-    const threads = (): ThreadRecord<Generation>[] => piscina.threads.map((t) => this.#ledger.get(t.threadId)).filter((r) => r !== undefined)
+    const threads = (): ThreadRecord<Generation>[] =>
+      piscina.threads.map((t) => this.#ledger.get(t.threadId)).filter((r) => r !== undefined)
     const loaded = (): number => threads().filter((r) => r.load === 'loaded').length
     const settled = (): boolean => threads().every((r) => !r.inLoad)
     // The first generation's threads, watched from their start (no watchdog yet: the
@@ -167,7 +166,12 @@ export class ThreadTransport implements ReplicaTransport {
     }
     const ticket: Ticket = { threadId: undefined }
     // A fresh object per send: `kind` may be rewritten below while it waits in piscina's queue.
-    const sent: RunTask & { [QUEUE_OPTIONS]: Ticket } = { kind: 'run', batchId: task.batchId, payload: task.payload, [QUEUE_OPTIONS]: ticket }
+    const sent: RunTask & { [QUEUE_OPTIONS]: Ticket } = {
+      kind: 'run',
+      batchId: task.batchId,
+      payload: task.payload,
+      [QUEUE_OPTIONS]: ticket,
+    }
     const pending = generation.piscina.run(sent, { transferList: transfer }) as Promise<TaskResult>
     // run() may have spawned a thread on demand: watch it from its start.
     generations.scan(generation)
@@ -215,12 +219,21 @@ export class ThreadTransport implements ReplicaTransport {
           if (this.#destroyed) return settle(failed({ kind: 'closed', reason: 'the pool was destroyed', cause: err }))
           // piscina could not post the task: no thread died, the payload is at fault.
           if (isCloneError(err)) {
-            return settle(failed({ kind: 'unsendable', reason: describeError(err, true), cause: err, details: { reason: describeError(err) } }))
+            return settle(
+              failed({ kind: 'unsendable', reason: describeError(err, true), cause: err, details: { reason: describeError(err) } }),
+            )
           }
           // Rejected because its generation was retired: not this batch's fault.
           if (generation.retired) return settle(failed({ kind: 'rerouted', reason: describeError(err), cause: err }))
           const loadDeath = this.#ledger.loadDeaths > loadDeathsBefore ? this.#ledger.lastLoadDeath : undefined
-          settle(failed({ kind: 'crashed', reason: describeError(err), cause: err, ...(loadDeath === undefined ? {} : { details: { loadDeath } }) }))
+          settle(
+            failed({
+              kind: 'crashed',
+              reason: describeError(err),
+              cause: err,
+              ...(loadDeath === undefined ? {} : { details: { loadDeath } }),
+            }),
+          )
         },
       )
     })
@@ -259,13 +272,13 @@ export class ThreadTransport implements ReplicaTransport {
 
   /**
    * Destroys the given piscina instances once no thread is inside a native call (the
-   * ledger's rule; every live thread is made overdue so none takes a new task), then
-   * closes the channel. Once: later calls share it.
+   * ledger's rule; meanwhile no thread takes a new task), then closes the channel.
+   * Once: later calls share it.
    */
   #end(instances: Piscina[]): Promise<void> {
     this.#teardown ??= (async () => {
-      for (const record of this.#ledger.live) if (!this.#ledger.safeToTerminate(record)) record.overdue ??= 'the pool is closing'
-      await this.#ledger.until(() => this.#ledger.live.every((r) => this.#ledger.safeToTerminate(r)), Infinity)
+      this.#ledger.endingAll()
+      await this.#ledger.until(() => this.#ledger.allSafe(), Infinity)
       await Promise.all(instances.map((p) => p.destroy().catch(() => undefined)))
       this.#channel.onmessage = () => undefined
       this.#channel.close()
@@ -319,12 +332,23 @@ export class ThreadTransport implements ReplicaTransport {
           // A hook never breaks the transport.
         }
       },
-      onThreadExit: ({ record, code, loaded, expected }: { record: ThreadRecord<Generation>; code: number; loaded: boolean; expected: boolean }) => {
+      onThreadExit: ({
+        record,
+        code,
+        loaded,
+        expected,
+      }: {
+        record: ThreadRecord<Generation>
+        code: number
+        loaded: boolean
+        expected: boolean
+      }) => {
         const restart = !expected && !this.#stopping
         const replica = this.#replicas.detach(record.threadId, restart)
         if (!restart || replica === undefined) return
         const reason =
-          (record.error ? record.error.message : (record.overdue ?? `worker thread exited with code ${code}`)) + (loaded ? '' : ' (while loading)')
+          (record.error ? record.error.message : (record.overdue ?? `worker thread exited with code ${code}`)) +
+          (loaded ? '' : ' (while loading)')
         try {
           this.#events.onReplicaRestart?.({ replica, reason })
         } catch {
@@ -356,8 +380,8 @@ export class ThreadTransport implements ReplicaTransport {
 
   /** What a task result says about its thread's load (a failed load is retried per task). */
   #noteResult(result: TaskResult): void {
-    const loadFailure = !result.ok && LOAD_FAILURE_CODES.has(result.error.code)
-    this.#noteLoad(result.threadId, !loadFailure, loadFailure ? (result as { error: { message: string } }).error.message : undefined)
+    const loadFailure = loadFailureOf(result)
+    this.#noteLoad(result.threadId, loadFailure === undefined, loadFailure)
   }
 
   #noteLoad(threadId: number, ok: boolean, error: string | undefined): void {
