@@ -102,7 +102,9 @@ async function uds(): Promise<{ p50: number; p99: number }> {
   }
 }
 
-const load = loadavg().map((l) => l.toFixed(2)).join(' ')
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ')
 // Interleaved, twice each, so both paths see the same machine load.
 const results: Record<string, Array<{ p50: number; p99: number }>> = { slot: [], uds: [] }
 for (let round = 0; round < 2; round++) {

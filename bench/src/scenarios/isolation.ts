@@ -75,8 +75,12 @@ export async function runIsolation(
       // Alternate which mode goes first, so neither always gets the fresher machine.
       const first = r % 2 === 1
       const pair = async (n: number) => {
-        const a = first ? await measurePool(proc, rows, processConfig, n, window, null) : await measurePool(thread, rows, threadConfig, n, window, null)
-        const b = first ? await measurePool(thread, rows, threadConfig, n, window, null) : await measurePool(proc, rows, processConfig, n, window, null)
+        const a = first
+          ? await measurePool(proc, rows, processConfig, n, window, null)
+          : await measurePool(thread, rows, threadConfig, n, window, null)
+        const b = first
+          ? await measurePool(thread, rows, threadConfig, n, window, null)
+          : await measurePool(proc, rows, processConfig, n, window, null)
         return first ? { process: a, thread: b } : { thread: a, process: b }
       }
       const most = await pair(callers)

@@ -37,7 +37,14 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 async function userPool(extra: Record<string, unknown> = {}): Promise<Pool<Item, number>> {
-  const pool = await createPool<Item, number>({ model: models.demoMlp, worker: workers.process, isolation: 'process', replicas: 2, batching: { maxBatchSize: 8 }, ...extra })
+  const pool = await createPool<Item, number>({
+    model: models.demoMlp,
+    worker: workers.process,
+    isolation: 'process',
+    replicas: 2,
+    batching: { maxBatchSize: 8 },
+    ...extra,
+  })
   pools.push(pool as Pool<unknown, unknown>)
   return pool
 }
@@ -99,7 +106,13 @@ describe('process isolation', () => {
 
   it('a replica that never finishes loading: createPool rejects with StartupTimeoutError and no replica process is left', async () => {
     const before = childrenOf(process.pid)
-    const started = createPool({ model: models.demoMlp, worker: workers.hangingLoad, isolation: 'process', replicas: 2, startupTimeoutMs: 1_000 })
+    const started = createPool({
+      model: models.demoMlp,
+      worker: workers.hangingLoad,
+      isolation: 'process',
+      replicas: 2,
+      startupTimeoutMs: 1_000,
+    })
     await poll(() => childrenOf(process.pid).length >= before.length + 2, 'the replica processes to be spawned')
     const replicas = childrenOf(process.pid).filter((pid) => !before.includes(pid))
     await expect(started).rejects.toBeInstanceOf(StartupTimeoutError)
@@ -143,7 +156,7 @@ describe('process isolation', () => {
 })
 
 describe('process isolation metrics', () => {
-  it('exports each replica process\'s RSS and its restarts by cause', async () => {
+  it("exports each replica process's RSS and its restarts by cause", async () => {
     const pool = await userPool({ replicas: 2 })
     const app = createServer(createRequestHandler({ users: pool as unknown as Pool }))
     await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
@@ -175,7 +188,8 @@ describe('process isolation with the ONNX worker', () => {
     const rand = prng(9)
     const rows: RowInput[] = Array.from({ length: 100 }, () => ({ input: Float32Array.from({ length: 256 }, () => rand() * 2 - 1) }))
     const [want, got] = await Promise.all([Promise.all(rows.map((r) => thread.infer(r))), Promise.all(rows.map((r) => proc.infer(r)))])
-    const plain = (outs: RowOutput[]) => outs.map((o) => ({ type: o.output?.type, dims: o.output?.dims, data: Array.from(o.output?.data as Float32Array) }))
+    const plain = (outs: RowOutput[]) =>
+      outs.map((o) => ({ type: o.output?.type, dims: o.output?.dims, data: Array.from(o.output?.data as Float32Array) }))
     expect(plain(got)).toEqual(plain(want))
     const stats = proc.stats.replicas
     expect(stats.reduce((sum, r) => sum + r.rows, 0)).toBe(100)

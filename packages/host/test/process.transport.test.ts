@@ -57,7 +57,11 @@ function tensorTask(rows: Float32Array[]): { task: RunTask; transfer: ArrayBuffe
   const buffer = new ArrayBuffer(rows.length * WIDTH * 4)
   rows.forEach((row, i) => new Float32Array(buffer, i * WIDTH * 4, WIDTH).set(row))
   return {
-    task: { kind: 'run', batchId: nextBatch++, payload: { rows: rows.length, inputs: { input: { type: 'float32', dims: [rows.length, WIDTH], buffer } } } },
+    task: {
+      kind: 'run',
+      batchId: nextBatch++,
+      payload: { rows: rows.length, inputs: { input: { type: 'float32', dims: [rows.length, WIDTH], buffer } } },
+    },
     transfer: [buffer],
   }
 }
@@ -117,7 +121,11 @@ describe('ProcessTransport', () => {
     process.kill(before, 'SIGKILL')
     expect(await pending).toEqual({
       ok: false,
-      failure: { kind: 'crashed', reason: `replica process ${before} killed by SIGKILL`, details: { pid: before, exitCode: null, signal: 'SIGKILL' } },
+      failure: {
+        kind: 'crashed',
+        reason: `replica process ${before} killed by SIGKILL`,
+        details: { pid: before, exitCode: null, signal: 'SIGKILL' },
+      },
     })
     expect(valueOf(await t.send(items([{ value: 3 }, { value: 4 }]), []))).toEqual([6, 8])
     const replica = t.replicas[0]
@@ -151,7 +159,10 @@ describe('ProcessTransport', () => {
     const pid = t.replicas[0]?.pid as number
     const marker = join(scratch, 'timeout')
     const outcome = await t.send(items([{ value: 1, hold: marker }]), [], { timeoutMs: 300 })
-    expect(outcome).toEqual({ ok: false, failure: { kind: 'timeout', reason: 'the batch did not finish within 300 ms', details: { timeoutMs: 300 } } })
+    expect(outcome).toEqual({
+      ok: false,
+      failure: { kind: 'timeout', reason: 'the batch did not finish within 300 ms', details: { timeoutMs: 300 } },
+    })
     await poll(() => !alive(pid), 'the timed-out replica to be killed')
     expect(valueOf(await t.send(items([{ value: 2 }]), []))).toEqual([4])
     expect(t.replicas[0]?.restartCauses).toEqual({ timeout: 1 })
@@ -177,7 +188,17 @@ describe('ProcessTransport', () => {
     const seen = new Map<number, unknown>()
     // Two at a time: each goes to the less busy replica, so both answer.
     while (seen.size < 2) {
-      const outcomes = await Promise.all([0, 1].map(() => t.send(items([{ value: 0, pid: true }, { value: 0, env: 'INFERPOOL_TEST_DEVICE' }]), [])))
+      const outcomes = await Promise.all(
+        [0, 1].map(() =>
+          t.send(
+            items([
+              { value: 0, pid: true },
+              { value: 0, env: 'INFERPOOL_TEST_DEVICE' },
+            ]),
+            [],
+          ),
+        ),
+      )
       for (const outcome of outcomes) {
         const [pid, device] = valueOf(outcome) as [number, string]
         seen.set(pid, device)
@@ -233,6 +254,9 @@ describe('ProcessTransport', () => {
     await destroyed
     expect(pids.filter(alive)).toEqual([])
     expect(slotFiles(process.pid)).toEqual([])
-    expect(await t.send(items([{ value: 1 }]), [])).toEqual({ ok: false, failure: { kind: 'closed', reason: 'the replica processes were destroyed' } })
+    expect(await t.send(items([{ value: 1 }]), [])).toEqual({
+      ok: false,
+      failure: { kind: 'closed', reason: 'the replica processes were destroyed' },
+    })
   })
 })

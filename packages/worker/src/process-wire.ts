@@ -60,7 +60,7 @@ const total = (parts: Uint8Array[]): number => parts.reduce((sum, p) => sum + p.
 // is a system call on the hand-over path of every batch.
 function writeAll(fd: number, parts: Uint8Array[]): void {
   let position = 0
-  for (let left = parts; left.length > 0; ) {
+  for (let left = parts; left.length > 0;) {
     const n = writevSync(fd, left, position)
     position += n
     left = rest(left, n)
@@ -69,7 +69,7 @@ function writeAll(fd: number, parts: Uint8Array[]): void {
 
 function readAll(fd: number, parts: Uint8Array[]): void {
   let position = 0
-  for (let left = parts; left.length > 0; ) {
+  for (let left = parts; left.length > 0;) {
     const n = readvSync(fd, left, position)
     if (n === 0) throw new Error(`Slot file ended at byte ${position}, ${total(left)} bytes short`)
     position += n

@@ -83,7 +83,16 @@ export class ProcessTransport implements ReplicaTransport {
   ) {
     this.module = options.worker ?? fileURLToPath(import.meta.resolve('@inferpool/worker/onnx-worker'))
     this.slots = Array.from({ length: options.replicas }, (_, id) => ({
-      id, proc: null, endCause: undefined, batches: 0, rows: 0, busyMs: 0, restarts: 0, restartCauses: {}, backoffMs: 0, respawn: undefined,
+      id,
+      proc: null,
+      endCause: undefined,
+      batches: 0,
+      rows: 0,
+      busyMs: 0,
+      restarts: 0,
+      restartCauses: {},
+      backoffMs: 0,
+      respawn: undefined,
     }))
   }
 
@@ -126,8 +135,17 @@ export class ProcessTransport implements ReplicaTransport {
     if (this.phase === 'destroyed') return Promise.resolve(fail('closed', 'the replica processes were destroyed'))
     if (this.unavailable !== undefined) return Promise.resolve(fail('unavailable', this.unavailable))
     return new Promise<SendOutcome>((resolve) => {
-      const send: Send = { id: this.nextId++, task, transfer, rows: options?.rows ?? rowsOf(task), settle: resolve, timer: undefined, slot: undefined }
-      if (options?.timeoutMs !== undefined) send.timer = setTimeout(() => this.timeOut(send, options.timeoutMs as number), options.timeoutMs)
+      const send: Send = {
+        id: this.nextId++,
+        task,
+        transfer,
+        rows: options?.rows ?? rowsOf(task),
+        settle: resolve,
+        timer: undefined,
+        slot: undefined,
+      }
+      if (options?.timeoutMs !== undefined)
+        send.timer = setTimeout(() => this.timeOut(send, options.timeoutMs as number), options.timeoutMs)
       this.queue.push(send)
       this.pump()
     })

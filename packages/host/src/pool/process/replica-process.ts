@@ -72,7 +72,10 @@ export class ReplicaProcess {
   private readonly lanes = new Map<number, number>()
   private disposed: (() => void) | undefined
 
-  constructor(spec: ReplicaProcessSpec, private readonly events: ReplicaProcessEvents) {
+  constructor(
+    spec: ReplicaProcessSpec,
+    private readonly events: ReplicaProcessEvents,
+  ) {
     this.child = fork(CHILD_ENTRY, [], {
       env: { ...process.env, ...spec.env },
       // The host's own flags (a test runner's loader, an inspector port) are not the replica's.
@@ -109,7 +112,12 @@ export class ReplicaProcess {
       // The boot data cannot be cloned (a SharedArrayBuffer in workerOptions…) or /dev/shm is full.
       this.child.kill('SIGKILL')
       const message = err instanceof Error ? err.message : String(err)
-      queueMicrotask(() => events.onLoaded({ ok: false, error: { code: 'ERR_MODEL_LOAD', name: 'Error', message: `Could not boot the replica process: ${message}` } }))
+      queueMicrotask(() =>
+        events.onLoaded({
+          ok: false,
+          error: { code: 'ERR_MODEL_LOAD', name: 'Error', message: `Could not boot the replica process: ${message}` },
+        }),
+      )
     }
   }
 
