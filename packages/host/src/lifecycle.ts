@@ -19,6 +19,8 @@
  * The owner supplies the steps; this module only decides which runs when.
  */
 
+import { booleanOption } from '@inferpool/core/internal'
+
 /** What `close()` accepts. */
 export interface CloseOptions {
   /**
@@ -80,9 +82,11 @@ export class Lifecycle {
    * or by a later, harder request. Rejects with a TypeError for a non-boolean `drain`.
    */
   close(options?: CloseOptions): Promise<void> {
-    const drain = options?.drain ?? true
-    if (typeof drain !== 'boolean') {
-      return Promise.reject(new TypeError(`Expected \`drain\` to be a boolean, got \`${String(drain)}\` (${typeof drain})`))
+    let drain: boolean
+    try {
+      drain = booleanOption('drain', options?.drain, true)
+    } catch (error) {
+      return Promise.reject(error as Error)
     }
     this.#advance(drain ? 'draining' : 'abandoning')
     return this.#ended()
