@@ -11,7 +11,14 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { BatchTimeoutError, createPool, createRequestHandler, StartupTimeoutError, WorkerCrashedError } from '@inferpool/host'
+import {
+  BatchTimeoutError,
+  createPool,
+  createRequestHandler,
+  ModelLoadError,
+  StartupTimeoutError,
+  WorkerCrashedError,
+} from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { models, prng, workers } from './fixtures/models.js'
 import { alive, childrenOf, poll, slotFiles } from './process-helpers.js'
@@ -117,6 +124,21 @@ describe('process isolation', () => {
     const replicas = childrenOf(process.pid).filter((pid) => !before.includes(pid))
     await expect(started).rejects.toBeInstanceOf(StartupTimeoutError)
     expect(replicas.filter(alive)).toEqual([])
+    expect(slotFiles(process.pid)).toEqual([])
+  })
+
+  it('workerOptions holding a bare SharedArrayBuffer cannot reach a process: createPool rejects with ModelLoadError, no process left', async () => {
+    const before = childrenOf(process.pid)
+    const started = createPool({
+      model: models.demoMlp,
+      worker: workers.process,
+      isolation: 'process',
+      replicas: 1,
+      workerOptions: { shared: new SharedArrayBuffer(4) },
+    })
+    await expect(started).rejects.toBeInstanceOf(ModelLoadError)
+    await expect(started).rejects.toThrow('Could not boot the replica process: #<SharedArrayBuffer> could not be cloned.')
+    await poll(() => childrenOf(process.pid).every((pid) => before.includes(pid)), 'the replica process to be gone')
     expect(slotFiles(process.pid)).toEqual([])
   })
 
