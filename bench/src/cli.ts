@@ -19,6 +19,7 @@ import { formatReport } from './report.js'
 import { RESULT_SCHEMA, type BenchResult } from './results.js'
 import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
 import { runHttp, type HttpServerSpec } from './scenarios/http.js'
+import { runIsolation } from './scenarios/isolation.js'
 import { runMemory } from './scenarios/memory.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
@@ -74,6 +75,7 @@ async function main(argv: string[]): Promise<number> {
     shapes: null,
     waits: [],
     targets: null,
+    isolation: null,
     http: [],
     thirdParty: null,
     memory: [],
@@ -168,6 +170,10 @@ async function main(argv: string[]): Promise<number> {
     result.targets = await runTargetRounds(
       createTensorPool, model, bestShape(), maxBatchFor(model, LIMIT_BATCH), config.callers.at(-1)!, config.targetRounds, config.targetWindow, step,
     )
+  })
+
+  await scenario('isolation', async () => {
+    result.isolation = await runIsolation(createTensorPool, model, bestShape(), config.callers.at(-1)!, config.isolationRounds, config.targetWindow, step)
   })
 
   // Efficiency = rows/s ÷ the practical limit; the interleaved rounds give the steadier

@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'http', 'third-party', 'memory'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'isolation', 'http', 'third-party', 'memory'] as const
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -48,6 +48,8 @@ export interface BenchConfig {
   shapeRounds: number
   /** Interleaved rounds of the targets scenario. */
   targetRounds: number
+  /** Interleaved rounds of the isolation scenario (thread vs process mode). */
+  isolationRounds: number
   /** Window of each point of a target round. */
   targetWindow: Window
   thirdPartyReplicas: number[]
@@ -75,6 +77,8 @@ Scenarios (--only / --skip, comma-separated):
   waits        batching policy: (minBatchSize, maxWaitMs) pairs on the best pool shape
   targets      the points the targets compare, re-measured in interleaved rounds
                (practical limit, best pool, batching off, 1-caller latency); medians
+  isolation    thread vs process mode (isolation: 'process'), best pool shape, in
+               interleaved rounds (the most callers and 1); memory per replica in both
   http         autocannon against the inferpool server (batched, maxBatchSize 1) and
                a plain node:http server calling onnxruntime-node per request
   third-party  a real fixed-batch-1 model: replicas 1 vs 2
@@ -117,6 +121,7 @@ const FULL = {
   ],
   shapeRounds: 3,
   targetRounds: 3,
+  isolationRounds: 3,
   targetWindow: { warmupMs: 500, durationMs: 1500 },
   thirdPartyReplicas: [1, 2],
   thirdPartyCallers: 8,
@@ -138,6 +143,7 @@ const QUICK: typeof FULL = {
   ],
   shapeRounds: 1,
   targetRounds: 1,
+  isolationRounds: 1,
   targetWindow: { warmupMs: 150, durationMs: 350 },
   thirdPartyReplicas: [1, 2],
   thirdPartyCallers: 4,
@@ -248,6 +254,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     policies: base.policies,
     shapeRounds: base.shapeRounds,
     targetRounds: base.targetRounds,
+    isolationRounds: base.isolationRounds,
     // Target rounds follow --warmup-ms/--duration-ms too.
     targetWindow: {
       warmupMs: warmupMs ?? base.targetWindow.warmupMs,
@@ -279,6 +286,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     shapes: has('shapes') ? config.shapeRounds : 0,
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
     targets: has('targets') ? config.targetRounds : 0,
+    isolation: has('isolation') ? config.isolationRounds + 1 : 0,
     http: has('http') ? 3 * config.connections.length : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,

@@ -87,6 +87,26 @@ export function formatReport(r: BenchResult): string {
       ),
     )
   }
+  if (r.isolation) {
+    const x = r.isolation
+    out.push(`\nThread vs process mode (interleaved; r${x.shape.replicas} c${x.shape.concurrency} b${x.shape.maxBatchSize}, ${x.callers} callers and 1)`)
+    out.push(
+      table(
+        ['round', 'thread rows/s', 'process rows/s', 'thread p50 ms (1 caller)', 'process p50 ms (1 caller)'],
+        [
+          ...x.rounds.map((y, i) => [String(i + 1), n0(y.thread.rowsPerSec), n0(y.process.rowsPerSec), ms(y.thread1.latencyMs.p50), ms(y.process1.latencyMs.p50)]),
+          ['median', n0(x.median.threadRowsPerSec), n0(x.median.processRowsPerSec), ms(x.median.threadP50MsAt1), ms(x.median.processP50MsAt1)],
+        ],
+      ),
+    )
+    if (x.memory) {
+      const m = x.memory
+      out.push(
+        `memory, ${m.replicas} replica(s): thread mode ${m.threadTotalMiB.toFixed(1)} MiB in all (${m.threadPerReplicaMiB.toFixed(1)} per replica); ` +
+          `process mode ${m.processTotalMiB.toFixed(1)} MiB in all (${m.processPerReplicaMiB.toFixed(1)} per replica; replica processes ${m.processReplicaMiB.map((v) => v.toFixed(1)).join(', ')}); floor ${m.floorMiB.toFixed(1)}`,
+      )
+    }
+  }
   if (r.http.length) {
     out.push('\nHTTP (autocannon, single-row KServe v2 JSON requests, servers on 127.0.0.1)')
     out.push(
@@ -129,8 +149,8 @@ export function formatReport(r: BenchResult): string {
       ['target', 'actual', 'goal', 'met', 'detail'],
       s.targets.map((t) => [
         t.id,
-        t.actual === null ? '–' : t.id === 'p50-at-1-caller' ? `${t.actual.toFixed(3)} ms` : ratio(t.actual),
-        `${t.comparison} ${t.id === 'p50-at-1-caller' ? `${t.target} ms` : `${t.target}×`}`,
+        t.actual === null ? '–' : t.id.includes('p50') ? `${t.actual.toFixed(3)} ms` : ratio(t.actual),
+        `${t.comparison} ${t.id.includes('p50') ? `${t.target} ms` : `${t.target}×`}`,
         t.met === null ? 'n/a' : t.met ? 'yes' : 'NO',
         t.detail,
       ]),

@@ -5,6 +5,7 @@ import type { MachineInfo } from './machine.js'
 import type { ModelInfo } from './model.js'
 import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
 import type { HttpPoint } from './scenarios/http.js'
+import type { IsolationResult } from './scenarios/isolation.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
@@ -14,7 +15,7 @@ import type { ThirdPartyResult } from './scenarios/third-party.js'
 export const RESULT_SCHEMA = 1
 
 export interface TargetCheck {
-  id: 'core-vs-dataloader' | 'pool-vs-practical-limit' | 'pool-vs-batching-off' | 'p50-at-1-caller'
+  id: 'core-vs-dataloader' | 'pool-vs-practical-limit' | 'pool-vs-batching-off' | 'p50-at-1-caller' | 'process-vs-thread' | 'process-p50-at-1-caller'
   description: string
   /** The figure measured (a ratio, or ms for the latency target). */
   actual: number | null
@@ -71,6 +72,8 @@ export interface BenchResult {
   waits: PoolPoint[]
   /** Interleaved re-measurement of the points the targets compare (preferred by the summary). */
   targets: TargetRounds | null
+  /** Thread vs process mode, interleaved rounds, plus memory per replica in both. */
+  isolation: IsolationResult | null
   http: HttpPoint[]
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]

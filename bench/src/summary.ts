@@ -89,6 +89,29 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
     })
   }
 
+  const iso = r.isolation
+  if (iso) {
+    const m = iso.median
+    const shape = `replicas ${iso.shape.replicas}, concurrency ${iso.shape.concurrency}, maxBatchSize ${iso.shape.maxBatchSize}`
+    const rounds = `median of ${iso.rounds.length} interleaved round(s)`
+    check({
+      id: 'process-vs-thread',
+      description: `process-mode rows/s ÷ thread-mode rows/s at ${iso.callers} callers`,
+      actual: m.threadRowsPerSec > 0 ? m.processRowsPerSec / m.threadRowsPerSec : null,
+      target: 0.85,
+      comparison: '>=',
+      detail: `${shape}: ${Math.round(m.processRowsPerSec)} vs ${Math.round(m.threadRowsPerSec)} rows/s, ${rounds}`,
+    })
+    check({
+      id: 'process-p50-at-1-caller',
+      description: 'process-mode p50 − thread-mode p50 at 1 caller (ms)',
+      actual: m.processP50MsAt1 - m.threadP50MsAt1,
+      target: 0.15,
+      comparison: '<=',
+      detail: `${shape}: ${m.processP50MsAt1.toFixed(3)} vs ${m.threadP50MsAt1.toFixed(3)} ms, ${rounds}`,
+    })
+  }
+
   const httpMost = r.http.length ? maxOf(r.http.map((p) => p.connections)) : null
   const httpAt = (server: string) => r.http.find((p) => p.server === server && p.connections === httpMost)?.rowsPerSec ?? null
   const hb = httpAt('batched')

@@ -52,7 +52,7 @@ describe('pnpm bench --quick', () => {
     expect(result.schema).toBe(1)
     expect(result.quick).toBe(true)
     expect(result.errors).toEqual([])
-    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'http', 'third-party', 'memory'])
+    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'isolation', 'http', 'third-party', 'memory'])
     expect(result.machine.cores).toBeGreaterThanOrEqual(1)
     expect(result.machine.onnxruntime).toMatch(/^\d+\.\d+\.\d+/)
     expect(result.machine.node).toBe(process.version)
@@ -92,6 +92,13 @@ describe('pnpm bench --quick', () => {
     expect(result.targets?.rounds[0].batchingOff.meanBatchSize).toBe(1)
     expect(result.summary.practicalLimitRowsPerSec).toBe(result.targets?.median.practicalLimitRowsPerSec)
 
+    // One interleaved isolation round on the same shape: both modes at 8 callers and 1, then memory.
+    expect(result.isolation?.shape).toEqual({ replicas: 1, concurrency: 1, maxBatchSize: 128 })
+    expect(result.isolation?.rounds.map((x) => [x.thread.callers, x.process.callers, x.thread1.callers, x.process1.callers])).toEqual([[8, 8, 1, 1]])
+    expect(result.isolation?.rounds[0].process.calls).toBeGreaterThan(0)
+    expect(result.isolation?.memory?.processReplicaMiB).toHaveLength(1)
+    expect(result.isolation?.memory?.processReplicaMiB[0]).toBeGreaterThan(0)
+
     expect(result.http.map((p) => [p.server, p.connections])).toEqual([
       ['batched', 4],
       ['batching-off', 4],
@@ -121,6 +128,8 @@ describe('pnpm bench --quick', () => {
       'pool-vs-practical-limit',
       'pool-vs-batching-off',
       'p50-at-1-caller',
+      'process-vs-thread',
+      'process-p50-at-1-caller',
     ])
     for (const t of result.summary.targets) expect(t.actual).not.toBeNull()
     expect(result.summary.suggested?.replicas).toBe(1)

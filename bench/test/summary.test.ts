@@ -28,7 +28,7 @@ function round(limit: number, pool: number, off: number, directP50: number, pool
 function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
   return {
     schema: 1, quick: false, startedAt: '', durationSec: 0, machine: {} as BenchResult['machine'], config: parseConfig([])!, scenarios: [],
-    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, http: [], thirdParty: null, memory: [], errors: [], charts: [],
+    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, isolation: null, http: [], thirdParty: null, memory: [], errors: [], charts: [],
     ...parts,
   }
 }
@@ -51,6 +51,30 @@ describe('summary', () => {
       ['pool-vs-practical-limit', 0.75, false],
       ['pool-vs-batching-off', 30, true],
       ['p50-at-1-caller', 0.25 - 0.02, true],
+    ])
+  })
+
+  it('judges process mode against thread mode on the medians of the isolation rounds', () => {
+    const iso = (thread: number, proc: number, threadP50: number, processP50: number) => ({
+      thread: point(2, 1, 128, 256, thread),
+      process: point(2, 1, 128, 256, proc),
+      thread1: point(2, 1, 128, 1, 1, { latencyMs: latency(threadP50) }),
+      process1: point(2, 1, 128, 1, 1, { latencyMs: latency(processP50) }),
+    })
+    const s = summarize(
+      result({
+        isolation: {
+          shape: { replicas: 2, concurrency: 1, maxBatchSize: 128 },
+          callers: 256,
+          rounds: [iso(100_000, 90_000, 0.2, 0.3)],
+          median: { threadRowsPerSec: 100_000, processRowsPerSec: 80_000, threadP50MsAt1: 0.2, processP50MsAt1: 0.3 },
+          memory: null,
+        },
+      }),
+    )
+    expect(s.targets.filter((t) => t.id.startsWith('process')).map((t) => [t.id, t.actual, t.met])).toEqual([
+      ['process-vs-thread', 0.8, false],
+      ['process-p50-at-1-caller', 0.3 - 0.2, true],
     ])
   })
 

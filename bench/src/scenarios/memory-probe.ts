@@ -11,10 +11,19 @@ import { poolRows } from './pool.js'
 export interface MemoryProbeConfig {
   model: string
   replicas: number
+  /** @default 'thread' */
+  isolation?: 'thread' | 'process'
 }
 
 export type MemoryProbeMessage =
-  | { type: 'done'; rssAfterLoadBytes: number; rssAfterRunBytes: number; heapUsedBytes: number }
+  | {
+      type: 'done'
+      rssAfterLoadBytes: number
+      rssAfterRunBytes: number
+      heapUsedBytes: number
+      /** Process mode: each replica process's RSS after the requests (its own report, `stats.replicas[].rssBytes`). */
+      replicaRssBytes?: number[]
+    }
   | { type: 'error'; message: string }
 
 async function main(): Promise<void> {
@@ -26,15 +35,22 @@ async function main(): Promise<void> {
     process.send?.({ type: 'done', rssAfterLoadBytes: rss, rssAfterRunBytes: rss, heapUsedBytes: process.memoryUsage().heapUsed } satisfies MemoryProbeMessage)
     return
   }
-  const pool = await createPool({ model: config.model, replicas: config.replicas, concurrency: 1, logger: { warn: () => {}, info: () => {} } })
+  const pool = await createPool({
+    model: config.model,
+    replicas: config.replicas,
+    concurrency: 1,
+    isolation: config.isolation ?? 'thread',
+    logger: { warn: () => {}, info: () => {} },
+  })
   const rssAfterLoadBytes = process.memoryUsage().rss
   const rows = poolRows(info, 8)
   // Enough concurrent requests that every replica runs batches.
   await Promise.all(Array.from({ length: 64 * config.replicas }, (_, i) => pool.infer(rows[i & 7])))
   const rssAfterRunBytes = process.memoryUsage().rss
   const heapUsedBytes = process.memoryUsage().heapUsed
+  const replicaRssBytes = config.isolation === 'process' ? pool.stats.replicas.map((r) => r.rssBytes ?? 0) : undefined
   await pool.close()
-  process.send?.({ type: 'done', rssAfterLoadBytes, rssAfterRunBytes, heapUsedBytes } satisfies MemoryProbeMessage)
+  process.send?.({ type: 'done', rssAfterLoadBytes, rssAfterRunBytes, heapUsedBytes, ...(replicaRssBytes ? { replicaRssBytes } : {}) } satisfies MemoryProbeMessage)
 }
 
 main().catch((error: unknown) => {

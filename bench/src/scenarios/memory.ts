@@ -20,7 +20,7 @@ export interface MemoryPoint {
 
 const PROBE_TIMEOUT_MS = 120_000
 
-function probe(config: MemoryProbeConfig): Promise<Extract<MemoryProbeMessage, { type: 'done' }>> {
+export function probe(config: MemoryProbeConfig): Promise<Extract<MemoryProbeMessage, { type: 'done' }>> {
   return new Promise((resolve, reject) => {
     const child = fork(distFile('scenarios', 'memory-probe.js'), [JSON.stringify(config)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -28,7 +28,7 @@ function probe(config: MemoryProbeConfig): Promise<Extract<MemoryProbeMessage, {
     let result: MemoryProbeMessage | undefined
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`memory probe (${config.replicas} replicas) did not finish within ${PROBE_TIMEOUT_MS} ms`))
+      reject(new Error(`memory probe (${config.replicas} replicas, ${config.isolation ?? 'thread'}) did not finish within ${PROBE_TIMEOUT_MS} ms`))
     }, PROBE_TIMEOUT_MS)
     child.on('message', (m: MemoryProbeMessage) => {
       result = m

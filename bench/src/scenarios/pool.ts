@@ -14,6 +14,8 @@ export interface PoolConfig {
   maxBatchSize: number
   minBatchSize?: number
   maxWaitMs?: number
+  /** @default 'thread' */
+  isolation?: 'thread' | 'process'
 }
 
 export interface PoolPoint extends ClosedLoopResult {
@@ -60,6 +62,7 @@ export function openPool(createPool: CreatePool, info: ModelInfo, config: PoolCo
     replicas: config.replicas,
     concurrency: config.concurrency,
     batching,
+    ...(config.isolation ? { isolation: config.isolation } : {}),
     logger: { warn: () => {}, info: () => {} },
   })
 }

@@ -108,6 +108,15 @@ export interface ReplicaStats {
   state: ReplicaState
   /** With `state: 'failed'`: the load's error message; with `'overdue'`: why it is out of service. */
   lastError?: string
+  /** Process mode: the replica's process id (absent while it is down). */
+  pid?: number
+  /** Process mode: its resident set size in bytes, as last reported (after its load, then after each batch). */
+  rssBytes?: number
+  /**
+   * Process mode: restarts by cause — a signal name (`'SIGABRT'`), `'exit 3'`,
+   * `'timeout'` (killed by `batchTimeoutMs`) or `'memory'` (recycled by `processes.maxRssMb`).
+   */
+  restartCauses?: Record<string, number>
 }
 
 export interface PoolStats extends BatcherStats {
@@ -172,9 +181,38 @@ export interface PaddingOptions {
   outputAxes?: Record<string, number>
 }
 
+/** Options of process-isolated replicas (`isolation: 'process'`). */
+export interface ProcessOptions {
+  /**
+   * Environment variables of the replica processes, over the host's own. An array
+   * gives replica `i` the entry `i % length`: one GPU per replica is
+   * `[{ CUDA_VISIBLE_DEVICES: '0' }, { CUDA_VISIBLE_DEVICES: '1' }]`. A replacement
+   * process gets its replica's entry again.
+   * @default {} (the host's environment)
+   */
+  env?: Readonly<Record<string, string>> | ReadonlyArray<Readonly<Record<string, string>>>
+  /**
+   * Recycles a replica whose resident memory is above this many MiB after a batch (it
+   * finishes what it holds, releases its session, exits, and a new process loads).
+   * Counted in `restartCauses.memory`.
+   * @default undefined (no cap)
+   */
+  maxRssMb?: number
+}
+
 export interface PoolOptions {
   /** Path to an `.onnx` file, or its bytes. */
   model: string | Uint8Array
+  /**
+   * How replicas run. `'thread'`: worker threads of this process (the fastest hand-over;
+   * a native abort in one ends the process). `'process'`: one child process each, fed
+   * through shared-memory files; a native crash costs only the batch it ran, and a
+   * stuck replica can be killed at any time. See the host README, "Threads or processes".
+   * @default 'thread'
+   */
+  isolation?: 'thread' | 'process'
+  /** Process-mode settings; only with `isolation: 'process'`. @default {} */
+  processes?: ProcessOptions
   /** Worker threads, each with one cached session. @default min(2, available cores) */
   replicas?: number
   /** Batches in flight per replica (piscina `concurrentTasksPerWorker`). @default 1 */

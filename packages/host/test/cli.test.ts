@@ -6,6 +6,7 @@ import { execFile, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { alive, childrenOf, poll } from './process-helpers.js'
 import { demoModel, demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -76,6 +77,7 @@ describe('inferpool serve --help', () => {
       ['--host <address>', '(default: "127.0.0.1")'],
       ['--api-key <token>', '(default: none, no authentication) (env: INFERPOOL_API_KEY)'],
       ['--provider <name>', '(choices: "cpu", "cuda", default: "cpu")'],
+      ['--isolation <mode>', '(choices: "thread", "process", default: "thread")'],
       ['--max-body-bytes <n>', '(default: 16777216 (16 MiB))'],
       ['--shutdown-timeout-ms <ms>', '(default: 30000)'],
     ]
@@ -96,6 +98,7 @@ describe('flag validation', () => {
     [['--timeout-ms', '0'], "error: option '--timeout-ms <ms>' argument '0' is invalid. Expected a number of milliseconds > 0."],
     [['--port', '70000'], "error: option '-p, --port <port>' argument '70000' is invalid. Expected a port number in [0, 65535]."],
     [['--provider', 'tpu'], "error: option '--provider <name>' argument 'tpu' is invalid. Allowed choices are cpu, cuda."],
+    [['--isolation', 'vm'], "error: option '--isolation <mode>' argument 'vm' is invalid. Allowed choices are thread, process."],
     [['--model', 'demo'], "error: option '-m, --model <name=path>' argument 'demo' is invalid. Expected name=path.onnx."],
     [['--model', 'x=/no/such/model.onnx'], "error: option '-m, --model <name=path>' argument 'x=/no/such/model.onnx' is invalid. No model file at /no/such/model.onnx."],
     [['--model', `a=${demoModel}`, '--model', `a=${demoModel}`], "Model name 'a' is given twice."],
@@ -133,6 +136,18 @@ describe('inferpool serve', () => {
     server.child.kill('SIGTERM')
     expect(await server.exit).toBe(0)
     expect(server.output()).toContain('inferpool: shut down cleanly')
+  })
+
+  it('--isolation process serves from replica processes and ends them on SIGTERM', async () => {
+    const server = await start(['--replicas', '1', '--isolation', 'process'])
+    const replicas = childrenOf(server.child.pid as number)
+    expect(replicas).toHaveLength(1)
+    const answer = await post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(3, 2)))
+    expect(answer.status).toBe(200)
+    expect((answer.json as { outputs: Array<{ shape: number[] }> }).outputs[0].shape).toEqual([2, 16])
+    server.child.kill('SIGTERM')
+    expect(await server.exit).toBe(0)
+    await poll(() => !replicas.some(alive), 'the replica process to exit')
   })
 
   it('takes the API key from INFERPOOL_API_KEY and puts it in the curl example', async () => {

@@ -67,6 +67,13 @@ describe('options are validated once, naming the option and echoing the value', 
     ['an unknown fallback', { fallback: 'gpu' }, 'RangeError', "Expected `fallback` to be 'cpu' or undefined, got `\"gpu\"` (string)"],
     ['a negative timeout', { timeoutMs: -1 }, 'RangeError', 'Expected `timeoutMs` to be a finite number >= 0, got `-1` (number)'],
     ['a padding axis below 0', { padding: { input: { axis: -1 } } }, 'RangeError', 'Expected `padding.input.axis` to be an integer >= 0, got `-1` (number)'],
+    ['an unknown isolation', { isolation: 'vm' }, 'RangeError', "Expected `isolation` to be one of 'thread', 'process', got `\"vm\"` (string)"],
+    ['processes without process isolation', { processes: { maxRssMb: 512 } }, 'RangeError', "Expected `processes` to be unset unless `isolation` is 'process', got `{\"maxRssMb\":512}` (object)"],
+    ['a memory cap below 1 MiB', { isolation: 'process', processes: { maxRssMb: 0 } }, 'RangeError', 'Expected `processes.maxRssMb` to be a finite number >= 1, got `0` (number)'],
+    ['an environment value that is not a string', { isolation: 'process', processes: { env: { CUDA_VISIBLE_DEVICES: 0 } } }, 'TypeError', 'Expected `processes.env.CUDA_VISIBLE_DEVICES` to be a string, got `0` (number)'],
+    ['an empty list of environments', { isolation: 'process', processes: { env: [] } }, 'RangeError', 'Expected `processes.env` to be an object of variables or a non-empty array of them, got `[]` (array)'],
+    ['a per-replica environment that is not an object', { isolation: 'process', processes: { env: [{}, 'GPU=1'] } }, 'TypeError', 'Expected `processes.env[1]` to be an object of environment variables, got `"GPU=1"` (string)'],
+    ['resourceLimits with process isolation', { isolation: 'process', resourceLimits: { maxOldGenerationSizeMb: 64 } }, 'RangeError', "Expected `resourceLimits` to be unset with `isolation: 'process'` (limits of worker threads; cap a process with `processes.maxRssMb`), got `{\"maxOldGenerationSizeMb\":64}` (object)"],
   ]
 
   it.each(cases)('rejects %s', async (_name, override, type, message) => {

@@ -61,11 +61,29 @@ type LoadOutcome<State> = { ok: true; state: State; description: WorkerDescripti
 
 /** A worker definition bound to its options: the handler plus its start-up. */
 export interface WorkerRuntime {
+  /** The piscina handler: {@link WorkerRuntime.run} with the transfers wrapped in `Piscina.move()`. */
   handler: WorkerHandler
+  /** Runs one task. Never rejects. `transfer`: buffers of the result to move rather than copy. */
+  run(task: WorkerTask): Promise<{ result: TaskResult; transfer: ArrayBuffer[] }>
   /** Loads (and reports on the pool's channel). Never rejects. */
   start(): Promise<LoadReport & { type: 'loaded' }>
   /** Disposes the state, if loaded. Never rejects. */
   dispose(): Promise<void>
+}
+
+/**
+ * Set on `globalThis` by the process-mode child entry (process-child.ts) before it
+ * imports the worker module, so that the module's unchanged `defineWorker(...)` hands
+ * its runtime to the child instead of reading piscina's `workerData`. A registered
+ * symbol, so it is found even when the worker module resolves another copy of this
+ * package.
+ */
+export const PROCESS_HOST: unique symbol = Symbol.for('inferpool.worker.processHost') as never
+
+/** What the process-mode child puts under {@link PROCESS_HOST}. */
+export interface ProcessHost {
+  readonly boot: WorkerBootData
+  adopt(runtime: WorkerRuntime): void
 }
 
 /** `attempt`, or an `ERR_MODEL_LOAD` failure if it has not settled within `ms`. */
@@ -139,12 +157,13 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
     return loading
   }
 
-  const handler: WorkerHandler = async (task) => {
+  const NO_TRANSFER: ArrayBuffer[] = []
+  const run: WorkerRuntime['run'] = async (task) => {
     const started = performance.now()
     const facts = () => ({ threadId, busyMs: performance.now() - started })
     const outcome = await ensureLoaded()
-    if (!outcome.ok) return { ok: false, error: outcome.error, ...facts() }
-    if (task.kind === 'describe') return { ok: true, kind: 'describe', description: outcome.description, ...facts() }
+    if (!outcome.ok) return { result: { ok: false, error: outcome.error, ...facts() }, transfer: NO_TRANSFER }
+    if (task.kind === 'describe') return { result: { ok: true, kind: 'describe', description: outcome.description, ...facts() }, transfer: NO_TRANSFER }
 
     const transfers: ArrayBuffer[] = []
     const context: RunContext = {
@@ -156,7 +175,7 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
     try {
       value = await definition.run(outcome.state, task.payload as Batch, context)
     } catch (err) {
-      return { ok: false, error: serializeError(err, 'ERR_INFERENCE', { batchId: task.batchId }), ...facts() }
+      return { result: { ok: false, error: serializeError(err, 'ERR_INFERENCE', { batchId: task.batchId }), ...facts() }, transfer: NO_TRANSFER }
     }
     if (Array.isArray(value)) {
       // Errors do not survive structured cloning with their code: send them as data.
@@ -164,17 +183,22 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
         slot instanceof Error ? ({ $inferpoolSlotError: serializeError(slot, 'ERR_INFERENCE') } satisfies SlotError) : slot,
       )
     }
-    const result: TaskResult = { ok: true, kind: 'run', value, ...facts() }
-    if (transfers.length === 0) return result
+    return { result: { ok: true, kind: 'run', value, ...facts() }, transfer: transfers }
+  }
+
+  const handler: WorkerHandler = async (task) => {
+    const { result, transfer } = await run(task)
+    if (transfer.length === 0) return result
     // Only a move() of the top-level return value transfers (piscina ignores nested ones).
     return Piscina.move({
-      [Piscina.transferableSymbol]: transfers,
+      [Piscina.transferableSymbol]: transfer,
       [Piscina.valueSymbol]: result,
     } as never) as unknown as TaskResult
   }
 
   return {
     handler,
+    run,
     async start() {
       const outcome = await ensureLoaded()
       return outcome.ok
@@ -213,6 +237,14 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
 export function defineWorker<Options, State, Batch, Output>(
   definition: WorkerDefinition<Options, State, Batch, Output>,
 ): Promise<WorkerHandler> {
+  // In a process-mode replica the child entry drives the runtime itself (its boot data
+  // came over IPC, its reports go back there): see process-child.ts.
+  const processHost = (globalThis as Record<symbol, unknown>)[PROCESS_HOST] as ProcessHost | undefined
+  if (processHost) {
+    const runtime = createWorkerRuntime(definition, processHost.boot)
+    processHost.adopt(runtime)
+    return Promise.resolve(runtime.handler)
+  }
   const boot = (workerData ?? null) as WorkerBootData | null
   const runtime = createWorkerRuntime(definition, boot)
   return (async () => {

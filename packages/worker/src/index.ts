@@ -1,5 +1,6 @@
-export { defineWorker, createWorkerRuntime } from './define-worker.js'
-export type { WorkerDefinition, WorkerHandler, WorkerRuntime, LoadContext, RunContext } from './define-worker.js'
+export { defineWorker, createWorkerRuntime, PROCESS_HOST } from './define-worker.js'
+export { readSlot, writeSlot, slotPath, SLOT_DIR } from './process-wire.js'
+export type { WorkerDefinition, WorkerHandler, WorkerRuntime, LoadContext, RunContext, ProcessHost } from './define-worker.js'
 export { WorkerError, serializeError } from './errors.js'
 export {
   createSession,

@@ -156,3 +156,41 @@ export type WorkerErrorCode =
   | 'ERR_PROVIDER_UNAVAILABLE'
   /** `run` failed for the batch (an ONNX Runtime error, or a user worker's exception). */
   | 'ERR_INFERENCE'
+
+/*
+ * Process mode (`isolation: 'process'`): each replica is a child process running
+ * process-child.ts, which loads the same worker module. Payloads (the boot data, each
+ * task, each result) never travel in the IPC message itself: they are written into a
+ * per-replica shared-memory file (see process-wire.ts) and the IPC message only says
+ * where ({@link SlotLayout}). Control messages are small JSON.
+ */
+
+/** Where a payload sits in a slot file: a v8-serialized head at byte 0, then each buffer at the next 8-byte boundary. */
+export interface SlotLayout {
+  /** Byte length of the v8-serialized value (buffers listed below are out of band). */
+  head: number
+  /** Byte length of each out-of-band ArrayBuffer, in order. */
+  buffers: number[]
+}
+
+/** What a process-mode child reads from its boot slot before importing the worker module. */
+export interface ProcessBoot {
+  /** Absolute path of the worker module (built `.js`). */
+  module: string
+  boot: WorkerBootData
+}
+
+/** Host → child, over the IPC channel. `lane`: which of the replica's slot files (one per batch in flight). */
+export type HostMessage =
+  /** `lanes`: how many slot-file pairs the host created for this child (all of them are the child's to unlink if the host goes). */
+  /** `rssEachBatch`: measure the RSS after every batch (a memory cap is set); otherwise at most every 250 ms. */
+  | { t: 'boot'; slot: SlotLayout; lanes: number; rssEachBatch: boolean }
+  | { t: 'run'; id: number; lane: number; slot: SlotLayout }
+  | { t: 'dispose' }
+
+/** Child → host, over the IPC channel. `rss`: the child's resident set size in bytes when it sent this. */
+export type ChildMessage =
+  | { t: 'loaded'; ok: true; description: WorkerDescription | null; rss: number }
+  | { t: 'loaded'; ok: false; error: SerializedError; rss: number }
+  | { t: 'result'; id: number; lane: number; slot: SlotLayout; rss: number }
+  | { t: 'disposed' }

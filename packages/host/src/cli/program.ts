@@ -37,6 +37,7 @@ interface ServeFlags {
   host: string
   apiKey?: string
   provider: 'cpu' | 'cuda'
+  isolation: 'thread' | 'process'
   maxBodyBytes: number
   shutdownTimeoutMs: number
 }
@@ -117,6 +118,11 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default('cpu'),
     )
     .addOption(
+      new Option('--isolation <mode>', 'replicas as worker threads, or as child processes (a native crash then costs one batch, not the server)')
+        .choices(['thread', 'process'])
+        .default('thread'),
+    )
+    .addOption(
       new Option('--max-body-bytes <n>', 'largest request body; longer ones get 413')
         .argParser(integerAtLeast(1))
         .default(HANDLER_DEFAULTS.maxBodyBytes, `${HANDLER_DEFAULTS.maxBodyBytes} (16 MiB)`),
@@ -152,6 +158,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
       whenFull: 'reject',
     },
     session: { executionProviders: [flags.provider] },
+    isolation: flags.isolation,
     timeoutMs: flags.timeoutMs,
   })
   // Pools load while the server already answers /v2/health/live (ready comes after).

@@ -61,6 +61,11 @@ export interface ResolvedPoolOptions {
   batchTimeoutMs: number | undefined
   logger: Pick<Console, 'warn' | 'info'>
   resourceLimits: ResourceLimits | undefined
+  isolation: 'thread' | 'process'
+  /** Process mode: each replica's extra environment (replica `i` takes entry `i % length`). */
+  processEnv: Array<Readonly<Record<string, string>>>
+  /** Process mode: recycle a replica above this RSS (bytes). */
+  maxRssBytes: number | undefined
 }
 
 /** ``Expected `name` to be …, got `value` (type)``: the one message style of every option (@inferpool/core/internal). */
@@ -142,6 +147,31 @@ function resolvePadding(value: unknown): ResolvedPoolOptions['padding'] {
   return out
 }
 
+function resolveEnv(value: unknown): Array<Readonly<Record<string, string>>> {
+  if (value === undefined) return [{}]
+  const list = Array.isArray(value) ? value : [value]
+  if (list.length === 0) invalid('range', 'processes.env', 'an object of variables or a non-empty array of them', value)
+  list.forEach((env: unknown, i) => {
+    const name = Array.isArray(value) ? `processes.env[${i}]` : 'processes.env'
+    if (typeof env !== 'object' || env === null || Array.isArray(env)) invalid('type', name, 'an object of environment variables', env)
+    for (const [key, v] of Object.entries(env)) {
+      if (typeof v !== 'string') invalid('type', `${name}.${key}`, 'a string', v)
+    }
+  })
+  return list as Array<Record<string, string>>
+}
+
+function resolveProcesses(options: PoolOptions): Pick<ResolvedPoolOptions, 'isolation' | 'processEnv' | 'maxRssBytes'> {
+  const isolation = oneOf('isolation', options.isolation, ['thread', 'process'] as const, 'thread')
+  const processes = options.processes
+  if (processes === undefined) return { isolation, processEnv: [{}], maxRssBytes: undefined }
+  if (typeof processes !== 'object' || processes === null) invalid('type', 'processes', 'an object', processes)
+  // Silently ignoring them would leave a user believing their replicas are capped or pinned.
+  if (isolation !== 'process') invalid('range', 'processes', "unset unless `isolation` is 'process'", processes)
+  const maxRssMb = finiteAtLeast('processes.maxRssMb', processes.maxRssMb, 1)
+  return { isolation, processEnv: resolveEnv(processes.env), maxRssBytes: maxRssMb === undefined ? undefined : maxRssMb * 1024 * 1024 }
+}
+
 /** Validates and resolves every option. Throws TypeError/RangeError naming the option. */
 export function resolvePoolOptions(options: PoolOptions, cores = availableParallelism()): ResolvedPoolOptions {
   if (typeof options !== 'object' || options === null) invalid('type', 'options', 'an object', options)
@@ -202,6 +232,10 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
   if (options.resourceLimits !== undefined && (typeof options.resourceLimits !== 'object' || options.resourceLimits === null)) {
     invalid('type', 'resourceLimits', 'an object of worker_threads ResourceLimits', options.resourceLimits)
   }
+  const processes = resolveProcesses(options)
+  if (processes.isolation === 'process' && options.resourceLimits !== undefined) {
+    invalid('range', 'resourceLimits', "unset with `isolation: 'process'` (limits of worker threads; cap a process with `processes.maxRssMb`)", options.resourceLimits)
+  }
 
   return {
     model,
@@ -232,5 +266,6 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     batchTimeoutMs,
     logger,
     resourceLimits: options.resourceLimits,
+    ...processes,
   }
 }

@@ -23,6 +23,7 @@ import { PoolDescription } from './metadata.js'
 import { buildModelShape } from './model-shape.js'
 import { resolvePoolOptions } from './options.js'
 import type { ResolvedPoolOptions } from './options.js'
+import { createProcessTransport } from './process/index.js'
 import { ThreadTransport } from './threads/transport.js'
 import type { ReplicaTransport, ReplicaTransportFactory } from './transport.js'
 
@@ -45,8 +46,9 @@ export function createPool<In = unknown, Out = unknown>(options: PoolOptions & {
 export function createPool(options: PoolOptions): Promise<Pool<RowInput, RowOutput>>
 export async function createPool(options: PoolOptions): Promise<Pool<unknown, unknown>> {
   const resolved = resolvePoolOptions(options)
+  const transport = resolved.isolation === 'process' ? createProcessTransport : threadTransport
   try {
-    return await startPool(resolved, options.cost, threadTransport)
+    return await startPool(resolved, options.cost, transport)
   } catch (err) {
     // ORT does not fall back along a provider list, so the fallback is an explicit
     // second attempt, announced, never silent.
@@ -54,7 +56,7 @@ export async function createPool(options: PoolOptions): Promise<Pool<unknown, un
       resolved.logger.warn(`inferpool: ${err.message} Falling back to the CPU execution provider (fallback: 'cpu').`)
       const cpu: ResolvedPoolOptions = { ...resolved, session: { ...resolved.session, executionProvider: 'cpu' }, deviceIds: [] }
       delete cpu.session.deviceId
-      return await startPool(cpu, options.cost, threadTransport)
+      return await startPool(cpu, options.cost, transport)
     }
     throw err
   }

@@ -133,6 +133,44 @@ export class ServerMetrics {
       'Thread pools rebuilt because a replacement thread died while loading.',
       (s) => s.rebuilds,
     )
+    this.#replicaMetrics()
+  }
+
+  /**
+   * Per replica, for process-isolated pools (`isolation: 'process'`): each replica
+   * process's resident memory and its restarts by cause. Label values stay bounded:
+   * replica ids are 0..replicas-1, and causes are signal names, `exit N`, `timeout`
+   * or `memory`. Thread pools report neither (their replicas share the process RSS).
+   */
+  #replicaMetrics(): void {
+    const all = (): Generator<[string, PoolStats]> => this.#stats()
+    new Gauge<'model' | 'replica'>({
+      name: 'inferpool_replica_resident_memory_bytes',
+      help: "A replica process's resident set size, as it last reported it (isolation: 'process').",
+      labelNames: ['model', 'replica'],
+      registers: [this.registry],
+      collect() {
+        // Reset first: a replica that is down has no process, and no figure.
+        this.reset()
+        for (const [model, stats] of all()) {
+          for (const r of stats.replicas) if (r.rssBytes !== undefined) this.set({ model, replica: String(r.id) }, r.rssBytes)
+        }
+      },
+    })
+    new Counter<'model' | 'replica' | 'cause'>({
+      name: 'inferpool_replica_restarts_total',
+      help: "Replica processes replaced, by cause: a signal name (SIGSEGV, SIGABRT, SIGKILL), 'exit N', 'timeout' (batchTimeoutMs) or 'memory' (processes.maxRssMb).",
+      labelNames: ['model', 'replica', 'cause'],
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        for (const [model, stats] of all()) {
+          for (const r of stats.replicas) {
+            for (const [cause, count] of Object.entries(r.restartCauses ?? {})) this.inc({ model, replica: String(r.id), cause }, count)
+          }
+        }
+      },
+    })
   }
 
   /** Every pool's stats now: live for local pools, the last `refresh()` for remote ones. */

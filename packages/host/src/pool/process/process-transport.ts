@@ -1,0 +1,386 @@
+/**
+ * `isolation: 'process'`: replicas as long-lived child processes behind the
+ * {@link ReplicaTransport} seam. A native crash (SIGSEGV, SIGABRT), a `process.exit`
+ * or a SIGKILL ends one process: only the batches it held fail, as `crashed`, and the
+ * pool's dispatch re-runs or splits them with the same policy as for threads. Unlike a
+ * thread inside onnxruntime, a process can be killed at any moment, so
+ * `startupTimeoutMs` and `batchTimeoutMs` are hard stops here (SIGKILL).
+ *
+ * Each replica is a slot (its stats, restarts and back-off) holding at most one
+ * {@link ReplicaProcess} at a time. A process that dies after loading is replaced at
+ * once; one that dies while loading is replaced after a back-off (250 ms doubling to
+ * 30 s), and while no replica has a process, sends fail as `unavailable` instead of
+ * waiting.
+ */
+import { fileURLToPath } from 'node:url'
+import type { OnnxWorkerOptions, RunTask, TaskResult, WorkerBootData, WorkerDescription } from '@inferpool/worker'
+import { fromWire } from '../../error-registry.js'
+import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
+import type { ReplicaStats } from '../../types.js'
+import { loadFailureOf } from '../load-failure.js'
+import type { ResolvedPoolOptions } from '../options.js'
+import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
+import { describeExit, ReplicaProcess } from './replica-process.js'
+import type { LoadOutcome, ProcessExit } from './replica-process.js'
+
+/** How long each step of ending a process (dispose, channel close, SIGTERM) may take before the next. */
+export const PROCESS_STOP_BOUND_MS = 2_000
+const BACKOFF_MIN_MS = 250
+const BACKOFF_MAX_MS = 30_000
+
+interface Send {
+  readonly id: number
+  readonly task: RunTask
+  readonly transfer: readonly ArrayBuffer[]
+  readonly rows: number
+  readonly settle: (outcome: SendOutcome) => void
+  timer: NodeJS.Timeout | undefined
+  /** The slot running it (undefined while queued). */
+  slot: Slot | undefined
+}
+
+interface Slot {
+  readonly id: number
+  proc: ReplicaProcess | null
+  /** Why the host ended the current process on purpose ('timeout', 'memory'), if it did. */
+  endCause: string | undefined
+  batches: number
+  rows: number
+  busyMs: number
+  restarts: number
+  restartCauses: Record<string, number>
+  backoffMs: number
+  respawn: NodeJS.Timeout | undefined
+}
+
+/** Rows of a task, when the pool did not say (`SendOptions.rows`). */
+function rowsOf(task: RunTask): number {
+  const payload = task.payload as { rows?: unknown } | unknown[] | null
+  if (Array.isArray(payload)) return payload.length
+  return typeof payload?.rows === 'number' ? payload.rows : 0
+}
+
+function fail(kind: TransportFailure['kind'], reason: string, extra: Omit<TransportFailure, 'kind' | 'reason'> = {}): SendOutcome {
+  return { ok: false, failure: { kind, reason, ...extra } }
+}
+
+export class ProcessTransport implements ReplicaTransport {
+  private readonly slots: Slot[]
+  private readonly queue: Send[] = []
+  private readonly inFlight = new Map<number, Send>()
+  private readonly module: string
+  private nextId = 1
+  private phase: 'new' | 'starting' | 'serving' | 'closing' | 'destroyed' = 'new'
+  /** Set while no replica has a process because the last ones died while loading. */
+  private unavailable: string | undefined
+  private onStartEvent: ((slot: Slot, event: { loaded?: LoadOutcome; exit?: ProcessExit }) => void) | undefined
+  private destroying: Promise<void> | undefined
+  private closing: Promise<void> | undefined
+
+  constructor(
+    private readonly options: ResolvedPoolOptions,
+    private readonly events: TransportEvents = {},
+  ) {
+    this.module = options.worker ?? fileURLToPath(import.meta.resolve('@inferpool/worker/onnx-worker'))
+    this.slots = Array.from({ length: options.replicas }, (_, id) => ({
+      id,
+      proc: null,
+      endCause: undefined,
+      batches: 0,
+      rows: 0,
+      busyMs: 0,
+      restarts: 0,
+      restartCauses: {},
+      backoffMs: 0,
+      respawn: undefined,
+    }))
+  }
+
+  start(): Promise<WorkerDescription | null> {
+    if (this.phase !== 'new') return Promise.reject(new Error('ProcessTransport.start() may be called once'))
+    this.phase = 'starting'
+    const { replicas, startupTimeoutMs, modelLabel } = this.options
+    return new Promise<WorkerDescription | null>((resolve, reject) => {
+      const loaded = new Map<number, WorkerDescription | null>()
+      const giveUp = (error: Error): void => {
+        clearTimeout(timer)
+        this.onStartEvent = undefined
+        // A process can be killed inside a native load (unlike a thread): nothing lingers.
+        void this.destroy().then(() => reject(error))
+      }
+      const timer = setTimeout(() => giveUp(new StartupTimeoutError(startupTimeoutMs, loaded.size, replicas)), startupTimeoutMs)
+      this.onStartEvent = (slot, event) => {
+        if (event.exit) {
+          const exit = event.exit
+          return giveUp(
+            new WorkerCrashedError(`A replica process ${describeExit(exit)} while loading ${modelLabel}`, {
+              details: { model: modelLabel, exitCode: exit.code, signal: exit.signal },
+            }),
+          )
+        }
+        const outcome = event.loaded as LoadOutcome
+        if (!outcome.ok) return giveUp(fromWire(outcome.error))
+        loaded.set(slot.id, outcome.description)
+        if (loaded.size < replicas) return
+        clearTimeout(timer)
+        this.onStartEvent = undefined
+        this.phase = 'serving'
+        resolve(loaded.get(0) ?? null)
+      }
+      for (const slot of this.slots) this.spawn(slot)
+    })
+  }
+
+  send(task: RunTask, transfer: ArrayBuffer[], options?: SendOptions): Promise<SendOutcome> {
+    if (this.phase === 'destroyed') return Promise.resolve(fail('closed', 'the replica processes were destroyed'))
+    if (this.unavailable !== undefined) return Promise.resolve(fail('unavailable', this.unavailable))
+    return new Promise<SendOutcome>((resolve) => {
+      const send: Send = {
+        id: this.nextId++,
+        task,
+        transfer,
+        rows: options?.rows ?? rowsOf(task),
+        settle: resolve,
+        timer: undefined,
+        slot: undefined,
+      }
+      if (options?.timeoutMs !== undefined)
+        send.timer = setTimeout(() => this.timeOut(send, options.timeoutMs as number), options.timeoutMs)
+      this.queue.push(send)
+      this.pump()
+    })
+  }
+
+  get replicas(): ReplicaStats[] {
+    return this.slots.map((slot) => {
+      const proc = slot.proc
+      const stats: ReplicaStats = {
+        id: slot.id,
+        batches: slot.batches,
+        rows: slot.rows,
+        busyMs: slot.busyMs,
+        inFlight: proc?.inFlight ?? 0,
+        restarts: slot.restarts,
+        state: proc === null || proc.state === 'exited' ? 'down' : proc.state,
+        restartCauses: { ...slot.restartCauses },
+      }
+      if (proc?.state === 'failed' && proc.lastError !== undefined) stats.lastError = proc.lastError
+      if (proc && proc.state !== 'exited') {
+        stats.pid = proc.pid
+        stats.rssBytes = proc.rss
+      }
+      return stats
+    })
+  }
+
+  get restarts(): number {
+    return this.slots.reduce((sum, slot) => sum + slot.restarts, 0)
+  }
+
+  /** A process transport never replaces its whole set: each slot respawns on its own. */
+  readonly rebuilds = 0
+
+  close(): Promise<void> {
+    if (this.destroying) return this.destroying
+    this.closing ??= (async () => {
+      this.phase = 'closing'
+      this.stopRespawns()
+      // The pool closes once nothing is in flight; anything still queued cannot run now.
+      this.failQueued('closed', 'the transport was closed')
+      await Promise.all(this.slots.map((slot) => slot.proc?.stop(PROCESS_STOP_BOUND_MS)))
+      this.phase = 'destroyed'
+    })()
+    return this.closing
+  }
+
+  destroy(): Promise<void> {
+    // A destroy after close() wins at once: it does not wait for the graceful steps.
+    this.destroying ??= (async () => {
+      this.phase = 'destroyed'
+      this.stopRespawns()
+      this.failQueued('closed', 'the transport was destroyed')
+      for (const send of [...this.inFlight.values()]) this.settle(send, fail('closed', 'the transport was destroyed'))
+      await Promise.all(this.slots.map((slot) => slot.proc?.destroy(PROCESS_STOP_BOUND_MS)))
+    })()
+    return this.destroying
+  }
+
+  /** Hands queued sends to replicas with a free lane, least busy first. */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let best: Slot | undefined
+      for (const slot of this.slots) {
+        const proc = slot.proc
+        if (!proc?.hasFreeLane || slot.endCause !== undefined) continue
+        if (!best || proc.inFlight < (best.proc as ReplicaProcess).inFlight) best = slot
+      }
+      if (!best) return
+      const send = this.queue.shift() as Send
+      try {
+        ;(best.proc as ReplicaProcess).run(send.id, send.task, send.transfer)
+      } catch (err) {
+        this.settle(send, fail('unsendable', err instanceof Error ? err.message : String(err), { cause: err }))
+        continue
+      }
+      send.slot = best
+      this.inFlight.set(send.id, send)
+    }
+  }
+
+  private settle(send: Send, outcome: SendOutcome): void {
+    clearTimeout(send.timer)
+    this.inFlight.delete(send.id)
+    const queued = this.queue.indexOf(send)
+    if (queued !== -1) this.queue.splice(queued, 1)
+    send.settle(outcome)
+  }
+
+  private failQueued(kind: TransportFailure['kind'], reason: string): void {
+    for (const send of this.queue.splice(0)) this.settle(send, fail(kind, reason))
+  }
+
+  private timeOut(send: Send, ms: number): void {
+    const slot = send.slot
+    this.settle(send, fail('timeout', `the batch did not finish within ${ms} ms`, { details: { timeoutMs: ms } }))
+    if (!slot?.proc) return
+    // A process can be killed at any moment, even inside a native call: no waiting.
+    slot.endCause ??= 'timeout'
+    slot.proc.kill('SIGKILL')
+  }
+
+  private spawn(slot: Slot): void {
+    slot.respawn = undefined
+    slot.endCause = undefined
+    const boot: WorkerBootData = {
+      // No BroadcastChannel between processes: loads and disposal are reported over IPC.
+      channel: '',
+      options: this.workerOptionsFor(slot.id),
+      loadTimeoutMs: this.options.startupTimeoutMs,
+    }
+    const env = this.options.processEnv[slot.id % this.options.processEnv.length] ?? {}
+    let proc: ReplicaProcess | null = null
+    // Events of a process that is no longer the slot's (a late message) are ignored.
+    const current = (): boolean => proc !== null && slot.proc === proc
+    proc = new ReplicaProcess(
+      { module: this.module, boot, env, lanes: this.options.concurrency, rssEachBatch: this.options.maxRssBytes !== undefined },
+      {
+        onLoaded: (outcome) => {
+          if (!current()) return
+          if (outcome.ok) {
+            slot.backoffMs = 0
+            this.unavailable = undefined
+          }
+          if (this.onStartEvent) this.onStartEvent(slot, { loaded: outcome })
+          this.pump()
+        },
+        onResult: (id, result) => this.onResult(slot, id, result),
+        onExit: (exit, pending) => this.onExit(slot, proc as ReplicaProcess, exit, pending),
+      },
+    )
+    slot.proc = proc
+    // Loading now: arm the start-up bound for a replacement too (one that never loads would hold its slot).
+    if (this.phase === 'serving') this.watchLoad(slot, proc)
+  }
+
+  /** A replacement that has not loaded within `startupTimeoutMs` is killed and counts as a load death. */
+  private watchLoad(slot: Slot, proc: ReplicaProcess): void {
+    const timer = setTimeout(() => {
+      if (slot.proc === proc && proc.state === 'loading') {
+        slot.endCause ??= 'startup timeout'
+        proc.kill('SIGKILL')
+      }
+    }, this.options.startupTimeoutMs)
+    timer.unref()
+    void proc.exited.then(() => clearTimeout(timer))
+  }
+
+  private onResult(slot: Slot, id: number, result: TaskResult): void {
+    const send = this.inFlight.get(id)
+    const proc = slot.proc
+    const loadFailure = loadFailureOf(result)
+    proc?.noteLoad(loadFailure)
+    if (loadFailure === undefined && send) {
+      slot.batches++
+      slot.rows += send.rows
+      slot.busyMs += result.busyMs
+    }
+    if (send) this.settle(send, { ok: true, result })
+    const cap = this.options.maxRssBytes
+    if (proc && cap !== undefined && proc.rss > cap && slot.endCause === undefined && this.phase === 'serving') {
+      // Recycle: it takes nothing new (pump skips a slot with an end cause), finishes
+      // what it holds, then ends gracefully; its exit respawns the slot.
+      slot.endCause = 'memory'
+      this.emitRestart(slot, `replica process ${proc.pid} recycled: RSS ${Math.round(proc.rss / 1048576)} MiB is over processes.maxRssMb`)
+    }
+    // Only decreases once the slot takes nothing new, so this is reached once.
+    if (proc && slot.endCause === 'memory' && proc.inFlight === 0) void proc.stop(PROCESS_STOP_BOUND_MS)
+    this.pump()
+  }
+
+  private onExit(slot: Slot, proc: ReplicaProcess, exit: ProcessExit, pending: number[]): void {
+    const reason = `replica process ${proc.pid} ${describeExit(exit)}`
+    const details = { pid: proc.pid, exitCode: exit.code, signal: exit.signal }
+    for (const id of pending) {
+      const send = this.inFlight.get(id)
+      if (send) this.settle(send, fail('crashed', reason, { details }))
+    }
+    if (slot.proc !== proc) return
+    slot.proc = null
+    if (this.onStartEvent) return this.onStartEvent(slot, { exit })
+    if (this.phase !== 'serving') return
+    const wasLoaded = proc.state !== 'loading' && slot.endCause !== 'startup timeout'
+    const cause = slot.endCause ?? exit.signal ?? `exit ${exit.code}`
+    slot.restarts++
+    slot.restartCauses[cause] = (slot.restartCauses[cause] ?? 0) + 1
+    // A memory recycle was announced when it was decided.
+    const why = slot.endCause === 'timeout' ? ' (batchTimeoutMs)' : slot.endCause === 'startup timeout' ? ' (startupTimeoutMs)' : ''
+    if (slot.endCause !== 'memory') this.emitRestart(slot, reason + why + (wasLoaded ? '' : ' (while loading)'))
+    if (wasLoaded) {
+      slot.backoffMs = 0
+      this.spawn(slot)
+    } else {
+      // Dying while loading repeats (a broken model, a missing device): back off.
+      slot.backoffMs = Math.min(BACKOFF_MAX_MS, Math.max(BACKOFF_MIN_MS, slot.backoffMs * 2))
+      slot.respawn = setTimeout(() => this.spawn(slot), slot.backoffMs)
+      if (this.slots.every((s) => s.proc === null)) {
+        this.unavailable = `no replica process is running: replacements die while loading (last: ${reason})`
+        this.failQueued('unavailable', this.unavailable)
+      }
+    }
+    this.pump()
+  }
+
+  private emitRestart(slot: Slot, reason: string): void {
+    try {
+      this.events.onReplicaRestart?.({ replica: slot.id, reason })
+    } catch {
+      // A hook that throws is the pool's bug; it must not become an uncaught exception here.
+    }
+  }
+
+  private stopRespawns(): void {
+    for (const slot of this.slots) {
+      clearTimeout(slot.respawn)
+      slot.respawn = undefined
+    }
+  }
+
+  private workerOptionsFor(replica: number): unknown {
+    const options = this.options
+    if (options.worker !== null) return options.workerOptions
+    // Each process picks its device here: the threads' shared round-robin counter
+    // (a SharedArrayBuffer) cannot cross processes.
+    const ids = options.deviceIds
+    const onnx: OnnxWorkerOptions = {
+      model: options.model,
+      session: options.session,
+      deviceIds: ids.length === 0 ? [] : [ids[replica % ids.length] as number],
+    }
+    return onnx
+  }
+}
+
+/** The {@link ReplicaTransportFactory} of process mode. */
+export function createProcessTransport(options: ResolvedPoolOptions, events: TransportEvents): ReplicaTransport {
+  return new ProcessTransport(options, events)
+}

@@ -1,0 +1,230 @@
+/**
+ * `isolation: 'process'` through the public API: a native abort in a replica costs only
+ * the row that causes it, a killed replica costs nothing, and no replica process or
+ * slot file outlives its pool — not even when the host itself is SIGKILLed.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import {
+  BatchTimeoutError,
+  createPool,
+  createRequestHandler,
+  ModelLoadError,
+  StartupTimeoutError,
+  WorkerCrashedError,
+} from '@inferpool/host'
+import type { Pool, RowInput, RowOutput } from '@inferpool/host'
+import { models, prng, workers } from './fixtures/models.js'
+import { alive, childrenOf, poll, slotFiles } from './process-helpers.js'
+import { http, metric } from './server-helpers.js'
+
+interface Item {
+  value: number
+  abort?: true
+  hold?: string
+  holdOnce?: string
+}
+
+const hostFixture = fileURLToPath(new URL('./fixtures/process-host.mjs', import.meta.url))
+const pools: Array<Pool<unknown, unknown>> = []
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.destroy()))
+})
+
+let scratch: string
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'inferpool-pool-process-'))
+})
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+async function userPool(extra: Record<string, unknown> = {}): Promise<Pool<Item, number>> {
+  const pool = await createPool<Item, number>({
+    model: models.demoMlp,
+    worker: workers.process,
+    isolation: 'process',
+    replicas: 2,
+    batching: { maxBatchSize: 8 },
+    ...extra,
+  })
+  pools.push(pool as Pool<unknown, unknown>)
+  return pool
+}
+
+describe('process isolation', () => {
+  it('process.abort() on one row under concurrent load: only that row fails (ERR_WORKER_CRASHED, SIGABRT), the host lives and serves on', async () => {
+    const pool = await userPool()
+    const restarts: string[] = []
+    pool.observe({ onWorkerRestart: ({ reason }) => void restarts.push(reason) })
+    const items: Item[] = Array.from({ length: 64 }, (_, value) => (value === 37 ? { value, abort: true } : { value }))
+    const outcomes = await Promise.allSettled(items.map((item) => pool.infer(item)))
+    outcomes.forEach((outcome, i) => {
+      if (i !== 37) return expect(outcome).toEqual({ status: 'fulfilled', value: i * 2 })
+      expect(outcome.status).toBe('rejected')
+      const error = (outcome as PromiseRejectedResult).reason as WorkerCrashedError
+      expect(error).toBeInstanceOf(WorkerCrashedError)
+      expect(error.code).toBe('ERR_WORKER_CRASHED')
+      expect(error.message).toMatch(/running this row \(replica process \d+ killed by SIGABRT\)$/)
+    })
+    const stats = pool.stats
+    expect(stats.crashed).toBe(1)
+    expect(stats.completed).toBe(63)
+    // Every send that held the row aborted a replica: its first batch, the re-run, and each split down to it alone.
+    expect(stats.restarts).toBeGreaterThanOrEqual(2)
+    const causes = stats.replicas.reduce((sum, r) => sum + (r.restartCauses?.SIGABRT ?? 0), 0)
+    expect(causes).toBe(stats.restarts)
+    expect(restarts).toHaveLength(stats.restarts)
+    expect(restarts.every((reason) => /^replica process \d+ killed by SIGABRT$/.test(reason))).toBe(true)
+    const after = await Promise.all(Array.from({ length: 16 }, (_, value) => pool.infer({ value })))
+    expect(after).toEqual(Array.from({ length: 16 }, (_, value) => value * 2))
+    expect(pool.stats.replicas.map((r) => typeof r.pid)).toEqual(['number', 'number'])
+  })
+
+  it('kill -9 of a replica mid-batch fails nothing: the batch re-runs on the replacement', async () => {
+    const pool = await userPool({ replicas: 1 })
+    const marker = join(scratch, 'kill-9')
+    const victim = pool.stats.replicas[0]?.pid as number
+    const answers = Promise.all([pool.infer({ value: 1 }), pool.infer({ value: 2, holdOnce: marker }), pool.infer({ value: 3 })])
+    await poll(() => existsSync(marker), 'the batch to be running')
+    process.kill(victim, 'SIGKILL')
+    expect(await answers).toEqual([2, 4, 6])
+    const [replica] = pool.stats.replicas
+    expect(replica?.restartCauses).toEqual({ SIGKILL: 1 })
+    expect(replica?.pid).not.toBe(victim)
+    expect(pool.stats.crashed).toBe(0)
+    expect(alive(victim)).toBe(false)
+  })
+
+  it('batchTimeoutMs SIGKILLs the replica running a batch that never returns; that row fails with BatchTimeoutError', async () => {
+    // batchTimeoutMs counts a wait for a free replica too, so the other row is sent only
+    // once the timeout has happened: it then goes to the replica that is still up.
+    const pool = await userPool({ replicas: 2, batchTimeoutMs: 500 })
+    const pids = pool.stats.replicas.map((r) => r.pid as number)
+    const error = await pool.infer({ value: 1, hold: join(scratch, 'timeout') }).then(
+      () => null,
+      (err: unknown) => err,
+    )
+    expect(error).toBeInstanceOf(BatchTimeoutError)
+    expect(error).toMatchObject({ code: 'ERR_BATCH_TIMEOUT' })
+    expect(await pool.infer({ value: 2 })).toBe(4)
+    // The restart is counted when the OS reports the exit, a moment after the kill.
+    await poll(() => pool.stats.restarts === 1, "the killed replica's exit to be seen")
+    const killed = pool.stats.replicas.findIndex((r) => r.restartCauses?.timeout === 1)
+    expect(killed).not.toBe(-1)
+    expect(pool.stats.replicas.map((r) => r.restarts)).toEqual(killed === 0 ? [1, 0] : [0, 1])
+    await poll(() => !alive(pids[killed] as number), 'the timed-out replica to be reaped')
+    expect(alive(pids[1 - killed] as number)).toBe(true)
+  })
+
+  it('a replica that never finishes loading: createPool rejects with StartupTimeoutError and no replica process is left', async () => {
+    const before = childrenOf(process.pid)
+    const started = createPool({
+      model: models.demoMlp,
+      worker: workers.hangingLoad,
+      isolation: 'process',
+      replicas: 2,
+      startupTimeoutMs: 1_000,
+    })
+    await poll(() => childrenOf(process.pid).length >= before.length + 2, 'the replica processes to be spawned')
+    const replicas = childrenOf(process.pid).filter((pid) => !before.includes(pid))
+    await expect(started).rejects.toBeInstanceOf(StartupTimeoutError)
+    expect(replicas.filter(alive)).toEqual([])
+    expect(slotFiles(process.pid)).toEqual([])
+  })
+
+  it('workerOptions holding a bare SharedArrayBuffer cannot reach a process: createPool rejects with ModelLoadError, no process left', async () => {
+    const before = childrenOf(process.pid)
+    const started = createPool({
+      model: models.demoMlp,
+      worker: workers.process,
+      isolation: 'process',
+      replicas: 1,
+      workerOptions: { shared: new SharedArrayBuffer(4) },
+    })
+    await expect(started).rejects.toBeInstanceOf(ModelLoadError)
+    await expect(started).rejects.toThrow('Could not boot the replica process: #<SharedArrayBuffer> could not be cloned.')
+    await poll(() => childrenOf(process.pid).every((pid) => before.includes(pid)), 'the replica process to be gone')
+    expect(slotFiles(process.pid)).toEqual([])
+  })
+
+  it('close() leaves no replica process and no slot file', async () => {
+    const pool = await userPool()
+    const pids = pool.stats.replicas.map((r) => r.pid as number)
+    expect(await pool.infer({ value: 4 })).toBe(8)
+    await pool.close()
+    expect(pids.filter(alive)).toEqual([])
+    expect(slotFiles(process.pid)).toEqual([])
+  })
+
+  it('no orphans: when the host is SIGKILLed, every replica process exits by itself and removes its slot files', async () => {
+    const host = spawn(process.execPath, [hostFixture, models.demoMlp, '2'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const exited = new Promise((resolve) => host.once('exit', resolve))
+    try {
+      let line = ''
+      await new Promise<void>((resolve, reject) => {
+        host.stdout.on('data', (chunk: Buffer) => {
+          line += chunk.toString()
+          if (line.includes('\n')) resolve()
+        })
+        host.once('exit', (code) => reject(new Error(`the host exited with ${code} before serving`)))
+      })
+      const { host: hostPid, replicas } = JSON.parse(line) as { host: number; replicas: number[] }
+      expect(replicas).toHaveLength(2)
+      expect(replicas.every(alive)).toBe(true)
+      expect(slotFiles(hostPid).length).toBeGreaterThan(0)
+      host.kill('SIGKILL')
+      await exited
+      await poll(() => !replicas.some(alive), 'the replicas of a killed host to exit')
+      expect(slotFiles(hostPid)).toEqual([])
+    } finally {
+      if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL')
+    }
+  })
+})
+
+describe('process isolation metrics', () => {
+  it("exports each replica process's RSS and its restarts by cause", async () => {
+    const pool = await userPool({ replicas: 2 })
+    const app = createServer(createRequestHandler({ users: pool as unknown as Pool }))
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+    try {
+      const victim = pool.stats.replicas[1]?.pid as number
+      process.kill(victim, 'SIGKILL')
+      await poll(() => pool.stats.replicas[1]?.state === 'ready' && pool.stats.replicas[1]?.pid !== victim, 'replica 1 to be respawned')
+      const text = (await http(`http://127.0.0.1:${(app.address() as AddressInfo).port}/metrics`)).text
+      expect(metric(text, 'inferpool_replica_restarts_total', { model: 'users', replica: '1', cause: 'SIGKILL' })).toBe(1)
+      expect(metric(text, 'inferpool_replica_restarts_total', { model: 'users', replica: '0', cause: 'SIGKILL' })).toBeUndefined()
+      expect(metric(text, 'inferpool_worker_restarts_total', { model: 'users' })).toBe(1)
+      for (const replica of ['0', '1']) {
+        const rss = metric(text, 'inferpool_replica_resident_memory_bytes', { model: 'users', replica })
+        expect(rss).toBe(pool.stats.replicas[Number(replica)]?.rssBytes)
+        expect(rss).toBeGreaterThan(0)
+      }
+    } finally {
+      await new Promise((resolve) => app.close(resolve))
+    }
+  })
+})
+
+describe('process isolation with the ONNX worker', () => {
+  it('returns every row equal to thread mode', async () => {
+    const thread = await createPool({ model: models.demoMlp, replicas: 1, batching: { maxBatchSize: 16 } })
+    const proc = await createPool({ model: models.demoMlp, replicas: 2, isolation: 'process', batching: { maxBatchSize: 16 } })
+    pools.push(thread as Pool<unknown, unknown>, proc as Pool<unknown, unknown>)
+    expect(proc.metadata).toEqual({ ...thread.metadata, replicas: 2 })
+    const rand = prng(9)
+    const rows: RowInput[] = Array.from({ length: 100 }, () => ({ input: Float32Array.from({ length: 256 }, () => rand() * 2 - 1) }))
+    const [want, got] = await Promise.all([Promise.all(rows.map((r) => thread.infer(r))), Promise.all(rows.map((r) => proc.infer(r)))])
+    const plain = (outs: RowOutput[]) =>
+      outs.map((o) => ({ type: o.output?.type, dims: o.output?.dims, data: Array.from(o.output?.data as Float32Array) }))
+    expect(plain(got)).toEqual(plain(want))
+    const stats = proc.stats.replicas
+    expect(stats.reduce((sum, r) => sum + r.rows, 0)).toBe(100)
+    expect(stats.every((r) => r.state === 'ready' && (r.rssBytes ?? 0) > 0 && typeof r.pid === 'number')).toBe(true)
+  })
+})

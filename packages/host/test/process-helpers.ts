@@ -1,0 +1,47 @@
+/** Helpers for tests of process-isolated replicas: real child processes, observed from outside. */
+import { readdirSync, readFileSync } from 'node:fs'
+import { SLOT_DIR } from '@inferpool/worker'
+
+/**
+ * Resolves once `condition()` holds, checking every `everyMs`; rejects after `limitMs`
+ * (a hang guard, not a timing assertion: processes end on the OS's schedule).
+ */
+export async function poll(condition: () => boolean, what: string, limitMs = 30_000, everyMs = 20): Promise<void> {
+  const deadline = Date.now() + limitMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Still waiting after ${limitMs} ms: ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
+  }
+}
+
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Slot files a host with this pid has in the slot directory. */
+export function slotFiles(hostPid: number): string[] {
+  return readdirSync(SLOT_DIR).filter((name) => name.startsWith(`inferpool-${hostPid}-`))
+}
+
+/** Pids of the live processes whose parent is `pid` (from /proc: Linux only, like /dev/shm). */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      // Field 4 of /proc/<pid>/stat is the parent pid; field 2, the name, may hold spaces: skip past its ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') children.push(Number(entry))
+    } catch {
+      // It exited while we looked.
+    }
+  }
+  return children
+}

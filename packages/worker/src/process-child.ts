@@ -1,0 +1,142 @@
+/**
+ * Entry of a process-mode replica (`isolation: 'process'`): the host forks this file,
+ * one long-lived child per replica. It loads the same worker module a worker thread
+ * would (the ONNX tensor worker or a user's `defineWorker` module), unchanged: the boot
+ * data that a thread reads from piscina's `workerData` arrives here in a slot file, and
+ * `defineWorker` hands its runtime over through {@link PROCESS_HOST}. Tasks and results
+ * travel through the replica's slot files (process-wire.ts); the IPC channel carries
+ * only small JSON notices (protocol.ts, `HostMessage` / `ChildMessage`).
+ *
+ * A child never outlives its host: it exits when the IPC channel closes (the host
+ * exited, was killed, or let it go after `dispose`) and, as a second line, when its
+ * parent pid changes (it was re-parented).
+ */
+import { closeSync, openSync, unlinkSync } from 'node:fs'
+import { performance } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
+// Not through index.js: that would load onnxruntime-node into a user worker's process too.
+import { PROCESS_HOST } from './define-worker.js'
+import type { ProcessHost, WorkerRuntime } from './define-worker.js'
+import { serializeError } from './errors.js'
+import { readSlot, slotPath, writeSlot } from './process-wire.js'
+import type { ChildMessage, HostMessage, ProcessBoot, RunTask, TaskResult } from './protocol.js'
+
+const hostPid = process.ppid
+/** Open slot files by lane (`in` lanes are read, `out` lanes written). The host creates them. */
+const fds = { in: [] as number[], out: [] as number[] }
+
+function fdOf(direction: 'in' | 'out', lane: number): number {
+  return (fds[direction][lane] ??= openSync(slotPath(hostPid, process.pid, direction, lane), direction === 'in' ? 'r' : 'r+'))
+}
+
+/** Lanes the host created slot files for (told in the boot message). */
+let lanes = 0
+
+/**
+ * Unlinks every slot file of this child, used or not (the host does the same when it
+ * sees the exit; whoever is first).
+ */
+function releaseSlots(): void {
+  for (const fd of [...fds.in, ...fds.out]) if (fd !== undefined) closeSync(fd)
+  fds.in.length = 0
+  fds.out.length = 0
+  for (let lane = 0; lane < lanes; lane++) {
+    for (const direction of ['in', 'out'] as const) {
+      try {
+        unlinkSync(slotPath(hostPid, process.pid, direction, lane))
+      } catch {
+        // Already gone: the host unlinked it.
+      }
+    }
+  }
+}
+
+function send(message: ChildMessage): void {
+  // The channel may already be closed (the host is gone): the 'disconnect' handler exits.
+  if (process.connected) process.send?.(message)
+}
+
+function hostGone(): never {
+  releaseSlots()
+  process.exit(0)
+}
+
+let runtime: WorkerRuntime | undefined
+
+/** Reading the RSS is a few system calls: after every batch only when the host caps memory. */
+let rssEachBatch = true
+let rssAt = -Infinity
+let rssBytes = 0
+function rss(): number {
+  const now = performance.now()
+  if (rssEachBatch || now - rssAt >= 250) {
+    rssBytes = process.memoryUsage.rss()
+    rssAt = now
+  }
+  return rssBytes
+}
+
+async function boot(message: HostMessage & { t: 'boot' }): Promise<void> {
+  lanes = message.lanes
+  rssEachBatch = message.rssEachBatch
+  const { module, boot } = readSlot(fdOf('in', 0), message.slot) as ProcessBoot
+  const host: ProcessHost = {
+    boot,
+    adopt(adopted) {
+      runtime ??= adopted
+    },
+  }
+  ;(globalThis as Record<symbol, unknown>)[PROCESS_HOST] = host
+  try {
+    await import(pathToFileURL(module).href)
+  } catch (err) {
+    const error = serializeError(err, 'ERR_MODEL_LOAD')
+    error.message = `Worker module ${module} failed to import: ${error.message}`
+    return send({ t: 'loaded', ok: false, error, rss: process.memoryUsage.rss() })
+  }
+  if (!runtime) {
+    const message = `Worker module ${module} did not call defineWorker() from @inferpool/worker while loading`
+    return send({ t: 'loaded', ok: false, error: { code: 'ERR_MODEL_LOAD', name: 'Error', message }, rss: process.memoryUsage.rss() })
+  }
+  const report = await runtime.start()
+  send(
+    report.ok
+      ? { t: 'loaded', ok: true, description: report.description, rss: process.memoryUsage.rss() }
+      : { t: 'loaded', ok: false, error: report.error, rss: process.memoryUsage.rss() },
+  )
+}
+
+async function run(message: HostMessage & { t: 'run' }): Promise<void> {
+  const task = readSlot(fdOf('in', message.lane), message.slot) as RunTask
+  const { result, transfer } = await (runtime as WorkerRuntime).run(task)
+  const out = fdOf('out', message.lane)
+  let slot
+  try {
+    slot = writeSlot(out, result, transfer)
+  } catch (err) {
+    // `run` returned something structured clone cannot copy (a function…): that is the
+    // batch's failure, not the process's.
+    const failure: TaskResult = {
+      ok: false,
+      error: serializeError(err, 'ERR_INFERENCE', { batchId: task.batchId }),
+      threadId: result.threadId,
+      busyMs: result.busyMs,
+    }
+    failure.error.message = `The worker's result could not be sent to the host: ${failure.error.message}`
+    slot = writeSlot(out, failure, [])
+  }
+  send({ t: 'result', id: message.id, lane: message.lane, slot, rss: rss() })
+}
+
+process.on('message', (message: HostMessage) => {
+  if (message.t === 'boot') void boot(message)
+  else if (message.t === 'run') void run(message)
+  else if (message.t === 'dispose') {
+    void (runtime ? runtime.dispose() : Promise.resolve()).then(() => send({ t: 'disposed' }))
+  }
+})
+process.on('disconnect', hostGone)
+// A second line for when the channel's close is not noticed: the parent changed.
+setInterval(() => {
+  if (process.ppid !== hostPid) hostGone()
+}, 1_000).unref()
