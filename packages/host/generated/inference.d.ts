@@ -3123,6 +3123,369 @@ export namespace inference {
     }
 
     /**
+     * Properties of a ModelVersionPolicy.
+     * @deprecated Use inference.ModelVersionPolicy.$Properties instead.
+     */
+    interface IModelVersionPolicy extends inference.ModelVersionPolicy.$Properties {
+    }
+
+    /** Represents a ModelVersionPolicy. */
+    class ModelVersionPolicy {
+
+        /**
+         * Constructs a new ModelVersionPolicy.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: inference.ModelVersionPolicy.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** ModelVersionPolicy latest. */
+        latest?: (inference.ModelVersionPolicy.Latest.$Properties|null);
+
+        /** ModelVersionPolicy all. */
+        all?: (inference.ModelVersionPolicy.All.$Properties|null);
+
+        /** ModelVersionPolicy specific. */
+        specific?: (inference.ModelVersionPolicy.Specific.$Properties|null);
+
+        /** ModelVersionPolicy policy_choice. */
+        policy_choice?: ("latest"|"all"|"specific");
+
+        /**
+         * Creates a new ModelVersionPolicy instance using the specified properties.
+         * @param [properties] Properties to set
+         * @returns ModelVersionPolicy instance
+         */
+        static create(properties: inference.ModelVersionPolicy.$Shape): inference.ModelVersionPolicy & inference.ModelVersionPolicy.$Shape;
+        static create(properties?: inference.ModelVersionPolicy.$Properties): inference.ModelVersionPolicy;
+
+        /**
+         * Encodes the specified ModelVersionPolicy message. Does not implicitly {@link inference.ModelVersionPolicy.verify|verify} messages.
+         * @param message ModelVersionPolicy message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: inference.ModelVersionPolicy.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a ModelVersionPolicy message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {inference.ModelVersionPolicy & inference.ModelVersionPolicy.$Shape} ModelVersionPolicy
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.ModelVersionPolicy & inference.ModelVersionPolicy.$Shape;
+
+        /**
+         * Creates a ModelVersionPolicy message from a plain object. Also converts values to their respective internal types.
+         * @param object Plain object
+         * @returns ModelVersionPolicy
+         */
+        static fromObject(object: { [k: string]: any }): inference.ModelVersionPolicy;
+
+        /**
+         * Creates a plain object from a ModelVersionPolicy message. Also converts values to other types if specified.
+         * @param message ModelVersionPolicy
+         * @param [options] Conversion options
+         * @returns Plain object
+         */
+        static toObject(message: inference.ModelVersionPolicy, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+        /**
+         * Converts this ModelVersionPolicy to JSON.
+         * @returns JSON object
+         */
+        toJSON(): { [k: string]: any };
+    }
+
+    namespace ModelVersionPolicy {
+
+        /** Properties of a ModelVersionPolicy. */
+        interface $Properties {
+
+            /** ModelVersionPolicy latest */
+            latest?: (inference.ModelVersionPolicy.Latest.$Properties|null);
+
+            /** ModelVersionPolicy all */
+            all?: (inference.ModelVersionPolicy.All.$Properties|null);
+
+            /** ModelVersionPolicy specific */
+            specific?: (inference.ModelVersionPolicy.Specific.$Properties|null);
+
+            /** ModelVersionPolicy policy_choice */
+            policy_choice?: ("latest"|"all"|"specific");
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Narrowed shape of a ModelVersionPolicy. */
+        type $Shape = {
+          latest?: inference.ModelVersionPolicy.Latest.$Shape|null;
+          all?: inference.ModelVersionPolicy.All.$Shape|null;
+          specific?: inference.ModelVersionPolicy.Specific.$Shape|null;
+          $unknowns?: Uint8Array[];
+        } & (
+          ({ policy_choice?: undefined; latest?: null; all?: null; specific?: null }|{ policy_choice?: "latest"; latest: inference.ModelVersionPolicy.Latest.$Shape; all?: null; specific?: null }|{ policy_choice?: "all"; latest?: null; all: inference.ModelVersionPolicy.All.$Shape; specific?: null }|{ policy_choice?: "specific"; latest?: null; all?: null; specific: inference.ModelVersionPolicy.Specific.$Shape })
+        );
+
+        /**
+         * Properties of a Latest.
+         * @deprecated Use inference.ModelVersionPolicy.Latest.$Properties instead.
+         */
+        interface ILatest extends inference.ModelVersionPolicy.Latest.$Properties {
+        }
+
+        /** Represents a Latest. */
+        class Latest {
+
+            /**
+             * Constructs a new Latest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: inference.ModelVersionPolicy.Latest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Latest num_versions. */
+            num_versions: number;
+
+            /**
+             * Creates a new Latest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Latest instance
+             */
+            static create(properties: inference.ModelVersionPolicy.Latest.$Shape): inference.ModelVersionPolicy.Latest & inference.ModelVersionPolicy.Latest.$Shape;
+            static create(properties?: inference.ModelVersionPolicy.Latest.$Properties): inference.ModelVersionPolicy.Latest;
+
+            /**
+             * Encodes the specified Latest message. Does not implicitly {@link inference.ModelVersionPolicy.Latest.verify|verify} messages.
+             * @param message Latest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: inference.ModelVersionPolicy.Latest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Latest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {inference.ModelVersionPolicy.Latest & inference.ModelVersionPolicy.Latest.$Shape} Latest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.ModelVersionPolicy.Latest & inference.ModelVersionPolicy.Latest.$Shape;
+
+            /**
+             * Creates a Latest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Latest
+             */
+            static fromObject(object: { [k: string]: any }): inference.ModelVersionPolicy.Latest;
+
+            /**
+             * Creates a plain object from a Latest message. Also converts values to other types if specified.
+             * @param message Latest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: inference.ModelVersionPolicy.Latest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Latest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+        }
+
+        namespace Latest {
+
+            /** Properties of a Latest. */
+            interface $Properties {
+
+                /** Latest num_versions */
+                num_versions?: (number|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Latest. */
+            type $Shape = inference.ModelVersionPolicy.Latest.$Properties;
+        }
+
+        /**
+         * Properties of an All.
+         * @deprecated Use inference.ModelVersionPolicy.All.$Properties instead.
+         */
+        interface IAll extends inference.ModelVersionPolicy.All.$Properties {
+        }
+
+        /** Represents an All. */
+        class All {
+
+            /**
+             * Constructs a new All.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: inference.ModelVersionPolicy.All.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new All instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns All instance
+             */
+            static create(properties: inference.ModelVersionPolicy.All.$Shape): inference.ModelVersionPolicy.All & inference.ModelVersionPolicy.All.$Shape;
+            static create(properties?: inference.ModelVersionPolicy.All.$Properties): inference.ModelVersionPolicy.All;
+
+            /**
+             * Encodes the specified All message. Does not implicitly {@link inference.ModelVersionPolicy.All.verify|verify} messages.
+             * @param message All message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: inference.ModelVersionPolicy.All.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an All message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {inference.ModelVersionPolicy.All & inference.ModelVersionPolicy.All.$Shape} All
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.ModelVersionPolicy.All & inference.ModelVersionPolicy.All.$Shape;
+
+            /**
+             * Creates an All message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns All
+             */
+            static fromObject(object: { [k: string]: any }): inference.ModelVersionPolicy.All;
+
+            /**
+             * Creates a plain object from an All message. Also converts values to other types if specified.
+             * @param message All
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: inference.ModelVersionPolicy.All, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this All to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+        }
+
+        namespace All {
+
+            /** Properties of an All. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an All. */
+            type $Shape = inference.ModelVersionPolicy.All.$Properties;
+        }
+
+        /**
+         * Properties of a Specific.
+         * @deprecated Use inference.ModelVersionPolicy.Specific.$Properties instead.
+         */
+        interface ISpecific extends inference.ModelVersionPolicy.Specific.$Properties {
+        }
+
+        /** Represents a Specific. */
+        class Specific {
+
+            /**
+             * Constructs a new Specific.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: inference.ModelVersionPolicy.Specific.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Specific versions. */
+            versions: (number|Long)[];
+
+            /**
+             * Creates a new Specific instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Specific instance
+             */
+            static create(properties: inference.ModelVersionPolicy.Specific.$Shape): inference.ModelVersionPolicy.Specific & inference.ModelVersionPolicy.Specific.$Shape;
+            static create(properties?: inference.ModelVersionPolicy.Specific.$Properties): inference.ModelVersionPolicy.Specific;
+
+            /**
+             * Encodes the specified Specific message. Does not implicitly {@link inference.ModelVersionPolicy.Specific.verify|verify} messages.
+             * @param message Specific message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: inference.ModelVersionPolicy.Specific.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Specific message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {inference.ModelVersionPolicy.Specific & inference.ModelVersionPolicy.Specific.$Shape} Specific
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.ModelVersionPolicy.Specific & inference.ModelVersionPolicy.Specific.$Shape;
+
+            /**
+             * Creates a Specific message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Specific
+             */
+            static fromObject(object: { [k: string]: any }): inference.ModelVersionPolicy.Specific;
+
+            /**
+             * Creates a plain object from a Specific message. Also converts values to other types if specified.
+             * @param message Specific
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: inference.ModelVersionPolicy.Specific, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Specific to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+        }
+
+        namespace Specific {
+
+            /** Properties of a Specific. */
+            interface $Properties {
+
+                /** Specific versions */
+                versions?: ((number|Long)[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Specific. */
+            type $Shape = inference.ModelVersionPolicy.Specific.$Properties;
+        }
+    }
+
+    /**
      * Properties of a ModelInput.
      * @deprecated Use inference.ModelInput.$Properties instead.
      */
@@ -3147,8 +3510,20 @@ export namespace inference {
         /** ModelInput data_type. */
         data_type: inference.DataType;
 
+        /** ModelInput format. */
+        format: inference.ModelInput.Format;
+
         /** ModelInput dims. */
         dims: (number|Long)[];
+
+        /** ModelInput is_shape_tensor. */
+        is_shape_tensor: boolean;
+
+        /** ModelInput allow_ragged_batch. */
+        allow_ragged_batch: boolean;
+
+        /** ModelInput optional. */
+        optional: boolean;
 
         /**
          * Creates a new ModelInput instance using the specified properties.
@@ -3209,8 +3584,20 @@ export namespace inference {
             /** ModelInput data_type */
             data_type?: (inference.DataType|null);
 
+            /** ModelInput format */
+            format?: (inference.ModelInput.Format|null);
+
             /** ModelInput dims */
             dims?: ((number|Long)[]|null);
+
+            /** ModelInput is_shape_tensor */
+            is_shape_tensor?: (boolean|null);
+
+            /** ModelInput allow_ragged_batch */
+            allow_ragged_batch?: (boolean|null);
+
+            /** ModelInput optional */
+            optional?: (boolean|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
@@ -3218,6 +3605,19 @@ export namespace inference {
 
         /** Shape of a ModelInput. */
         type $Shape = inference.ModelInput.$Properties;
+
+        /** Format enum. */
+        enum Format {
+
+            /** FORMAT_NONE value */
+            FORMAT_NONE = 0,
+
+            /** FORMAT_NHWC value */
+            FORMAT_NHWC = 1,
+
+            /** FORMAT_NCHW value */
+            FORMAT_NCHW = 2
+        }
     }
 
     /**
@@ -3247,6 +3647,12 @@ export namespace inference {
 
         /** ModelOutput dims. */
         dims: (number|Long)[];
+
+        /** ModelOutput label_filename. */
+        label_filename: string;
+
+        /** ModelOutput is_shape_tensor. */
+        is_shape_tensor: boolean;
 
         /**
          * Creates a new ModelOutput instance using the specified properties.
@@ -3309,6 +3715,12 @@ export namespace inference {
 
             /** ModelOutput dims */
             dims?: ((number|Long)[]|null);
+
+            /** ModelOutput label_filename */
+            label_filename?: (string|null);
+
+            /** ModelOutput is_shape_tensor */
+            is_shape_tensor?: (boolean|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
@@ -3438,6 +3850,9 @@ export namespace inference {
         /** ModelConfig backend. */
         backend: string;
 
+        /** ModelConfig version_policy. */
+        version_policy?: (inference.ModelVersionPolicy.$Properties|null);
+
         /** ModelConfig max_batch_size. */
         max_batch_size: number;
 
@@ -3518,6 +3933,9 @@ export namespace inference {
             /** ModelConfig backend */
             backend?: (string|null);
 
+            /** ModelConfig version_policy */
+            version_policy?: (inference.ModelVersionPolicy.$Properties|null);
+
             /** ModelConfig max_batch_size */
             max_batch_size?: (number|null);
 
@@ -3545,6 +3963,7 @@ export namespace inference {
           name?: string|null;
           platform?: string|null;
           backend?: string|null;
+          version_policy?: inference.ModelVersionPolicy.$Shape|null;
           max_batch_size?: number|null;
           input?: inference.ModelInput.$Shape[]|null;
           output?: inference.ModelOutput.$Shape[]|null;

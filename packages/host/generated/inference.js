@@ -8719,6 +8719,916 @@ export const inference = $root.inference = (() => {
         return ModelInstanceGroup;
     })();
 
+    inference.ModelVersionPolicy = (function() {
+
+        /**
+         * Properties of a ModelVersionPolicy.
+         * @typedef {Object} inference.ModelVersionPolicy.$Properties
+         * @property {inference.ModelVersionPolicy.Latest.$Properties|null} [latest] ModelVersionPolicy latest
+         * @property {inference.ModelVersionPolicy.All.$Properties|null} [all] ModelVersionPolicy all
+         * @property {inference.ModelVersionPolicy.Specific.$Properties|null} [specific] ModelVersionPolicy specific
+         * @property {"latest"|"all"|"specific"} [policy_choice] ModelVersionPolicy policy_choice
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelVersionPolicy.
+         * @memberof inference
+         * @interface IModelVersionPolicy
+         * @augments inference.ModelVersionPolicy.$Properties
+         * @deprecated Use inference.ModelVersionPolicy.$Properties instead.
+         */
+
+        /**
+         * Narrowed shape of a ModelVersionPolicy.
+         * @typedef {{
+         *   latest?: inference.ModelVersionPolicy.Latest.$Shape|null;
+         *   all?: inference.ModelVersionPolicy.All.$Shape|null;
+         *   specific?: inference.ModelVersionPolicy.Specific.$Shape|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * } & (
+         *   ({ policy_choice?: undefined; latest?: null; all?: null; specific?: null }|{ policy_choice?: "latest"; latest: inference.ModelVersionPolicy.Latest.$Shape; all?: null; specific?: null }|{ policy_choice?: "all"; latest?: null; all: inference.ModelVersionPolicy.All.$Shape; specific?: null }|{ policy_choice?: "specific"; latest?: null; all?: null; specific: inference.ModelVersionPolicy.Specific.$Shape })
+         * )} inference.ModelVersionPolicy.$Shape
+         */
+
+        /**
+         * Constructs a new ModelVersionPolicy.
+         * @memberof inference
+         * @classdesc Represents a ModelVersionPolicy.
+         * @constructor
+         * @param {inference.ModelVersionPolicy.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelVersionPolicy = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelVersionPolicy latest.
+         * @member {inference.ModelVersionPolicy.Latest.$Properties|null|undefined} latest
+         * @memberof inference.ModelVersionPolicy
+         * @instance
+         */
+        ModelVersionPolicy.prototype.latest = null;
+
+        /**
+         * ModelVersionPolicy all.
+         * @member {inference.ModelVersionPolicy.All.$Properties|null|undefined} all
+         * @memberof inference.ModelVersionPolicy
+         * @instance
+         */
+        ModelVersionPolicy.prototype.all = null;
+
+        /**
+         * ModelVersionPolicy specific.
+         * @member {inference.ModelVersionPolicy.Specific.$Properties|null|undefined} specific
+         * @memberof inference.ModelVersionPolicy
+         * @instance
+         */
+        ModelVersionPolicy.prototype.specific = null;
+
+        // OneOf field names bound to virtual getters and setters
+        let $oneOfFields;
+
+        /**
+         * ModelVersionPolicy policy_choice.
+         * @member {"latest"|"all"|"specific"|undefined} policy_choice
+         * @memberof inference.ModelVersionPolicy
+         * @instance
+         */
+        $Object.defineProperty(ModelVersionPolicy.prototype, "policy_choice", {
+            get: $util.oneOfGetter($oneOfFields = ["latest", "all", "specific"]),
+            set: $util.oneOfSetter($oneOfFields)
+        });
+
+        /**
+         * Creates a new ModelVersionPolicy instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelVersionPolicy
+         * @static
+         * @param {inference.ModelVersionPolicy.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelVersionPolicy} ModelVersionPolicy instance
+         * @type {{
+         *   (properties: inference.ModelVersionPolicy.$Shape): inference.ModelVersionPolicy & inference.ModelVersionPolicy.$Shape;
+         *   (properties?: inference.ModelVersionPolicy.$Properties): inference.ModelVersionPolicy;
+         * }}
+         */
+        ModelVersionPolicy.create = function(properties) {
+            return new ModelVersionPolicy(properties);
+        };
+
+        /**
+         * Encodes the specified ModelVersionPolicy message. Does not implicitly {@link inference.ModelVersionPolicy.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelVersionPolicy
+         * @static
+         * @param {inference.ModelVersionPolicy.$Properties} message ModelVersionPolicy message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelVersionPolicy.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.latest != null && $Object.hasOwnProperty.call(message, "latest"))
+                $root.inference.ModelVersionPolicy.Latest.encode(message.latest, writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+            if (message.all != null && $Object.hasOwnProperty.call(message, "all"))
+                $root.inference.ModelVersionPolicy.All.encode(message.all, writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+            if (message.specific != null && $Object.hasOwnProperty.call(message, "specific"))
+                $root.inference.ModelVersionPolicy.Specific.encode(message.specific, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelVersionPolicy message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelVersionPolicy
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelVersionPolicy & inference.ModelVersionPolicy.$Shape} ModelVersionPolicy
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelVersionPolicy.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelVersionPolicy();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        message.latest = $root.inference.ModelVersionPolicy.Latest.decode(reader, reader.size(), $undefined, _depth + 1, message.latest);
+                        message.policy_choice = "latest";
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        message.all = $root.inference.ModelVersionPolicy.All.decode(reader, reader.size(), $undefined, _depth + 1, message.all);
+                        message.policy_choice = "all";
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        message.specific = $root.inference.ModelVersionPolicy.Specific.decode(reader, reader.size(), $undefined, _depth + 1, message.specific);
+                        message.policy_choice = "specific";
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelVersionPolicy message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelVersionPolicy
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelVersionPolicy} ModelVersionPolicy
+         */
+        ModelVersionPolicy.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelVersionPolicy)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelVersionPolicy: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelVersionPolicy();
+            if (object.latest != null) {
+                if (!$util.isObject(object.latest))
+                    throw $TypeError(".inference.ModelVersionPolicy.latest: object expected");
+                message.latest = $root.inference.ModelVersionPolicy.Latest.fromObject(object.latest, _depth + 1);
+            }
+            if (object.all != null) {
+                if (!$util.isObject(object.all))
+                    throw $TypeError(".inference.ModelVersionPolicy.all: object expected");
+                message.all = $root.inference.ModelVersionPolicy.All.fromObject(object.all, _depth + 1);
+            }
+            if (object.specific != null) {
+                if (!$util.isObject(object.specific))
+                    throw $TypeError(".inference.ModelVersionPolicy.specific: object expected");
+                message.specific = $root.inference.ModelVersionPolicy.Specific.fromObject(object.specific, _depth + 1);
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelVersionPolicy message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelVersionPolicy
+         * @static
+         * @param {inference.ModelVersionPolicy} message ModelVersionPolicy
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelVersionPolicy.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (message.latest != null && $Object.hasOwnProperty.call(message, "latest")) {
+                object.latest = $root.inference.ModelVersionPolicy.Latest.toObject(message.latest, options, _depth + 1);
+                if (options.oneofs)
+                    object.policy_choice = "latest";
+            }
+            if (message.all != null && $Object.hasOwnProperty.call(message, "all")) {
+                object.all = $root.inference.ModelVersionPolicy.All.toObject(message.all, options, _depth + 1);
+                if (options.oneofs)
+                    object.policy_choice = "all";
+            }
+            if (message.specific != null && $Object.hasOwnProperty.call(message, "specific")) {
+                object.specific = $root.inference.ModelVersionPolicy.Specific.toObject(message.specific, options, _depth + 1);
+                if (options.oneofs)
+                    object.policy_choice = "specific";
+            }
+            return object;
+        };
+
+        /**
+         * Converts this ModelVersionPolicy to JSON.
+         * @function toJSON
+         * @memberof inference.ModelVersionPolicy
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelVersionPolicy.prototype.toJSON = function() {
+            return ModelVersionPolicy.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        ModelVersionPolicy.Latest = (function() {
+
+            /**
+             * Properties of a Latest.
+             * @typedef {Object} inference.ModelVersionPolicy.Latest.$Properties
+             * @property {number|null} [num_versions] Latest num_versions
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Latest.
+             * @memberof inference.ModelVersionPolicy
+             * @interface ILatest
+             * @augments inference.ModelVersionPolicy.Latest.$Properties
+             * @deprecated Use inference.ModelVersionPolicy.Latest.$Properties instead.
+             */
+
+            /**
+             * Shape of a Latest.
+             * @typedef {inference.ModelVersionPolicy.Latest.$Properties} inference.ModelVersionPolicy.Latest.$Shape
+             */
+
+            /**
+             * Constructs a new Latest.
+             * @memberof inference.ModelVersionPolicy
+             * @classdesc Represents a Latest.
+             * @constructor
+             * @param {inference.ModelVersionPolicy.Latest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Latest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Latest num_versions.
+             * @member {number} num_versions
+             * @memberof inference.ModelVersionPolicy.Latest
+             * @instance
+             */
+            Latest.prototype.num_versions = 0;
+
+            /**
+             * Creates a new Latest instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelVersionPolicy.Latest
+             * @static
+             * @param {inference.ModelVersionPolicy.Latest.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelVersionPolicy.Latest} Latest instance
+             * @type {{
+             *   (properties: inference.ModelVersionPolicy.Latest.$Shape): inference.ModelVersionPolicy.Latest & inference.ModelVersionPolicy.Latest.$Shape;
+             *   (properties?: inference.ModelVersionPolicy.Latest.$Properties): inference.ModelVersionPolicy.Latest;
+             * }}
+             */
+            Latest.create = function(properties) {
+                return new Latest(properties);
+            };
+
+            /**
+             * Encodes the specified Latest message. Does not implicitly {@link inference.ModelVersionPolicy.Latest.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelVersionPolicy.Latest
+             * @static
+             * @param {inference.ModelVersionPolicy.Latest.$Properties} message Latest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Latest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.num_versions != null && $Object.hasOwnProperty.call(message, "num_versions") && message.num_versions !== 0)
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.num_versions);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a Latest message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelVersionPolicy.Latest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelVersionPolicy.Latest & inference.ModelVersionPolicy.Latest.$Shape} Latest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Latest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelVersionPolicy.Latest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.num_versions = value;
+                            else
+                                delete message.num_versions;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a Latest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelVersionPolicy.Latest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelVersionPolicy.Latest} Latest
+             */
+            Latest.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelVersionPolicy.Latest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelVersionPolicy.Latest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelVersionPolicy.Latest();
+                if (object.num_versions != null)
+                    if ($Number(object.num_versions) !== 0)
+                        message.num_versions = object.num_versions >>> 0;
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Latest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelVersionPolicy.Latest
+             * @static
+             * @param {inference.ModelVersionPolicy.Latest} message Latest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Latest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.num_versions = 0;
+                if (message.num_versions != null && $Object.hasOwnProperty.call(message, "num_versions"))
+                    object.num_versions = message.num_versions;
+                return object;
+            };
+
+            /**
+             * Converts this Latest to JSON.
+             * @function toJSON
+             * @memberof inference.ModelVersionPolicy.Latest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Latest.prototype.toJSON = function() {
+                return Latest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Latest;
+        })();
+
+        ModelVersionPolicy.All = (function() {
+
+            /**
+             * Properties of an All.
+             * @typedef {Object} inference.ModelVersionPolicy.All.$Properties
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an All.
+             * @memberof inference.ModelVersionPolicy
+             * @interface IAll
+             * @augments inference.ModelVersionPolicy.All.$Properties
+             * @deprecated Use inference.ModelVersionPolicy.All.$Properties instead.
+             */
+
+            /**
+             * Shape of an All.
+             * @typedef {inference.ModelVersionPolicy.All.$Properties} inference.ModelVersionPolicy.All.$Shape
+             */
+
+            /**
+             * Constructs a new All.
+             * @memberof inference.ModelVersionPolicy
+             * @classdesc Represents an All.
+             * @constructor
+             * @param {inference.ModelVersionPolicy.All.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const All = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Creates a new All instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelVersionPolicy.All
+             * @static
+             * @param {inference.ModelVersionPolicy.All.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelVersionPolicy.All} All instance
+             * @type {{
+             *   (properties: inference.ModelVersionPolicy.All.$Shape): inference.ModelVersionPolicy.All & inference.ModelVersionPolicy.All.$Shape;
+             *   (properties?: inference.ModelVersionPolicy.All.$Properties): inference.ModelVersionPolicy.All;
+             * }}
+             */
+            All.create = function(properties) {
+                return new All(properties);
+            };
+
+            /**
+             * Encodes the specified All message. Does not implicitly {@link inference.ModelVersionPolicy.All.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelVersionPolicy.All
+             * @static
+             * @param {inference.ModelVersionPolicy.All.$Properties} message All message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            All.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes an All message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelVersionPolicy.All
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelVersionPolicy.All & inference.ModelVersionPolicy.All.$Shape} All
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            All.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelVersionPolicy.All();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates an All message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelVersionPolicy.All
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelVersionPolicy.All} All
+             */
+            All.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelVersionPolicy.All)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelVersionPolicy.All: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                return new $root.inference.ModelVersionPolicy.All();
+            };
+
+            /**
+             * Creates a plain object from an All message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelVersionPolicy.All
+             * @static
+             * @param {inference.ModelVersionPolicy.All} message All
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            All.toObject = function () {
+                return {};
+            };
+
+            /**
+             * Converts this All to JSON.
+             * @function toJSON
+             * @memberof inference.ModelVersionPolicy.All
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            All.prototype.toJSON = function() {
+                return All.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return All;
+        })();
+
+        ModelVersionPolicy.Specific = (function() {
+
+            /**
+             * Properties of a Specific.
+             * @typedef {Object} inference.ModelVersionPolicy.Specific.$Properties
+             * @property {Array.<number|Long>|null} [versions] Specific versions
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Specific.
+             * @memberof inference.ModelVersionPolicy
+             * @interface ISpecific
+             * @augments inference.ModelVersionPolicy.Specific.$Properties
+             * @deprecated Use inference.ModelVersionPolicy.Specific.$Properties instead.
+             */
+
+            /**
+             * Shape of a Specific.
+             * @typedef {inference.ModelVersionPolicy.Specific.$Properties} inference.ModelVersionPolicy.Specific.$Shape
+             */
+
+            /**
+             * Constructs a new Specific.
+             * @memberof inference.ModelVersionPolicy
+             * @classdesc Represents a Specific.
+             * @constructor
+             * @param {inference.ModelVersionPolicy.Specific.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Specific = function (properties) {
+                this.versions = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Specific versions.
+             * @member {Array.<number|Long>} versions
+             * @memberof inference.ModelVersionPolicy.Specific
+             * @instance
+             */
+            Specific.prototype.versions = $util.emptyArray;
+
+            /**
+             * Creates a new Specific instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelVersionPolicy.Specific
+             * @static
+             * @param {inference.ModelVersionPolicy.Specific.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelVersionPolicy.Specific} Specific instance
+             * @type {{
+             *   (properties: inference.ModelVersionPolicy.Specific.$Shape): inference.ModelVersionPolicy.Specific & inference.ModelVersionPolicy.Specific.$Shape;
+             *   (properties?: inference.ModelVersionPolicy.Specific.$Properties): inference.ModelVersionPolicy.Specific;
+             * }}
+             */
+            Specific.create = function(properties) {
+                return new Specific(properties);
+            };
+
+            /**
+             * Encodes the specified Specific message. Does not implicitly {@link inference.ModelVersionPolicy.Specific.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelVersionPolicy.Specific
+             * @static
+             * @param {inference.ModelVersionPolicy.Specific.$Properties} message Specific message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Specific.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.versions != null && message.versions.length)
+                    writer.uint32(/* id 1, wireType 2 =*/10).int64s(message.versions);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a Specific message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelVersionPolicy.Specific
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelVersionPolicy.Specific & inference.ModelVersionPolicy.Specific.$Shape} Specific
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Specific.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelVersionPolicy.Specific();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType === 2) {
+                                if (!(message.versions && message.versions.length))
+                                    message.versions = [];
+                                reader.int64s(message.versions);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.versions && message.versions.length))
+                                message.versions = [];
+                            message.versions.push(reader.int64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a Specific message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelVersionPolicy.Specific
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelVersionPolicy.Specific} Specific
+             */
+            Specific.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelVersionPolicy.Specific)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelVersionPolicy.Specific: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelVersionPolicy.Specific();
+                if (object.versions) {
+                    if (!$Array.isArray(object.versions))
+                        throw $TypeError(".inference.ModelVersionPolicy.Specific.versions: array expected");
+                    message.versions = $Array(object.versions.length);
+                    for (let i = 0; i < object.versions.length; ++i)
+                        if ($util.Long)
+                            message.versions[i] = $util.Long.fromValue(object.versions[i], false);
+                        else if (typeof object.versions[i] === "string")
+                            message.versions[i] = $parseInt(object.versions[i], 10);
+                        else if (typeof object.versions[i] === "number")
+                            message.versions[i] = object.versions[i];
+                        else if (typeof object.versions[i] === "object")
+                            message.versions[i] = new $util.LongBits(object.versions[i].low >>> 0, object.versions[i].high >>> 0).toNumber();
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Specific message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelVersionPolicy.Specific
+             * @static
+             * @param {inference.ModelVersionPolicy.Specific} message Specific
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Specific.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.versions = [];
+                if (message.versions && message.versions.length) {
+                    object.versions = $Array(message.versions.length);
+                    for (let j = 0; j < message.versions.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.versions[j] = typeof message.versions[j] === "number" ? $BigInt(message.versions[j]) : $util.Long.fromBits(message.versions[j].low >>> 0, message.versions[j].high >>> 0, false).toBigInt();
+                        else if (typeof message.versions[j] === "number")
+                            object.versions[j] = options.longs === $String ? $String(message.versions[j]) : message.versions[j];
+                        else
+                            object.versions[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.versions[j]) : options.longs === $Number ? new $util.LongBits(message.versions[j].low >>> 0, message.versions[j].high >>> 0).toNumber() : message.versions[j];
+                }
+                return object;
+            };
+
+            /**
+             * Converts this Specific to JSON.
+             * @function toJSON
+             * @memberof inference.ModelVersionPolicy.Specific
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Specific.prototype.toJSON = function() {
+                return Specific.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Specific;
+        })();
+
+        return ModelVersionPolicy;
+    })();
+
     inference.ModelInput = (function() {
 
         /**
@@ -8726,7 +9636,11 @@ export const inference = $root.inference = (() => {
          * @typedef {Object} inference.ModelInput.$Properties
          * @property {string|null} [name] ModelInput name
          * @property {inference.DataType|null} [data_type] ModelInput data_type
+         * @property {inference.ModelInput.Format|null} [format] ModelInput format
          * @property {Array.<number|Long>|null} [dims] ModelInput dims
+         * @property {boolean|null} [is_shape_tensor] ModelInput is_shape_tensor
+         * @property {boolean|null} [allow_ragged_batch] ModelInput allow_ragged_batch
+         * @property {boolean|null} [optional] ModelInput optional
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -8776,12 +9690,44 @@ export const inference = $root.inference = (() => {
         ModelInput.prototype.data_type = 0;
 
         /**
+         * ModelInput format.
+         * @member {inference.ModelInput.Format} format
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.format = 0;
+
+        /**
          * ModelInput dims.
          * @member {Array.<number|Long>} dims
          * @memberof inference.ModelInput
          * @instance
          */
         ModelInput.prototype.dims = $util.emptyArray;
+
+        /**
+         * ModelInput is_shape_tensor.
+         * @member {boolean} is_shape_tensor
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.is_shape_tensor = false;
+
+        /**
+         * ModelInput allow_ragged_batch.
+         * @member {boolean} allow_ragged_batch
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.allow_ragged_batch = false;
+
+        /**
+         * ModelInput optional.
+         * @member {boolean} optional
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.optional = false;
 
         /**
          * Creates a new ModelInput instance using the specified properties.
@@ -8819,8 +9765,16 @@ export const inference = $root.inference = (() => {
                 writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
             if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
                 writer.uint32(/* id 2, wireType 0 =*/16).int32(message.data_type);
+            if (message.format != null && $Object.hasOwnProperty.call(message, "format") && message.format !== 0)
+                writer.uint32(/* id 3, wireType 0 =*/24).int32(message.format);
             if (message.dims != null && message.dims.length)
                 writer.uint32(/* id 4, wireType 2 =*/34).int64s(message.dims);
+            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor") && message.is_shape_tensor !== false)
+                writer.uint32(/* id 6, wireType 0 =*/48).bool(message.is_shape_tensor);
+            if (message.allow_ragged_batch != null && $Object.hasOwnProperty.call(message, "allow_ragged_batch") && message.allow_ragged_batch !== false)
+                writer.uint32(/* id 7, wireType 0 =*/56).bool(message.allow_ragged_batch);
+            if (message.optional != null && $Object.hasOwnProperty.call(message, "optional") && message.optional !== false)
+                writer.uint32(/* id 8, wireType 0 =*/64).bool(message.optional);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -8883,6 +9837,15 @@ export const inference = $root.inference = (() => {
                             delete message.data_type;
                         continue;
                     }
+                case 3: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.format = value;
+                        else
+                            delete message.format;
+                        continue;
+                    }
                 case 4: {
                         if (wireType === 2) {
                             if (!(message.dims && message.dims.length))
@@ -8895,6 +9858,33 @@ export const inference = $root.inference = (() => {
                         if (!(message.dims && message.dims.length))
                             message.dims = [];
                         message.dims.push(reader.int64());
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.is_shape_tensor = value;
+                        else
+                            delete message.is_shape_tensor;
+                        continue;
+                    }
+                case 7: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.allow_ragged_batch = value;
+                        else
+                            delete message.allow_ragged_batch;
+                        continue;
+                    }
+                case 8: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.optional = value;
+                        else
+                            delete message.optional;
                         continue;
                     }
                 }
@@ -9001,6 +9991,24 @@ export const inference = $root.inference = (() => {
                     if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
                         message.data_type = object.data_type;
                 }
+            if (object.format !== 0 && (typeof object.format !== "string" || $root.inference.ModelInput.Format[object.format] !== 0))
+                switch (object.format) {
+                case "FORMAT_NONE":
+                case 0:
+                    message.format = 0;
+                    break;
+                case "FORMAT_NHWC":
+                case 1:
+                    message.format = 1;
+                    break;
+                case "FORMAT_NCHW":
+                case 2:
+                    message.format = 2;
+                    break;
+                default:
+                    if (typeof object.format === "number" && (object.format | 0) === object.format)
+                        message.format = object.format;
+                }
             if (object.dims) {
                 if (!$Array.isArray(object.dims))
                     throw $TypeError(".inference.ModelInput.dims: array expected");
@@ -9015,6 +10023,15 @@ export const inference = $root.inference = (() => {
                     else if (typeof object.dims[i] === "object")
                         message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
             }
+            if (object.is_shape_tensor != null)
+                if (object.is_shape_tensor)
+                    message.is_shape_tensor = $Boolean(object.is_shape_tensor);
+            if (object.allow_ragged_batch != null)
+                if (object.allow_ragged_batch)
+                    message.allow_ragged_batch = $Boolean(object.allow_ragged_batch);
+            if (object.optional != null)
+                if (object.optional)
+                    message.optional = $Boolean(object.optional);
             return message;
         };
 
@@ -9040,11 +10057,17 @@ export const inference = $root.inference = (() => {
             if (options.defaults) {
                 object.name = "";
                 object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+                object.format = options.enums === $String ? "FORMAT_NONE" : 0;
+                object.is_shape_tensor = false;
+                object.allow_ragged_batch = false;
+                object.optional = false;
             }
             if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
                 object.name = message.name;
             if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
                 object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
+            if (message.format != null && $Object.hasOwnProperty.call(message, "format"))
+                object.format = options.enums === $String ? $root.inference.ModelInput.Format[message.format] === $undefined ? message.format : $root.inference.ModelInput.Format[message.format] : message.format;
             if (message.dims && message.dims.length) {
                 object.dims = $Array(message.dims.length);
                 for (let j = 0; j < message.dims.length; ++j)
@@ -9055,6 +10078,12 @@ export const inference = $root.inference = (() => {
                     else
                         object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
             }
+            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor"))
+                object.is_shape_tensor = message.is_shape_tensor;
+            if (message.allow_ragged_batch != null && $Object.hasOwnProperty.call(message, "allow_ragged_batch"))
+                object.allow_ragged_batch = message.allow_ragged_batch;
+            if (message.optional != null && $Object.hasOwnProperty.call(message, "optional"))
+                object.optional = message.optional;
             return object;
         };
 
@@ -9069,6 +10098,22 @@ export const inference = $root.inference = (() => {
             return ModelInput.toObject(this, $protobuf.util.toJSONOptions);
         };
 
+        /**
+         * Format enum.
+         * @name inference.ModelInput.Format
+         * @enum {number}
+         * @property {number} FORMAT_NONE=0 FORMAT_NONE value
+         * @property {number} FORMAT_NHWC=1 FORMAT_NHWC value
+         * @property {number} FORMAT_NCHW=2 FORMAT_NCHW value
+         */
+        ModelInput.Format = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "FORMAT_NONE"] = 0;
+            values[valuesById[1] = "FORMAT_NHWC"] = 1;
+            values[valuesById[2] = "FORMAT_NCHW"] = 2;
+            return values;
+        })();
+
         return ModelInput;
     })();
 
@@ -9080,6 +10125,8 @@ export const inference = $root.inference = (() => {
          * @property {string|null} [name] ModelOutput name
          * @property {inference.DataType|null} [data_type] ModelOutput data_type
          * @property {Array.<number|Long>|null} [dims] ModelOutput dims
+         * @property {string|null} [label_filename] ModelOutput label_filename
+         * @property {boolean|null} [is_shape_tensor] ModelOutput is_shape_tensor
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -9137,6 +10184,22 @@ export const inference = $root.inference = (() => {
         ModelOutput.prototype.dims = $util.emptyArray;
 
         /**
+         * ModelOutput label_filename.
+         * @member {string} label_filename
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.label_filename = "";
+
+        /**
+         * ModelOutput is_shape_tensor.
+         * @member {boolean} is_shape_tensor
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.is_shape_tensor = false;
+
+        /**
          * Creates a new ModelOutput instance using the specified properties.
          * @function create
          * @memberof inference.ModelOutput
@@ -9174,6 +10237,10 @@ export const inference = $root.inference = (() => {
                 writer.uint32(/* id 2, wireType 0 =*/16).int32(message.data_type);
             if (message.dims != null && message.dims.length)
                 writer.uint32(/* id 3, wireType 2 =*/26).int64s(message.dims);
+            if (message.label_filename != null && $Object.hasOwnProperty.call(message, "label_filename") && message.label_filename !== "")
+                writer.uint32(/* id 4, wireType 2 =*/34).string(message.label_filename);
+            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor") && message.is_shape_tensor !== false)
+                writer.uint32(/* id 6, wireType 0 =*/48).bool(message.is_shape_tensor);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -9248,6 +10315,24 @@ export const inference = $root.inference = (() => {
                         if (!(message.dims && message.dims.length))
                             message.dims = [];
                         message.dims.push(reader.int64());
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.label_filename = value;
+                        else
+                            delete message.label_filename;
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.is_shape_tensor = value;
+                        else
+                            delete message.is_shape_tensor;
                         continue;
                     }
                 }
@@ -9368,6 +10453,12 @@ export const inference = $root.inference = (() => {
                     else if (typeof object.dims[i] === "object")
                         message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
             }
+            if (object.label_filename != null)
+                if (typeof object.label_filename !== "string" || object.label_filename.length)
+                    message.label_filename = $String(object.label_filename);
+            if (object.is_shape_tensor != null)
+                if (object.is_shape_tensor)
+                    message.is_shape_tensor = $Boolean(object.is_shape_tensor);
             return message;
         };
 
@@ -9393,6 +10484,8 @@ export const inference = $root.inference = (() => {
             if (options.defaults) {
                 object.name = "";
                 object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+                object.label_filename = "";
+                object.is_shape_tensor = false;
             }
             if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
                 object.name = message.name;
@@ -9408,6 +10501,10 @@ export const inference = $root.inference = (() => {
                     else
                         object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
             }
+            if (message.label_filename != null && $Object.hasOwnProperty.call(message, "label_filename"))
+                object.label_filename = message.label_filename;
+            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor"))
+                object.is_shape_tensor = message.is_shape_tensor;
             return object;
         };
 
@@ -9700,6 +10797,7 @@ export const inference = $root.inference = (() => {
          * @property {string|null} [name] ModelConfig name
          * @property {string|null} [platform] ModelConfig platform
          * @property {string|null} [backend] ModelConfig backend
+         * @property {inference.ModelVersionPolicy.$Properties|null} [version_policy] ModelConfig version_policy
          * @property {number|null} [max_batch_size] ModelConfig max_batch_size
          * @property {Array.<inference.ModelInput.$Properties>|null} [input] ModelConfig input
          * @property {Array.<inference.ModelOutput.$Properties>|null} [output] ModelConfig output
@@ -9723,6 +10821,7 @@ export const inference = $root.inference = (() => {
          *   name?: string|null;
          *   platform?: string|null;
          *   backend?: string|null;
+         *   version_policy?: inference.ModelVersionPolicy.$Shape|null;
          *   max_batch_size?: number|null;
          *   input?: Array.<inference.ModelInput.$Shape>|null;
          *   output?: Array.<inference.ModelOutput.$Shape>|null;
@@ -9775,6 +10874,14 @@ export const inference = $root.inference = (() => {
          * @instance
          */
         ModelConfig.prototype.backend = "";
+
+        /**
+         * ModelConfig version_policy.
+         * @member {inference.ModelVersionPolicy.$Properties|null|undefined} version_policy
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.version_policy = null;
 
         /**
          * ModelConfig max_batch_size.
@@ -9866,6 +10973,8 @@ export const inference = $root.inference = (() => {
                 writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
             if (message.platform != null && $Object.hasOwnProperty.call(message, "platform") && message.platform !== "")
                 writer.uint32(/* id 2, wireType 2 =*/18).string(message.platform);
+            if (message.version_policy != null && $Object.hasOwnProperty.call(message, "version_policy"))
+                $root.inference.ModelVersionPolicy.encode(message.version_policy, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
             if (message.max_batch_size != null && $Object.hasOwnProperty.call(message, "max_batch_size") && message.max_batch_size !== 0)
                 writer.uint32(/* id 4, wireType 0 =*/32).int32(message.max_batch_size);
             if (message.input != null && message.input.length)
@@ -9952,6 +11061,12 @@ export const inference = $root.inference = (() => {
                             delete message.backend;
                         continue;
                     }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        message.version_policy = $root.inference.ModelVersionPolicy.decode(reader, reader.size(), $undefined, _depth + 1, message.version_policy);
+                        continue;
+                    }
                 case 4: {
                         if (wireType !== 0)
                             break;
@@ -10036,6 +11151,11 @@ export const inference = $root.inference = (() => {
             if (object.backend != null)
                 if (typeof object.backend !== "string" || object.backend.length)
                     message.backend = $String(object.backend);
+            if (object.version_policy != null) {
+                if (!$util.isObject(object.version_policy))
+                    throw $TypeError(".inference.ModelConfig.version_policy: object expected");
+                message.version_policy = $root.inference.ModelVersionPolicy.fromObject(object.version_policy, _depth + 1);
+            }
             if (object.max_batch_size != null)
                 if ($Number(object.max_batch_size) !== 0)
                     message.max_batch_size = object.max_batch_size | 0;
@@ -10102,6 +11222,7 @@ export const inference = $root.inference = (() => {
             if (options.defaults) {
                 object.name = "";
                 object.platform = "";
+                object.version_policy = null;
                 object.max_batch_size = 0;
                 object.backend = "";
             }
@@ -10109,6 +11230,8 @@ export const inference = $root.inference = (() => {
                 object.name = message.name;
             if (message.platform != null && $Object.hasOwnProperty.call(message, "platform"))
                 object.platform = message.platform;
+            if (message.version_policy != null && $Object.hasOwnProperty.call(message, "version_policy"))
+                object.version_policy = $root.inference.ModelVersionPolicy.toObject(message.version_policy, options, _depth + 1);
             if (message.max_batch_size != null && $Object.hasOwnProperty.call(message, "max_batch_size"))
                 object.max_batch_size = message.max_batch_size;
             if (message.input && message.input.length) {

@@ -285,8 +285,8 @@ describe('metrics', () => {
     expect(metric(text, 'inferpool_batch_utilization_ratio_bucket', { model: 'demo', le: '1' })).toBe(1)
     expect(metric(text, 'inferpool_queue_wait_seconds_count', { model: 'demo' })).toBe(8)
     expect(metric(text, 'inferpool_batch_processing_seconds_count', { model: 'demo' })).toBe(1)
-    expect(metric(text, 'inferpool_requests_total', { model: 'demo', status: '200' })).toBe(8)
-    expect(metric(text, 'inferpool_request_duration_seconds_count', { model: 'demo' })).toBe(8)
+    expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '200' })).toBe(8)
+    expect(metric(text, 'inferpool_request_duration_seconds_count', { model: 'demo', protocol: 'http' })).toBe(8)
   })
 })
 
@@ -409,7 +409,7 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
       expect(res.json).toEqual({ error: { code: 'ERR_TIMEOUT', message: 'Request timed out after 50 ms' } })
       const text = (await http(`${waitingUrl}/metrics`)).text
       expect(metric(text, 'inferpool_rows_timed_out_total', { model: 'demo' })).toBe(1)
-      expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', code: 'ERR_TIMEOUT' })).toBe(1)
+      expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', protocol: 'http', code: 'ERR_TIMEOUT' })).toBe(1)
     })
 
     it('503 ERR_QUEUE_FULL with Retry-After when the queue is full, and the accepted rows leave the queue', async () => {
@@ -420,7 +420,7 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
       expect(waiting.stats.queued).toBe(0)
       const text = (await http(`${waitingUrl}/metrics`)).text
       expect(metric(text, 'inferpool_rows_rejected_total', { model: 'demo' })).toBe(1)
-      expect(metric(text, 'inferpool_requests_total', { model: 'demo', status: '503' })).toBe(1)
+      expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '503' })).toBe(1)
     })
   })
 })

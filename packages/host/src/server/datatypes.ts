@@ -21,7 +21,7 @@ export type ProtocolDatatype =
   | 'FP64'
   | 'BYTES'
 
-type TypedArrayConstructor = new (length: number) => TypedArray
+type TypedArrayConstructor = (new (length: number) => TypedArray) & { readonly BYTES_PER_ELEMENT: number }
 
 /**
  * How one element of a JSON `data` array becomes an element of the typed array.

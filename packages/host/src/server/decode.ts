@@ -1,15 +1,18 @@
 /**
  * Reads an Open Inference Protocol inference request (already parsed JSON, untrusted)
- * into one `RowInput` per row, checked against the model's metadata.
+ * into one `RowInput` per row, checked against the model's metadata. The gRPC service
+ * hands its requests over in the same shape (`src/grpc/request.ts`), an input's `data`
+ * then being either its typed contents or its raw bytes (a `Uint8Array`), so every
+ * request is checked here, once, with the same messages.
  *
  * Invariants that keep hostile bodies harmless:
  * - Only fixed property names are read from request objects, and rows are built with
  *   `Object.fromEntries` from names that are model inputs, so `__proto__` and friends
  *   can never reach a prototype.
  * - No allocation is sized from the request's `shape`: the element count implied by
- *   `shape` must first equal the number of elements actually present in `data` (which
- *   the body-size limit already bounds), and per-row arrays are only allocated after
- *   that check.
+ *   `shape` must first equal the number of elements (or bytes) actually present in
+ *   `data` (which the body-size limit already bounds), and per-row arrays are only
+ *   allocated after that check.
  * - Recursion into nested `data` is bounded by the model input's rank, never by the
  *   depth of the JSON.
  */
@@ -57,7 +60,8 @@ interface CheckedInput {
   readonly info: TensorInfo
   readonly shape: readonly number[]
   readonly rowElements: number
-  readonly data: readonly unknown[]
+  /** JSON elements, or the raw little-endian bytes of the whole tensor. */
+  readonly data: readonly unknown[] | Uint8Array
   readonly nested: boolean
 }
 
@@ -191,12 +195,13 @@ function checkInput(
     })
   }
 
-  if (!Array.isArray(data)) throw invalidInput(`Input '${name}': 'data' must be an array, got ${describe(data)}`)
   // Products are compared with what `data` really holds; a huge product (even one past
   // 2^53, which only loses precision) can never equal a real array length.
   let rowElements = 1
   for (let axis = 1; axis < rank; axis++) rowElements *= dims[axis]
   const total = rowElements * dims[0]
+  if (data instanceof Uint8Array) return checkRaw(info, dims, rowElements, total, data)
+  if (!Array.isArray(data)) throw invalidInput(`Input '${name}': 'data' must be an array, got ${describe(data)}`)
   const nested = data.length > 0 && Array.isArray(data[0])
   if (nested) {
     checkNested(data, dims, 0, name)
@@ -207,6 +212,28 @@ function checkInput(
     )
   }
   return { info, shape: dims, rowElements, data, nested }
+}
+
+/**
+ * An input in the raw form (gRPC's `raw_input_contents`): the tensor's elements as
+ * little-endian bytes, row-major, without padding — the byte order of every platform
+ * Node runs ONNX Runtime on, so rows are plain byte copies. `data` may be a view at any
+ * offset of a larger buffer; it is only read, never kept.
+ */
+function checkRaw(info: TensorInfo, shape: number[], rowElements: number, total: number, data: Uint8Array): CheckedInput {
+  const { create, protocol } = datatypeInfo(info.type)
+  const expected = total * create.BYTES_PER_ELEMENT
+  if (data.byteLength !== expected) {
+    throw invalidInput(
+      `Input '${info.name}': shape [${shape.join(', ')}] of ${protocol} holds ${expected} bytes, the raw contents have ${data.byteLength}`,
+      { input: info.name, expected, actual: data.byteLength },
+    )
+  }
+  if (info.type === 'bool') {
+    const bad = data.findIndex((byte) => byte > 1)
+    if (bad !== -1) throw badElement(info.name, bad % rowElements, data[bad], 'a byte 0 or 1')
+  }
+  return { info, shape, rowElements, data, nested: false }
 }
 
 /** Checks that nested `data` has exactly the lengths of `shape`, level by level. */
@@ -236,7 +263,11 @@ function splitRows(input: CheckedInput, rowCount: number): RowTensor[] {
     // One buffer per row: rows travel through the pool independently (and may be
     // transferred), so they must not share an ArrayBuffer.
     const out = new create(rowElements)
-    if (!nested) {
+    if (data instanceof Uint8Array) {
+      // Copying byte-wise also aligns: `data` may start at any offset.
+      const rowBytes = out.byteLength
+      new Uint8Array(out.buffer).set(data.subarray(r * rowBytes, (r + 1) * rowBytes))
+    } else if (!nested) {
       const base = r * rowElements
       for (let j = 0; j < rowElements; j++) {
         const value = read(data[base + j])
@@ -247,7 +278,7 @@ function splitRows(input: CheckedInput, rowCount: number): RowTensor[] {
       // Rank-1 input sent nested: each row would be an array, never a valid element.
       throw badElement(info.name, r, data[r], expects)
     } else {
-      fillNested(data[r] as readonly unknown[], out, 0, 1, lastAxis, read, expects, info.name)
+      fillNested((data as readonly unknown[])[r] as readonly unknown[], out, 0, 1, lastAxis, read, expects, info.name)
     }
     rows[r] = { data: out, dims: rowDims }
   }

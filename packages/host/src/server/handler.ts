@@ -14,14 +14,13 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
 import type { RowOutput } from '../types.js'
 import { ClientGoneError, parseJson, readBody } from './body.js'
-import { protocolDatatype } from './datatypes.js'
 import { decodeInferRequest } from './decode.js'
 import { MODEL_VERSION, encodeInferResponse } from './encode.js'
+import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from './metadata.js'
 import {
   INTERNAL_ERROR_CODE,
   MethodNotAllowedError,
@@ -75,7 +74,6 @@ interface ModelEntry {
   readonly loaded: Promise<void>
 }
 
-const SERVER_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 const GET = ['GET', 'HEAD'] as const
 const POST = ['POST'] as const
 
@@ -184,9 +182,16 @@ class Handler {
   }
 
   #authorized(req: IncomingMessage): boolean {
+    return this.authorizedBearer(req.headers.authorization)
+  }
+
+  /**
+   * Whether an `Authorization` value (HTTP header or gRPC metadata) carries the bearer
+   * token, or no token is required.
+   */
+  authorizedBearer(header: unknown): boolean {
     const expected = this.#apiKeyDigest
     if (expected === undefined) return true
-    const header = req.headers.authorization
     if (typeof header !== 'string' || header.slice(0, 7).toLowerCase() !== 'bearer ') return false
     // Both sides hashed to 32 bytes: the comparison takes the same time whatever the
     // token's length or content.
@@ -231,7 +236,7 @@ class Handler {
     }
     if (parts.length === 2) {
       return this.#only(req, GET, () =>
-        this.#sendJson(req, res, 200, { name: 'inferpool', version: SERVER_VERSION, extensions: [] }),
+        this.#sendJson(req, res, 200, { name: SERVER_NAME, version: SERVER_VERSION, extensions: SERVER_EXTENSIONS }),
       )
     }
 
@@ -262,19 +267,9 @@ class Handler {
         const ready = !this.closing && entry.state.kind === 'ready'
         return this.#sendJson(req, res, ready ? 200 : 503, { name, ready })
       }
-      const pool = this.#poolOf(entry)
-      const metadata = pool.metadata
-      const tensor = (t: (typeof metadata.inputs)[number]): object => ({
-        name: t.name,
-        datatype: protocolDatatype(t.type),
-        shape: t.dims.map((d) => (typeof d === 'number' && d >= 0 ? d : -1)),
-      })
+      const metadata = this.poolOf(entry).metadata
       this.#sendJson(req, res, 200, {
-        name,
-        versions: [MODEL_VERSION],
-        platform: 'onnxruntime_onnx',
-        inputs: metadata.inputs.map(tensor),
-        outputs: metadata.outputs.map(tensor),
+        ...modelMetadata(name, metadata),
         parameters: {
           max_batch_size: metadata.maxBatchSize,
           fixed_batch_size: metadata.fixedBatchSize,
@@ -286,7 +281,8 @@ class Handler {
     })
   }
 
-  #poolOf(entry: ModelEntry): ServedPool {
+  /** The entry's pool once loaded; else ModelNotReadyError. Also used by the gRPC service. */
+  poolOf(entry: ModelEntry): ServedPool {
     const state = entry.state
     if (state.kind === 'ready') return state.pool
     throw new ModelNotReadyError(entry.name, state.kind === 'failed' ? state.error : undefined)
@@ -305,7 +301,7 @@ class Handler {
       // 499 (nginx's "client closed request") when the client left before the answer.
       const status = res.writableFinished ? res.statusCode : 499
       const code = status >= 400 ? (this.#errorCodes.get(res) ?? INTERNAL_ERROR_CODE) : undefined
-      this.metrics.request(entry.name, status, (performance.now() - started) / 1000, rows, status === 499 ? undefined : code)
+      this.metrics.request(entry.name, 'http', status, (performance.now() - started) / 1000, rows, status === 499 ? undefined : code)
     })
     this.admitting.enter()
     let admitted = true
@@ -317,7 +313,7 @@ class Handler {
     }
     try {
       if (this.closing) throw new ShuttingDownError()
-      const pool = this.#poolOf(entry)
+      const pool = this.poolOf(entry)
       if (req.headers['inference-header-content-length'] !== undefined) {
         // The binary tensor data extension: a JSON header followed by raw tensor bytes.
         throw invalidInput('The binary tensor data extension is not supported; send tensor data as JSON')
