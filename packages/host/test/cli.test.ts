@@ -31,7 +31,9 @@ interface Started {
 
 /** Starts `inferpool serve` and resolves once it prints `inferpool: ready`. */
 function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], {
+  // gRPC off unless a test asks for it: its default port (8001) may be taken on a shared machine.
+  const grpc = args.includes('--grpc-port') ? [] : ['--grpc-port', '0']
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...grpc, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -73,6 +75,7 @@ describe('inferpool serve --help', () => {
       ['--max-queue-size <n>', '(default: 4096)'],
       ['--timeout-ms <ms>', '(default: 30000)'],
       ['--port <port>', '(default: 8000)'],
+      ['--grpc-port <port>', '0 turns gRPC off (default: 8001)'],
       ['--host <address>', '(default: "127.0.0.1")'],
       ['--api-key <token>', '(default: none, no authentication) (env: INFERPOOL_API_KEY)'],
       ['--provider <name>', '(choices: "cpu", "cuda", default: "cpu")'],

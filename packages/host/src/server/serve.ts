@@ -10,12 +10,19 @@
  *   each step bounded by one `shutdownTimeoutMs` deadline, after which the pools are
  *   closed hard (queued rows fail with 503) and the remaining connections are closed.
  *
+ * With `grpcPort`, the gRPC service (src/grpc) listens beside it on the same handler
+ * and pools: its calls pass through the same gates, so the same steps drain both; the
+ * gRPC server refuses new calls from step 1 on and ends open streams once idle.
+ *
  * Signal handling is opt-in (`handleSignals`), so an embedding application keeps
  * control of its process; the CLI turns it on.
  */
 import { createServer as createHttpServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createGrpcServer } from '../grpc/server.js'
+import type { InferpoolGrpcServer } from '../grpc/server.js'
+import { createGrpcService } from '../grpc/service.js'
 import { createRequestHandler, handlerInternals } from './handler.js'
 import type { InferpoolRequestHandler, PoolsByModel } from './handler.js'
 import { checkInteger } from './options.js'
@@ -34,6 +41,17 @@ export interface ServerOptions extends RequestHandlerOptions {
    * @default '127.0.0.1'
    */
   host?: string
+  /**
+   * Also serve gRPC (`inference.GRPCInferenceService`) on this port, on `host`, over
+   * the same pools; 0 picks a free one (read it from `grpcAddress`).
+   * @default undefined (no gRPC; the CLI's `--grpc-port` defaults to 8001)
+   */
+  grpcPort?: number
+  /**
+   * Largest gRPC message received or sent, in bytes.
+   * @default maxBodyBytes
+   */
+  maxMessageBytes?: number
   /**
    * Longest time `close()` waits for requests in progress and queued rows, in ms.
    * After it, queued rows fail (503) and open connections are closed.
@@ -81,6 +99,10 @@ export interface InferpoolServer {
   readonly handler: InferpoolRequestHandler
   /** `http://host:port` once listening, else `undefined`. */
   readonly url: string | undefined
+  /** The gRPC server when `grpcPort` is set. */
+  readonly grpc: InferpoolGrpcServer | undefined
+  /** gRPC `host:port` once listening, else `undefined`. */
+  readonly grpcAddress: string | undefined
   /** Starts listening on `options.port`/`options.host`; resolves with the URL. */
   listen(): Promise<string>
   /** Graceful shutdown (see the module comment). A second call returns the same promise. */
@@ -119,6 +141,14 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const handler = createRequestHandler(pools, options)
   const inner = handlerInternals(handler)
   const server = createHttpServer(handler)
+  const grpc =
+    options.grpcPort === undefined
+      ? undefined
+      : createGrpcServer(createGrpcService(handler), {
+          port: options.grpcPort,
+          host,
+          maxMessageBytes: options.maxMessageBytes ?? inner.options.maxBodyBytes,
+        })
   let url: string | undefined
   let closing: Promise<ShutdownResult> | undefined
 
@@ -166,13 +196,16 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
         : Promise.resolve()
       // Node >= 19 closes idle keep-alive connections in close(); say it for older ones.
       server.closeIdleConnections()
+      const grpcClosed = grpc?.close() ?? Promise.resolve()
       try {
         await within(inner.admitting.empty())
         if (closePools && !forced) await within(closeLoadedPools(true))
         if (!forced) await within(handlerClosed)
+        if (!forced) await within(grpcClosed)
         if (forced) {
           if (closePools) closeLoadedPools(false).catch((error: unknown) => logger.error('inferpool: closing pools failed', error))
           server.closeAllConnections()
+          await grpc?.close({ force: true })
         }
         await serverClosed
       } finally {
@@ -190,8 +223,12 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     get url() {
       return url
     },
-    listen() {
-      return new Promise<string>((resolve, reject) => {
+    grpc,
+    get grpcAddress() {
+      return grpc?.address
+    },
+    async listen() {
+      const listening = await new Promise<string>((resolve, reject) => {
         const onError = (error: Error): void => {
           server.off('listening', onListening)
           reject(error)
@@ -205,6 +242,8 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
         server.once('listening', onListening)
         server.listen(port, host)
       })
+      await grpc?.listen()
+      return listening
     },
     close,
   }
