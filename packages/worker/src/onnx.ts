@@ -5,7 +5,8 @@
  */
 import { env, InferenceSession, Tensor } from 'onnxruntime-node'
 import { WorkerError } from './errors.js'
-import type { WireTensor, WireTensorInfo, WireTensorType, WorkerDescription } from './protocol.js'
+import { performance } from 'node:perf_hooks'
+import type { RunTiming, WireTensor, WireTensorInfo, WireTensorType, WorkerDescription } from './protocol.js'
 
 /** Session settings as the host resolves them (every field has its final value). */
 export interface OnnxSessionConfig {
@@ -197,12 +198,17 @@ export function wireFromTensor(tensor: Tensor): WireTensor {
 export async function runTensors(
   session: InferenceSession,
   inputs: Record<string, WireTensor>,
-): Promise<{ outputs: Record<string, WireTensor>; transfer: ArrayBuffer[] }> {
+): Promise<{ outputs: Record<string, WireTensor>; transfer: ArrayBuffer[]; timing: RunTiming }> {
   const feeds: Record<string, Tensor> = {}
   for (const [name, wire] of Object.entries(inputs)) feeds[name] = tensorFromWire(wire)
   let results: InferenceSession.ReturnType
+  // Absolute times (timeOrigin + now) are comparable across the threads of one process:
+  // the host subtracts its own readings from them.
+  const runStartMs = performance.timeOrigin + performance.now()
+  let runEndMs: number
   try {
     results = await session.run(feeds)
+    runEndMs = performance.timeOrigin + performance.now()
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     throw new WorkerError('ERR_INFERENCE', `ONNX Runtime failed to run the batch: ${message}`, {
@@ -217,5 +223,5 @@ export async function runTensors(
     outputs[name] = wire
     transfer.push(wire.buffer)
   }
-  return { outputs, transfer }
+  return { outputs, transfer, timing: { runStartMs, runEndMs } }
 }

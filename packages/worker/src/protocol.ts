@@ -68,6 +68,18 @@ export interface TensorBatch {
 /** What the ONNX tensor worker returns: one tensor per output, batch dim first. */
 export interface TensorBatchOutput {
   outputs: Record<string, WireTensor>
+  /**
+   * When the session's `run` started and returned, in ms on the clock every thread of
+   * the process shares (`performance.timeOrigin + performance.now()`), so the host can
+   * split a batch's time into input preparation, the model run and output handling.
+   */
+  timing?: RunTiming
+}
+
+/** Start and end of one `session.run`, in ms on the process-wide clock (see `TensorBatchOutput.timing`). */
+export interface RunTiming {
+  runStartMs: number
+  runEndMs: number
 }
 
 /** Runs one batch. `payload` is a `TensorBatch` for the ONNX worker, the items array for a user worker. */

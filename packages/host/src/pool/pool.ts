@@ -21,7 +21,8 @@
  */
 import { BatchSizeMismatchError, BatcherClosedError, DynamicBatcher } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
-import type { LoadReport, OnnxWorkerOptions, SlotError, TaskResult, WorkerDescription } from '@inferpool/worker'
+import { performance } from 'node:perf_hooks'
+import type { LoadReport, OnnxWorkerOptions, RunTiming, SlotError, TaskResult, TensorBatchOutput, WorkerDescription } from '@inferpool/worker'
 import { BatchTimeoutError, deserializeError, InferenceError, InvalidInputError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
 import type {
   InferOptions,
@@ -276,6 +277,26 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
     }
   }
 
+  /** Tells observers how a successful batch's time divides (see `PoolObserver.onBatchTimings`). */
+  function emitTimings(batchId: number, rowCount: number, startedMs: number, timing: RunTiming): void {
+    const endedMs = performance.timeOrigin + performance.now()
+    // Clocks of two threads agree to well under a ms; clamp what rounding could make negative.
+    const event = {
+      batchId,
+      rows: rowCount,
+      inputMs: Math.max(0, timing.runStartMs - startedMs),
+      inferMs: Math.max(0, timing.runEndMs - timing.runStartMs),
+      outputMs: Math.max(0, endedMs - timing.runEndMs),
+    }
+    for (const observer of observers) {
+      try {
+        observer.onBatchTimings?.(event)
+      } catch {
+        // An observer never breaks the pool.
+      }
+    }
+  }
+
   /** Counts rows that finally fail with `WorkerCrashedError` (once: after splitting, only single rows). */
   function countCrashed(err: WorkerCrashedError, rows: number): WorkerCrashedError {
     if (rows === 1 || !options.batching.isolateFailures) replicas.crashed += rows
@@ -285,6 +306,8 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
   async function processTensorBatch(items: TensorItem[], ctx: BatchContext): Promise<Array<RowOutput | Error>> {
     const model = shape as ModelShape
     const rows = items
+    // On the clock the worker's timing uses too (see TensorBatchOutput.timing).
+    const startedMs = observers.size > 0 ? performance.timeOrigin + performance.now() : 0
     // A model with a fixed batch size > 1 gets its batch filled up with zero rows.
     const batchRows = model.fixedBatchSize !== null && model.fixedBatchSize > 1 ? model.fixedBatchSize : rows.length
     const result = await runOnWorker(ctx, rows.length, () => {
@@ -299,8 +322,12 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
       throw error
     }
     if (result.kind !== 'run') throw new InferenceError('The worker answered a run task with a describe result')
-    const outputs = unpackOutputs((result.value as { outputs?: never } | null)?.outputs, rows, model, batchRows)
+    const value = result.value as Partial<TensorBatchOutput> | null
+    const outputs = unpackOutputs(value?.outputs as TensorBatchOutput['outputs'] | undefined, rows, model, batchRows)
     probe.succeeded(items)
+    if (observers.size > 0 && value?.timing !== undefined && startedMs > 0) {
+      emitTimings(ctx.batchId, rows.length, startedMs, value.timing)
+    }
     return outputs
   }
 

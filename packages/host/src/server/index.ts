@@ -20,3 +20,7 @@ export {
   UnsupportedMediaTypeError,
   httpStatusOf,
 } from './errors.js'
+export { modelConfigOf, tritonDataType } from './triton/config.js'
+export type { TritonDataType, TritonModelConfig, TritonModelInput, TritonModelOutput } from './triton/config.js'
+export { TritonStatsCollector, statsCollectorOf } from './triton/stats.js'
+export type { DurationStat, InferBatchStatistics, InferStatistics, ModelStatistics, RequestOutcome } from './triton/stats.js'
