@@ -237,7 +237,8 @@ class GrpcService {
       stream.pending++
       this.#inner.active.enter()
       this.#active++
-      this.#infer(request, controller.signal, deadlineOf(call))
+      // Never rejects: both outcomes become a response.
+      void this.#infer(request, controller.signal, deadlineOf(call))
         .then(
           (response): StreamResponse => ({ error_message: '', infer_response: response }),
           (error: unknown): StreamResponse => {

@@ -18,7 +18,6 @@ export {
   ShuttingDownError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
-  httpStatusOf,
 } from './errors.js'
 export { modelConfigOf, tritonDataType } from './triton/config.js'
 export type { TritonDataType, TritonModelConfig, TritonModelInput, TritonModelOutput } from './triton/config.js'
