@@ -3033,6 +3033,9 @@ export namespace inference {
         /** ModelInstanceGroup gpus. */
         gpus: number[];
 
+        /** ModelInstanceGroup passive. */
+        passive: boolean;
+
         /**
          * Creates a new ModelInstanceGroup instance using the specified properties.
          * @param [properties] Properties to set
@@ -3097,6 +3100,9 @@ export namespace inference {
 
             /** ModelInstanceGroup gpus */
             gpus?: (number[]|null);
+
+            /** ModelInstanceGroup passive */
+            passive?: (boolean|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
@@ -3755,6 +3761,9 @@ export namespace inference {
         /** ModelDynamicBatching max_queue_delay_microseconds. */
         max_queue_delay_microseconds: (number|Long);
 
+        /** ModelDynamicBatching preserve_ordering. */
+        preserve_ordering: boolean;
+
         /**
          * Creates a new ModelDynamicBatching instance using the specified properties.
          * @param [properties] Properties to set
@@ -3813,6 +3822,9 @@ export namespace inference {
 
             /** ModelDynamicBatching max_queue_delay_microseconds */
             max_queue_delay_microseconds?: (number|Long|null);
+
+            /** ModelDynamicBatching preserve_ordering */
+            preserve_ordering?: (boolean|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];

@@ -8387,6 +8387,7 @@ export const inference = $root.inference = (() => {
          * @property {inference.ModelInstanceGroup.Kind|null} [kind] ModelInstanceGroup kind
          * @property {number|null} [count] ModelInstanceGroup count
          * @property {Array.<number>|null} [gpus] ModelInstanceGroup gpus
+         * @property {boolean|null} [passive] ModelInstanceGroup passive
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -8452,6 +8453,14 @@ export const inference = $root.inference = (() => {
         ModelInstanceGroup.prototype.gpus = $util.emptyArray;
 
         /**
+         * ModelInstanceGroup passive.
+         * @member {boolean} passive
+         * @memberof inference.ModelInstanceGroup
+         * @instance
+         */
+        ModelInstanceGroup.prototype.passive = false;
+
+        /**
          * Creates a new ModelInstanceGroup instance using the specified properties.
          * @function create
          * @memberof inference.ModelInstanceGroup
@@ -8491,6 +8500,8 @@ export const inference = $root.inference = (() => {
                 writer.uint32(/* id 3, wireType 2 =*/26).int32s(message.gpus);
             if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
                 writer.uint32(/* id 4, wireType 0 =*/32).int32(message.kind);
+            if (message.passive != null && $Object.hasOwnProperty.call(message, "passive") && message.passive !== false)
+                writer.uint32(/* id 7, wireType 0 =*/56).bool(message.passive);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -8576,6 +8587,15 @@ export const inference = $root.inference = (() => {
                         message.gpus.push(reader.int32());
                         continue;
                     }
+                case 7: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.passive = value;
+                        else
+                            delete message.passive;
+                        continue;
+                    }
                 }
                 reader.skipType(wireType, _depth, tag);
                 if (!reader.discardUnknown) {
@@ -8646,6 +8666,9 @@ export const inference = $root.inference = (() => {
                 for (let i = 0; i < object.gpus.length; ++i)
                     message.gpus[i] = object.gpus[i] | 0;
             }
+            if (object.passive != null)
+                if (object.passive)
+                    message.passive = $Boolean(object.passive);
             return message;
         };
 
@@ -8672,6 +8695,7 @@ export const inference = $root.inference = (() => {
                 object.name = "";
                 object.count = 0;
                 object.kind = options.enums === $String ? "KIND_AUTO" : 0;
+                object.passive = false;
             }
             if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
                 object.name = message.name;
@@ -8684,6 +8708,8 @@ export const inference = $root.inference = (() => {
             }
             if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
                 object.kind = options.enums === $String ? $root.inference.ModelInstanceGroup.Kind[message.kind] === $undefined ? message.kind : $root.inference.ModelInstanceGroup.Kind[message.kind] : message.kind;
+            if (message.passive != null && $Object.hasOwnProperty.call(message, "passive"))
+                object.passive = message.passive;
             return object;
         };
 
@@ -10529,6 +10555,7 @@ export const inference = $root.inference = (() => {
          * @typedef {Object} inference.ModelDynamicBatching.$Properties
          * @property {Array.<number>|null} [preferred_batch_size] ModelDynamicBatching preferred_batch_size
          * @property {number|Long|null} [max_queue_delay_microseconds] ModelDynamicBatching max_queue_delay_microseconds
+         * @property {boolean|null} [preserve_ordering] ModelDynamicBatching preserve_ordering
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -10578,6 +10605,14 @@ export const inference = $root.inference = (() => {
         ModelDynamicBatching.prototype.max_queue_delay_microseconds = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
         /**
+         * ModelDynamicBatching preserve_ordering.
+         * @member {boolean} preserve_ordering
+         * @memberof inference.ModelDynamicBatching
+         * @instance
+         */
+        ModelDynamicBatching.prototype.preserve_ordering = false;
+
+        /**
          * Creates a new ModelDynamicBatching instance using the specified properties.
          * @function create
          * @memberof inference.ModelDynamicBatching
@@ -10613,6 +10648,8 @@ export const inference = $root.inference = (() => {
                 writer.uint32(/* id 1, wireType 2 =*/10).int32s(message.preferred_batch_size);
             if (message.max_queue_delay_microseconds != null && $Object.hasOwnProperty.call(message, "max_queue_delay_microseconds") && (typeof message.max_queue_delay_microseconds === "object" ? message.max_queue_delay_microseconds.low || message.max_queue_delay_microseconds.high : message.max_queue_delay_microseconds !== 0))
                 writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.max_queue_delay_microseconds);
+            if (message.preserve_ordering != null && $Object.hasOwnProperty.call(message, "preserve_ordering") && message.preserve_ordering !== false)
+                writer.uint32(/* id 3, wireType 0 =*/24).bool(message.preserve_ordering);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -10680,6 +10717,15 @@ export const inference = $root.inference = (() => {
                             delete message.max_queue_delay_microseconds;
                         continue;
                     }
+                case 3: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.preserve_ordering = value;
+                        else
+                            delete message.preserve_ordering;
+                        continue;
+                    }
                 }
                 reader.skipType(wireType, _depth, tag);
                 if (!reader.discardUnknown) {
@@ -10732,6 +10778,9 @@ export const inference = $root.inference = (() => {
                         message.max_queue_delay_microseconds = object.max_queue_delay_microseconds;
                     else if (typeof object.max_queue_delay_microseconds === "object")
                         message.max_queue_delay_microseconds = new $util.LongBits(object.max_queue_delay_microseconds.low >>> 0, object.max_queue_delay_microseconds.high >>> 0).toNumber(true);
+            if (object.preserve_ordering != null)
+                if (object.preserve_ordering)
+                    message.preserve_ordering = $Boolean(object.preserve_ordering);
             return message;
         };
 
@@ -10754,12 +10803,14 @@ export const inference = $root.inference = (() => {
             let object = {};
             if (options.arrays || options.defaults)
                 object.preferred_batch_size = [];
-            if (options.defaults)
+            if (options.defaults) {
                 if ($util.Long) {
                     let long = new $util.Long(0, 0, true);
                     object.max_queue_delay_microseconds = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                 } else
                     object.max_queue_delay_microseconds = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                object.preserve_ordering = false;
+            }
             if (message.preferred_batch_size && message.preferred_batch_size.length) {
                 object.preferred_batch_size = $Array(message.preferred_batch_size.length);
                 for (let j = 0; j < message.preferred_batch_size.length; ++j)
@@ -10772,6 +10823,8 @@ export const inference = $root.inference = (() => {
                     object.max_queue_delay_microseconds = options.longs === $String ? $String(message.max_queue_delay_microseconds) : message.max_queue_delay_microseconds;
                 else
                     object.max_queue_delay_microseconds = options.longs === $String ? $util.Long.prototype.toString.call(message.max_queue_delay_microseconds) : options.longs === $Number ? new $util.LongBits(message.max_queue_delay_microseconds.low >>> 0, message.max_queue_delay_microseconds.high >>> 0).toNumber(true) : message.max_queue_delay_microseconds;
+            if (message.preserve_ordering != null && $Object.hasOwnProperty.call(message, "preserve_ordering"))
+                object.preserve_ordering = message.preserve_ordering;
             return object;
         };
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPool, serve } from '@inferpool/host'
+import { createPool, modelConfigOf, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
 import { drain, float32s, float64s, grpc, grpcClient, rawBytes } from './grpc-helpers.js'
 import type { Message, Outcome, TestClient } from './grpc-helpers.js'
@@ -99,6 +99,42 @@ describe('health and metadata RPCs', () => {
   })
 })
 
+describe('ModelConfig and ModelStatistics', () => {
+  it("answers ModelConfig with Triton's model configuration, as the HTTP /config route has it", async () => {
+    for (const name of ['multi', 'tokens']) {
+      const response = ok(await client.call('ModelConfig', { name }))
+      expect(response.config).toMatchObject(modelConfigOf(name, name === 'multi' ? multi : tokens) as unknown as Message)
+    }
+    expect(ok(await client.call('ModelConfig', { name: 'multi' })).config.input).toEqual([
+      { name: 'a', data_type: 'TYPE_FP32', format: 'FORMAT_NONE', dims: [3], is_shape_tensor: false, allow_ragged_batch: false, optional: false },
+      { name: 'b', data_type: 'TYPE_INT32', format: 'FORMAT_NONE', dims: [2], is_shape_tensor: false, allow_ragged_batch: false, optional: false },
+    ])
+    expect(failure(await client.call('ModelConfig', { name: 'nope' })).code).toBe(grpc.status.NOT_FOUND)
+  })
+
+  it('answers ModelStatistics with the counts of the requests it served and the batches they ran in', async () => {
+    const counted = await pool({ model: demoModel, replicas: 1 })
+    const { client: statsClient } = await server({ counted })
+    ok(await statsClient.call('ModelInfer', { ...demoInfer(demoRows(15, 2)), model_name: 'counted' }))
+    ok(await statsClient.call('ModelInfer', { ...demoInfer(demoRows(16, 1)), model_name: 'counted' }))
+    failure(await statsClient.call('ModelInfer', { model_name: 'counted', inputs: [] }))
+    const [stats] = ok(await statsClient.call('ModelStatistics', { name: 'counted' })).model_stats
+    expect(stats).toMatchObject({
+      name: 'counted',
+      version: '1',
+      inference_count: 3,
+      inference_stats: { success: { count: 2 }, fail: { count: 1 }, queue: { count: 3 }, compute_infer: { count: 3 } },
+    })
+    expect(stats.last_inference).toBeGreaterThan(0)
+    expect(stats.inference_stats.compute_infer.ns).toBeGreaterThan(0)
+    const batches = stats.batch_stats as Array<{ batch_size: number; compute_infer: { count: number } }>
+    expect(batches.reduce((rows, b) => rows + b.batch_size * b.compute_infer.count, 0)).toBe(3)
+    expect(batches.reduce((runs, b) => runs + b.compute_infer.count, 0)).toBe(stats.execution_count)
+    const all = ok(await statsClient.call('ModelStatistics', {})).model_stats as Message[]
+    expect(all.map((m) => m.name)).toEqual(['counted'])
+  })
+})
+
 describe('ModelInfer', () => {
   it('answers raw input contents with raw output contents equal to direct onnxruntime, echoing the id', async () => {
     const rows = demoRows(11, 3)
@@ -180,7 +216,7 @@ describe('ModelInfer', () => {
     expect(failure(await client.call('ModelInfer', badShape))).toEqual({
       code: grpc.status.INVALID_ARGUMENT,
       inferpoolCode: 'ERR_INVALID_INPUT',
-      details: (httpAnswer.json as { error: { message: string } }).error.message,
+      details: (httpAnswer.json as { error: string }).error,
     })
     const cases: Array<[Message, string]> = [
       [{ ...demoInfer([row]), raw_input_contents: [Buffer.alloc(1020)] }, "Input 'input': shape [1, 256] of FP32 holds 1024 bytes, the raw contents have 1020"],

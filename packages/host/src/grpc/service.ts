@@ -28,8 +28,9 @@ import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../ser
 import { handlerInternals } from '../server/handler.js'
 import type { InferpoolRequestHandler } from '../server/handler.js'
 import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../server/metadata.js'
-import { GRPC_SERVICE_DEFINITION } from './definition.js'
-import type { inference } from './definition.js'
+import { modelConfigOf } from '../server/triton/config.js'
+import { statsCollectorOf } from '../server/triton/stats.js'
+import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
 import { toProtocolRequest } from './request.js'
 import { inferResponse } from './response.js'
 import { grpcFailure, statusName } from './status.js'
@@ -139,6 +140,7 @@ class GrpcService {
     const inner = this.#inner
     let rows = 0
     let entry: ModelEntry | undefined
+    let stats: ReturnType<typeof statsCollectorOf> | undefined
     inner.admitting.enter()
     let admitted = true
     const admit = (): void => {
@@ -151,6 +153,7 @@ class GrpcService {
       entry = this.#entry(request.model_name, request.model_version)
       if (inner.closing) throw new ShuttingDownError()
       const pool = inner.poolOf(entry)
+      stats = statsCollectorOf(pool)
       const decoded = decodeInferRequest(toProtocolRequest(request), pool.metadata, {
         maxRows: inner.options.maxRowsPerRequest,
       })
@@ -178,15 +181,19 @@ class GrpcService {
         signal.removeEventListener('abort', onAbort)
       }
       const response = inferResponse(entry.name, decoded.id, decoded.outputs, results)
-      inner.metrics.request(entry.name, 'grpc', 'OK', (performance.now() - started) / 1000, rows, undefined)
+      const ms = performance.now() - started
+      inner.metrics.request(entry.name, 'grpc', 'OK', ms / 1000, rows, undefined)
+      stats.request({ ok: true, rows, durationNs: ms * 1e6 })
       return response
     } catch (error) {
+      const ms = performance.now() - started
       if (entry !== undefined) {
         const failure = this.#failure(error)
         const status = signal.aborted ? 'CANCELLED' : statusName(failure.code)
         const code = signal.aborted ? undefined : failure.errorCode
-        inner.metrics.request(entry.name, 'grpc', status, (performance.now() - started) / 1000, rows, code)
+        inner.metrics.request(entry.name, 'grpc', status, ms / 1000, rows, code)
       }
+      stats?.request({ ok: false, rows, durationNs: ms * 1e6 })
       throw error
     } finally {
       admit()
@@ -297,6 +304,23 @@ class GrpcService {
       return this.#infer(request, controller.signal, deadlineOf(call))
     }),
     ModelStreamInfer: (call: ServerDuplexStream<InferRequest, StreamResponse>) => this.#streamInfer(call),
+    ModelConfig: this.#unary(false, (request: inference.ModelConfigRequest): inference.ModelConfigResponse.$Properties => {
+      const entry = this.#entry(request.name, request.version)
+      // The JSON form HTTP answers with, mapped onto the generated message (enum names
+      // and 64-bit numbers are what fromObject takes).
+      return { config: inference.ModelConfig.fromObject(modelConfigOf(entry.name, this.#inner.poolOf(entry))) }
+    }),
+    ModelStatistics: this.#unary(
+      false,
+      (request: inference.ModelStatisticsRequest): inference.ModelStatisticsResponse.$Properties => {
+        // No name: every model that has loaded.
+        const entries = request.name === '' ? [...this.#inner.models.values()] : [this.#entry(request.name, request.version)]
+        const ready = entries.filter((entry) => request.name !== '' || entry.state.kind === 'ready')
+        return {
+          model_stats: ready.map((entry) => statsCollectorOf(this.#inner.poolOf(entry)).snapshot(entry.name, MODEL_VERSION)),
+        }
+      },
+    ),
   }
 }
 
