@@ -18,6 +18,7 @@ import { createTensorPool } from './pool-api.js'
 import { formatReport } from './report.js'
 import { RESULT_SCHEMA, type BenchResult } from './results.js'
 import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
+import { runGrpc } from './scenarios/grpc.js'
 import { runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runMemory } from './scenarios/memory.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
@@ -75,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
     waits: [],
     targets: null,
     http: [],
+    grpc: [],
     thirdParty: null,
     memory: [],
     errors,
@@ -193,6 +195,13 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     if (failures.length) throw new Error(failures.join('\n'))
+  })
+
+  await scenario('grpc', async () => {
+    const shape = bestShape()
+    const pool = { replicas: shape.replicas, concurrency: shape.concurrency, maxBatchSize: Math.max(shape.maxBatchSize, 2) }
+    const options = { model: modelPath, modelName: HTTP_MODEL_NAME, pool, connections: config.grpcConnections, rounds: config.grpcRounds, window: config.grpcWindow }
+    result.grpc.push(...(await runGrpc(model, options, step)))
   })
 
   await scenario('third-party', async () => {

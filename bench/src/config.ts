@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'http', 'third-party', 'memory'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'http', 'grpc', 'third-party', 'memory'] as const
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -55,6 +55,10 @@ export interface BenchConfig {
   memoryReplicas: number[]
   window: Window
   httpWindow: Window
+  /** Interleaved rounds of the gRPC scenario, its window per point, and its callers (one connection each). */
+  grpcRounds: number
+  grpcWindow: Window
+  grpcConnections: number
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
   json: boolean
   out: string | null
@@ -77,6 +81,9 @@ Scenarios (--only / --skip, comma-separated):
                (practical limit, best pool, batching off, 1-caller latency); medians
   http         autocannon against the inferpool server (batched, maxBatchSize 1) and
                a plain node:http server calling onnxruntime-node per request
+  grpc         our own closed-loop gRPC clients, unary and streaming, against the
+               inferpool server and a no-op gRPC server, with JSON HTTP on the same
+               server as reference; interleaved rounds, medians; one 64-row point
   third-party  a real fixed-batch-1 model: replicas 1 vs 2
   memory       resident memory vs replicas
 
@@ -123,6 +130,9 @@ const FULL = {
   memoryReplicas: [1, 2, 4],
   window: { warmupMs: 300, durationMs: 1000 },
   httpWindow: { warmupMs: 1000, durationMs: 3000 },
+  grpcRounds: 3,
+  grpcWindow: { warmupMs: 500, durationMs: 2000 },
+  grpcConnections: 64,
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
 }
 
@@ -144,6 +154,9 @@ const QUICK: typeof FULL = {
   memoryReplicas: [1],
   window: { warmupMs: 150, durationMs: 350 },
   httpWindow: { warmupMs: 200, durationMs: 600 },
+  grpcRounds: 1,
+  grpcWindow: { warmupMs: 150, durationMs: 400 },
+  grpcConnections: 64,
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
 }
 
@@ -262,6 +275,13 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       warmupMs: warmupMs ?? base.httpWindow.warmupMs,
       durationMs: Math.max(200, Math.round(base.httpWindow.durationMs * scale)),
     },
+    grpcRounds: base.grpcRounds,
+    // gRPC windows follow --warmup-ms/--duration-ms proportionally, as HTTP's do.
+    grpcWindow: {
+      warmupMs: warmupMs ?? base.grpcWindow.warmupMs,
+      durationMs: Math.max(200, Math.round(base.grpcWindow.durationMs * scale)),
+    },
+    grpcConnections: base.grpcConnections,
     core: base.core,
     json: values.json,
     out: values.out ?? null,
@@ -280,6 +300,8 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
     targets: has('targets') ? config.targetRounds : 0,
     http: has('http') ? 3 * config.connections.length : 0,
+    // Five variants per round, then the 64-row point.
+    grpc: has('grpc') ? 5 * config.grpcRounds + 1 : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
   }

@@ -99,6 +99,15 @@ export function formatReport(r: BenchResult): string {
       ),
     )
   }
+  if (r.grpc.length) {
+    out.push('\ngRPC (own closed-loop clients, raw_input_contents; JSON HTTP by autocannon on the same server; interleaved rounds)')
+    out.push(
+      table(
+        ['variant', 'round', 'connections', 'rows/request', 'rows/s', 'p50 ms', 'p99 ms'],
+        r.grpc.map((p) => [p.variant, p.round, p.connections, p.rowsPerRequest, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p99)]),
+      ),
+    )
+  }
   if (r.thirdParty) {
     const t = r.thirdParty
     out.push(`\nThird-party model ${t.model} (input ${t.input.name} [${t.input.dims.join(',')}], fixed batch ${t.fixedBatchSize ?? 'none'})`)
@@ -139,6 +148,13 @@ export function formatReport(r: BenchResult): string {
   if (s.http) {
     out.push(
       `HTTP at ${s.http.connections} connections: batched ÷ batching off ${ratio(s.http.batchedVsBatchingOff)}, batched ÷ plain node:http ${ratio(s.http.batchedVsPlain)}`,
+    )
+  }
+  if (s.grpc) {
+    const g = s.grpc
+    out.push(
+      `gRPC medians at ${g.connections} connections: stream ÷ JSON ${ratio(g.streamVsJson)}, unary ÷ JSON ${ratio(g.unaryVsJson)}, ` +
+        `stream ÷ no-op stream ${ratio(g.streamVsNoop)}, unary ÷ no-op unary ${ratio(g.unaryVsNoop)}; 64-row stream ${g.stream64RowsPerSec === null ? '–' : n0(g.stream64RowsPerSec)} rows/s`,
     )
   }
   if (s.suggested) {

@@ -4,6 +4,7 @@ import type { BenchConfig, Scenario } from './config.js'
 import type { MachineInfo } from './machine.js'
 import type { ModelInfo } from './model.js'
 import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
+import type { GrpcPoint, GrpcVariant } from './scenarios/grpc.js'
 import type { HttpPoint } from './scenarios/http.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { PoolPoint } from './scenarios/pool.js'
@@ -14,7 +15,7 @@ import type { ThirdPartyResult } from './scenarios/third-party.js'
 export const RESULT_SCHEMA = 1
 
 export interface TargetCheck {
-  id: 'core-vs-dataloader' | 'pool-vs-practical-limit' | 'pool-vs-batching-off' | 'p50-at-1-caller'
+  id: 'core-vs-dataloader' | 'pool-vs-practical-limit' | 'pool-vs-batching-off' | 'p50-at-1-caller' | 'grpc-stream-vs-json'
   description: string
   /** The figure measured (a ratio, or ms for the latency target). */
   actual: number | null
@@ -41,6 +42,20 @@ export interface Summary {
     plainRowsPerSec: number | null
     batchedVsBatchingOff: number | null
     batchedVsPlain: number | null
+  } | null
+  /** Medians over the gRPC scenario's interleaved rounds, single-row requests. */
+  grpc: {
+    connections: number
+    rounds: number
+    medianRowsPerSec: Partial<Record<GrpcVariant, number>>
+    /** gRPC streaming ÷ JSON HTTP, same server and pool. */
+    streamVsJson: number | null
+    unaryVsJson: number | null
+    /** The inferpool gRPC server ÷ the no-op gRPC server (how much of the door's limit is kept). */
+    streamVsNoop: number | null
+    unaryVsNoop: number | null
+    /** Rows/s of the 64-row streaming point. */
+    stream64RowsPerSec: number | null
   } | null
   targets: TargetCheck[]
   /** Settings the figures point to; the reasoning is in bench/README.md. */
@@ -72,6 +87,7 @@ export interface BenchResult {
   /** Interleaved re-measurement of the points the targets compare (preferred by the summary). */
   targets: TargetRounds | null
   http: HttpPoint[]
+  grpc: GrpcPoint[]
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
   summary: Summary

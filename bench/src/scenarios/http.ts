@@ -54,12 +54,21 @@ export function v2RequestBody(info: ModelInfo): string {
 export interface RunningServer {
   child: ChildProcess
   port: number
+  /** The gRPC port of the servers that have one. */
+  grpcPort: number | undefined
   rssBytes: number
+}
+
+const SERVER_SCRIPT: Record<ServerConfig['kind'], string> = {
+  plain: 'plain-server.js',
+  pool: 'pool-server.js',
+  grpc: 'grpc-server.js',
+  'grpc-noop': 'grpc-noop-server.js',
 }
 
 /** Starts a bench server child process and waits until it listens on 127.0.0.1. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
-  const script = distFile('servers', config.kind === 'plain' ? 'plain-server.js' : 'pool-server.js')
+  const script = distFile('servers', SERVER_SCRIPT[config.kind])
   // The server's own logging (a client that hangs up at the end of a run is logged by
   // some servers) stays out of the bench's output; its tail goes into any error.
   const child = fork(script, [JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
@@ -81,7 +90,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   try {
     const m = await message
     if (m.type === 'error') throw new Error(`${config.kind} server failed to start: ${m.message}`)
-    return { child, port: m.port, rssBytes: m.rssBytes }
+    return { child, port: m.port, grpcPort: m.grpcPort, rssBytes: m.rssBytes }
   } catch (error) {
     child.kill('SIGKILL')
     throw error
@@ -98,7 +107,8 @@ export async function stopServer(server: RunningServer): Promise<void> {
   clearTimeout(timer)
 }
 
-async function load(
+/** autocannon's closed loop: `connections` connections, one request outstanding on each. */
+export async function load(
   url: string,
   body: string,
   connections: number,

@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 
 /** Messages from a bench server child process to the bench (over the fork IPC channel). */
 export type ServerMessage =
-  | { type: 'listening'; port: number; rssBytes: number }
+  | { type: 'listening'; port: number; rssBytes: number; grpcPort?: number }
   | { type: 'error'; message: string }
 
 /** The child's configuration, passed as one JSON argument. */
@@ -23,7 +23,19 @@ export interface PoolServerConfig {
   maxWaitMs?: number
 }
 
-export type ServerConfig = PlainServerConfig | PoolServerConfig
+/** The inferpool server with gRPC beside HTTP (`serve` with `grpcPort`), one pool behind both. */
+export interface GrpcServerConfig extends Omit<PoolServerConfig, 'kind'> {
+  kind: 'grpc'
+}
+
+/** A gRPC server that decodes each ModelInferRequest and answers zeros: no inference. */
+export interface GrpcNoopServerConfig {
+  kind: 'grpc-noop'
+  model: string
+  modelName: string
+}
+
+export type ServerConfig = PlainServerConfig | PoolServerConfig | GrpcServerConfig | GrpcNoopServerConfig
 
 /** Reports a start-up failure to the parent and exits non-zero. */
 export function reportStartupFailure(error: unknown): void {
