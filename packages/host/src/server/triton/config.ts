@@ -83,6 +83,7 @@ const DATA_TYPE: Readonly<Record<TensorType, TritonDataType>> = {
   int16: 'TYPE_INT16',
   int32: 'TYPE_INT32',
   int64: 'TYPE_INT64',
+  float16: 'TYPE_FP16',
   float32: 'TYPE_FP32',
   float64: 'TYPE_FP64',
 }
