@@ -154,8 +154,8 @@ describe('hostile request bodies', () => {
   it.each(cases)('answers %s with the exact status and code, and keeps serving', async (_what, model, body, status, code) => {
     const res = await post(`${url}/v2/models/${model}/infer`, body)
     expect(res.status).toBe(status)
-    expect((res.json as { error: { code: string; message: string } }).error).toMatchObject({ code })
-    expect(typeof (res.json as { error: { message: unknown } }).error.message).toBe('string')
+    expect((res.json as { code: string }).code).toBe(code)
+    expect(typeof (res.json as { error: unknown }).error).toBe('string')
 
     const rows = demoRows(1, 1)
     const good = await post(`${url}/v2/models/demo/infer`, demoRequest(rows))

@@ -8,17 +8,18 @@ export type { RequestHandlerOptions } from './options.js'
 export type { ServedPool } from './served-pool.js'
 export type { ProtocolDatatype } from './datatypes.js'
 export {
+  MalformedBinaryError,
   MalformedJsonError,
   MethodNotAllowedError,
   ModelNotFoundError,
   ModelNotReadyError,
+  NonFiniteOutputError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
   RouteNotFoundError,
   ShuttingDownError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
-  httpStatusOf,
 } from './errors.js'
 export { modelConfigOf, tritonDataType } from './triton/config.js'
 export type { TritonDataType, TritonModelConfig, TritonModelInput, TritonModelOutput } from './triton/config.js'
