@@ -22,12 +22,16 @@ function metadata(inputs: PoolMetadata['inputs'], outputs: PoolMetadata['outputs
 /** A request body of the extension: the JSON header, then the given tensors' bytes. */
 function body(header: unknown, ...tensors: ArrayBufferView[]): { body: Buffer; headerLength: number } {
   const head = Buffer.from(JSON.stringify(header))
-  return { body: Buffer.concat([head, ...tensors.map((t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength))]), headerLength: head.length }
+  return {
+    body: Buffer.concat([head, ...tensors.map((t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength))]),
+    headerLength: head.length,
+  }
 }
 
 const limits = { maxRows: 64 }
 /** A row's tensor, its data typed as numbers for reading (every tensor here is of a number type). */
-const tensorOf = (row: RowInput, name: string): { data: Float32Array; dims: readonly number[] } => row[name] as RowTensor as { data: Float32Array; dims: readonly number[] }
+const tensorOf = (row: RowInput, name: string): { data: Float32Array; dims: readonly number[] } =>
+  row[name] as RowTensor as { data: Float32Array; dims: readonly number[] }
 
 describe('Inference-Header-Content-Length', () => {
   it('is absent for a plain JSON body and a length within the body otherwise', () => {
@@ -38,7 +42,9 @@ describe('Inference-Header-Content-Length', () => {
   })
 
   it('past the body is refused, saying both lengths', () => {
-    expect(() => headerLengthOf('11', 10)).toThrow('Malformed binary tensor data: Inference-Header-Content-Length is 11 but the body has only 10 bytes')
+    expect(() => headerLengthOf('11', 10)).toThrow(
+      'Malformed binary tensor data: Inference-Header-Content-Length is 11 but the body has only 10 bytes',
+    )
   })
 
   it.each([['-1'], ['1.5'], ['abc'], [''], ['1e3'], ['12345678901234567']])('%s is not a length', (value) => {
@@ -119,7 +125,9 @@ describe('BYTES elements (4-byte little-endian length, then the bytes)', () => {
 
   it('refuse a truncated length, a length past the end, and a count other than the shape', () => {
     expect(() => readBytesElements(Buffer.from([2, 0, 0]), 1, 't')).toThrow("'t': BYTES element 0 has a truncated 4-byte length")
-    expect(() => readBytesElements(Buffer.from([5, 0, 0, 0, 1]), 1, 't')).toThrow("'t': BYTES element 0 declares 5 bytes but only 1 are left")
+    expect(() => readBytesElements(Buffer.from([5, 0, 0, 0, 1]), 1, 't')).toThrow(
+      "'t': BYTES element 0 declares 5 bytes but only 1 are left",
+    )
     expect(() => readBytesElements(Buffer.from([0, 0, 0, 0]), 2, 't')).toThrow("'t': its shape holds 2 BYTES element(s), the binary data 1")
     expect(() => readBytesElements(Buffer.from([0, 0, 0, 0, 9]), 1, 't')).toThrow("'t': 1 byte(s) left after its 1 BYTES element(s)")
   })
@@ -168,7 +176,12 @@ describe('decoding a request body', () => {
 
   it('copies only a tensor whose bytes are misaligned', () => {
     // A header of odd length puts the UINT32 tensor at an odd offset of the body.
-    const header = { inputs: [{ name: 'input0', shape: [1, 2], datatype: 'UINT32', parameters: { binary_data_size: 8 } }, { name: 'input1', shape: [1, 3], datatype: 'BOOL', parameters: { binary_data_size: 3 } }] }
+    const header = {
+      inputs: [
+        { name: 'input0', shape: [1, 2], datatype: 'UINT32', parameters: { binary_data_size: 8 } },
+        { name: 'input1', shape: [1, 3], datatype: 'BOOL', parameters: { binary_data_size: 3 } },
+      ],
+    }
     let text = JSON.stringify(header)
     if (text.length % 2 === 0) text += ' '
     const b = Buffer.concat([Buffer.from(text), Buffer.from(new Uint32Array([7, 8]).buffer), Buffer.from([1, 0, 1])])
@@ -182,7 +195,12 @@ describe('decoding a request body', () => {
 
   it('refuses a binary size other than shape × datatype size', () => {
     const { body: b, headerLength } = body(
-      { inputs: [{ name: 'input0', shape: [1, 2], datatype: 'UINT32', parameters: { binary_data_size: 4 } }, { name: 'input1', shape: [1, 3], datatype: 'BOOL', data: [1, 0, 1] }] },
+      {
+        inputs: [
+          { name: 'input0', shape: [1, 2], datatype: 'UINT32', parameters: { binary_data_size: 4 } },
+          { name: 'input1', shape: [1, 3], datatype: 'BOOL', data: [1, 0, 1] },
+        ],
+      },
       new Uint32Array([1]),
     )
     expect(() => decodeInferRequest(b, headerLength, uint32AndBool, limits)).toThrow(
@@ -192,15 +210,27 @@ describe('decoding a request body', () => {
 
   it('refuses a BOOL byte other than 0 and 1', () => {
     const { body: b, headerLength } = body(
-      { inputs: [{ name: 'input0', shape: [1, 2], datatype: 'UINT32', data: [1, 2] }, { name: 'input1', shape: [1, 3], datatype: 'BOOL', parameters: { binary_data_size: 3 } }] },
+      {
+        inputs: [
+          { name: 'input0', shape: [1, 2], datatype: 'UINT32', data: [1, 2] },
+          { name: 'input1', shape: [1, 3], datatype: 'BOOL', parameters: { binary_data_size: 3 } },
+        ],
+      },
       new Uint8Array([1, 2, 0]),
     )
-    expect(() => decodeInferRequest(b, headerLength, uint32AndBool, limits)).toThrow("Input 'input1': BOOL element 1 is byte 2; a BOOL is one byte, 0 or 1")
+    expect(() => decodeInferRequest(b, headerLength, uint32AndBool, limits)).toThrow(
+      "Input 'input1': BOOL element 1 is byte 2; a BOOL is one byte, 0 or 1",
+    )
   })
 
   it('refuses trailing bytes after the declared tensors', () => {
     const { body: b, headerLength } = body(
-      { inputs: [{ name: 'input0', shape: [1, 2], datatype: 'UINT32', parameters: { binary_data_size: 8 } }, { name: 'input1', shape: [1, 3], datatype: 'BOOL', data: [1, 0, 1] }] },
+      {
+        inputs: [
+          { name: 'input0', shape: [1, 2], datatype: 'UINT32', parameters: { binary_data_size: 8 } },
+          { name: 'input1', shape: [1, 3], datatype: 'BOOL', data: [1, 0, 1] },
+        ],
+      },
       new Uint32Array([1, 2, 3]),
     )
     expect(() => decodeInferRequest(b, headerLength, uint32AndBool, limits)).toThrow('4 trailing byte(s) after the binary tensor data')
@@ -222,7 +252,9 @@ describe('decoding a request body', () => {
   it('refuses an out-of-range integer, naming the input', () => {
     const m = metadata([{ name: 'i', type: 'int8', dims: ['batch', 1] }])
     const b = Buffer.from(JSON.stringify({ inputs: [{ name: 'i', shape: [1, 1], datatype: 'INT8', data: [128] }] }))
-    expect(() => decodeInferRequest(b, undefined, m, limits)).toThrow("Input 'i': element 0 is number 128, expected an integer in [-128, 127]")
+    expect(() => decodeInferRequest(b, undefined, m, limits)).toThrow(
+      "Input 'i': element 0 is number 128, expected an integer in [-128, 127]",
+    )
   })
 
   describe('the raw form (Inference-Header-Content-Length: 0)', () => {
@@ -236,15 +268,19 @@ describe('decoding a request body', () => {
     })
 
     it('refuses a model with several inputs, two dynamic axes, or a size that is not whole rows', () => {
-      expect(() => decodeInferRequest(Buffer.alloc(8), 0, uint32AndBool, limits)).toThrow('needs a model with exactly one input; this model has 2')
+      expect(() => decodeInferRequest(Buffer.alloc(8), 0, uint32AndBool, limits)).toThrow(
+        'needs a model with exactly one input; this model has 2',
+      )
       const twoDynamic = metadata([{ name: 'x', type: 'float32', dims: ['batch', 'a', 'b'] }])
-      expect(() => decodeInferRequest(Buffer.alloc(8), 0, twoDynamic, limits)).toThrow("it has 2 dynamic axes (at most 1)")
+      expect(() => decodeInferRequest(Buffer.alloc(8), 0, twoDynamic, limits)).toThrow('it has 2 dynamic axes (at most 1)')
       const fixed = metadata([{ name: 'x', type: 'float32', dims: ['batch', 4] }])
       expect(() => decodeInferRequest(Buffer.alloc(12), 0, fixed, limits)).toThrow(
         "Malformed binary tensor data: input 'x' [4] of FP32 needs exactly 16 bytes, the body has 12",
       )
       const dynamic = metadata([{ name: 'x', type: 'float32', dims: ['batch', 'n', 2] }])
-      expect(() => decodeInferRequest(Buffer.alloc(12), 0, dynamic, limits)).toThrow('needs a positive multiple of 8 bytes, the body has 12')
+      expect(() => decodeInferRequest(Buffer.alloc(12), 0, dynamic, limits)).toThrow(
+        'needs a positive multiple of 8 bytes, the body has 12',
+      )
       expect(() => decodeInferRequest(Buffer.alloc(0), 0, dynamic, limits)).toThrow('the body has 0')
     })
   })
@@ -253,8 +289,13 @@ describe('decoding a request body', () => {
 describe('encoding a response', () => {
   const out = (data: Float32Array | Uint16Array, type: 'float32' | 'float16' = 'float32') => ({ y: { type, data, dims: [data.length] } })
 
-  it('writes binary outputs after the JSON header, rows back to back, and says each one\'s size', () => {
-    const response = encodeInferResponse('m', 'req-1', [{ name: 'y', binary: true }], [out(new Float32Array([1, 2])), out(new Float32Array([3, 4]))])
+  it("writes binary outputs after the JSON header, rows back to back, and says each one's size", () => {
+    const response = encodeInferResponse(
+      'm',
+      'req-1',
+      [{ name: 'y', binary: true }],
+      [out(new Float32Array([1, 2])), out(new Float32Array([3, 4]))],
+    )
     expect(response.kind).toBe('binary')
     if (response.kind !== 'binary') return
     const whole = Buffer.concat(response.body.chunks)
@@ -283,7 +324,12 @@ describe('encoding a response', () => {
   })
 
   it('writes FP16 outputs as their values in JSON', () => {
-    const response = encodeInferResponse('m', undefined, [{ name: 'y', binary: false }], [out(new Uint16Array([0x3c00, 0xc000, 0x3555]), 'float16')])
+    const response = encodeInferResponse(
+      'm',
+      undefined,
+      [{ name: 'y', binary: false }],
+      [out(new Uint16Array([0x3c00, 0xc000, 0x3555]), 'float16')],
+    )
     expect(response.kind === 'json' && JSON.parse(response.text).outputs[0]).toEqual({
       name: 'y',
       datatype: 'FP16',

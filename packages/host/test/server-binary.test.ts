@@ -39,10 +39,19 @@ afterAll(async () => {
 })
 
 /** POSTs a body of the extension: the JSON header, then the tensors' bytes. */
-function postBinary(path: string, header: unknown, tensors: ArrayBufferView[], headers: Record<string, string> = {}): Promise<HttpResult & { raw: Buffer }> {
+function postBinary(
+  path: string,
+  header: unknown,
+  tensors: ArrayBufferView[],
+  headers: Record<string, string> = {},
+): Promise<HttpResult & { raw: Buffer }> {
   const head = Buffer.from(JSON.stringify(header))
   const body = Buffer.concat([head, ...tensors.map((t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength))])
-  return rawPost(path, body, { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(head.length), ...headers })
+  return rawPost(path, body, {
+    'content-type': 'application/octet-stream',
+    'inference-header-content-length': String(head.length),
+    ...headers,
+  })
 }
 
 async function rawPost(path: string, body: Buffer, headers: Record<string, string>): Promise<HttpResult & { raw: Buffer }> {
@@ -59,7 +68,9 @@ async function rawPost(path: string, body: Buffer, headers: Record<string, strin
 
 /** Splits a binary response into its JSON header and the bytes of each binary output, by name. */
 function splitResponse(res: { raw: Buffer; headers: Record<string, string | string[] | undefined> }): {
-  header: { outputs: Array<{ name: string; datatype: string; shape: number[]; parameters?: { binary_data_size: number }; data?: unknown[] }> }
+  header: {
+    outputs: Array<{ name: string; datatype: string; shape: number[]; parameters?: { binary_data_size: number }; data?: unknown[] }>
+  }
   bytes: Record<string, Buffer>
 } {
   const length = Number(res.headers['inference-header-content-length'])
@@ -120,7 +131,10 @@ describe('binary tensor data over HTTP', () => {
     )
     expect(res.status).toBe(200)
     const { header, bytes } = splitResponse(res)
-    const direct = await multiSession.run({ a: new Tensor('float32', a, [2, 3]), b: new Tensor('int32', new Int32Array([1, 2, 30, -4]), [2, 2]) })
+    const direct = await multiSession.run({
+      a: new Tensor('float32', a, [2, 3]),
+      b: new Tensor('int32', new Int32Array([1, 2, 30, -4]), [2, 2]),
+    })
     expect(f32(bytes.a_scaled)).toEqual(Array.from(direct.a_scaled.data as Float32Array))
     expect(header.outputs[1]).toEqual({ name: 'b_sum', datatype: 'FP64', shape: [2], data: Array.from(direct.b_sum.data as Float64Array) })
   })
@@ -140,7 +154,12 @@ describe('binary tensor data over HTTP', () => {
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
     expect(res.headers['inference-header-content-length']).toBeUndefined()
-    expect(res.json).toMatchObject({ outputs: [{ name: 'a_scaled', data: [2, 4, 6] }, { name: 'b_sum', data: [11] }] })
+    expect(res.json).toMatchObject({
+      outputs: [
+        { name: 'a_scaled', data: [2, 4, 6] },
+        { name: 'b_sum', data: [11] },
+      ],
+    })
   })
 
   it('takes the raw form (Inference-Header-Content-Length: 0) as one row and answers every output in binary', async () => {
@@ -158,17 +177,25 @@ describe('binary tensor data over HTTP', () => {
 
   it.each([
     ['a header length past the body', (head: Buffer) => ({ body: head, length: head.length + 1 }), 'Inference-Header-Content-Length is'],
-    ['a binary size past the bytes sent', (head: Buffer) => ({ body: Buffer.concat([head, Buffer.alloc(1000)]), length: head.length }), 'declares binary_data_size 1024 but only 1000'],
+    [
+      'a binary size past the bytes sent',
+      (head: Buffer) => ({ body: Buffer.concat([head, Buffer.alloc(1000)]), length: head.length }),
+      'declares binary_data_size 1024 but only 1000',
+    ],
     ['trailing bytes', (head: Buffer) => ({ body: Buffer.concat([head, Buffer.alloc(1028)]), length: head.length }), '4 trailing byte(s)'],
   ])('answers %s with 400 ERR_MALFORMED_BINARY saying what is wrong, and keeps serving', async (_what, make, message) => {
-    const head = Buffer.from(JSON.stringify({ inputs: [{ name: 'input', shape: [1, 256], datatype: 'FP32', parameters: { binary_data_size: 1024 } }] }))
+    const head = Buffer.from(
+      JSON.stringify({ inputs: [{ name: 'input', shape: [1, 256], datatype: 'FP32', parameters: { binary_data_size: 1024 } }] }),
+    )
     const { body, length } = make(head)
     const res = await rawPost('/v2/models/demo/infer', body, { 'inference-header-content-length': String(length) })
     expect(res.status).toBe(400)
     const { error, code } = res.json as { error: string; code: string }
     expect(code).toBe('ERR_MALFORMED_BINARY')
     expect(error).toContain(message)
-    const good = await rawPost('/v2/models/demo/infer', Buffer.from(new Float32Array(256).buffer), { 'inference-header-content-length': '0' })
+    const good = await rawPost('/v2/models/demo/infer', Buffer.from(new Float32Array(256).buffer), {
+      'inference-header-content-length': '0',
+    })
     expect(good.status).toBe(200)
   })
 
@@ -190,7 +217,9 @@ describe('FP16 end to end', () => {
   const values = [1, -2, 0.333251953125, 2 ** -24, 65504, 0, -0.5, 5]
 
   it('over JSON: values in, values out, equal to direct onnxruntime', async () => {
-    const res = await post(`${url}/v2/models/fp16/infer`, { inputs: [{ name: 'x', shape: [2, 4], datatype: 'FP16', data: values.slice(0, 3).concat([2 ** -24, -0.5, 0, 0.5, 5]) }] })
+    const res = await post(`${url}/v2/models/fp16/infer`, {
+      inputs: [{ name: 'x', shape: [2, 4], datatype: 'FP16', data: values.slice(0, 3).concat([2 ** -24, -0.5, 0, 0.5, 5]) }],
+    })
     expect(res.status).toBe(200)
     const x = new Uint16Array([0x3c00, 0xc000, 0x3555, 0x0001, 0xb800, 0x0000, 0x3800, 0x4500])
     const direct = await fp16Session.run({ x: new Tensor('float16', x, [2, 4]) })
@@ -232,7 +261,9 @@ describe('FP16 end to end', () => {
   })
 
   it('refuses an FP16 value past its range with 400 naming the input', async () => {
-    const res = await post(`${url}/v2/models/fp16/infer`, { inputs: [{ name: 'x', shape: [1, 4], datatype: 'FP16', data: [1, 2, 70000, 4] }] })
+    const res = await post(`${url}/v2/models/fp16/infer`, {
+      inputs: [{ name: 'x', shape: [1, 4], datatype: 'FP16', data: [1, 2, 70000, 4] }],
+    })
     expect(res.status).toBe(400)
     expect((res.json as { error: string }).error).toBe(
       "Input 'x': element 2 is number 70000, expected a number within FP16 range (|x| <= 65504)",
@@ -316,10 +347,17 @@ describe("Triton's extensions", () => {
   })
 
   it('serves statistics that count the requests answered, per model and for all models', async () => {
-    const before = (await http(`${url}/v2/models/demo/stats`)).json as { model_stats: Array<{ inference_count: number; inference_stats: { success: { count: number }; fail: { count: number } } }> }
+    const before = (await http(`${url}/v2/models/demo/stats`)).json as {
+      model_stats: Array<{ inference_count: number; inference_stats: { success: { count: number }; fail: { count: number } } }>
+    }
     const rows = demoRows(11, 2)
-    expect((await post(`${url}/v2/models/demo/infer`, { inputs: [{ name: 'input', shape: [2, 256], datatype: 'FP32', data: rows.flat() }] })).status).toBe(200)
-    expect((await post(`${url}/v2/models/demo/infer`, { inputs: [{ name: 'input', shape: [1, 3], datatype: 'FP32', data: [1, 2, 3] }] })).status).toBe(400)
+    expect(
+      (await post(`${url}/v2/models/demo/infer`, { inputs: [{ name: 'input', shape: [2, 256], datatype: 'FP32', data: rows.flat() }] }))
+        .status,
+    ).toBe(200)
+    expect(
+      (await post(`${url}/v2/models/demo/infer`, { inputs: [{ name: 'input', shape: [1, 3], datatype: 'FP32', data: [1, 2, 3] }] })).status,
+    ).toBe(400)
     const after = await http(`${url}/v2/models/demo/versions/1/stats`)
     expect(after.status).toBe(200)
     const [stat] = (after.json as typeof before).model_stats

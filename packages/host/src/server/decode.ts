@@ -90,12 +90,7 @@ export function decodeInferRequest(
   return decodeJsonRequest(parseJson(body.subarray(0, headerLength)), tail, metadata, limits)
 }
 
-function decodeJsonRequest(
-  body: unknown,
-  tail: BinaryTail | undefined,
-  metadata: PoolMetadata,
-  limits: DecodeLimits,
-): DecodedInferRequest {
+function decodeJsonRequest(body: unknown, tail: BinaryTail | undefined, metadata: PoolMetadata, limits: DecodeLimits): DecodedInferRequest {
   if (!isObject(body)) throw invalidInput(`Request body must be a JSON object, got ${describe(body)}`)
 
   const id = body.id
@@ -217,9 +212,12 @@ function decodeInput(
       throw invalidInput(`Input '${name}' has both 'data' and parameters.binary_data_size; send one`, { input: name })
     }
     if (tail === undefined) {
-      throw new MalformedBinaryError(`input '${name}' has parameters.binary_data_size but the request has no Inference-Header-Content-Length header`, {
-        input: name,
-      })
+      throw new MalformedBinaryError(
+        `input '${name}' has parameters.binary_data_size but the request has no Inference-Header-Content-Length header`,
+        {
+          input: name,
+        },
+      )
     }
     return { name, shape: dims, data: binaryTensor(info, dims, total, tail.take(name, binarySize)) }
   }
@@ -381,9 +379,12 @@ function decodeRawRequest(body: Buffer, metadata: PoolMetadata): DecodedInferReq
   const rowBytes = fixedElements * create.BYTES_PER_ELEMENT
   if (body.length === 0 || body.length % rowBytes !== 0 || (dynamic === 0 && body.length !== rowBytes)) {
     const needs = dynamic === 0 ? `exactly ${rowBytes} bytes` : `a positive multiple of ${rowBytes} bytes`
-    throw new MalformedBinaryError(`input '${info.name}' [${rowDims.join(', ')}] of ${protocol} needs ${needs}, the body has ${body.length}`, {
-      input: info.name,
-    })
+    throw new MalformedBinaryError(
+      `input '${info.name}' [${rowDims.join(', ')}] of ${protocol} needs ${needs}, the body has ${body.length}`,
+      {
+        input: info.name,
+      },
+    )
   }
   const dims = rowDims.map((d) => (d === -1 ? body.length / rowBytes : d))
   const elements = body.length / create.BYTES_PER_ELEMENT

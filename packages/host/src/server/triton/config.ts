@@ -103,7 +103,10 @@ function rowDims(info: TensorInfo): number[] {
  * pool's current `batching.maxWaitMs` (from `pool.stats`; 0, the pool's default, when the
  * pool does not expose its stats synchronously).
  */
-export function modelConfigOf(name: string, pool: Pick<ServedPool, 'metadata'> & { readonly stats?: { maxWaitMs: number } }): TritonModelConfig {
+export function modelConfigOf(
+  name: string,
+  pool: Pick<ServedPool, 'metadata'> & { readonly stats?: { maxWaitMs: number } },
+): TritonModelConfig {
   const metadata: PoolMetadata = pool.metadata
   const maxWaitMs = pool.stats?.maxWaitMs ?? 0
   return {
