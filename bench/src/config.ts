@@ -55,6 +55,10 @@ export interface BenchConfig {
   memoryReplicas: number[]
   window: Window
   httpWindow: Window
+  /** Interleaved rounds of the door comparison (inferpool vs the no-op door, JSON and binary). */
+  doorRounds: number
+  /** Window of each door point. */
+  doorWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
   json: boolean
   out: string | null
@@ -123,6 +127,8 @@ const FULL = {
   memoryReplicas: [1, 2, 4],
   window: { warmupMs: 300, durationMs: 1000 },
   httpWindow: { warmupMs: 1000, durationMs: 3000 },
+  doorRounds: 3,
+  doorWindow: { warmupMs: 500, durationMs: 1500 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
 }
 
@@ -144,6 +150,8 @@ const QUICK: typeof FULL = {
   memoryReplicas: [1],
   window: { warmupMs: 150, durationMs: 350 },
   httpWindow: { warmupMs: 200, durationMs: 600 },
+  doorRounds: 1,
+  doorWindow: { warmupMs: 150, durationMs: 350 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
 }
 
@@ -262,6 +270,11 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       warmupMs: warmupMs ?? base.httpWindow.warmupMs,
       durationMs: Math.max(200, Math.round(base.httpWindow.durationMs * scale)),
     },
+    doorRounds: base.doorRounds,
+    doorWindow: {
+      warmupMs: warmupMs ?? base.doorWindow.warmupMs,
+      durationMs: Math.max(200, Math.round(base.doorWindow.durationMs * scale)),
+    },
     core: base.core,
     json: values.json,
     out: values.out ?? null,
@@ -279,7 +292,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     shapes: has('shapes') ? config.shapeRounds : 0,
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
     targets: has('targets') ? config.targetRounds : 0,
-    http: has('http') ? 3 * config.connections.length : 0,
+    http: has('http') ? 3 * config.connections.length + 4 * config.doorRounds + 2 : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
   }

@@ -23,7 +23,14 @@ export interface PoolServerConfig {
   maxWaitMs?: number
 }
 
-export type ServerConfig = PlainServerConfig | PoolServerConfig
+/** The no-op door: parses and answers like the inferpool server, without inference. */
+export interface NoopServerConfig {
+  kind: 'noop'
+  model: string
+  modelName: string
+}
+
+export type ServerConfig = PlainServerConfig | PoolServerConfig | NoopServerConfig
 
 /** Reports a start-up failure to the parent and exits non-zero. */
 export function reportStartupFailure(error: unknown): void {
