@@ -19,7 +19,7 @@ import { formatReport } from './report.js'
 import { RESULT_SCHEMA, type BenchResult } from './results.js'
 import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
 import { runGrpc } from './scenarios/grpc.js'
-import { runHttp, type HttpServerSpec } from './scenarios/http.js'
+import { runDoorRounds, runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runMemory } from './scenarios/memory.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
@@ -29,6 +29,10 @@ import { summarize } from './summary.js'
 
 const LIMIT_BATCH = 128
 const HTTP_MODEL_NAME = 'bench'
+/** Connections of the door rounds (issue 8's targets are stated at 64). */
+const DOOR_CONNECTIONS = 64
+/** Rows per request of the door's multi-row point. */
+const DOOR_MULTI_ROWS = 64
 
 async function main(argv: string[]): Promise<number> {
   let config: BenchConfig | null
@@ -77,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
     targets: null,
     http: [],
     grpc: [],
+    door: null,
     thirdParty: null,
     memory: [],
     errors,
@@ -193,6 +198,22 @@ async function main(argv: string[]): Promise<number> {
       } catch (error) {
         failures.push(`${spec.server}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
       }
+    }
+    // The door rounds: what the HTTP door lets through, JSON and binary, against a no-op
+    // server that parses the same bodies and answers without inference.
+    try {
+      result.door = await runDoorRounds(
+        model,
+        { kind: 'pool', model: modelPath, modelName: HTTP_MODEL_NAME, ...shape, maxBatchSize: batchedSize },
+        { kind: 'noop', model: modelPath, modelName: HTTP_MODEL_NAME },
+        DOOR_CONNECTIONS,
+        config.doorRounds,
+        DOOR_MULTI_ROWS,
+        config.doorWindow,
+        step,
+      )
+    } catch (error) {
+      failures.push(`door: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     }
     if (failures.length) throw new Error(failures.join('\n'))
   })

@@ -59,6 +59,10 @@ export interface BenchConfig {
   grpcRounds: number
   grpcWindow: Window
   grpcConnections: number
+  /** Interleaved rounds of the door comparison (inferpool vs the no-op door, JSON and binary). */
+  doorRounds: number
+  /** Window of each door point. */
+  doorWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
   json: boolean
   out: string | null
@@ -133,6 +137,8 @@ const FULL = {
   grpcRounds: 3,
   grpcWindow: { warmupMs: 500, durationMs: 2000 },
   grpcConnections: 64,
+  doorRounds: 3,
+  doorWindow: { warmupMs: 500, durationMs: 1500 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
 }
 
@@ -157,6 +163,8 @@ const QUICK: typeof FULL = {
   grpcRounds: 1,
   grpcWindow: { warmupMs: 150, durationMs: 400 },
   grpcConnections: 64,
+  doorRounds: 1,
+  doorWindow: { warmupMs: 150, durationMs: 350 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
 }
 
@@ -282,6 +290,11 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       durationMs: Math.max(200, Math.round(base.grpcWindow.durationMs * scale)),
     },
     grpcConnections: base.grpcConnections,
+    doorRounds: base.doorRounds,
+    doorWindow: {
+      warmupMs: warmupMs ?? base.doorWindow.warmupMs,
+      durationMs: Math.max(200, Math.round(base.doorWindow.durationMs * scale)),
+    },
     core: base.core,
     json: values.json,
     out: values.out ?? null,
@@ -299,7 +312,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     shapes: has('shapes') ? config.shapeRounds : 0,
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
     targets: has('targets') ? config.targetRounds : 0,
-    http: has('http') ? 3 * config.connections.length : 0,
+    http: has('http') ? 3 * config.connections.length + 4 * config.doorRounds + 2 : 0,
     // Five variants per round, then the 64-row point.
     grpc: has('grpc') ? 5 * config.grpcRounds + 1 : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,

@@ -98,6 +98,17 @@ export function formatReport(r: BenchResult): string {
         ]),
       ),
     )
+  }  if (r.door) {
+    const d = r.door.summary
+    out.push(`\nThe door (single-row requests, ${d.connections} connections, median of ${d.rounds} interleaved round(s); no-op = parse and answer, no inference)`)
+    out.push(
+      table(
+        ['encoding', 'inferpool req/s', 'no-op req/s', 'inferpool ÷ no-op'],
+        (['json', 'binary'] as const).map((e) => [e, n0(d.single.inferpool[e]), n0(d.single.noop[e]), ratio(d.single.inferpool[e] / d.single.noop[e])]),
+      ),
+    )
+    out.push(`binary ÷ JSON through inferpool: ${ratio(d.binaryVsJson)} (target >= 1.3); JSON ÷ its no-op: ${ratio(d.jsonVsNoop)} (target >= 0.8)`)
+    out.push(`${d.multiRows}-row requests through inferpool: JSON ${n0(d.multi.json)} rows/s, binary ${n0(d.multi.binary)} rows/s`)
   }
   if (r.grpc.length) {
     out.push('\ngRPC (own closed-loop clients, raw_input_contents; JSON HTTP by autocannon on the same server; interleaved rounds)')
@@ -108,6 +119,7 @@ export function formatReport(r: BenchResult): string {
       ),
     )
   }
+
   if (r.thirdParty) {
     const t = r.thirdParty
     out.push(`\nThird-party model ${t.model} (input ${t.input.name} [${t.input.dims.join(',')}], fixed batch ${t.fixedBatchSize ?? 'none'})`)

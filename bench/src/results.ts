@@ -5,7 +5,7 @@ import type { MachineInfo } from './machine.js'
 import type { ModelInfo } from './model.js'
 import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
 import type { GrpcPoint, GrpcVariant } from './scenarios/grpc.js'
-import type { HttpPoint } from './scenarios/http.js'
+import type { DoorPoint, DoorSummary, HttpPoint } from './scenarios/http.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
@@ -15,7 +15,14 @@ import type { ThirdPartyResult } from './scenarios/third-party.js'
 export const RESULT_SCHEMA = 1
 
 export interface TargetCheck {
-  id: 'core-vs-dataloader' | 'pool-vs-practical-limit' | 'pool-vs-batching-off' | 'p50-at-1-caller' | 'grpc-stream-vs-json'
+  id:
+    | 'core-vs-dataloader'
+    | 'pool-vs-practical-limit'
+    | 'pool-vs-batching-off'
+    | 'p50-at-1-caller'
+    | 'door-json-vs-noop'
+    | 'door-binary-vs-json'
+    | 'grpc-stream-vs-json'
   description: string
   /** The figure measured (a ratio, or ms for the latency target). */
   actual: number | null
@@ -88,6 +95,11 @@ export interface BenchResult {
   targets: TargetRounds | null
   http: HttpPoint[]
   grpc: GrpcPoint[]
+  /**
+   * The door rounds of the `http` scenario: inferpool and the no-op door, JSON and
+   * binary, interleaved, plus a multi-row point (null when not run).
+   */
+  door: { points: DoorPoint[]; summary: DoorSummary } | null
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
   summary: Summary

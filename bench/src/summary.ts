@@ -102,6 +102,27 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
     })
   }
 
+  if (r.door) {
+    const d = r.door.summary
+    const rounds = `median of ${d.rounds} interleaved round(s), ${d.connections} connections, single-row requests`
+    check({
+      id: 'door-json-vs-noop',
+      description: 'JSON requests/s through inferpool ÷ through a no-op server parsing the same body',
+      actual: d.jsonVsNoop,
+      target: 0.8,
+      comparison: '>=',
+      detail: `${Math.round(d.single.inferpool.json)} vs ${Math.round(d.single.noop.json)} req/s (${rounds})`,
+    })
+    check({
+      id: 'door-binary-vs-json',
+      description: 'binary tensor data requests/s ÷ JSON requests/s, both through inferpool',
+      actual: d.binaryVsJson,
+      target: 1.3,
+      comparison: '>=',
+      detail: `${Math.round(d.single.inferpool.binary)} vs ${Math.round(d.single.inferpool.json)} req/s (${rounds})`,
+    })
+  }
+
   const httpMost = r.http.length ? maxOf(r.http.map((p) => p.connections)) : null
   const httpAt = (server: string) => r.http.find((p) => p.server === server && p.connections === httpMost)?.rowsPerSec ?? null
   const hb = httpAt('batched')

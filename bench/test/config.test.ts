@@ -19,8 +19,11 @@ describe('bench flags', () => {
     expect(c.out).toBeNull()
     expect(c.model).toBeNull()
     expect(c.charts).toBe(true)
-    // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts.
-    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, http: 9, grpc: 16, 'third-party': 6, memory: 8 })
+    // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts,
+    // plus the door: 3 rounds × (inferpool, no-op) × (JSON, binary) and 2 multi-row points;
+    // gRPC: 3 rounds × 5 variants and one 64-row point.
+    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, http: 9 + 14, grpc: 16, 'third-party': 6, memory: 8 })
+    expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
   })
 
   it('accept the separator pnpm passes through (`pnpm bench -- --quick`)', () => {

@@ -84,7 +84,9 @@ function clientsFor(port: number, n: number): grpc.Client[] {
 async function connect(clients: grpc.Client[]): Promise<void> {
   const deadline = Date.now() + 30_000
   await Promise.all(
-    clients.map((client) => new Promise<void>((resolve, reject) => client.waitForReady(deadline, (error) => (error ? reject(error) : resolve())))),
+    clients.map(
+      (client) => new Promise<void>((resolve, reject) => client.waitForReady(deadline, (error) => (error ? reject(error) : resolve()))),
+    ),
   )
 }
 
@@ -151,11 +153,7 @@ async function measureGrpc(
 }
 
 /** Runs `rounds` interleaved rounds of every variant, then the 64-row point. */
-export async function runGrpc(
-  info: ModelInfo,
-  options: GrpcScenarioOptions,
-  onPoint: (label: string) => void,
-): Promise<GrpcPoint[]> {
+export async function runGrpc(info: ModelInfo, options: GrpcScenarioOptions, onPoint: (label: string) => void): Promise<GrpcPoint[]> {
   const { connections, window } = options
   const servers: RunningServer[] = []
   const clients: grpc.Client[] = []
@@ -183,7 +181,14 @@ export async function runGrpc(
           if (window.warmupMs > 0) await load(httpUrl, json, connections, window.warmupMs)
           const latency = new LatencyRecorder()
           const { ok, elapsedMs } = await load(httpUrl, json, connections, window.durationMs, latency)
-          figures = { connections, rowsPerRequest: 1, requests: ok, rowsPerSec: (ok * 1000) / elapsedMs, windowMs: elapsedMs, latencyMs: latency.summary() }
+          figures = {
+            connections,
+            rowsPerRequest: 1,
+            requests: ok,
+            rowsPerSec: (ok * 1000) / elapsedMs,
+            windowMs: elapsedMs,
+            latencyMs: latency.summary(),
+          }
         } else {
           const target = variant.startsWith('noop') ? noop : inferpool
           const targetClients = variant.startsWith('noop') ? noopClients : poolClients

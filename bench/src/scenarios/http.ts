@@ -59,16 +59,9 @@ export interface RunningServer {
   rssBytes: number
 }
 
-const SERVER_SCRIPT: Record<ServerConfig['kind'], string> = {
-  plain: 'plain-server.js',
-  pool: 'pool-server.js',
-  grpc: 'grpc-server.js',
-  'grpc-noop': 'grpc-noop-server.js',
-}
-
 /** Starts a bench server child process and waits until it listens on 127.0.0.1. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
-  const script = distFile('servers', SERVER_SCRIPT[config.kind])
+  const script = distFile('servers', `${config.kind}-server.js`)
   // The server's own logging (a client that hangs up at the end of a run is logged by
   // some servers) stays out of the bench's output; its tail goes into any error.
   const child = fork(script, [JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
@@ -110,10 +103,11 @@ export async function stopServer(server: RunningServer): Promise<void> {
 /** autocannon's closed loop: `connections` connections, one request outstanding on each. */
 export async function load(
   url: string,
-  body: string,
+  body: string | Buffer,
   connections: number,
   durationMs: number,
   latency?: LatencyRecorder,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
 ): Promise<{ ok: number; elapsedMs: number }> {
   let ok = 0
   let failed = 0
@@ -122,7 +116,7 @@ export async function load(
   const instance = autocannon({
     url,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers,
     body,
     connections,
     pipelining: 1,
@@ -189,4 +183,167 @@ export async function runHttp(
     }
   }
   return points
+}
+
+/** An encoding of the door rounds: KServe v2 JSON, or the binary tensor data extension both ways. */
+export type DoorEncoding = 'json' | 'binary'
+
+/** One request body of `rows` rows in an encoding, with the headers it needs. */
+export interface DoorRequest {
+  encoding: DoorEncoding
+  rows: number
+  body: string | Buffer
+  headers: Record<string, string>
+}
+
+/**
+ * A request of `rows` random rows: JSON `data`, or binary tensor data (inputs after a
+ * JSON header, every output asked for as binary, as Triton's clients do by default).
+ */
+export function doorRequest(info: ModelInfo, encoding: DoorEncoding, rows: number): DoorRequest {
+  const rng = createRng(5)
+  if (encoding === 'json') {
+    const body = JSON.stringify({
+      inputs: info.inputs.map((t) => {
+        const data = Array.from(randomArray(t, rows, rng) as ArrayLike<number | bigint>, (v) =>
+          typeof v === 'bigint' ? Number(v) : Math.round(v * 1e4) / 1e4,
+        )
+        return { name: t.name, shape: [rows, ...t.rowDims], datatype: KSERVE_DATATYPE[t.type], data }
+      }),
+    })
+    return { encoding, rows, body, headers: { 'content-type': 'application/json' } }
+  }
+  const tensors = info.inputs.map((t) => randomArray(t, rows, rng))
+  const header = Buffer.from(
+    JSON.stringify({
+      inputs: info.inputs.map((t, i) => ({
+        name: t.name,
+        shape: [rows, ...t.rowDims],
+        datatype: KSERVE_DATATYPE[t.type],
+        parameters: { binary_data_size: tensors[i].byteLength },
+      })),
+      outputs: info.outputs.map((o) => ({ name: o.name, parameters: { binary_data: true } })),
+    }),
+  )
+  const body = Buffer.concat([header, ...tensors.map((t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength))])
+  return {
+    encoding,
+    rows,
+    body,
+    headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(header.length) },
+  }
+}
+
+/** One measured point of the door rounds. */
+export interface DoorPoint {
+  kind: 'door'
+  /** `inferpool`: the real server (batched pool); `noop`: the door alone (noop-server.ts). */
+  server: 'inferpool' | 'noop'
+  encoding: DoorEncoding
+  rowsPerRequest: number
+  connections: number
+  round: number
+  requestsPerSec: number
+  rowsPerSec: number
+  latencyMs: LatencySummary
+}
+
+/** Medians over the rounds, and the ratios the targets are stated in. */
+export interface DoorSummary {
+  connections: number
+  rounds: number
+  /** Median requests/s per (server, encoding) at one row per request. */
+  single: Record<'inferpool' | 'noop', Record<DoorEncoding, number>>
+  /** JSON through inferpool ÷ JSON through the no-op door (target ≥ 0.8). */
+  jsonVsNoop: number
+  /** Binary through inferpool ÷ binary through the no-op door. */
+  binaryVsNoop: number
+  /** Binary through inferpool ÷ JSON through inferpool (target ≥ 1.3). */
+  binaryVsJson: number
+  /** Rows/s through inferpool with `multiRows`-row requests, per encoding (one round). */
+  multiRows: number
+  multi: Record<DoorEncoding, number>
+}
+
+/**
+ * The door rounds: the inferpool server (batched) and the no-op door, each fed JSON and
+ * binary single-row requests at `connections` connections, interleaved round by round
+ * (so drift on a shared machine hits all four alike), then one point of `multiRows`-row
+ * requests per encoding through inferpool.
+ */
+export async function runDoorRounds(
+  info: ModelInfo,
+  poolConfig: ServerConfig,
+  noopConfig: ServerConfig,
+  connections: number,
+  rounds: number,
+  multiRows: number,
+  window: Window,
+  onPoint: (label: string) => void,
+): Promise<{ points: DoorPoint[]; summary: DoorSummary }> {
+  const servers = { inferpool: await startServer(poolConfig), noop: undefined as RunningServer | undefined }
+  const points: DoorPoint[] = []
+  try {
+    servers.noop = await startServer(noopConfig)
+    const urlOf = (server: 'inferpool' | 'noop') =>
+      `http://127.0.0.1:${(servers[server] as RunningServer).port}/v2/models/${poolConfig.modelName}/infer`
+    const measure = async (server: 'inferpool' | 'noop', request: DoorRequest, round: number): Promise<void> => {
+      const url = urlOf(server)
+      if (window.warmupMs > 0) await load(url, request.body, connections, window.warmupMs, undefined, request.headers)
+      const latency = new LatencyRecorder()
+      const { ok, elapsedMs } = await load(url, request.body, connections, window.durationMs, latency, request.headers)
+      const requestsPerSec = (ok * 1000) / elapsedMs
+      points.push({
+        kind: 'door',
+        server,
+        encoding: request.encoding,
+        rowsPerRequest: request.rows,
+        connections,
+        round,
+        requestsPerSec,
+        rowsPerSec: requestsPerSec * request.rows,
+        latencyMs: latency.summary(),
+      })
+      onPoint(`door ${server} ${request.encoding} ${request.rows} row(s), round ${round}`)
+    }
+    const single = { json: doorRequest(info, 'json', 1), binary: doorRequest(info, 'binary', 1) }
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate which goes first, so neither encoding always meets a warmer machine.
+      const order: Array<['inferpool' | 'noop', DoorEncoding]> =
+        round % 2 === 1
+          ? [['inferpool', 'json'], ['noop', 'json'], ['inferpool', 'binary'], ['noop', 'binary']]
+          : [['noop', 'binary'], ['inferpool', 'binary'], ['noop', 'json'], ['inferpool', 'json']]
+      for (const [server, encoding] of order) await measure(server, single[encoding], round)
+    }
+    for (const encoding of ['json', 'binary'] as const) await measure('inferpool', doorRequest(info, encoding, multiRows), 0)
+  } finally {
+    await Promise.all([stopServer(servers.inferpool), servers.noop ? stopServer(servers.noop) : Promise.resolve()])
+  }
+  const median = (server: 'inferpool' | 'noop', encoding: DoorEncoding): number => {
+    const values = points
+      .filter((p) => p.server === server && p.encoding === encoding && p.rowsPerRequest === 1)
+      .map((p) => p.requestsPerSec)
+      .sort((a, b) => a - b)
+    const mid = values.length >> 1
+    return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2
+  }
+  const s = {
+    inferpool: { json: median('inferpool', 'json'), binary: median('inferpool', 'binary') },
+    noop: { json: median('noop', 'json'), binary: median('noop', 'binary') },
+  }
+  const multiOf = (encoding: DoorEncoding) =>
+    points.find((p) => p.rowsPerRequest === multiRows && p.encoding === encoding)?.rowsPerSec ?? 0
+  return {
+    points,
+    summary: {
+      connections,
+      rounds,
+      single: s,
+      jsonVsNoop: s.inferpool.json / s.noop.json,
+      binaryVsNoop: s.inferpool.binary / s.noop.binary,
+      binaryVsJson: s.inferpool.binary / s.inferpool.json,
+      multiRows,
+      multi: { json: multiOf('json'), binary: multiOf('binary') },
+    },
+  }
 }

@@ -35,7 +35,14 @@ export interface GrpcNoopServerConfig {
   modelName: string
 }
 
-export type ServerConfig = PlainServerConfig | PoolServerConfig | GrpcServerConfig | GrpcNoopServerConfig
+/** The no-op door: parses and answers like the inferpool server, without inference. */
+export interface NoopServerConfig {
+  kind: 'noop'
+  model: string
+  modelName: string
+}
+
+export type ServerConfig = PlainServerConfig | PoolServerConfig | NoopServerConfig | GrpcServerConfig | GrpcNoopServerConfig
 
 /** Reports a start-up failure to the parent and exits non-zero. */
 export function reportStartupFailure(error: unknown): void {

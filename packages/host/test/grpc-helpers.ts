@@ -22,9 +22,7 @@ const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as {
 }
 
 /** What a unary call settled with: the response, or the status with its trailing metadata. */
-export type Outcome<T> =
-  | { ok: true; response: T }
-  | { ok: false; code: grpc.status; details: string; metadata: Record<string, string> }
+export type Outcome<T> = { ok: true; response: T } | { ok: false; code: grpc.status; details: string; metadata: Record<string, string> }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Message = Record<string, any>
@@ -55,9 +53,7 @@ export function grpcClient(address: string): TestClient {
         if (options.deadlineMs !== undefined) callOptions.deadline = Date.now() + options.deadlineMs
         client[method](request, metadataOf(options.token), callOptions, (error: grpc.ServiceError | null, response: Message) => {
           if (error === null) return resolve({ ok: true, response })
-          const metadata = Object.fromEntries(
-            Object.entries(error.metadata.getMap()).map(([key, value]) => [key, value.toString()]),
-          )
+          const metadata = Object.fromEntries(Object.entries(error.metadata.getMap()).map(([key, value]) => [key, value.toString()]))
           resolve({ ok: false, code: error.code, details: error.details, metadata })
         })
       })

@@ -47,18 +47,22 @@ describe.skipIf(!hasGrpcio)('Python grpcio client (needs python3 with grpcio and
     expect(result).toEqual({
       live: true,
       ready: true,
-      server: { name: 'inferpool', version: '0.1.0', extensions: [] },
+      server: { name: 'inferpool', version: '0.1.0', extensions: ['binary_tensor_data', 'model_configuration', 'statistics'] },
       model_inputs: [['input', 'FP32', [-1, 256]]],
       // data_type 11 is TYPE_FP32.
       config: { name: 'demo', max_batch_size: pool.metadata.maxBatchSize, input: [['input', 11, [256]]], instance_count: 1 },
       unary: { id: 'unary', outputs: [['output', 'FP32', [2, 16]]], data: expected.flat() },
       error: {
         code: 'INVALID_ARGUMENT',
-        details: "Input 'input': shape[1] must be 256 (model shape [-1, 256]), got 3",
+        details: 'Input "input" has dims [3], expected float32 [256] without the batch dimension (axis 0 must be 256)',
         inferpool_code: 'ERR_INVALID_INPUT',
       },
       stream: [
-        { id: 'bad', error_message: "Input 'input': shape[1] must be 256 (model shape [-1, 256]), got 3", data: null },
+        {
+          id: 'bad',
+          error_message: 'Input "input" has dims [3], expected float32 [256] without the batch dimension (axis 0 must be 256)',
+          data: null,
+        },
         { id: 's0', error_message: '', data: expected[0] },
         { id: 's1', error_message: '', data: expected[1] },
       ],

@@ -72,7 +72,13 @@ describe('health and metadata RPCs', () => {
   it('answers ServerLive, ServerReady and ServerMetadata', async () => {
     expect(ok(await client.call('ServerLive', {}))).toEqual({ live: true })
     expect(ok(await client.call('ServerReady', {}))).toEqual({ ready: true })
-    expect(ok(await client.call('ServerMetadata', {}))).toEqual({ name: 'inferpool', version: '0.1.0', extensions: [] })
+    const { json: httpServer } = await http(`${url}/v2`)
+    expect(ok(await client.call('ServerMetadata', {}))).toEqual(httpServer)
+    expect(httpServer).toEqual({
+      name: 'inferpool',
+      version: '0.1.0',
+      extensions: ['binary_tensor_data', 'model_configuration', 'statistics'],
+    })
   })
 
   it('answers ModelReady and ModelMetadata as the HTTP routes do, and NOT_FOUND for an unknown model or version', async () => {
@@ -106,8 +112,24 @@ describe('ModelConfig and ModelStatistics', () => {
       expect(response.config).toMatchObject(modelConfigOf(name, name === 'multi' ? multi : tokens) as unknown as Message)
     }
     expect(ok(await client.call('ModelConfig', { name: 'multi' })).config.input).toEqual([
-      { name: 'a', data_type: 'TYPE_FP32', format: 'FORMAT_NONE', dims: [3], is_shape_tensor: false, allow_ragged_batch: false, optional: false },
-      { name: 'b', data_type: 'TYPE_INT32', format: 'FORMAT_NONE', dims: [2], is_shape_tensor: false, allow_ragged_batch: false, optional: false },
+      {
+        name: 'a',
+        data_type: 'TYPE_FP32',
+        format: 'FORMAT_NONE',
+        dims: [3],
+        is_shape_tensor: false,
+        allow_ragged_batch: false,
+        optional: false,
+      },
+      {
+        name: 'b',
+        data_type: 'TYPE_INT32',
+        format: 'FORMAT_NONE',
+        dims: [2],
+        is_shape_tensor: false,
+        allow_ragged_batch: false,
+        optional: false,
+      },
     ])
     expect(failure(await client.call('ModelConfig', { name: 'nope' })).code).toBe(grpc.status.NOT_FOUND)
   })
@@ -209,7 +231,11 @@ describe('ModelInfer', () => {
 
   it('refuses bad input with INVALID_ARGUMENT, the message HTTP gives and ERR_INVALID_INPUT', async () => {
     const [row] = demoRows(13, 1)
-    const badShape = { ...demoInfer([row]), inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 255] }] }
+    const badShape = {
+      model_name: 'demo',
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 255] }],
+      raw_input_contents: [rawBytes(Float32Array.from(row.slice(0, 255)))],
+    }
     const httpAnswer = await post(`${url}/v2/models/demo/infer`, {
       inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 255], data: row.slice(0, 255) }],
     })
@@ -218,8 +244,12 @@ describe('ModelInfer', () => {
       inferpoolCode: 'ERR_INVALID_INPUT',
       details: (httpAnswer.json as { error: string }).error,
     })
+    expect(failure(await client.call('ModelInfer', { ...demoInfer([row]), raw_input_contents: [Buffer.alloc(1020)] }))).toEqual({
+      code: grpc.status.INVALID_ARGUMENT,
+      inferpoolCode: 'ERR_MALFORMED_BINARY',
+      details: "Malformed binary tensor data: 'input': shape [1, 256] of FP32 needs 1024 bytes, raw_input_contents[0] is 1020",
+    })
     const cases: Array<[Message, string]> = [
-      [{ ...demoInfer([row]), raw_input_contents: [Buffer.alloc(1020)] }, "Input 'input': shape [1, 256] of FP32 holds 1024 bytes, the raw contents have 1020"],
       [{ ...demoInfer([row]), raw_input_contents: [] }, "Input 'input': shape [1, 256] holds 256 elements, 'data' has 0"],
       [
         { ...demoInfer([row]), raw_input_contents: [rawBytes(Float32Array.from(row)), Buffer.alloc(4)] },
@@ -241,7 +271,7 @@ describe('ModelInfer', () => {
             { name: 'attention_mask', datatype: 'INT64', shape: [1, 1], contents: { int64_contents: [1] } },
           ],
         },
-        "Input 'input_ids': element 0 of a row is number 9007199254740994, expected a safe integer (|n| <= 2^53 - 1)",
+        "Input 'input_ids': element 0 is number 9007199254740994, expected a safe integer (|n| <= 2^53 - 1)",
       ],
     ]
     for (const [request, details] of cases) {
@@ -266,10 +296,16 @@ describe('ModelStreamInfer', () => {
     const stream = client.stream()
     const done = drain(stream)
     stream.write(demoInfer([rows[0]], { id: 'first' }))
-    stream.write({ model_name: 'demo', id: 'bad', inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 3] }] })
-    stream.write({ ...demoInfer([rows[1]], { id: 'third' }), raw_input_contents: undefined, inputs: [
-      { name: 'input', datatype: 'FP32', shape: [1, 256], contents: { fp32_contents: rows[1] } },
-    ] })
+    stream.write({
+      model_name: 'demo',
+      id: 'bad',
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 3], contents: { fp32_contents: [1, 2, 3] } }],
+    })
+    stream.write({
+      ...demoInfer([rows[1]], { id: 'third' }),
+      raw_input_contents: undefined,
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256], contents: { fp32_contents: rows[1] } }],
+    })
     stream.write({ model_name: 'nope', id: 'unknown-model' })
     stream.write(demoInfer([rows[2]], { id: 'last' }))
     stream.end()
@@ -278,13 +314,21 @@ describe('ModelStreamInfer', () => {
     const byId = new Map(responses.map((r) => [r.infer_response.id as string, r]))
     expect([...byId.keys()].sort()).toEqual(['bad', 'first', 'last', 'third', 'unknown-model'])
     const direct = await Promise.all(rows.map((row) => demo.infer({ input: Float32Array.from(row) })))
-    for (const [id, i] of [['first', 0], ['third', 1], ['last', 2]] as const) {
+    for (const [id, i] of [
+      ['first', 0],
+      ['third', 1],
+      ['last', 2],
+    ] as const) {
       const response = byId.get(id) as Message
       expect(response.error_message).toBe('')
       expect(float32s(response.infer_response.raw_output_contents[0])).toEqual(Array.from(direct[i].output.data as Float32Array))
     }
-    expect(byId.get('bad')?.error_message).toBe("Input 'input': shape[1] must be 256 (model shape [-1, 256]), got 3")
-    expect(byId.get('bad')?.infer_response.parameters).toEqual({ inferpool_code: { string_param: 'ERR_INVALID_INPUT', parameter_choice: 'string_param' } })
+    expect(byId.get('bad')?.error_message).toBe(
+      'Input "input" has dims [3], expected float32 [256] without the batch dimension (axis 0 must be 256)',
+    )
+    expect(byId.get('bad')?.infer_response.parameters).toEqual({
+      inferpool_code: { string_param: 'ERR_INVALID_INPUT', parameter_choice: 'string_param' },
+    })
     expect(byId.get('unknown-model')?.error_message).toBe("Unknown model 'nope'")
   })
 })

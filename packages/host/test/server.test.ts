@@ -54,7 +54,7 @@ describe('health and metadata endpoints', () => {
   it('describes the server at /v2', async () => {
     expect(await http(`${url}/v2`)).toMatchObject({
       status: 200,
-      json: { name: 'inferpool', version: '0.1.0', extensions: [] },
+      json: { name: 'inferpool', version: '0.1.0', extensions: ['binary_tensor_data', 'model_configuration', 'statistics'] },
     })
   })
 
@@ -319,7 +319,7 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
     })
     expect(res.status).toBe(400)
     expect(res.json).toEqual({
-      error: "Input 'input': shape[1] must be 256 (model shape [-1, 256]), got 3",
+      error: 'Input "input" has dims [3], expected float32 [256] without the batch dimension (axis 0 must be 256)',
       code: 'ERR_INVALID_INPUT',
     })
   })

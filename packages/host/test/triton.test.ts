@@ -27,8 +27,24 @@ describe("Triton's model configuration", () => {
       version_policy: { latest: { num_versions: 1 } },
       max_batch_size: 8,
       input: [
-        { name: 'a', data_type: 'TYPE_FP32', format: 'FORMAT_NONE', dims: [3], is_shape_tensor: false, allow_ragged_batch: false, optional: false },
-        { name: 'b', data_type: 'TYPE_INT32', format: 'FORMAT_NONE', dims: [2], is_shape_tensor: false, allow_ragged_batch: false, optional: false },
+        {
+          name: 'a',
+          data_type: 'TYPE_FP32',
+          format: 'FORMAT_NONE',
+          dims: [3],
+          is_shape_tensor: false,
+          allow_ragged_batch: false,
+          optional: false,
+        },
+        {
+          name: 'b',
+          data_type: 'TYPE_INT32',
+          format: 'FORMAT_NONE',
+          dims: [2],
+          is_shape_tensor: false,
+          allow_ragged_batch: false,
+          optional: false,
+        },
       ],
       output: [
         { name: 'a_scaled', data_type: 'TYPE_FP32', dims: [3], label_filename: '', is_shape_tensor: false },

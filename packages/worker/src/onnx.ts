@@ -124,7 +124,7 @@ export async function createSession(model: string | Uint8Array, config: OnnxSess
 }
 
 const SUPPORTED_TYPES: ReadonlySet<string> = new Set<WireTensorType>([
-  'float32', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool',
+  'float32', 'float16', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool',
 ])
 
 function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSession.ValueMetadata[]): WireTensorInfo[] {
@@ -153,9 +153,11 @@ type TypedArrayConstructor =
   | Int16ArrayConstructor | Uint16ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor
   | BigInt64ArrayConstructor | BigUint64ArrayConstructor
 
-/** The typed array class ORT uses for each element type (`bool` travels as bytes). */
+/** The typed array class ORT uses for each element type (`bool` travels as bytes, `float16` as its bits). */
 export const TYPED_ARRAY_OF: Readonly<Record<WireTensorType, TypedArrayConstructor>> = {
   float32: Float32Array,
+  // float16 as raw bits: Node 20 has no Float16Array, and ORT's binding takes a Uint16Array.
+  float16: Uint16Array,
   float64: Float64Array,
   int8: Int8Array,
   uint8: Uint8Array,

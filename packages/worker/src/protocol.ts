@@ -18,6 +18,8 @@ export type { SerializedError }
 /** ONNX element types that travel between threads (as ORT's `Tensor.Type` names them). */
 export type WireTensorType =
   | 'float32'
+  /** IEEE 754 binary16, carried as its raw bits (a Uint16Array), as ORT's Node binding holds it. */
+  | 'float16'
   | 'float64'
   | 'int8'
   | 'uint8'

@@ -1,12 +1,18 @@
 /**
- * A decoded `ModelInferRequest` in the shape `decodeInferRequest` reads, so gRPC and
- * HTTP requests are checked by the same code with the same messages. Only the framing
- * that belongs to gRPC is checked here: where each input's elements are (the raw
- * bytes or the typed field of its datatype), and that 64-bit numbers are exact.
+ * A decoded `ModelInferRequest` mapped onto the protocol's object form and handed to
+ * the server's own decoder (`decodeInferFields`), so gRPC and HTTP requests are
+ * checked by the same code with the same messages: typed `contents` become an input's
+ * `data`, `raw_input_contents` its binary tensor bytes (views into the received
+ * message, copied only when misaligned). Only what belongs to gRPC's framing is checked
+ * here: one raw entry per input, contents in the field of their datatype, one form per
+ * request.
  */
 import type Long from 'long'
 import type { inference } from '../../generated/inference.js'
+import { decodeInferFields } from '../server/decode.js'
+import type { DecodeLimits, DecodedInferRequest, TensorBytesSource } from '../server/decode.js'
 import { invalidInput } from '../server/invalid-input.js'
+import type { PoolMetadata } from '../types.js'
 
 type InputTensor = inference.ModelInferRequest.InferInputTensor.$Properties
 type Contents = inference.InferTensorContents.$Properties
@@ -38,8 +44,12 @@ function toNumber(value: number | Long): number {
   return typeof value === 'number' ? value : value.toNumber()
 }
 
-/** The JSON-shaped request `decodeInferRequest` takes. */
-export function toProtocolRequest(request: inference.ModelInferRequest): unknown {
+/** Decodes and checks a ModelInferRequest against the model, as HTTP requests are. */
+export function decodeGrpcInferRequest(
+  request: inference.ModelInferRequest,
+  metadata: PoolMetadata,
+  limits: DecodeLimits,
+): DecodedInferRequest {
   const raw = request.raw_input_contents
   const inputs = request.inputs
   if (raw.length > 0 && raw.length !== inputs.length) {
@@ -47,26 +57,41 @@ export function toProtocolRequest(request: inference.ModelInferRequest): unknown
       `'raw_input_contents' must hold one entry per input: the request has ${inputs.length} input(s) and ${raw.length} raw entries`,
     )
   }
-  return {
+  const fields = {
     id: request.id === '' ? undefined : request.id,
-    inputs: inputs.map((input, i) => ({
-      name: input.name,
-      datatype: input.datatype,
-      shape: (input.shape ?? []).map(toNumber),
-      data: raw.length > 0 ? rawData(input, raw[i]) : typedData(input),
-    })),
-    // No requested outputs means every output, as in JSON.
+    inputs: inputs.map((input, i) => {
+      const shape = (input.shape ?? []).map(toNumber)
+      if (raw.length > 0) {
+        if (hasContents(input.contents)) {
+          throw invalidInput(`Input '${input.name}' has 'contents' while the request uses 'raw_input_contents'; use one form only`, {
+            input: input.name,
+          })
+        }
+        return { name: input.name, datatype: input.datatype, shape, parameters: { binary_data_size: raw[i].length } }
+      }
+      return { name: input.name, datatype: input.datatype, shape, data: typedData(input) }
+    }),
+    // No requested outputs means every output, as in JSON; gRPC answers every output raw.
     outputs: request.outputs.length === 0 ? undefined : request.outputs.map((output) => ({ name: output.name })),
   }
+  const names = inputs.map((input) => input.name ?? '')
+  return decodeInferFields(fields, raw.length > 0 ? rawContents(raw, names) : undefined, metadata, limits)
 }
 
-function rawData(input: InputTensor, bytes: Uint8Array): Uint8Array {
-  if (hasContents(input.contents)) {
-    throw invalidInput(`Input '${input.name}' has 'contents' while the request uses 'raw_input_contents'; use one form only`, {
-      input: input.name,
-    })
+/**
+ * `raw_input_contents` handed out in input order (the decoder takes them in that
+ * order; their count was checked above, so none is left over).
+ */
+function rawContents(raw: readonly Uint8Array[], names: readonly string[]): TensorBytesSource {
+  let next = 0
+  return {
+    take: () => {
+      const bytes = raw[next++]
+      return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    },
+    finish: () => {},
+    sizeName: (input) => `raw_input_contents[${names.indexOf(input)}]`,
   }
-  return bytes
 }
 
 function typedData(input: InputTensor): readonly unknown[] {
@@ -78,7 +103,10 @@ function typedData(input: InputTensor): readonly unknown[] {
       throw invalidInput(`Input '${input.name}' has its elements in 'contents.${other}'${where}`, { input: input.name })
     }
   }
-  // An unknown datatype has no field: an empty `data` lets decodeInferRequest name the
+  if (input.datatype === 'FP16') {
+    throw invalidInput(`Input '${input.name}': FP16 has no typed contents field; send it in 'raw_input_contents'`, { input: input.name })
+  }
+  // An unknown datatype has no field: an empty `data` lets the decoder name the
   // datatype problem, as it does for JSON.
   if (field === undefined) return []
   const elements = (contents[field] ?? []) as ReadonlyArray<number | boolean | Long | Uint8Array>

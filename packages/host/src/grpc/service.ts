@@ -14,15 +14,8 @@
  */
 import { performance } from 'node:perf_hooks'
 
-import type {
-  Metadata,
-  ServerDuplexStream,
-  ServerUnaryCall,
-  UntypedServiceImplementation,
-  sendUnaryData,
-} from '@grpc/grpc-js'
+import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
 import type { RowOutput } from '../types.js'
-import { decodeInferRequest } from '../server/decode.js'
 import { MODEL_VERSION } from '../server/encode.js'
 import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../server/errors.js'
 import { handlerInternals } from '../server/handler.js'
@@ -31,7 +24,7 @@ import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '.
 import { modelConfigOf } from '../server/triton/config.js'
 import { statsCollectorOf } from '../server/triton/stats.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
-import { toProtocolRequest } from './request.js'
+import { decodeGrpcInferRequest } from './request.js'
 import { inferResponse } from './response.js'
 import { grpcFailure, statusName } from './status.js'
 import type { GrpcFailure } from './status.js'
@@ -154,9 +147,7 @@ class GrpcService {
       if (inner.closing) throw new ShuttingDownError()
       const pool = inner.poolOf(entry)
       stats = statsCollectorOf(pool)
-      const decoded = decodeInferRequest(toProtocolRequest(request), pool.metadata, {
-        maxRows: inner.options.maxRowsPerRequest,
-      })
+      const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: inner.options.maxRowsPerRequest })
       rows = decoded.rows.length
       const controller = new AbortController()
       const onAbort = (): void => controller.abort()
@@ -180,7 +171,12 @@ class GrpcService {
       } finally {
         signal.removeEventListener('abort', onAbort)
       }
-      const response = inferResponse(entry.name, decoded.id, decoded.outputs, results)
+      const response = inferResponse(
+        entry.name,
+        decoded.id,
+        decoded.outputs.map((output) => output.name),
+        results,
+      )
       const ms = performance.now() - started
       inner.metrics.request(entry.name, 'grpc', 'OK', ms / 1000, rows, undefined)
       stats.request({ ok: true, rows, durationNs: ms * 1e6 })
@@ -273,31 +269,22 @@ class GrpcService {
 
   readonly implementation: UntypedServiceImplementation = {
     ServerLive: this.#unary(true, (): inference.ServerLiveResponse.$Properties => ({ live: true })),
-    ServerReady: this.#unary(
-      true,
-      (): inference.ServerReadyResponse.$Properties => ({
-        ready: !this.#inner.closing && [...this.#inner.models.values()].every((e) => e.state.kind === 'ready'),
-      }),
-    ),
+    ServerReady: this.#unary(true, (): inference.ServerReadyResponse.$Properties => ({
+      ready: !this.#inner.closing && [...this.#inner.models.values()].every((e) => e.state.kind === 'ready'),
+    })),
     ModelReady: this.#unary(false, (request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => {
       const entry = this.#entry(request.name, request.version)
       return { ready: !this.#inner.closing && entry.state.kind === 'ready' }
     }),
-    ServerMetadata: this.#unary(
-      false,
-      (): inference.ServerMetadataResponse.$Properties => ({
-        name: SERVER_NAME,
-        version: SERVER_VERSION,
-        extensions: [...SERVER_EXTENSIONS],
-      }),
-    ),
-    ModelMetadata: this.#unary(
-      false,
-      (request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
-        const entry = this.#entry(request.name, request.version)
-        return modelMetadata(entry.name, this.#inner.poolOf(entry).metadata)
-      },
-    ),
+    ServerMetadata: this.#unary(false, (): inference.ServerMetadataResponse.$Properties => ({
+      name: SERVER_NAME,
+      version: SERVER_VERSION,
+      extensions: [...SERVER_EXTENSIONS],
+    })),
+    ModelMetadata: this.#unary(false, (request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
+      const entry = this.#entry(request.name, request.version)
+      return modelMetadata(entry.name, this.#inner.poolOf(entry).metadata)
+    }),
     ModelInfer: this.#unary(false, (request: InferRequest, call) => {
       const controller = new AbortController()
       call.once('cancelled', () => controller.abort())
@@ -310,17 +297,14 @@ class GrpcService {
       // and 64-bit numbers are what fromObject takes).
       return { config: inference.ModelConfig.fromObject(modelConfigOf(entry.name, this.#inner.poolOf(entry))) }
     }),
-    ModelStatistics: this.#unary(
-      false,
-      (request: inference.ModelStatisticsRequest): inference.ModelStatisticsResponse.$Properties => {
-        // No name: every model that has loaded.
-        const entries = request.name === '' ? [...this.#inner.models.values()] : [this.#entry(request.name, request.version)]
-        const ready = entries.filter((entry) => request.name !== '' || entry.state.kind === 'ready')
-        return {
-          model_stats: ready.map((entry) => statsCollectorOf(this.#inner.poolOf(entry)).snapshot(entry.name, MODEL_VERSION)),
-        }
-      },
-    ),
+    ModelStatistics: this.#unary(false, (request: inference.ModelStatisticsRequest): inference.ModelStatisticsResponse.$Properties => {
+      // No name: every model that has loaded.
+      const entries = request.name === '' ? [...this.#inner.models.values()] : [this.#entry(request.name, request.version)]
+      const ready = entries.filter((entry) => request.name !== '' || entry.state.kind === 'ready')
+      return {
+        model_stats: ready.map((entry) => statsCollectorOf(this.#inner.poolOf(entry)).snapshot(entry.name, MODEL_VERSION)),
+      }
+    }),
   }
 }
 
@@ -363,4 +347,3 @@ export function createGrpcService(handler: InferpoolRequestHandler): InferpoolGr
     close: () => inner.close(),
   }
 }
-

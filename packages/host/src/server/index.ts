@@ -8,10 +8,12 @@ export type { RequestHandlerOptions } from './options.js'
 export type { ServedPool } from './served-pool.js'
 export type { ProtocolDatatype } from './datatypes.js'
 export {
+  MalformedBinaryError,
   MalformedJsonError,
   MethodNotAllowedError,
   ModelNotFoundError,
   ModelNotReadyError,
+  NonFiniteOutputError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
   RouteNotFoundError,

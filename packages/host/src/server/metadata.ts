@@ -11,8 +11,12 @@ import { MODEL_VERSION } from './encode.js'
 
 export const SERVER_NAME = 'inferpool'
 export const SERVER_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
-/** Protocol extensions served (the list in `GET /v2` and ServerMetadata). */
-export const SERVER_EXTENSIONS: readonly string[] = []
+/**
+ * The protocol extensions served, listed by `GET /v2` and the ServerMetadata RPC:
+ * exactly those served (Triton's clients and perf_analyzer decide what to call from
+ * this list).
+ */
+export const SERVER_EXTENSIONS: readonly string[] = Object.freeze(['binary_tensor_data', 'model_configuration', 'statistics'])
 
 /** The platform every served model reports (the name Triton uses for ONNX models). */
 export const MODEL_PLATFORM = 'onnxruntime_onnx'

@@ -199,3 +199,27 @@ export function multiIoReference(a: ArrayLike<number>, b: ArrayLike<number>, bat
   for (let r = 0; r < batch; r++) bSum[r] = b[r * 2] + b[r * 2 + 1]
   return { aScaled, bSum }
 }
+
+/**
+ * `x` float16 [batch, 4] → `y` float16 [batch, 4] = x · 2 (computed in float32, cast back:
+ * exact unless it overflows) and `sum` float32 [batch] = Σ float32(x) over the row. For
+ * the FP16 datatype end to end; CPU kernels for Cast exist for float16 where Mul may not.
+ */
+export function buildFp16(): OnnxTypes.ModelProto {
+  return buildModel({
+    name: 'fp16',
+    doc: 'y = float16(float32(x) * 2); sum = ReduceSum(float32(x), axis 1)',
+    inputs: [{ name: 'x', type: 'float16', dims: ['batch', 4] }],
+    outputs: [
+      { name: 'y', type: 'float16', dims: ['batch', 4] },
+      { name: 'sum', type: 'float32', dims: ['batch'] },
+    ],
+    initializers: [tensor('two', 'float32', [], [2]), int64Vector('axes_1', [1])],
+    nodes: [
+      cast('x', 'float32', 'x32'),
+      mul('x32', 'two', 'y32'),
+      cast('y32', 'float16', 'y'),
+      reduceSum('x32', 'axes_1', 'sum', false),
+    ],
+  })
+}

@@ -83,6 +83,7 @@ const DATA_TYPE: Readonly<Record<TensorType, TritonDataType>> = {
   int16: 'TYPE_INT16',
   int32: 'TYPE_INT32',
   int64: 'TYPE_INT64',
+  float16: 'TYPE_FP16',
   float32: 'TYPE_FP32',
   float64: 'TYPE_FP64',
 }
@@ -102,7 +103,10 @@ function rowDims(info: TensorInfo): number[] {
  * pool's current `batching.maxWaitMs` (from `pool.stats`; 0, the pool's default, when the
  * pool does not expose its stats synchronously).
  */
-export function modelConfigOf(name: string, pool: Pick<ServedPool, 'metadata'> & { readonly stats?: { maxWaitMs: number } }): TritonModelConfig {
+export function modelConfigOf(
+  name: string,
+  pool: Pick<ServedPool, 'metadata'> & { readonly stats?: { maxWaitMs: number } },
+): TritonModelConfig {
   const metadata: PoolMetadata = pool.metadata
   const maxWaitMs = pool.stats?.maxWaitMs ?? 0
   return {
