@@ -1,3 +1,4 @@
+import { InferenceSession, Tensor } from 'onnxruntime-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPool, modelConfigOf, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
@@ -227,6 +228,43 @@ describe('ModelInfer', () => {
     const name = tokens.metadata.outputs[0].name
     expect(typed.raw_output_contents).toEqual(raw.raw_output_contents)
     expect(Buffer.from(typed.raw_output_contents[0])).toEqual(rawBytes(direct[name].data))
+  })
+
+  it('takes and returns FP16 as raw half-precision bits, equal to a direct onnxruntime session', async () => {
+    const fp16 = await pool({ model: repoModel('fp16.onnx'), replicas: 1 })
+    const session = await InferenceSession.create(repoModel('fp16.onnx'), { intraOpNumThreads: 1 })
+    try {
+      const { client: halfClient } = await server({ fp16 })
+      // 1, -2, 1/3 (rounded), the smallest subnormal, -0.5, 0, 0.5, 5 as IEEE half bits.
+      const x = new Uint16Array([0x3c00, 0xc000, 0x3555, 0x0001, 0xb800, 0x0000, 0x3800, 0x4500])
+      const response = ok(
+        await halfClient.call('ModelInfer', {
+          model_name: 'fp16',
+          inputs: [{ name: 'x', datatype: 'FP16', shape: [2, 4] }],
+          raw_input_contents: [rawBytes(x)],
+        }),
+      )
+      const direct = await session.run({ x: new Tensor('float16', x, [2, 4]) })
+      // y = f(x) in FP16, sum in FP32 per row.
+      expect(response.outputs.map((o: Message) => [o.name, o.datatype, o.shape])).toEqual([
+        ['y', 'FP16', [2, 4]],
+        ['sum', 'FP32', [2]],
+      ])
+      expect(response.raw_output_contents.map((raw: Uint8Array) => Buffer.from(raw))).toEqual([
+        rawBytes(direct.y.data as Uint16Array),
+        rawBytes(direct.sum.data as Float32Array),
+      ])
+      expect(
+        failure(
+          await halfClient.call('ModelInfer', {
+            model_name: 'fp16',
+            inputs: [{ name: 'x', datatype: 'FP16', shape: [1, 4], contents: { fp32_contents: [1, 2, 3, 4] } }],
+          }),
+        ),
+      ).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, inferpoolCode: 'ERR_INVALID_INPUT' })
+    } finally {
+      await session.release()
+    }
   })
 
   it('refuses bad input with INVALID_ARGUMENT, the message HTTP gives and ERR_INVALID_INPUT', async () => {
