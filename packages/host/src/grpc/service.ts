@@ -149,27 +149,36 @@ class GrpcService {
       stats = statsCollectorOf(pool)
       const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: inner.options.maxRowsPerRequest })
       rows = decoded.rows.length
-      const controller = new AbortController()
-      const onAbort = (): void => controller.abort()
-      signal.addEventListener('abort', onAbort, { once: true })
+      const timeoutMs = timeoutOf(inner.options.timeoutMs, deadline)
       let results: RowOutput[]
-      try {
-        const inferOptions = { signal: controller.signal, timeoutMs: timeoutOf(inner.options.timeoutMs, deadline) }
-        const pending = decoded.rows.map((row) => {
-          try {
-            return pool.infer(row, inferOptions)
-          } catch (error) {
-            return Promise.reject(error)
-          }
-        })
+      if (rows === 1) {
+        // One row has no siblings to abort when it fails: the call's (or stream's) own
+        // signal is enough, and single-row requests skip an AbortController each.
+        const pending = pool.infer(decoded.rows[0], { signal, timeoutMs })
         admit()
-        results = await Promise.all(pending)
-      } catch (error) {
-        // The other rows of the request are of no use any more.
-        controller.abort()
-        throw error
-      } finally {
-        signal.removeEventListener('abort', onAbort)
+        results = [await pending]
+      } else {
+        const controller = new AbortController()
+        const onAbort = (): void => controller.abort()
+        signal.addEventListener('abort', onAbort, { once: true })
+        try {
+          const inferOptions = { signal: controller.signal, timeoutMs }
+          const pending = decoded.rows.map((row) => {
+            try {
+              return pool.infer(row, inferOptions)
+            } catch (error) {
+              return Promise.reject(error)
+            }
+          })
+          admit()
+          results = await Promise.all(pending)
+        } catch (error) {
+          // The other rows of the request are of no use any more.
+          controller.abort()
+          throw error
+        } finally {
+          signal.removeEventListener('abort', onAbort)
+        }
       }
       const response = inferResponse(
         entry.name,
