@@ -114,8 +114,17 @@ export function formatReport(r: BenchResult): string {
     out.push('\ngRPC (own closed-loop clients, raw_input_contents; JSON HTTP by autocannon on the same server; interleaved rounds)')
     out.push(
       table(
-        ['variant', 'round', 'connections', 'rows/request', 'rows/s', 'p50 ms', 'p99 ms'],
-        r.grpc.map((p) => [p.variant, p.round, p.connections, p.rowsPerRequest, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p99)]),
+        ['variant', 'round', 'connections', 'rows/request', 'rows/s', 'p50 ms', 'p99 ms', 'server CPU µs/row'],
+        r.grpc.map((p) => [
+          p.variant,
+          p.round,
+          p.connections,
+          p.rowsPerRequest,
+          n0(p.rowsPerSec),
+          ms(p.latencyMs.p50),
+          ms(p.latencyMs.p99),
+          p.serverCpuUsPerRow.toFixed(1),
+        ]),
       ),
     )
   }
@@ -166,7 +175,8 @@ export function formatReport(r: BenchResult): string {
     const g = s.grpc
     out.push(
       `gRPC medians at ${g.connections} connections: stream ÷ JSON ${ratio(g.streamVsJson)}, unary ÷ JSON ${ratio(g.unaryVsJson)}, ` +
-        `stream ÷ no-op stream ${ratio(g.streamVsNoop)}, unary ÷ no-op unary ${ratio(g.unaryVsNoop)}; 64-row stream ${g.stream64RowsPerSec === null ? '–' : n0(g.stream64RowsPerSec)} rows/s`,
+        `stream ÷ no-op stream ${ratio(g.streamVsNoop)}, unary ÷ no-op unary ${ratio(g.unaryVsNoop)}; 64-row stream ${g.stream64RowsPerSec === null ? '–' : n0(g.stream64RowsPerSec)} rows/s; ` +
+        `server CPU per row, JSON ÷ gRPC stream ${ratio(g.jsonVsStreamCpu)}`,
     )
   }
   if (s.suggested) {

@@ -63,6 +63,10 @@ export interface Summary {
     unaryVsNoop: number | null
     /** Rows/s of the 64-row streaming point. */
     stream64RowsPerSec: number | null
+    /** Median server CPU per row (µs, all threads), by variant. */
+    medianServerCpuUsPerRow: Partial<Record<GrpcVariant, number>>
+    /** JSON's server CPU per row ÷ gRPC streaming's: the throughput ratio a CPU-bound server would reach. */
+    jsonVsStreamCpu: number | null
   } | null
   targets: TargetCheck[]
   /** Settings the figures point to; the reasoning is in bench/README.md. */

@@ -164,10 +164,16 @@ function grpcSummary(r: Omit<BenchResult, 'summary'>): Summary['grpc'] {
   const single = r.grpc.filter((p) => p.rowsPerRequest === 1)
   if (single.length === 0) return null
   const medianRowsPerSec: Partial<Record<GrpcVariant, number>> = {}
+  const medianServerCpuUsPerRow: Partial<Record<GrpcVariant, number>> = {}
   for (const variant of new Set(single.map((p) => p.variant))) {
-    const m = medianOf(single.filter((p) => p.variant === variant).map((p) => p.rowsPerSec))
+    const points = single.filter((p) => p.variant === variant)
+    const m = medianOf(points.map((p) => p.rowsPerSec))
     if (m !== null) medianRowsPerSec[variant] = m
+    const cpu = medianOf(points.map((p) => p.serverCpuUsPerRow))
+    if (cpu !== null) medianServerCpuUsPerRow[variant] = cpu
   }
+  const jsonCpu = medianServerCpuUsPerRow['http-json']
+  const streamCpu = medianServerCpuUsPerRow['grpc-stream']
   const over = (a: GrpcVariant, b: GrpcVariant): number | null => {
     const x = medianRowsPerSec[a]
     const y = medianRowsPerSec[b]
@@ -182,6 +188,8 @@ function grpcSummary(r: Omit<BenchResult, 'summary'>): Summary['grpc'] {
     streamVsNoop: over('grpc-stream', 'noop-grpc-stream'),
     unaryVsNoop: over('grpc-unary', 'noop-grpc-unary'),
     stream64RowsPerSec: r.grpc.find((p) => p.rowsPerRequest === 64)?.rowsPerSec ?? null,
+    medianServerCpuUsPerRow,
+    jsonVsStreamCpu: jsonCpu !== undefined && streamCpu !== undefined && streamCpu > 0 ? jsonCpu / streamCpu : null,
   }
 }
 

@@ -35,7 +35,7 @@ function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
 }
 
 function grpcPoint(variant: GrpcVariant, round: number, rowsPerSec: number, rowsPerRequest = 1): GrpcPoint {
-  return { kind: 'grpc', variant, round, connections: 64, rowsPerRequest, requests: 1, rowsPerSec, windowMs: 1000, latencyMs: latency(1) }
+  return { kind: 'grpc', variant, round, connections: 64, rowsPerRequest, requests: 1, rowsPerSec, windowMs: 1000, latencyMs: latency(1), serverCpuUsPerRow: 1e6 / rowsPerSec }
 }
 
 describe('summary', () => {
@@ -56,6 +56,8 @@ describe('summary', () => {
       streamVsNoop: 0.6,
       unaryVsNoop: 0.5,
       stream64RowsPerSec: 50_000,
+      medianServerCpuUsPerRow: { 'noop-grpc-unary': 250, 'noop-grpc-stream': 100, 'grpc-unary': 500, 'grpc-stream': 1e6 / 6_000, 'http-json': 1e6 / 3_000 },
+      jsonVsStreamCpu: 2,
     })
     expect(s.targets.find((t) => t.id === 'grpc-stream-vs-json')).toMatchObject({ actual: 2, target: 1.5, met: true })
   })

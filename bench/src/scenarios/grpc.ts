@@ -20,7 +20,7 @@ import { GRPC_SERVICE_DEFINITION } from '@inferpool/host'
 import { runClosedLoop } from '../closed-loop.js'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
 import { createRng, KSERVE_DATATYPE, randomArray, type ModelInfo } from '../model.js'
-import type { ServerConfig } from '../servers/protocol.js'
+import type { ServerConfig, ServerMessage } from '../servers/protocol.js'
 import type { Window } from './direct.js'
 import { load, startServer, stopServer, v2RequestBody, type RunningServer } from './http.js'
 
@@ -38,6 +38,12 @@ export interface GrpcPoint {
   rowsPerSec: number
   windowMs: number
   latencyMs: LatencySummary
+  /**
+   * The server process's CPU time (every thread: event loop, workers, ONNX Runtime) per
+   * row in the window, µs. Throughput on a shared 2-core machine moves with the other
+   * load; CPU per row much less, and at saturation rows/s ≈ cores ÷ CPU per row.
+   */
+  serverCpuUsPerRow: number
 }
 
 export interface GrpcScenarioOptions {
@@ -78,6 +84,24 @@ function clientsFor(port: number, n: number): grpc.Client[] {
         'grpc.max_send_message_length': 64 * 2 ** 20,
       }),
   )
+}
+
+/** The server child's CPU time so far (user + system, all threads), in µs. */
+function cpuOf(server: RunningServer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ServerMessage): void => {
+      if (message.type !== 'cpu') return
+      server.child.off('message', onMessage)
+      resolve(message.user + message.system)
+    }
+    server.child.on('message', onMessage)
+    server.child.send({ type: 'cpu' }, (error) => {
+      if (error) {
+        server.child.off('message', onMessage)
+        reject(error)
+      }
+    })
+  })
 }
 
 /** Resolves once every client's connection is up, so no window pays for 64 handshakes. */
@@ -123,7 +147,7 @@ function streamCaller(client: grpc.Client, request: Buffer): { call(): Promise<v
 }
 
 async function measureGrpc(
-  port: number,
+  server: RunningServer,
   clients: grpc.Client[],
   request: Buffer,
   streaming: boolean,
@@ -132,14 +156,26 @@ async function measureGrpc(
 ): Promise<Omit<GrpcPoint, 'kind' | 'variant' | 'round'>> {
   const callers = streaming ? clients.map((client) => streamCaller(client, request)) : undefined
   try {
+    // The CPU readings are asked for as the window opens and closes (an IPC round trip
+    // off, a fraction of a millisecond against the 2 s window).
+    let cpuStart: Promise<number> | undefined
+    let cpuEnd: Promise<number> | undefined
     const result = await runClosedLoop({
       callers: clients.length,
       warmupMs: window.warmupMs,
       durationMs: window.durationMs,
       rowsPerCall: rowsPerRequest,
       call: (i) => (callers ? callers[i].call() : unaryCall(clients[i], request)),
+      onWindowStart: () => {
+        cpuStart = cpuOf(server)
+      },
+      onWindowEnd: () => {
+        cpuEnd = cpuOf(server)
+      },
     })
+    const cpuUs = (await (cpuEnd as Promise<number>)) - (await (cpuStart as Promise<number>))
     return {
+      serverCpuUsPerRow: cpuUs / result.rows,
       connections: clients.length,
       rowsPerRequest,
       requests: result.calls,
@@ -180,8 +216,11 @@ export async function runGrpc(info: ModelInfo, options: GrpcScenarioOptions, onP
         if (variant === 'http-json') {
           if (window.warmupMs > 0) await load(httpUrl, json, connections, window.warmupMs)
           const latency = new LatencyRecorder()
+          const cpuStart = await cpuOf(inferpool)
           const { ok, elapsedMs } = await load(httpUrl, json, connections, window.durationMs, latency)
+          const cpuUs = (await cpuOf(inferpool)) - cpuStart
           figures = {
+            serverCpuUsPerRow: cpuUs / ok,
             connections,
             rowsPerRequest: 1,
             requests: ok,
@@ -192,7 +231,7 @@ export async function runGrpc(info: ModelInfo, options: GrpcScenarioOptions, onP
         } else {
           const target = variant.startsWith('noop') ? noop : inferpool
           const targetClients = variant.startsWith('noop') ? noopClients : poolClients
-          figures = await measureGrpc(target.grpcPort as number, targetClients, single, variant.endsWith('stream'), 1, window)
+          figures = await measureGrpc(target, targetClients, single, variant.endsWith('stream'), 1, window)
         }
         points.push({ kind: 'grpc', variant, round, ...figures })
         onPoint(`grpc ${variant}, round ${round}`)
@@ -203,7 +242,7 @@ export async function runGrpc(info: ModelInfo, options: GrpcScenarioOptions, onP
       kind: 'grpc',
       variant: 'grpc-stream',
       round: 1,
-      ...(await measureGrpc(inferpool.grpcPort as number, poolClients, wide, true, 64, window)),
+      ...(await measureGrpc(inferpool, poolClients, wide, true, 64, window)),
     })
     onPoint('grpc grpc-stream, 64-row requests')
     return points

@@ -83,6 +83,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   try {
     const m = await message
     if (m.type === 'error') throw new Error(`${config.kind} server failed to start: ${m.message}`)
+    if (m.type !== 'listening') throw new Error(`${config.kind} server sent '${m.type}' before it was listening`)
     return { child, port: m.port, grpcPort: m.grpcPort, rssBytes: m.rssBytes }
   } catch (error) {
     child.kill('SIGKILL')

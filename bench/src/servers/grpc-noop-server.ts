@@ -7,7 +7,7 @@
 import * as grpc from '@grpc/grpc-js'
 import { GRPC_SERVICE_DEFINITION } from '@inferpool/host'
 import { KSERVE_DATATYPE, readModelInfo } from '../model.js'
-import { reportStartupFailure, type GrpcNoopServerConfig, type ServerMessage } from './protocol.js'
+import { answerCpuRequests, reportStartupFailure, type GrpcNoopServerConfig, type ServerMessage } from './protocol.js'
 
 const BYTES: Record<string, number> = { FP64: 8, INT64: 8, UINT64: 8, FP32: 4, INT32: 4, UINT32: 4, INT16: 2, UINT16: 2 }
 
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   })
   server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, grpcPort) => {
     if (error) return reportStartupFailure(error)
+    answerCpuRequests()
     process.send?.({ type: 'listening', port: 0, grpcPort, rssBytes: process.memoryUsage().rss } satisfies ServerMessage)
   })
   const stop = (): void => {

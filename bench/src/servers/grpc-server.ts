@@ -5,7 +5,7 @@
  */
 import { serve, type BatchingOptions } from '@inferpool/host'
 import { createTensorPool as createPool } from '../pool-api.js'
-import { reportStartupFailure, type GrpcServerConfig, type ServerMessage } from './protocol.js'
+import { answerCpuRequests, reportStartupFailure, type GrpcServerConfig, type ServerMessage } from './protocol.js'
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as GrpcServerConfig
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   const server = await serve({ [config.modelName]: pool }, { port: 0, grpcPort: 0, logger: quiet, shutdownTimeoutMs: 5_000 })
   const port = Number(new URL(server.url as string).port)
   const grpcPort = Number((server.grpcAddress as string).split(':').pop())
+  answerCpuRequests()
   process.send?.({ type: 'listening', port, grpcPort, rssBytes: process.memoryUsage().rss } satisfies ServerMessage)
   const stop = (): void => {
     void server.close().finally(() => process.exit(0))

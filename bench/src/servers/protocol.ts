@@ -4,6 +4,19 @@ import type { Server } from 'node:http'
 export type ServerMessage =
   | { type: 'listening'; port: number; rssBytes: number; grpcPort?: number }
   | { type: 'error'; message: string }
+  /** The answer to a `{ type: 'cpu' }` request: the child's `process.cpuUsage()` (all its threads), in µs. */
+  | { type: 'cpu'; user: number; system: number }
+
+/**
+ * Answers `{ type: 'cpu' }` from the bench with the process's CPU time so far, so a
+ * point can report the server's CPU per row — a figure a busy shared machine blurs far
+ * less than throughput.
+ */
+export function answerCpuRequests(): void {
+  process.on('message', (message: { type?: string }) => {
+    if (message?.type === 'cpu') process.send?.({ type: 'cpu', ...process.cpuUsage() } satisfies ServerMessage)
+  })
+}
 
 /** The child's configuration, passed as one JSON argument. */
 export interface PlainServerConfig {
