@@ -24,20 +24,34 @@ export type TypedArray =
   | BigInt64Array
   | BigUint64Array
 
+/**
+ * Elements of a `string` tensor (ONNX string; the protocol's BYTES): one JS string per
+ * element, row-major. Between threads they travel as one buffer (see @inferpool/worker's
+ * `encodeStrings`).
+ */
+export type StringData = string[]
+
+/** Elements of a tensor: a typed array (numbers, `bool` as bytes, `float16` as its bits), or strings. */
+export type TensorData = TypedArray | StringData
+
 /** One row of one input, without the batch dimension. */
 export interface RowTensor {
-  data: TypedArray
+  data: TensorData
   /** Dims of the row without the batch dimension (needed for dynamic axes). */
   dims: readonly number[]
 }
 
-/** One request: each model input by name, as a typed array (row dims from the model) or `{ data, dims }`. */
-export type RowInput = Record<string, TypedArray | RowTensor>
+/**
+ * One request: each model input by name, as its data (a typed array, or strings for a
+ * `string` input; row dims from the model) or `{ data, dims }`.
+ */
+export type RowInput = Record<string, TensorData | RowTensor>
 
 /** One output tensor of one row, without the batch dimension. */
 export interface OutputTensor {
   type: TensorType
-  data: TypedArray
+  /** A typed array, or strings for a `string` output. */
+  data: TensorData
   dims: number[]
 }
 

@@ -267,6 +267,54 @@ describe('ModelInfer', () => {
     }
   })
 
+  it('takes BYTES as bytes_contents or length-prefixed raw bytes, and answers them length-prefixed', async () => {
+    const strings = await pool({ model: repoModel('strings.onnx'), replicas: 1 })
+    const { client: textClient } = await server({ strings })
+    const words = ['héllo', '', 'wörld', 'x'.repeat(300)]
+    const framed = Buffer.concat(
+      words.map((w) => {
+        const bytes = Buffer.from(w, 'utf8')
+        const length = Buffer.alloc(4)
+        length.writeUInt32LE(bytes.length)
+        return Buffer.concat([length, bytes])
+      }),
+    )
+    const typed = ok(
+      await textClient.call('ModelInfer', {
+        model_name: 'strings',
+        inputs: [
+          { name: 'text', datatype: 'BYTES', shape: [2, 2], contents: { bytes_contents: words.map((w) => Buffer.from(w, 'utf8')) } },
+        ],
+      }),
+    )
+    const raw = ok(
+      await textClient.call('ModelInfer', {
+        model_name: 'strings',
+        inputs: [{ name: 'text', datatype: 'BYTES', shape: [2, 2] }],
+        raw_input_contents: [framed],
+      }),
+    )
+    // The model echoes its input: the answer is the same framing, rows in order.
+    for (const response of [typed, raw]) {
+      expect(response.outputs.map((o: Message) => [o.name, o.datatype, o.shape])).toEqual([['echo', 'BYTES', [2, 2]]])
+      expect(Buffer.from(response.raw_output_contents[0])).toEqual(framed)
+    }
+    expect(
+      failure(
+        await textClient.call('ModelInfer', {
+          model_name: 'strings',
+          inputs: [
+            { name: 'text', datatype: 'BYTES', shape: [1, 2], contents: { bytes_contents: [Buffer.from([0xff]), Buffer.from('ok')] } },
+          ],
+        }),
+      ),
+    ).toEqual({
+      code: grpc.status.INVALID_ARGUMENT,
+      inferpoolCode: 'ERR_INVALID_INPUT',
+      details: "Input 'text': BYTES element 0 is not valid UTF-8; the model's string input takes text",
+    })
+  })
+
   it('refuses bad input with INVALID_ARGUMENT, the message HTTP gives and ERR_INVALID_INPUT', async () => {
     const [row] = demoRows(13, 1)
     const badShape = {

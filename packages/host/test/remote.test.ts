@@ -72,7 +72,7 @@ describe('connectPool over a MessagePort, against a real pool', () => {
     expect(out.output.dims).toEqual([16])
     expect(out.output.data).toBeInstanceOf(Float32Array)
     expect(Array.from(out.output.data as Float32Array)).toEqual(Array.from(direct.output.data as Float32Array))
-    expect(out.output.data.buffer.byteLength).toBe(16 * 4)
+    expect((out.output.data as Float32Array).buffer.byteLength).toBe(16 * 4)
   })
 
   it('moves the input buffer instead of cloning it: detached as soon as infer is called', async () => {

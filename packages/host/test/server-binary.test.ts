@@ -14,6 +14,8 @@ let url: string
 let demoSession: InferenceSession
 let fp16Session: InferenceSession
 let multiSession: InferenceSession
+let stringsSession: InferenceSession
+let strings: Pool
 
 beforeAll(async () => {
   const [demo, multi, fp16] = await Promise.all([
@@ -21,14 +23,16 @@ beforeAll(async () => {
     createPool({ model: repoModel('multi-io.onnx'), replicas: 1 }),
     createPool({ model: repoModel('fp16.onnx'), replicas: 1 }),
   ])
-  pools.push(demo, multi, fp16)
-  ;[demoSession, fp16Session, multiSession] = await Promise.all([
+  strings = await createPool({ model: repoModel('strings.onnx'), replicas: 1 })
+  pools.push(demo, multi, fp16, strings)
+  ;[demoSession, fp16Session, multiSession, stringsSession] = await Promise.all([
     InferenceSession.create(demoModel, { intraOpNumThreads: 1 }),
     InferenceSession.create(repoModel('fp16.onnx'), { intraOpNumThreads: 1 }),
     InferenceSession.create(repoModel('multi-io.onnx'), { intraOpNumThreads: 1 }),
+    InferenceSession.create(repoModel('strings.onnx'), { intraOpNumThreads: 1 }),
   ])
-  sessions.push(demoSession, fp16Session, multiSession)
-  server = await serve({ demo, multi, fp16 }, { port: 0, closePools: false })
+  sessions.push(demoSession, fp16Session, multiSession, stringsSession)
+  server = await serve({ demo, multi, fp16, strings }, { port: 0, closePools: false })
   url = server.url as string
 })
 
@@ -277,6 +281,79 @@ describe('FP16 end to end', () => {
   })
 })
 
+describe('BYTES (string tensors) end to end', () => {
+  const texts = ['1.5', '', 'héllo', '日本語', 'a"b\\c', 'x'.repeat(300)]
+
+  it('through the pool: string rows in, string rows out, equal to direct onnxruntime', async () => {
+    const rows = [texts.slice(0, 2), texts.slice(2, 4), texts.slice(4, 6)]
+    const results = await Promise.all(rows.map((text) => strings.infer({ text })))
+    const direct = await stringsSession.run({ text: new Tensor('string', texts, [3, 2]) })
+    expect(results.map((r) => [r.echo.type, r.echo.dims, r.echo.data])).toEqual([
+      ['string', [2], (direct.echo.data as string[]).slice(0, 2)],
+      ['string', [2], (direct.echo.data as string[]).slice(2, 4)],
+      ['string', [2], (direct.echo.data as string[]).slice(4, 6)],
+    ])
+  })
+
+  it('over JSON: strings in, strings out', async () => {
+    const res = await post(`${url}/v2/models/strings/infer`, { inputs: [{ name: 'text', shape: [3, 2], datatype: 'BYTES', data: texts }] })
+    expect(res.status).toBe(200)
+    expect(res.json).toMatchObject({ outputs: [{ name: 'echo', datatype: 'BYTES', shape: [3, 2], data: texts }] })
+  })
+
+  it('over binary: 4-byte length-prefixed UTF-8 elements in and out', async () => {
+    const element = (text: string): Buffer => {
+      const bytes = Buffer.from(text, 'utf8')
+      const length = Buffer.alloc(4)
+      length.writeUInt32LE(bytes.length)
+      return Buffer.concat([length, bytes])
+    }
+    const data = Buffer.concat(texts.map(element))
+    const res = await postBinary(
+      '/v2/models/strings/infer',
+      {
+        inputs: [{ name: 'text', shape: [3, 2], datatype: 'BYTES', parameters: { binary_data_size: data.length } }],
+        parameters: { binary_data_output: true },
+      },
+      [data],
+    )
+    expect(res.status).toBe(200)
+    const { header, bytes } = splitResponse(res)
+    expect(header.outputs).toEqual([{ name: 'echo', datatype: 'BYTES', shape: [3, 2], parameters: { binary_data_size: data.length } }])
+    expect(bytes.echo.equals(data)).toBe(true)
+  })
+
+  it('refuses bytes that are not UTF-8 and BYTES for a numeric input with a clear 400', async () => {
+    const bad = Buffer.from([2, 0, 0, 0, 0xc3, 0x28, 0, 0, 0, 0])
+    const res = await postBinary(
+      '/v2/models/strings/infer',
+      { inputs: [{ name: 'text', shape: [1, 2], datatype: 'BYTES', parameters: { binary_data_size: bad.length } }] },
+      [bad],
+    )
+    expect(res.status).toBe(400)
+    expect(res.json).toEqual({
+      error: "Input 'text': BYTES element 0 is not valid UTF-8; the model's string input takes text",
+      code: 'ERR_INVALID_INPUT',
+    })
+    const numeric = await post(`${url}/v2/models/demo/infer`, {
+      inputs: [{ name: 'input', shape: [1, 1], datatype: 'BYTES', data: ['x'] }],
+    })
+    expect(numeric.json).toEqual({ error: "Input 'input' has datatype FP32, the request sends BYTES", code: 'ERR_INVALID_INPUT' })
+    const numbers = await post(`${url}/v2/models/strings/infer`, {
+      inputs: [{ name: 'text', shape: [1, 2], datatype: 'BYTES', data: [1, 2] }],
+    })
+    expect(numbers.json).toEqual({ error: "Input 'text': element 0 is number 1, expected a string", code: 'ERR_INVALID_INPUT' })
+  })
+
+  it('describes the string model as TYPE_STRING in its configuration and BYTES in its metadata', async () => {
+    expect((await http(`${url}/v2/models/strings/config`)).json).toMatchObject({
+      input: [{ name: 'text', data_type: 'TYPE_STRING', dims: [2] }],
+      output: [{ name: 'echo', data_type: 'TYPE_STRING', dims: [2] }],
+    })
+    expect((await http(`${url}/v2/models/strings`)).json).toMatchObject({ inputs: [{ name: 'text', datatype: 'BYTES', shape: [-1, 2] }] })
+  })
+})
+
 describe('numbers that do not fit', () => {
   it('answers 1e39 as FP32 with 400 naming the input, and an out-of-range INT32 too', async () => {
     const big = await post(`${url}/v2/models/multi/infer`, {
@@ -367,6 +444,6 @@ describe("Triton's extensions", () => {
     expect(stat.inference_stats.success.count - was.inference_stats.success.count).toBe(1)
     expect(stat.inference_stats.fail.count - was.inference_stats.fail.count).toBe(1)
     const all = (await http(`${url}/v2/models/stats`)).json as { model_stats: Array<{ name: string }> }
-    expect(all.model_stats.map((s) => s.name)).toEqual(['demo', 'multi', 'fp16'])
+    expect(all.model_stats.map((s) => s.name)).toEqual(['demo', 'multi', 'fp16', 'strings'])
   })
 })

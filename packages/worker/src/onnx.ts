@@ -5,6 +5,7 @@
  */
 import { env, InferenceSession, Tensor } from 'onnxruntime-node'
 import { WorkerError } from './errors.js'
+import { decodeStrings, encodeStrings } from './strings.js'
 import { performance } from 'node:perf_hooks'
 import type { RunTiming, WireTensor, WireTensorInfo, WireTensorType, WorkerDescription } from './protocol.js'
 
@@ -124,7 +125,7 @@ export async function createSession(model: string | Uint8Array, config: OnnxSess
 }
 
 const SUPPORTED_TYPES: ReadonlySet<string> = new Set<WireTensorType>([
-  'float32', 'float16', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool',
+  'float32', 'float16', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool', 'string',
 ])
 
 function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSession.ValueMetadata[]): WireTensorInfo[] {
@@ -168,10 +169,13 @@ export const TYPED_ARRAY_OF: Readonly<Record<WireTensorType, TypedArrayConstruct
   int64: BigInt64Array,
   uint64: BigUint64Array,
   bool: Uint8Array,
+  // The BYTES wire form's bytes (see strings.ts), never an element per slot.
+  string: Uint8Array,
 }
 
 /** Wraps an ORT tensor over the wire tensor's buffer — no copy. */
 export function tensorFromWire(wire: WireTensor): Tensor {
+  if (wire.type === 'string') return new Tensor('string', decodeStrings(wire.buffer), wire.dims)
   const data = new TYPED_ARRAY_OF[wire.type](wire.buffer)
   return new Tensor(wire.type, data as never, wire.dims)
 }
@@ -184,6 +188,7 @@ export function tensorFromWire(wire: WireTensor): Tensor {
 export function wireFromTensor(tensor: Tensor): WireTensor {
   const type = tensor.type as WireTensorType
   if (!SUPPORTED_TYPES.has(type)) throw new WorkerError('ERR_INFERENCE', `Output of element type ${tensor.type} is not supported`)
+  if (type === 'string') return { type, dims: [...tensor.dims], buffer: encodeStrings(tensor.data as string[]) }
   const data = tensor.data as unknown as ArrayBufferView
   const exact =
     data.buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength

@@ -30,6 +30,11 @@ export type WireTensorType =
   | 'int64'
   | 'uint64'
   | 'bool'
+  /**
+   * ONNX string (the protocol's BYTES): carried as one buffer in the BYTES wire form, each
+   * element a 4-byte little-endian length then its UTF-8 bytes (see strings.ts).
+   */
+  | 'string'
 
 /**
  * A whole-batch tensor. `buffer` holds exactly the tensor's elements from byte 0 and

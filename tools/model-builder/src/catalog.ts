@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serializeModel } from './graph.js'
 import { buildMlp, demoMlpWeights } from './models/mlp.js'
-import { buildFixedBatch, buildFp16, buildHardcodedBatch1, buildMultiIo, buildPoison } from './models/small.js'
+import { buildFixedBatch, buildFp16, buildHardcodedBatch1, buildMultiIo, buildPoison, buildStrings } from './models/small.js'
 import { buildTokenPool, tokenPoolWeights } from './models/token-pool.js'
 
 /** One generated model file. */
@@ -56,6 +56,11 @@ export const catalog: readonly CatalogEntry[] = [
     path: 'fixtures/models/fp16.onnx',
     summary: 'x float16 [batch, 4] -> y float16 [batch, 4] = 2x, sum float32 [batch]',
     build: () => serializeModel(buildFp16()),
+  },
+  {
+    path: 'fixtures/models/strings.onnx',
+    summary: 'text string [batch, 2] -> echo string [batch, 2] (Identity)',
+    build: () => serializeModel(buildStrings()),
   },
 ]
 

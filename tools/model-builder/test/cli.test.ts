@@ -40,6 +40,7 @@ describe('committed models', () => {
       'fixtures/models/hardcoded-batch1.onnx',
       'fixtures/models/multi-io.onnx',
       'fixtures/models/fp16.onnx',
+      'fixtures/models/strings.onnx',
     ])
   })
 })

@@ -9,6 +9,7 @@
  */
 import type Long from 'long'
 import type { inference } from '../../generated/inference.js'
+import { writeBytesElements } from '../server/binary.js'
 import { decodeInferFields } from '../server/decode.js'
 import type { DecodeLimits, DecodedInferRequest, TensorBytesSource } from '../server/decode.js'
 import { invalidInput } from '../server/invalid-input.js'
@@ -57,6 +58,14 @@ export function decodeGrpcInferRequest(
       `'raw_input_contents' must hold one entry per input: the request has ${inputs.length} input(s) and ${raw.length} raw entries`,
     )
   }
+  // Inputs whose bytes the decoder reads as binary tensors, by input name: every input
+  // in the raw form, and BYTES given as typed `bytes_contents` (framed as in the raw
+  // form, so one path checks BYTES elements whichever way they came).
+  const binary = new Map<string, { bytes: Buffer; label: string }>()
+  const asBinary = (input: InputTensor, shape: number[], bytes: Buffer, label: string): object => {
+    binary.set(input.name ?? '', { bytes, label })
+    return { name: input.name, datatype: input.datatype, shape, parameters: { binary_data_size: bytes.length } }
+  }
   const fields = {
     id: request.id === '' ? undefined : request.id,
     inputs: inputs.map((input, i) => {
@@ -67,31 +76,28 @@ export function decodeGrpcInferRequest(
             input: input.name,
           })
         }
-        return { name: input.name, datatype: input.datatype, shape, parameters: { binary_data_size: raw[i].length } }
+        return asBinary(input, shape, bufferOf(raw[i]), `raw_input_contents[${i}]`)
       }
-      return { name: input.name, datatype: input.datatype, shape, data: typedData(input) }
+      const data = typedData(input)
+      if (input.datatype === 'BYTES') {
+        return asBinary(input, shape, writeBytesElements(data as Uint8Array[]), "the framed 'contents.bytes_contents'")
+      }
+      return { name: input.name, datatype: input.datatype, shape, data }
     }),
     // No requested outputs means every output, as in JSON; gRPC answers every output raw.
     outputs: request.outputs.length === 0 ? undefined : request.outputs.map((output) => ({ name: output.name })),
   }
-  const names = inputs.map((input) => input.name ?? '')
-  return decodeInferFields(fields, raw.length > 0 ? rawContents(raw, names) : undefined, metadata, limits)
+  const source: TensorBytesSource = {
+    take: (input) => binary.get(input)?.bytes ?? Buffer.alloc(0),
+    // Every binary entry belongs to an input (the count was checked above).
+    finish: () => {},
+    sizeName: (input) => binary.get(input)?.label ?? 'binary_data_size',
+  }
+  return decodeInferFields(fields, binary.size > 0 ? source : undefined, metadata, limits)
 }
 
-/**
- * `raw_input_contents` handed out in input order (the decoder takes them in that
- * order; their count was checked above, so none is left over).
- */
-function rawContents(raw: readonly Uint8Array[], names: readonly string[]): TensorBytesSource {
-  let next = 0
-  return {
-    take: () => {
-      const bytes = raw[next++]
-      return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    },
-    finish: () => {},
-    sizeName: (input) => `raw_input_contents[${names.indexOf(input)}]`,
-  }
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
 function typedData(input: InputTensor): readonly unknown[] {

@@ -135,7 +135,10 @@ function halfJson(data: TypedArray): string | undefined {
   return values.join(',')
 }
 
-const TABLE: Record<TensorType, DatatypeInfo> = {
+/** Element types held in typed arrays: every type but `string` (the protocol's BYTES). */
+export type NumericType = Exclude<TensorType, 'string'>
+
+const TABLE: Record<NumericType, DatatypeInfo> = {
   float32: { protocol: 'FP32', create: Float32Array, read: readFloat32, expects: 'a number within FP32 range (|x| <= 3.4028234663852886e38)', json: numbersJson },
   float64: { protocol: 'FP64', create: Float64Array, read: readFloat64, expects: 'a finite number', json: numbersJson },
   // ONNX Runtime holds float16 tensors as their raw bits in a Uint16Array.
@@ -200,7 +203,7 @@ const PROTOCOL_NAMES: ReadonlySet<string> = new Set<ProtocolDatatype>([
 
 /** The protocol datatype of an ONNX element type. */
 export function protocolDatatype(type: TensorType): ProtocolDatatype {
-  return TABLE[type].protocol
+  return type === 'string' ? 'BYTES' : TABLE[type].protocol
 }
 
 /** Whether `name` is a datatype of the protocol at all (even one this server cannot take). */
@@ -208,7 +211,7 @@ export function isProtocolDatatype(name: string): name is ProtocolDatatype {
   return PROTOCOL_NAMES.has(name)
 }
 
-/** Reader, constructor and description for tensors of an ONNX element type. */
-export function datatypeInfo(type: TensorType): DatatypeInfo {
+/** Reader, constructor and description for tensors of a numeric element type. */
+export function datatypeInfo(type: NumericType): DatatypeInfo {
   return TABLE[type]
 }

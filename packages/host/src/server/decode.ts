@@ -25,10 +25,11 @@
  * - Recursion into nested `data` is bounded by the length of `shape`, itself at most
  *   `MAX_RANK`, never by the depth of the JSON.
  */
-import type { PoolMetadata, RowInput, TensorInfo, TypedArray } from '../types.js'
-import { BinaryTail, typedArrayOver } from './binary.js'
+import type { PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
+import { BinaryTail, readBytesElements, typedArrayOver } from './binary.js'
 import { parseJson } from './body.js'
 import { datatypeInfo, isProtocolDatatype, protocolDatatype } from './datatypes.js'
+import type { NumericType } from './datatypes.js'
 import { MalformedBinaryError } from './errors.js'
 import { invalidInput } from './invalid-input.js'
 
@@ -68,12 +69,19 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
 }
 
-/** An input as the request gives it: all its rows in one typed array. */
+/** An input as the request gives it: all its rows in one typed array (or one array of strings). */
 interface DecodedInput {
   readonly name: string
   readonly shape: readonly number[]
-  readonly data: TypedArray
+  readonly data: TensorData
 }
+
+/** How a JSON element becomes an element of the tensor (`undefined`: not a valid one). */
+type Reader = (value: unknown) => number | bigint | string | undefined
+
+const readString: Reader = (value) => (typeof value === 'string' ? value : undefined)
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
  * Where an input's binary tensor bytes come from: the bytes after the JSON header
@@ -275,8 +283,9 @@ function checkShape(name: string, shape: unknown): number[] {
   return shape as number[]
 }
 
-/** An input's binary data as a typed array over the body's bytes. */
-function binaryTensor(info: TensorInfo, dims: readonly number[], total: number, bytes: Buffer, sizeName = 'binary_data_size'): TypedArray {
+/** An input's binary data: a typed array over the body's bytes, or its BYTES elements as strings. */
+function binaryTensor(info: TensorInfo, dims: readonly number[], total: number, bytes: Buffer, sizeName = 'binary_data_size'): TensorData {
+  if (info.type === 'string') return binaryStrings(info.name, total, bytes)
   const { create, protocol } = datatypeInfo(info.type)
   const expected = total * create.BYTES_PER_ELEMENT
   if (bytes.length !== expected) {
@@ -297,8 +306,25 @@ function binaryTensor(info: TensorInfo, dims: readonly number[], total: number, 
   return typedArrayOver(bytes, create, total)
 }
 
-/** An input's JSON `data` (flat or nested as `shape`) as one typed array, every element checked. */
-function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, data: readonly unknown[]): TypedArray {
+/**
+ * A BYTES input for a model's string input: each element must be UTF-8 text (ONNX
+ * Runtime holds string tensors as JS strings; arbitrary bytes would not survive).
+ */
+function binaryStrings(name: string, total: number, bytes: Buffer): string[] {
+  return readBytesElements(bytes, total, name).map((element, index) => {
+    try {
+      return utf8.decode(element)
+    } catch {
+      throw invalidInput(`Input '${name}': BYTES element ${index} is not valid UTF-8; the model's string input takes text`, {
+        input: name,
+        index,
+      })
+    }
+  })
+}
+
+/** An input's JSON `data` (flat or nested as `shape`) as one typed array (or strings), every element checked. */
+function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, data: readonly unknown[]): TensorData {
   const name = info.name
   const nested = data.length > 0 && Array.isArray(data[0])
   if (nested) {
@@ -311,13 +337,18 @@ function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, da
     })
   }
   // The element count is now known to be real (checkNested counted every leaf level).
-  const { create, read, expects } = datatypeInfo(info.type)
-  const out = new create(total)
+  const { out, read, expects } =
+    info.type === 'string'
+      ? { out: new Array<string>(total), read: readString, expects: 'a string' }
+      : (() => {
+          const numeric = datatypeInfo(info.type as NumericType)
+          return { out: new numeric.create(total), read: numeric.read as Reader, expects: numeric.expects }
+        })()
   if (!nested) {
     for (let j = 0; j < total; j++) {
       const value = read(data[j])
       if (value === undefined) throw badElement(name, j, data[j], expects)
-      out[j] = value
+      ;(out as unknown[])[j] = value
     }
   } else {
     fillNested(data, out, 0, 0, dims.length - 1, read, expects, name)
@@ -347,11 +378,11 @@ function checkNested(data: readonly unknown[], shape: readonly number[], axis: n
  */
 function fillNested(
   node: readonly unknown[],
-  out: TypedArray,
+  out: TensorData,
   offset: number,
   axis: number,
   lastAxis: number,
-  read: (value: unknown) => number | bigint | undefined,
+  read: Reader,
   expects: string,
   name: string,
 ): number {
@@ -359,7 +390,7 @@ function fillNested(
     for (const item of node) {
       const value = read(item)
       if (value === undefined) throw badElement(name, offset, item, expects)
-      out[offset++] = value
+      ;(out as unknown[])[offset++] = value
     }
     return offset
   }
@@ -373,6 +404,11 @@ function badElement(name: string, index: number, value: unknown, expects: string
   return invalidInput(`Input '${name}': element ${index} is ${describe(value)}, expected ${expects}`, { input: name, index })
 }
 
+/** Elements `start` to `end`: a view of a typed array, a copy of strings. */
+function rowOf(data: TensorData, start: number, end: number): TensorData {
+  return Array.isArray(data) ? data.slice(start, end) : (data.subarray(start, end) as TypedArray)
+}
+
 /** One `RowInput` per row: views into each input's array, sharing one dims array per input. */
 function splitRows(inputs: readonly DecodedInput[]): RowInput[] {
   const rowCount = inputs[0].shape[0]
@@ -383,7 +419,7 @@ function splitRows(inputs: readonly DecodedInput[]): RowInput[] {
   const rows: RowInput[] = new Array(rowCount)
   for (let r = 0; r < rowCount; r++) {
     rows[r] = Object.fromEntries(
-      parts.map((p) => [p.name, { data: p.data.subarray(r * p.rowElements, (r + 1) * p.rowElements) as TypedArray, dims: p.rowDims }]),
+      parts.map((p) => [p.name, { data: rowOf(p.data, r * p.rowElements, (r + 1) * p.rowElements), dims: p.rowDims }]),
     ) as RowInput
   }
   return rows
@@ -401,6 +437,11 @@ function decodeRawRequest(body: Buffer, metadata: PoolMetadata): DecodedInferReq
     )
   }
   const info = metadata.inputs[0]
+  if (info.type === 'string') {
+    throw invalidInput(`The raw binary form cannot carry BYTES input '${info.name}': send a JSON header with parameters.binary_data_size`, {
+      input: info.name,
+    })
+  }
   const { create, protocol } = datatypeInfo(info.type)
   const rowDims = info.dims.slice(1).map((d) => (typeof d === 'number' && d >= 0 ? d : -1))
   const dynamic = rowDims.filter((d) => d === -1).length

@@ -9,8 +9,8 @@
  * response with `NonFiniteOutputError`, whose message tells the client to ask for that
  * output as binary data, which carries every value exactly.
  */
-import type { RowOutput } from '../types.js'
-import { binaryBody, bytesOf } from './binary.js'
+import type { RowOutput, StringData, TensorData, TypedArray } from '../types.js'
+import { binaryBody, bytesOf, writeBytesElements } from './binary.js'
 import type { BinaryBody } from './binary.js'
 import { datatypeInfo, protocolDatatype } from './datatypes.js'
 import type { RequestedOutput } from './decode.js'
@@ -22,8 +22,17 @@ export const MODEL_VERSION = '1'
 /** A response body: JSON text, or a JSON header followed by binary tensors. */
 export type EncodedResponse = { readonly kind: 'json'; readonly text: string } | { readonly kind: 'binary'; readonly body: BinaryBody }
 
-function sameDims(a: readonly number[], b: readonly number[]): boolean {
+export function sameDims(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((d, i) => d === b[i])
+}
+
+/**
+ * The raw bytes of one row's output (the binary extension's and gRPC's
+ * `raw_output_contents` form): little-endian numbers, a view where the host is
+ * little-endian; or BYTES elements, each a 4-byte length and its UTF-8.
+ */
+export function rawTensorBytes(data: TensorData, isString: boolean): Buffer {
+  return isString ? writeBytesElements((data as StringData).map((e) => Buffer.from(e, 'utf8'))) : bytesOf(data as TypedArray)
 }
 
 export function encodeInferResponse(
@@ -37,7 +46,12 @@ export function encodeInferResponse(
   for (const { name, binary: asBinary } of outputs) {
     const first = results[0][name]
     const rowDims = first.dims
-    const info = datatypeInfo(first.type)
+    const numeric = first.type === 'string' ? undefined : datatypeInfo(first.type)
+    // JSON text of a row's elements (strings quoted and escaped); `undefined` if one has no JSON form.
+    const json = (data: TensorData): string | undefined =>
+      numeric ? numeric.json(data as TypedArray) : (data as StringData).map((e) => JSON.stringify(e)).join(',')
+    // Raw bytes of a row's elements: little-endian numbers, or BYTES elements (4-byte length + UTF-8).
+    const raw = (data: TensorData): Buffer => rawTensorBytes(data, numeric === undefined)
     const parts: string[] = []
     let bytes = 0
     for (let r = 0; r < results.length; r++) {
@@ -45,12 +59,12 @@ export function encodeInferResponse(
       if (r > 0 && !sameDims(rowDims, tensor.dims)) throw new OutputShapeMismatchError(name, rowDims, tensor.dims, r)
       if (asBinary) {
         // Each row's output is a view into its batch's output buffer: written as is.
-        const chunk = bytesOf(tensor.data)
+        const chunk = raw(tensor.data)
         bytes += chunk.length
         binary.push(chunk)
         continue
       }
-      const text = info.json(tensor.data)
+      const text = json(tensor.data)
       if (text === undefined) throw new NonFiniteOutputError(name)
       if (text.length > 0) parts.push(text)
     }

@@ -4,7 +4,7 @@
  * of mixed element types.
  */
 import { buildModel } from '../graph.js'
-import { add, cast, gather, gemm, mul, reduceSum, reshape, slice, squeeze } from '../nodes.js'
+import { add, cast, gather, gemm, identity, mul, reduceSum, reshape, slice, squeeze } from '../nodes.js'
 import { mulberry32, uniformFloat32 } from '../prng.js'
 import type { OnnxTypes } from '../proto.js'
 import { floatTensor, int64Vector, tensor } from '../tensor.js'
@@ -221,5 +221,20 @@ export function buildFp16(): OnnxTypes.ModelProto {
       cast('y32', 'float16', 'y'),
       reduceSum('x32', 'axes_1', 'sum', false),
     ],
+  })
+}
+
+/**
+ * `text` string [batch, 2] → `echo` string [batch, 2] (Identity). For the BYTES datatype
+ * end to end: the output proves each string arrived intact and in place. (A Cast to
+ * float would also test content, but fails the whole batch on any non-numeric string.)
+ */
+export function buildStrings(): OnnxTypes.ModelProto {
+  return buildModel({
+    name: 'strings',
+    doc: 'echo = text',
+    inputs: [{ name: 'text', type: 'string', dims: ['batch', 2] }],
+    outputs: [{ name: 'echo', type: 'string', dims: ['batch', 2] }],
+    nodes: [identity('text', 'echo')],
   })
 }

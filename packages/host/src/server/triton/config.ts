@@ -86,6 +86,7 @@ const DATA_TYPE: Readonly<Record<TensorType, TritonDataType>> = {
   float16: 'TYPE_FP16',
   float32: 'TYPE_FP32',
   float64: 'TYPE_FP64',
+  string: 'TYPE_STRING',
 }
 
 /** Triton's `DataType` name of an element type. */
