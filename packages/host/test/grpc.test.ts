@@ -227,7 +227,7 @@ describe('ModelInfer', () => {
     })
     const name = tokens.metadata.outputs[0].name
     expect(typed.raw_output_contents).toEqual(raw.raw_output_contents)
-    expect(Buffer.from(typed.raw_output_contents[0])).toEqual(rawBytes(direct[name].data))
+    expect(Buffer.from(typed.raw_output_contents[0])).toEqual(rawBytes(direct[name].data as ArrayBufferView))
   })
 
   it('takes and returns FP16 as raw half-precision bits, equal to a direct onnxruntime session', async () => {
