@@ -6,14 +6,13 @@
  * HTTP and gRPC requests meet in the same pools (and the same batches), and one
  * graceful shutdown drains both.
  *
- * Inference requests are checked by the server's own `decodeInferRequest`, once, with
- * the messages HTTP gives; a failure is answered with a gRPC status (status.ts).
+ * Inference requests are checked by the server's own decoder (through request.ts), once,
+ * with the messages HTTP gives; a failure is answered with a gRPC status (status.ts).
  * ModelStreamInfer answers each request with one response carrying its request's id,
  * in completion order; a failing request gets `error_message` (and our code in the
  * response's `inferpool_code` parameter) and the stream goes on.
  */
 import { performance } from 'node:perf_hooks'
-
 import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
 import type { RowOutput } from '../types.js'
 import { MODEL_VERSION } from '../server/encode.js'
@@ -61,7 +60,7 @@ interface OpenStream {
 class GrpcService {
   readonly #inner: Handler
   readonly #streams = new Set<OpenStream>()
-  #streamsEnded: Array<() => void> = []
+  readonly #streamsEnded: Array<() => void> = []
   #active = 0
   #closing: Promise<void> | undefined
 
@@ -75,14 +74,15 @@ class GrpcService {
 
   close(): Promise<void> {
     this.#closing ??= new Promise<void>((resolve) => {
-      const failure = this.#failure(new ShuttingDownError())
       if (this.#streams.size === 0) return resolve()
       this.#streamsEnded.push(resolve)
-      for (const stream of [...this.#streams]) stream.endWhenIdle(failure)
+      // Each stream gets its own status (its trailing metadata is sent with it).
+      for (const stream of [...this.#streams]) stream.endWhenIdle(this.#failure(new ShuttingDownError()))
     })
     return this.#closing
   }
 
+  /** How a failure is answered (and logged when it is INTERNAL). */
   #failure(error: unknown): GrpcFailure {
     const options = this.#inner.options
     return grpcFailure(error, options.retryAfterSeconds * 1000, options.logger)
@@ -193,7 +193,8 @@ class GrpcService {
     } catch (error) {
       const ms = performance.now() - started
       if (entry !== undefined) {
-        const failure = this.#failure(error)
+        // Only counted here; the caller answers (and logs) it.
+        const failure = grpcFailure(error, 0)
         const status = signal.aborted ? 'CANCELLED' : statusName(failure.code)
         const code = signal.aborted ? undefined : failure.errorCode
         inner.metrics.request(entry.name, 'grpc', status, ms / 1000, rows, code)

@@ -21,13 +21,14 @@ export interface GrpcFailure extends StatusObject {
 
 /**
  * The status of a failure. An error without one of our `ERR_` codes is unexpected: it
- * is answered INTERNAL with a generic message, its text never sent.
+ * is answered INTERNAL with a generic message, its text never sent. With `logger`, an
+ * INTERNAL failure (not the caller's doing, like HTTP's 500) is logged: pass it where
+ * the failure is answered, once, not where it is only counted.
  */
-export function grpcFailure(error: unknown, retryAfterMs: number, logger: Pick<Console, 'error'>): GrpcFailure {
+export function grpcFailure(error: unknown, retryAfterMs: number, logger?: Pick<Console, 'error'>): GrpcFailure {
   const { code: errorCode, message } = publicErrorOf(error)
   const code = grpcStatusOf(errorCode) as GrpcStatusCode
-  // As on HTTP (500): a failure that is not the caller's doing goes to the log.
-  if (code === GrpcStatus.INTERNAL) logger.error('inferpool: gRPC request failed', error)
+  if (code === GrpcStatus.INTERNAL) logger?.error('inferpool: gRPC request failed', error)
   const metadata = new Metadata()
   metadata.set(CODE_METADATA_KEY, errorCode)
   if (isRetryable(errorCode)) metadata.set(RETRY_METADATA_KEY, String(retryAfterMs))
