@@ -52,7 +52,7 @@ describe('pnpm bench --quick', () => {
     expect(result.schema).toBe(1)
     expect(result.quick).toBe(true)
     expect(result.errors).toEqual([])
-    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'http', 'third-party', 'memory'])
+    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'http', 'grpc', 'third-party', 'memory'])
     expect(result.machine.cores).toBeGreaterThanOrEqual(1)
     expect(result.machine.onnxruntime).toMatch(/^\d+\.\d+\.\d+/)
     expect(result.machine.node).toBe(process.version)
@@ -99,6 +99,21 @@ describe('pnpm bench --quick', () => {
     ])
     for (const p of result.http) expect(p.requests).toBeGreaterThan(0)
 
+    // One gRPC round of the five variants, then the 64-row streaming point.
+    expect(result.grpc.map((p) => [p.variant, p.round, p.rowsPerRequest])).toEqual([
+      ['noop-grpc-unary', 1, 1],
+      ['noop-grpc-stream', 1, 1],
+      ['grpc-unary', 1, 1],
+      ['grpc-stream', 1, 1],
+      ['http-json', 1, 1],
+      ['grpc-stream', 1, 64],
+    ])
+    for (const p of result.grpc) {
+      expect(p.requests).toBeGreaterThan(0)
+      expect(p.serverCpuUsPerRow).toBeGreaterThan(0)
+    }
+    expect(result.summary.grpc?.streamVsJson).toBeGreaterThan(0)
+
     expect(result.thirdParty?.fixedBatchSize).toBe(1)
     expect(result.thirdParty?.rounds.map((round) => round.map((p) => p.replicas))).toEqual([
       [1, 2],
@@ -121,6 +136,9 @@ describe('pnpm bench --quick', () => {
       'pool-vs-practical-limit',
       'pool-vs-batching-off',
       'p50-at-1-caller',
+      'grpc-stream-vs-json',
+      'door-json-vs-noop',
+      'door-binary-vs-json',
     ])
     for (const t of result.summary.targets) expect(t.actual).not.toBeNull()
     expect(result.summary.suggested?.replicas).toBe(1)

@@ -439,17 +439,31 @@ describe('errors as gRPC statuses', () => {
     expect(ok(await guarded.client.call('ServerReady', {}))).toEqual({ ready: true })
   })
 
-  it('INTERNAL with the pool code when the model fails on a row', async () => {
+  it('INTERNAL with the pool code when the model fails on a row, logged once', async () => {
     const poison = await pool({ model: repoModel('poison.onnx'), replicas: 1 })
-    const { client: poisonClient } = await server({ poison })
-    const request = (x0: number): Message => ({
+    const logged: unknown[][] = []
+    const { client: poisonClient } = await server({ poison }, { logger: { error: (...args) => logged.push(args), info() {} } })
+    const request = (x0: number, id = ''): Message => ({
       model_name: 'poison',
+      id,
       inputs: [{ name: 'x', datatype: 'FP32', shape: [1, 4], contents: { fp32_contents: [x0, 1, 2, 3] } }],
     })
     expect(failure(await poisonClient.call('ModelInfer', request(50)))).toMatchObject({
       code: grpc.status.INTERNAL,
       inferpoolCode: 'ERR_INFERENCE',
     })
+    expect(logged.map((args) => [args[0], (args[1] as { code?: string }).code])).toEqual([
+      ['inferpool: gRPC request failed', 'ERR_INFERENCE'],
+    ])
+    const stream = poisonClient.stream()
+    const done = drain(stream)
+    stream.write(request(50, 'bad'))
+    stream.end()
+    const { responses } = await done
+    expect(responses.map((r) => [r.infer_response.id, r.infer_response.parameters.inferpool_code.string_param])).toEqual([
+      ['bad', 'ERR_INFERENCE'],
+    ])
+    expect(logged).toHaveLength(2)
     expect(ok(await poisonClient.call('ModelInfer', request(1))).outputs[0].shape).toEqual([1, 4])
   })
 
