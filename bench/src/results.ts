@@ -41,6 +41,9 @@ export interface Summary {
     plainRowsPerSec: number | null
     batchedVsBatchingOff: number | null
     batchedVsPlain: number | null
+    /** The naive Python server (FastAPI + onnxruntime per request), when it ran. */
+    pythonRowsPerSec: number | null
+    batchedVsPython: number | null
   } | null
   targets: TargetCheck[]
   /** Settings the figures point to; the reasoning is in bench/README.md. */

@@ -30,7 +30,14 @@ export interface NoopServerConfig {
   modelName: string
 }
 
-export type ServerConfig = PlainServerConfig | PoolServerConfig | NoopServerConfig
+/** The naive Python baseline (bench/python/naive_server.py): FastAPI + onnxruntime, one run per request. */
+export interface PythonServerConfig {
+  kind: 'python'
+  model: string
+  modelName: string
+}
+
+export type ServerConfig = PlainServerConfig | PoolServerConfig | NoopServerConfig | PythonServerConfig
 
 /** Reports a start-up failure to the parent and exits non-zero. */
 export function reportStartupFailure(error: unknown): void {
