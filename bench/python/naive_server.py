@@ -9,6 +9,7 @@ Prints the port it listens on (one line on stdout) once it is ready.
 """
 import socket
 import sys
+from contextlib import asynccontextmanager
 
 import numpy as np
 import onnxruntime as ort
@@ -19,7 +20,17 @@ MODEL, NAME = sys.argv[1], sys.argv[2]
 DTYPES = {"FP32": np.float32, "FP64": np.float64, "INT32": np.int32, "INT64": np.int64, "BOOL": np.bool_}
 session = ort.InferenceSession(MODEL)
 outputs = session.get_outputs()
-app = FastAPI()
+PORT = 0
+
+
+@asynccontextmanager
+async def lifespan(_app):
+    # Printed once the server is up: the bench connects only then.
+    print(PORT, flush=True)
+    yield
+
+
+app = FastAPI(lifespan=lifespan)
 
 
 @app.post(f"/v2/models/{NAME}/infer")
@@ -38,11 +49,10 @@ def infer(payload: dict):
 
 
 if __name__ == "__main__":
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    # Listening before the port is printed: connections made meanwhile wait in the backlog.
-    sock.listen(2048)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    print(sock.getsockname()[1], flush=True)
-    server.run(sockets=[sock])
+    # A free port, handed to uvicorn by number: given a ready socket instead (sockets=[...]),
+    # this uvicorn answered each request ~25 ms late on a keep-alive connection, as if
+    # Nagle's algorithm met a delayed ACK.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        PORT = probe.getsockname()[1]
+    uvicorn.run(app, host="127.0.0.1", port=PORT, log_level="warning", access_log=False)
