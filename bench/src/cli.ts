@@ -19,7 +19,7 @@ import { formatReport } from './report.js'
 import { RESULT_SCHEMA, type BenchResult } from './results.js'
 import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
 import { runGrpc } from './scenarios/grpc.js'
-import { runDoorRounds, runHttp, type HttpServerSpec } from './scenarios/http.js'
+import { pythonBaselineMissing, runDoorRounds, runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runMemory } from './scenarios/memory.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
@@ -190,6 +190,10 @@ async function main(argv: string[]): Promise<number> {
       { server: 'batching-off', config: { kind: 'pool', model: modelPath, modelName: HTTP_MODEL_NAME, ...shape, maxBatchSize: 1 } },
       { server: 'plain-node-http', config: { kind: 'plain', model: modelPath, modelName: HTTP_MODEL_NAME } },
     ]
+    // The naive Python server of issue 11 (FastAPI + onnxruntime per request), when python3 has its packages.
+    const pythonMissing = await pythonBaselineMissing()
+    if (pythonMissing === null) specs.push({ server: 'python-fastapi', config: { kind: 'python', model: modelPath, modelName: HTTP_MODEL_NAME } })
+    else console.error(`bench: the naive Python baseline (python-fastapi) is skipped: ${pythonMissing}`)
     // One server failing (say, the pool server) must not cost the other servers' figures.
     const failures: string[] = []
     for (const spec of specs) {

@@ -168,7 +168,7 @@ export function formatReport(r: BenchResult): string {
   )
   if (s.http) {
     out.push(
-      `HTTP at ${s.http.connections} connections: batched ÷ batching off ${ratio(s.http.batchedVsBatchingOff)}, batched ÷ plain node:http ${ratio(s.http.batchedVsPlain)}`,
+      `HTTP at ${s.http.connections} connections: batched ÷ batching off ${ratio(s.http.batchedVsBatchingOff)}, batched ÷ plain node:http ${ratio(s.http.batchedVsPlain)}, batched ÷ naive Python (FastAPI) ${ratio(s.http.batchedVsPython)}`,
     )
   }
   if (s.grpc) {

@@ -49,6 +49,9 @@ export interface Summary {
     plainRowsPerSec: number | null
     batchedVsBatchingOff: number | null
     batchedVsPlain: number | null
+    /** The naive Python server (FastAPI + onnxruntime per request), when it ran. */
+    pythonRowsPerSec: number | null
+    batchedVsPython: number | null
   } | null
   /** Medians over the gRPC scenario's interleaved rounds, single-row requests. */
   grpc: {

@@ -128,6 +128,7 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
   const hb = httpAt('batched')
   const ho = httpAt('batching-off')
   const hp = httpAt('plain-node-http')
+  const hpy = httpAt('python-fastapi')
 
   return {
     practicalLimitRowsPerSec: limit,
@@ -146,6 +147,8 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
             plainRowsPerSec: hp,
             batchedVsBatchingOff: hb && ho ? hb / ho : null,
             batchedVsPlain: hb && hp ? hb / hp : null,
+            pythonRowsPerSec: hpy,
+            batchedVsPython: hb && hpy ? hb / hpy : null,
           },
     grpc,
     targets,

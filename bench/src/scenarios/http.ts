@@ -4,17 +4,20 @@
  * (c) a plain `node:http` server calling onnxruntime-node per request. Each server runs
  * in its own child process on 127.0.0.1; autocannon runs in the bench process.
  */
-import { fork, type ChildProcess } from 'node:child_process'
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import { once } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
 import { createRng, KSERVE_DATATYPE, randomArray, type ModelInfo } from '../model.js'
-import { distFile } from '../paths.js'
+import { benchRoot, distFile } from '../paths.js'
+import { join } from 'node:path'
 import type { ServerConfig, ServerMessage } from '../servers/protocol.js'
 import type { Window } from './direct.js'
 
-export type HttpServerKind = 'batched' | 'batching-off' | 'plain-node-http'
+export type HttpServerKind = 'batched' | 'batching-off' | 'plain-node-http' | 'python-fastapi'
 
 export interface HttpPoint {
   kind: 'http'
@@ -55,12 +58,61 @@ export interface RunningServer {
   child: ChildProcess
   port: number
   /** The gRPC port of the servers that have one. */
-  grpcPort: number | undefined
+  grpcPort?: number
   rssBytes: number
+}
+
+/**
+ * Why the naive Python baseline cannot run here (`python3` with fastapi, uvicorn,
+ * onnxruntime and numpy), or `null` when it can.
+ */
+export async function pythonBaselineMissing(): Promise<string | null> {
+  try {
+    await promisify(execFile)('python3', ['-c', 'import fastapi, uvicorn, onnxruntime, numpy'], { timeout: 30_000 })
+    return null
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1)
+    return `needs python3 with fastapi, uvicorn, onnxruntime and numpy (pip install fastapi uvicorn onnxruntime numpy): ${stderr || String(error)}`
+  }
+}
+
+/** Starts the naive Python server; it prints its port on stdout once listening. */
+async function startPythonServer(config: ServerConfig): Promise<RunningServer> {
+  const script = join(benchRoot, 'python', 'naive_server.py')
+  const child = spawn('python3', [script, config.model, config.modelName], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderrTail = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-2000)
+  })
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`python server did not start within ${SERVER_START_TIMEOUT_MS} ms`)), SERVER_START_TIMEOUT_MS)
+      let out = ''
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk
+        const line = out.split('\n')[0]
+        if (out.includes('\n')) {
+          clearTimeout(timer)
+          resolve(Number(line))
+        }
+      })
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`python server exited with code ${code} during start-up${stderrTail ? `: ${stderrTail}` : ''}`))
+      })
+    })
+    const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
+    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+    return { child, port, rssBytes: rssKiB * 1024 }
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
+  }
 }
 
 /** Starts a bench server child process and waits until it listens on 127.0.0.1. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  if (config.kind === 'python') return startPythonServer(config)
   const script = distFile('servers', `${config.kind}-server.js`)
   // The server's own logging (a client that hangs up at the end of a run is logged by
   // some servers) stays out of the bench's output; its tail goes into any error.

@@ -55,7 +55,14 @@ export interface NoopServerConfig {
   modelName: string
 }
 
-export type ServerConfig = PlainServerConfig | PoolServerConfig | NoopServerConfig | GrpcServerConfig | GrpcNoopServerConfig
+/** The naive Python baseline (bench/python/naive_server.py): FastAPI + onnxruntime, one run per request. */
+export interface PythonServerConfig {
+  kind: 'python'
+  model: string
+  modelName: string
+}
+
+export type ServerConfig = PlainServerConfig | PoolServerConfig | NoopServerConfig | PythonServerConfig | GrpcServerConfig | GrpcNoopServerConfig
 
 /** Reports a start-up failure to the parent and exits non-zero. */
 export function reportStartupFailure(error: unknown): void {

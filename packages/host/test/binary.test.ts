@@ -71,7 +71,7 @@ describe('the bytes after the JSON header', () => {
   it('refuse a size past what is left', () => {
     const tail = new BinaryTail(Buffer.alloc(6))
     tail.take('a', 4)
-    expect(() => tail.take('b', 3)).toThrow("'b' declares binary_data_size 3 but only 2 of the 6 bytes after the JSON header are left")
+    expect(() => tail.take('b', 3)).toThrow(`"b" declares binary_data_size 3 but only 2 of the 6 bytes after the JSON header are left`)
   })
 
   it('refuse trailing bytes', () => {
@@ -83,7 +83,7 @@ describe('the bytes after the JSON header', () => {
   })
 
   it.each([[-1], [1.5], ['4'], [null], [Number.MAX_SAFE_INTEGER + 1]])('refuse a binary_data_size of %s', (size) => {
-    expect(() => new BinaryTail(Buffer.alloc(4)).take('a', size)).toThrow("'a': parameters.binary_data_size must be a non-negative integer")
+    expect(() => new BinaryTail(Buffer.alloc(4)).take('a', size)).toThrow(`"a": parameters.binary_data_size must be a non-negative integer`)
   })
 })
 
@@ -124,12 +124,12 @@ describe('BYTES elements (4-byte little-endian length, then the bytes)', () => {
   })
 
   it('refuse a truncated length, a length past the end, and a count other than the shape', () => {
-    expect(() => readBytesElements(Buffer.from([2, 0, 0]), 1, 't')).toThrow("'t': BYTES element 0 has a truncated 4-byte length")
+    expect(() => readBytesElements(Buffer.from([2, 0, 0]), 1, 't')).toThrow(`"t": BYTES element 0 has a truncated 4-byte length`)
     expect(() => readBytesElements(Buffer.from([5, 0, 0, 0, 1]), 1, 't')).toThrow(
-      "'t': BYTES element 0 declares 5 bytes but only 1 are left",
+      `"t": BYTES element 0 declares 5 bytes but only 1 are left`,
     )
-    expect(() => readBytesElements(Buffer.from([0, 0, 0, 0]), 2, 't')).toThrow("'t': its shape holds 2 BYTES element(s), the binary data 1")
-    expect(() => readBytesElements(Buffer.from([0, 0, 0, 0, 9]), 1, 't')).toThrow("'t': 1 byte(s) left after its 1 BYTES element(s)")
+    expect(() => readBytesElements(Buffer.from([0, 0, 0, 0]), 2, 't')).toThrow(`"t": its shape holds 2 BYTES element(s), the binary data 1`)
+    expect(() => readBytesElements(Buffer.from([0, 0, 0, 0, 9]), 1, 't')).toThrow(`"t": 1 byte(s) left after its 1 BYTES element(s)`)
   })
 })
 
@@ -204,7 +204,7 @@ describe('decoding a request body', () => {
       new Uint32Array([1]),
     )
     expect(() => decodeInferRequest(b, headerLength, uint32AndBool, limits)).toThrow(
-      "Malformed binary tensor data: 'input0': shape [1, 2] of UINT32 needs 8 bytes, binary_data_size is 4",
+      `Malformed binary tensor data: "input0": shape [1, 2] of UINT32 needs 8 bytes, binary_data_size is 4`,
     )
   })
 
@@ -219,7 +219,7 @@ describe('decoding a request body', () => {
       new Uint8Array([1, 2, 0]),
     )
     expect(() => decodeInferRequest(b, headerLength, uint32AndBool, limits)).toThrow(
-      "Input 'input1': BOOL element 1 is byte 2; a BOOL is one byte, 0 or 1",
+      `Input "input1": BOOL element 1 is byte 2; a BOOL is one byte, 0 or 1`,
     )
   })
 
@@ -245,7 +245,7 @@ describe('decoding a request body', () => {
     const m = metadata([{ name: 'x', type: 'float32', dims: ['batch', 2] }])
     const b = Buffer.from(JSON.stringify({ inputs: [{ name: 'x', shape: [1, 2], datatype: 'FP32', data: [1, 1e39] }] }))
     expect(() => decodeInferRequest(b, undefined, m, limits)).toThrow(
-      "Input 'x': element 1 is number 1e+39, expected a number within FP32 range (|x| <= 3.4028234663852886e38)",
+      `Input "x": element 1 is number 1e+39, expected a number within FP32 range (|x| <= 3.4028234663852886e38)`,
     )
   })
 
@@ -253,7 +253,7 @@ describe('decoding a request body', () => {
     const m = metadata([{ name: 'i', type: 'int8', dims: ['batch', 1] }])
     const b = Buffer.from(JSON.stringify({ inputs: [{ name: 'i', shape: [1, 1], datatype: 'INT8', data: [128] }] }))
     expect(() => decodeInferRequest(b, undefined, m, limits)).toThrow(
-      "Input 'i': element 0 is number 128, expected an integer in [-128, 127]",
+      `Input "i": element 0 is number 128, expected an integer in [-128, 127]`,
     )
   })
 
@@ -275,7 +275,7 @@ describe('decoding a request body', () => {
       expect(() => decodeInferRequest(Buffer.alloc(8), 0, twoDynamic, limits)).toThrow('it has 2 dynamic axes (at most 1)')
       const fixed = metadata([{ name: 'x', type: 'float32', dims: ['batch', 4] }])
       expect(() => decodeInferRequest(Buffer.alloc(12), 0, fixed, limits)).toThrow(
-        "Malformed binary tensor data: input 'x' [4] of FP32 needs exactly 16 bytes, the body has 12",
+        `Malformed binary tensor data: input "x" [4] of FP32 needs exactly 16 bytes, the body has 12`,
       )
       const dynamic = metadata([{ name: 'x', type: 'float32', dims: ['batch', 'n', 2] }])
       expect(() => decodeInferRequest(Buffer.alloc(12), 0, dynamic, limits)).toThrow(
@@ -319,7 +319,7 @@ describe('encoding a response', () => {
     expect(tail.readFloatLE(0)).toBeNaN()
     expect(tail.readFloatLE(4)).toBe(Infinity)
     expect(() => encodeInferResponse('m', undefined, [{ name: 'y', binary: false }], [out(values)])).toThrow(
-      "Output 'y' holds NaN or Infinity, which JSON cannot represent; ask for it as binary tensor data",
+      `Output "y" holds NaN or Infinity, which JSON cannot represent; ask for it as binary tensor data`,
     )
   })
 

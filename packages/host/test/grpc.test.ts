@@ -311,7 +311,7 @@ describe('ModelInfer', () => {
     ).toEqual({
       code: grpc.status.INVALID_ARGUMENT,
       inferpoolCode: 'ERR_INVALID_INPUT',
-      details: "Input 'text': BYTES element 0 is not valid UTF-8; the model's string input takes text",
+      details: 'Input "text": BYTES element 0 is not valid UTF-8; the model\'s string input takes text',
     })
   })
 
@@ -333,21 +333,21 @@ describe('ModelInfer', () => {
     expect(failure(await client.call('ModelInfer', { ...demoInfer([row]), raw_input_contents: [Buffer.alloc(1020)] }))).toEqual({
       code: grpc.status.INVALID_ARGUMENT,
       inferpoolCode: 'ERR_MALFORMED_BINARY',
-      details: "Malformed binary tensor data: 'input': shape [1, 256] of FP32 needs 1024 bytes, raw_input_contents[0] is 1020",
+      details: 'Malformed binary tensor data: "input": shape [1, 256] of FP32 needs 1024 bytes, raw_input_contents[0] is 1020',
     })
     const cases: Array<[Message, string]> = [
-      [{ ...demoInfer([row]), raw_input_contents: [] }, "Input 'input': shape [1, 256] holds 256 elements, 'data' has 0"],
+      [{ ...demoInfer([row]), raw_input_contents: [] }, 'Input "input": shape [1, 256] holds 256 elements, \'data\' has 0'],
       [
         { ...demoInfer([row]), raw_input_contents: [rawBytes(Float32Array.from(row)), Buffer.alloc(4)] },
         "'raw_input_contents' must hold one entry per input: the request has 1 input(s) and 2 raw entries",
       ],
       [
         { model_name: 'demo', inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256], contents: { fp64_contents: row } }] },
-        "Input 'input' has its elements in 'contents.fp64_contents'; FP32 elements go in 'fp32_contents'",
+        "Input \"input\" has its elements in 'contents.fp64_contents'; FP32 elements go in 'fp32_contents'",
       ],
       [
         { model_name: 'demo', inputs: [{ name: 'input', datatype: 'INT32', shape: [1, 256] }], raw_input_contents: [Buffer.alloc(1024)] },
-        "Input 'input' has datatype FP32, the request sends INT32",
+        'Input "input" has datatype FP32, the request sends INT32',
       ],
       [
         {
@@ -357,7 +357,7 @@ describe('ModelInfer', () => {
             { name: 'attention_mask', datatype: 'INT64', shape: [1, 1], contents: { int64_contents: [1] } },
           ],
         },
-        "Input 'input_ids': element 0 is number 9007199254740994, expected a safe integer (|n| <= 2^53 - 1)",
+        'Input "input_ids": element 0 is number 9007199254740994, expected a safe integer (|n| <= 2^53 - 1)',
       ],
     ]
     for (const [request, details] of cases) {

@@ -211,7 +211,7 @@ describe('binary tensor data over HTTP', () => {
     )
     expect(res.status).toBe(400)
     expect((res.json as { error: string }).error).toBe(
-      "Malformed binary tensor data: 'input': shape [1, 256] of FP32 needs 1024 bytes, binary_data_size is 1020",
+      `Malformed binary tensor data: "input": shape [1, 256] of FP32 needs 1024 bytes, binary_data_size is 1020`,
     )
   })
 })
@@ -270,14 +270,14 @@ describe('FP16 end to end', () => {
     })
     expect(res.status).toBe(400)
     expect((res.json as { error: string }).error).toBe(
-      "Input 'x': element 2 is number 70000, expected a number within FP16 range (|x| <= 65504)",
+      `Input "x": element 2 is number 70000, expected a number within FP16 range (|x| <= 65504)`,
     )
   })
 
   it('refuses FP32 data for an FP16 input with a clear 400', async () => {
     const res = await post(`${url}/v2/models/fp16/infer`, { inputs: [{ name: 'x', shape: [1, 4], datatype: 'FP32', data: [1, 2, 3, 4] }] })
     expect(res.status).toBe(400)
-    expect((res.json as { error: string }).error).toBe("Input 'x' has datatype FP16, the request sends FP32")
+    expect((res.json as { error: string }).error).toBe(`Input "x" has datatype FP16, the request sends FP32`)
   })
 })
 
@@ -332,17 +332,17 @@ describe('BYTES (string tensors) end to end', () => {
     )
     expect(res.status).toBe(400)
     expect(res.json).toEqual({
-      error: "Input 'text': BYTES element 0 is not valid UTF-8; the model's string input takes text",
+      error: `Input "text": BYTES element 0 is not valid UTF-8; the model's string input takes text`,
       code: 'ERR_INVALID_INPUT',
     })
     const numeric = await post(`${url}/v2/models/demo/infer`, {
       inputs: [{ name: 'input', shape: [1, 1], datatype: 'BYTES', data: ['x'] }],
     })
-    expect(numeric.json).toEqual({ error: "Input 'input' has datatype FP32, the request sends BYTES", code: 'ERR_INVALID_INPUT' })
+    expect(numeric.json).toEqual({ error: `Input "input" has datatype FP32, the request sends BYTES`, code: 'ERR_INVALID_INPUT' })
     const numbers = await post(`${url}/v2/models/strings/infer`, {
       inputs: [{ name: 'text', shape: [1, 2], datatype: 'BYTES', data: [1, 2] }],
     })
-    expect(numbers.json).toEqual({ error: "Input 'text': element 0 is number 1, expected a string", code: 'ERR_INVALID_INPUT' })
+    expect(numbers.json).toEqual({ error: `Input "text": element 0 is number 1, expected a string`, code: 'ERR_INVALID_INPUT' })
   })
 
   it('describes the string model as TYPE_STRING in its configuration and BYTES in its metadata', async () => {
@@ -364,7 +364,7 @@ describe('numbers that do not fit', () => {
     })
     expect(big.status).toBe(400)
     expect((big.json as { error: string }).error).toBe(
-      "Input 'a': element 1 is number 1e+39, expected a number within FP32 range (|x| <= 3.4028234663852886e38)",
+      `Input "a": element 1 is number 1e+39, expected a number within FP32 range (|x| <= 3.4028234663852886e38)`,
     )
     const int = await post(`${url}/v2/models/multi/infer`, {
       inputs: [
@@ -374,7 +374,7 @@ describe('numbers that do not fit', () => {
     })
     expect(int.status).toBe(400)
     expect((int.json as { error: string }).error).toBe(
-      "Input 'b': element 1 is number 2147483648, expected an integer in [-2147483648, 2147483647]",
+      `Input "b": element 1 is number 2147483648, expected an integer in [-2147483648, 2147483647]`,
     )
   })
 
@@ -388,7 +388,7 @@ describe('numbers that do not fit', () => {
     expect(json.status).toBe(406)
     expect(json.json).toEqual({
       error:
-        "Output 'a_scaled' holds NaN or Infinity, which JSON cannot represent; ask for it as binary tensor data " +
+        `Output "a_scaled" holds NaN or Infinity, which JSON cannot represent; ask for it as binary tensor data ` +
         '(outputs[].parameters.binary_data: true, or parameters.binary_data_output: true) to receive it exactly',
       code: 'ERR_NON_FINITE_OUTPUT',
     })

@@ -72,7 +72,7 @@ export function decodeGrpcInferRequest(
       const shape = (input.shape ?? []).map(toNumber)
       if (raw.length > 0) {
         if (hasContents(input.contents)) {
-          throw invalidInput(`Input '${input.name}' has 'contents' while the request uses 'raw_input_contents'; use one form only`, {
+          throw invalidInput(`Input "${input.name}" has 'contents' while the request uses 'raw_input_contents'; use one form only`, {
             input: input.name,
           })
         }
@@ -106,11 +106,11 @@ function typedData(input: InputTensor): readonly unknown[] {
   for (const other of CONTENTS_FIELDS) {
     if (other !== field && (contents[other]?.length ?? 0) > 0) {
       const where = field === undefined ? '' : `; ${input.datatype} elements go in '${field}'`
-      throw invalidInput(`Input '${input.name}' has its elements in 'contents.${other}'${where}`, { input: input.name })
+      throw invalidInput(`Input "${input.name}" has its elements in 'contents.${other}'${where}`, { input: input.name })
     }
   }
   if (input.datatype === 'FP16') {
-    throw invalidInput(`Input '${input.name}': FP16 has no typed contents field; send it in 'raw_input_contents'`, { input: input.name })
+    throw invalidInput(`Input "${input.name}": FP16 has no typed contents field; send it in 'raw_input_contents'`, { input: input.name })
   }
   // An unknown datatype has no field: an empty `data` lets the decoder name the
   // datatype problem, as it does for JSON.

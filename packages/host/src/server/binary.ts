@@ -61,7 +61,7 @@ export class BinaryTail {
   /** The next `size` bytes, for the tensor `input`; `size` is the header's `binary_data_size`. */
   take(input: string, size: unknown): Buffer {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
-      throw new MalformedBinaryError(`'${input}': parameters.binary_data_size must be a non-negative integer, got ${String(size)}`, {
+      throw new MalformedBinaryError(`"${input}": parameters.binary_data_size must be a non-negative integer, got ${String(size)}`, {
         input,
       })
     }
@@ -69,7 +69,7 @@ export class BinaryTail {
     const left = this.bytes.length - start
     if (size > left) {
       throw new MalformedBinaryError(
-        `'${input}' declares binary_data_size ${size} but only ${left} of the ${this.bytes.length} bytes after the JSON header are left`,
+        `"${input}" declares binary_data_size ${size} but only ${left} of the ${this.bytes.length} bytes after the JSON header are left`,
         { input, size, left },
       )
     }
@@ -144,16 +144,16 @@ export function readBytesElements(bytes: Buffer, expected: number, input: string
   let offset = 0
   while (offset < bytes.length) {
     if (elements.length === expected) {
-      throw new MalformedBinaryError(`'${input}': ${bytes.length - offset} byte(s) left after its ${expected} BYTES element(s)`, { input })
+      throw new MalformedBinaryError(`"${input}": ${bytes.length - offset} byte(s) left after its ${expected} BYTES element(s)`, { input })
     }
     if (bytes.length - offset < 4) {
-      throw new MalformedBinaryError(`'${input}': BYTES element ${elements.length} has a truncated 4-byte length`, { input })
+      throw new MalformedBinaryError(`"${input}": BYTES element ${elements.length} has a truncated 4-byte length`, { input })
     }
     const length = bytes.readUInt32LE(offset)
     offset += 4
     if (length > bytes.length - offset) {
       throw new MalformedBinaryError(
-        `'${input}': BYTES element ${elements.length} declares ${length} bytes but only ${bytes.length - offset} are left`,
+        `"${input}": BYTES element ${elements.length} declares ${length} bytes but only ${bytes.length - offset} are left`,
         { input },
       )
     }
@@ -161,7 +161,7 @@ export function readBytesElements(bytes: Buffer, expected: number, input: string
     offset += length
   }
   if (elements.length !== expected) {
-    throw new MalformedBinaryError(`'${input}': its shape holds ${expected} BYTES element(s), the binary data ${elements.length}`, {
+    throw new MalformedBinaryError(`"${input}": its shape holds ${expected} BYTES element(s), the binary data ${elements.length}`, {
       input,
       expected,
       actual: elements.length,

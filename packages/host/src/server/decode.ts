@@ -157,8 +157,8 @@ function decodeJsonRequest(
     const input = decodeInput(inputs[i], i, modelInputs, decoded, tail, limits)
     if (decoded.length > 0 && decoded[0].shape[0] !== input.shape[0]) {
       throw invalidInput(
-        `Every input must have the same number of rows (first dim of 'shape'): '${input.name}' has ${input.shape[0]}, ` +
-          `'${decoded[0].name}' ${decoded[0].shape[0]}`,
+        `Every input must have the same number of rows (first dim of 'shape'): "${input.name}" has ${input.shape[0]}, ` +
+          `"${decoded[0].name}" ${decoded[0].shape[0]}`,
       )
     }
     decoded.push(input)
@@ -216,17 +216,17 @@ function decodeInput(
     const known = [...modelInputs.keys()].map((n) => `'${n}'`).join(', ')
     throw invalidInput(`Unknown input ${describe(name)}; the model's inputs are ${known}`, { input: name })
   }
-  if (seen.some((input) => input.name === name)) throw invalidInput(`Input '${name}' is given twice`, { input: name })
+  if (seen.some((input) => input.name === name)) throw invalidInput(`Input "${name}" is given twice`, { input: name })
 
   const expectedDatatype = protocolDatatype(info.type)
   if (typeof datatype !== 'string' || !isProtocolDatatype(datatype)) {
-    throw invalidInput(`Input '${name}': unknown datatype ${describe(datatype)}; expected ${expectedDatatype}`, {
+    throw invalidInput(`Input "${name}": unknown datatype ${describe(datatype)}; expected ${expectedDatatype}`, {
       input: name,
       expected: expectedDatatype,
     })
   }
   if (datatype !== expectedDatatype) {
-    throw invalidInput(`Input '${name}' has datatype ${expectedDatatype}, the request sends ${datatype}`, {
+    throw invalidInput(`Input "${name}" has datatype ${expectedDatatype}, the request sends ${datatype}`, {
       input: name,
       expected: expectedDatatype,
       actual: datatype,
@@ -235,7 +235,7 @@ function decodeInput(
 
   const dims = checkShape(name, shape)
   if (dims[0] > limits.maxRows) {
-    throw invalidInput(`A request may carry at most ${limits.maxRows} rows, input '${name}' has ${dims[0]}`, {
+    throw invalidInput(`A request may carry at most ${limits.maxRows} rows, input "${name}" has ${dims[0]}`, {
       input: name,
       maxRows: limits.maxRows,
     })
@@ -246,16 +246,16 @@ function decodeInput(
   for (const dim of dims) total *= dim
 
   if (parameters !== undefined && !isObject(parameters)) {
-    throw invalidInput(`Input '${name}': 'parameters' must be an object, got ${describe(parameters)}`, { input: name })
+    throw invalidInput(`Input "${name}": 'parameters' must be an object, got ${describe(parameters)}`, { input: name })
   }
   const binarySize = parameters?.binary_data_size
   if (binarySize !== undefined) {
     if (data !== undefined) {
-      throw invalidInput(`Input '${name}' has both 'data' and parameters.binary_data_size; send one`, { input: name })
+      throw invalidInput(`Input "${name}" has both 'data' and parameters.binary_data_size; send one`, { input: name })
     }
     if (tail === undefined) {
       throw new MalformedBinaryError(
-        `input '${name}' has parameters.binary_data_size but the request has no Inference-Header-Content-Length header`,
+        `input "${name}" has parameters.binary_data_size but the request has no Inference-Header-Content-Length header`,
         {
           input: name,
         },
@@ -264,20 +264,20 @@ function decodeInput(
     const sizeName = tail.sizeName?.(name) ?? 'binary_data_size'
     return { name, shape: dims, data: binaryTensor(info, dims, total, tail.take(name, binarySize), sizeName) }
   }
-  if (!Array.isArray(data)) throw invalidInput(`Input '${name}': 'data' must be an array, got ${describe(data)}`, { input: name })
+  if (!Array.isArray(data)) throw invalidInput(`Input "${name}": 'data' must be an array, got ${describe(data)}`, { input: name })
   return { name, shape: dims, data: jsonTensor(info, dims, total, data) }
 }
 
 function checkShape(name: string, shape: unknown): number[] {
   if (!Array.isArray(shape) || shape.length === 0 || shape.length > MAX_RANK) {
-    throw invalidInput(`Input '${name}': 'shape' must be an array of 1 to ${MAX_RANK} dims, rows first, got ${describe(shape)}`, {
+    throw invalidInput(`Input "${name}": 'shape' must be an array of 1 to ${MAX_RANK} dims, rows first, got ${describe(shape)}`, {
       input: name,
     })
   }
   for (let axis = 0; axis < shape.length; axis++) {
     const dim: unknown = shape[axis]
     if (typeof dim !== 'number' || !Number.isSafeInteger(dim) || dim < 1) {
-      throw invalidInput(`Input '${name}': shape[${axis}] must be a positive integer, got ${describe(dim)}`, { input: name })
+      throw invalidInput(`Input "${name}": shape[${axis}] must be a positive integer, got ${describe(dim)}`, { input: name })
     }
   }
   return shape as number[]
@@ -290,14 +290,14 @@ function binaryTensor(info: TensorInfo, dims: readonly number[], total: number, 
   const expected = total * create.BYTES_PER_ELEMENT
   if (bytes.length !== expected) {
     throw new MalformedBinaryError(
-      `'${info.name}': shape [${dims.join(', ')}] of ${protocol} needs ${expected} bytes, ${sizeName} is ${bytes.length}`,
+      `"${info.name}": shape [${dims.join(', ')}] of ${protocol} needs ${expected} bytes, ${sizeName} is ${bytes.length}`,
       { input: info.name, expected, actual: bytes.length },
     )
   }
   if (info.type === 'bool') {
     const bad = bytes.findIndex((b) => b > 1)
     if (bad !== -1) {
-      throw invalidInput(`Input '${info.name}': BOOL element ${bad} is byte ${bytes[bad]}; a BOOL is one byte, 0 or 1`, {
+      throw invalidInput(`Input "${info.name}": BOOL element ${bad} is byte ${bytes[bad]}; a BOOL is one byte, 0 or 1`, {
         input: info.name,
         index: bad,
       })
@@ -315,7 +315,7 @@ function binaryStrings(name: string, total: number, bytes: Buffer): string[] {
     try {
       return utf8.decode(element)
     } catch {
-      throw invalidInput(`Input '${name}': BYTES element ${index} is not valid UTF-8; the model's string input takes text`, {
+      throw invalidInput(`Input "${name}": BYTES element ${index} is not valid UTF-8; the model's string input takes text`, {
         input: name,
         index,
       })
@@ -330,7 +330,7 @@ function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, da
   if (nested) {
     checkNested(data, dims, 0, name)
   } else if (data.length !== total) {
-    throw invalidInput(`Input '${name}': shape [${dims.join(', ')}] holds ${total} elements, 'data' has ${data.length}`, {
+    throw invalidInput(`Input "${name}": shape [${dims.join(', ')}] holds ${total} elements, 'data' has ${data.length}`, {
       input: name,
       expected: total,
       actual: data.length,
@@ -359,14 +359,14 @@ function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, da
 /** Checks that nested `data` has exactly the lengths of `shape`, level by level. */
 function checkNested(data: readonly unknown[], shape: readonly number[], axis: number, name: string): void {
   if (data.length !== shape[axis]) {
-    throw invalidInput(`Input '${name}': nested 'data' has ${data.length} entries at depth ${axis}, shape says ${shape[axis]}`, {
+    throw invalidInput(`Input "${name}": nested 'data' has ${data.length} entries at depth ${axis}, shape says ${shape[axis]}`, {
       input: name,
     })
   }
   if (axis === shape.length - 1) return
   for (const child of data) {
     if (!Array.isArray(child)) {
-      throw invalidInput(`Input '${name}': nested 'data' must be arrays down to depth ${shape.length - 1}`, { input: name })
+      throw invalidInput(`Input "${name}": nested 'data' must be arrays down to depth ${shape.length - 1}`, { input: name })
     }
     checkNested(child, shape, axis + 1, name)
   }
@@ -401,7 +401,7 @@ function fillNested(
 }
 
 function badElement(name: string, index: number, value: unknown, expects: string): Error {
-  return invalidInput(`Input '${name}': element ${index} is ${describe(value)}, expected ${expects}`, { input: name, index })
+  return invalidInput(`Input "${name}": element ${index} is ${describe(value)}, expected ${expects}`, { input: name, index })
 }
 
 /** Elements `start` to `end`: a view of a typed array, a copy of strings. */
@@ -438,7 +438,7 @@ function decodeRawRequest(body: Buffer, metadata: PoolMetadata): DecodedInferReq
   }
   const info = metadata.inputs[0]
   if (info.type === 'string') {
-    throw invalidInput(`The raw binary form cannot carry BYTES input '${info.name}': send a JSON header with parameters.binary_data_size`, {
+    throw invalidInput(`The raw binary form cannot carry BYTES input "${info.name}": send a JSON header with parameters.binary_data_size`, {
       input: info.name,
     })
   }
@@ -447,7 +447,7 @@ function decodeRawRequest(body: Buffer, metadata: PoolMetadata): DecodedInferReq
   const dynamic = rowDims.filter((d) => d === -1).length
   if (dynamic > 1) {
     throw invalidInput(
-      `The raw binary form cannot deduce the shape of input '${info.name}' [${rowDims.join(', ')}]: it has ${dynamic} dynamic axes (at most 1)`,
+      `The raw binary form cannot deduce the shape of input "${info.name}" [${rowDims.join(', ')}]: it has ${dynamic} dynamic axes (at most 1)`,
       { input: info.name },
     )
   }
@@ -456,7 +456,7 @@ function decodeRawRequest(body: Buffer, metadata: PoolMetadata): DecodedInferReq
   if (body.length === 0 || body.length % rowBytes !== 0 || (dynamic === 0 && body.length !== rowBytes)) {
     const needs = dynamic === 0 ? `exactly ${rowBytes} bytes` : `a positive multiple of ${rowBytes} bytes`
     throw new MalformedBinaryError(
-      `input '${info.name}' [${rowDims.join(', ')}] of ${protocol} needs ${needs}, the body has ${body.length}`,
+      `input "${info.name}" [${rowDims.join(', ')}] of ${protocol} needs ${needs}, the body has ${body.length}`,
       {
         input: info.name,
       },

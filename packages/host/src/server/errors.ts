@@ -100,7 +100,7 @@ export class NonFiniteOutputError extends InferpoolError {
   constructor(output: string) {
     super(
       NonFiniteOutputError.code,
-      `Output '${output}' holds NaN or Infinity, which JSON cannot represent; ask for it as binary tensor data ` +
+      `Output "${output}" holds NaN or Infinity, which JSON cannot represent; ask for it as binary tensor data ` +
         `(outputs[].parameters.binary_data: true, or parameters.binary_data_output: true) to receive it exactly`,
       { details: { output } },
     )
@@ -121,7 +121,7 @@ export class OutputShapeMismatchError extends InferpoolError {
   constructor(output: string, first: readonly number[], other: readonly number[], row: number) {
     super(
       OutputShapeMismatchError.code,
-      `Output '${output}' has row dims [${first.join(', ')}] for row 0 but [${other.join(', ')}] for row ${row}`,
+      `Output "${output}" has row dims [${first.join(', ')}] for row 0 but [${other.join(', ')}] for row ${row}`,
       { details: { output, row } },
     )
   }
