@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { BenchResult } from '../src/results.js'
+import { pythonBaselineMissing } from '../src/scenarios/http.js'
 
 const run = promisify(execFile)
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -92,12 +93,26 @@ describe('pnpm bench --quick', () => {
     expect(result.targets?.rounds[0].batchingOff.meanBatchSize).toBe(1)
     expect(result.summary.practicalLimitRowsPerSec).toBe(result.targets?.median.practicalLimitRowsPerSec)
 
+    // The naive Python server runs only where python3 has its packages.
+    const python = (await pythonBaselineMissing()) === null
     expect(result.http.map((p) => [p.server, p.connections])).toEqual([
       ['batched', 4],
       ['batching-off', 4],
       ['plain-node-http', 4],
+      ...(python ? [['python-fastapi', 4]] : []),
     ])
     for (const p of result.http) expect(p.requests).toBeGreaterThan(0)
+    // The door rounds: inferpool and the no-op server, JSON and binary, one round, then 64-row requests.
+    expect(result.door?.points.map((p) => [p.server, p.encoding, p.rowsPerRequest])).toEqual([
+      ['inferpool', 'json', 1],
+      ['noop', 'json', 1],
+      ['inferpool', 'binary', 1],
+      ['noop', 'binary', 1],
+      ['inferpool', 'json', 64],
+      ['inferpool', 'binary', 64],
+    ])
+    // (A 64-row JSON request may not complete inside a 200 ms window on a loaded machine: only single rows are required.)
+    for (const p of result.door?.points ?? []) if (p.rowsPerRequest === 1) expect(p.requestsPerSec).toBeGreaterThan(0)
 
     // One gRPC round of the five variants, then the 64-row streaming point.
     expect(result.grpc.map((p) => [p.variant, p.round, p.rowsPerRequest])).toEqual([
