@@ -9,7 +9,6 @@ Prints the port it listens on (one line on stdout) once it is ready.
 """
 import socket
 import sys
-from contextlib import asynccontextmanager
 
 import numpy as np
 import onnxruntime as ort
@@ -20,17 +19,7 @@ MODEL, NAME = sys.argv[1], sys.argv[2]
 DTYPES = {"FP32": np.float32, "FP64": np.float64, "INT32": np.int32, "INT64": np.int64, "BOOL": np.bool_}
 session = ort.InferenceSession(MODEL)
 outputs = session.get_outputs()
-PORT = 0
-
-
-@asynccontextmanager
-async def lifespan(_app):
-    # Printed once the server is up: the bench connects only then.
-    print(PORT, flush=True)
-    yield
-
-
-app = FastAPI(lifespan=lifespan)
+app = FastAPI()
 
 
 @app.post(f"/v2/models/{NAME}/infer")
@@ -48,11 +37,19 @@ def infer(payload: dict):
     }
 
 
+class ReportingServer(uvicorn.Server):
+    """Prints the port once uvicorn listens (after its start-up): the bench connects only then."""
+
+    async def startup(self, sockets=None):
+        await super().startup(sockets=sockets)
+        print(self.config.port, flush=True)
+
+
 if __name__ == "__main__":
     # A free port, handed to uvicorn by number: given a ready socket instead (sockets=[...]),
     # this uvicorn answered each request ~25 ms late on a keep-alive connection, as if
     # Nagle's algorithm met a delayed ACK.
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
-        PORT = probe.getsockname()[1]
-    uvicorn.run(app, host="127.0.0.1", port=PORT, log_level="warning", access_log=False)
+        port = probe.getsockname()[1]
+    ReportingServer(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)).run()
