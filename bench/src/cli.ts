@@ -18,7 +18,8 @@ import { createTensorPool } from './pool-api.js'
 import { formatReport } from './report.js'
 import { RESULT_SCHEMA, type BenchResult } from './results.js'
 import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
-import { runHttp, type HttpServerSpec } from './scenarios/http.js'
+import { runGrpc } from './scenarios/grpc.js'
+import { pythonBaselineMissing, runDoorRounds, runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runIsolation } from './scenarios/isolation.js'
 import { runMemory } from './scenarios/memory.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
@@ -29,6 +30,10 @@ import { summarize } from './summary.js'
 
 const LIMIT_BATCH = 128
 const HTTP_MODEL_NAME = 'bench'
+/** Connections of the door rounds (issue 8's targets are stated at 64). */
+const DOOR_CONNECTIONS = 64
+/** Rows per request of the door's multi-row point. */
+const DOOR_MULTI_ROWS = 64
 
 async function main(argv: string[]): Promise<number> {
   let config: BenchConfig | null
@@ -77,6 +82,8 @@ async function main(argv: string[]): Promise<number> {
     targets: null,
     isolation: null,
     http: [],
+    grpc: [],
+    door: null,
     thirdParty: null,
     memory: [],
     errors,
@@ -189,6 +196,10 @@ async function main(argv: string[]): Promise<number> {
       { server: 'batching-off', config: { kind: 'pool', model: modelPath, modelName: HTTP_MODEL_NAME, ...shape, maxBatchSize: 1 } },
       { server: 'plain-node-http', config: { kind: 'plain', model: modelPath, modelName: HTTP_MODEL_NAME } },
     ]
+    // The naive Python server of issue 11 (FastAPI + onnxruntime per request), when python3 has its packages.
+    const pythonMissing = await pythonBaselineMissing()
+    if (pythonMissing === null) specs.push({ server: 'python-fastapi', config: { kind: 'python', model: modelPath, modelName: HTTP_MODEL_NAME } })
+    else console.error(`bench: the naive Python baseline (python-fastapi) is skipped: ${pythonMissing}`)
     // One server failing (say, the pool server) must not cost the other servers' figures.
     const failures: string[] = []
     for (const spec of specs) {
@@ -198,7 +209,30 @@ async function main(argv: string[]): Promise<number> {
         failures.push(`${spec.server}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
       }
     }
+    // The door rounds: what the HTTP door lets through, JSON and binary, against a no-op
+    // server that parses the same bodies and answers without inference.
+    try {
+      result.door = await runDoorRounds(
+        model,
+        { kind: 'pool', model: modelPath, modelName: HTTP_MODEL_NAME, ...shape, maxBatchSize: batchedSize },
+        { kind: 'noop', model: modelPath, modelName: HTTP_MODEL_NAME },
+        DOOR_CONNECTIONS,
+        config.doorRounds,
+        DOOR_MULTI_ROWS,
+        config.doorWindow,
+        step,
+      )
+    } catch (error) {
+      failures.push(`door: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    }
     if (failures.length) throw new Error(failures.join('\n'))
+  })
+
+  await scenario('grpc', async () => {
+    const shape = bestShape()
+    const pool = { replicas: shape.replicas, concurrency: shape.concurrency, maxBatchSize: Math.max(shape.maxBatchSize, 2) }
+    const options = { model: modelPath, modelName: HTTP_MODEL_NAME, pool, connections: config.grpcConnections, rounds: config.grpcRounds, window: config.grpcWindow }
+    result.grpc.push(...(await runGrpc(model, options, step)))
   })
 
   await scenario('third-party', async () => {

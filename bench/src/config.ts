@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'isolation', 'http', 'third-party', 'memory'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'isolation', 'http', 'grpc', 'third-party', 'memory'] as const
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -57,6 +57,14 @@ export interface BenchConfig {
   memoryReplicas: number[]
   window: Window
   httpWindow: Window
+  /** Interleaved rounds of the gRPC scenario, its window per point, and its callers (one connection each). */
+  grpcRounds: number
+  grpcWindow: Window
+  grpcConnections: number
+  /** Interleaved rounds of the door comparison (inferpool vs the no-op door, JSON and binary). */
+  doorRounds: number
+  /** Window of each door point. */
+  doorWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
   json: boolean
   out: string | null
@@ -81,6 +89,9 @@ Scenarios (--only / --skip, comma-separated):
                interleaved rounds (the most callers and 1); memory per replica in both
   http         autocannon against the inferpool server (batched, maxBatchSize 1) and
                a plain node:http server calling onnxruntime-node per request
+  grpc         our own closed-loop gRPC clients, unary and streaming, against the
+               inferpool server and a no-op gRPC server, with JSON HTTP on the same
+               server as reference; interleaved rounds, medians; one 64-row point
   third-party  a real fixed-batch-1 model: replicas 1 vs 2
   memory       resident memory vs replicas
 
@@ -128,6 +139,11 @@ const FULL = {
   memoryReplicas: [1, 2, 4],
   window: { warmupMs: 300, durationMs: 1000 },
   httpWindow: { warmupMs: 1000, durationMs: 3000 },
+  grpcRounds: 3,
+  grpcWindow: { warmupMs: 500, durationMs: 2000 },
+  grpcConnections: 64,
+  doorRounds: 3,
+  doorWindow: { warmupMs: 500, durationMs: 1500 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
 }
 
@@ -150,6 +166,11 @@ const QUICK: typeof FULL = {
   memoryReplicas: [1],
   window: { warmupMs: 150, durationMs: 350 },
   httpWindow: { warmupMs: 200, durationMs: 600 },
+  grpcRounds: 1,
+  grpcWindow: { warmupMs: 150, durationMs: 400 },
+  grpcConnections: 64,
+  doorRounds: 1,
+  doorWindow: { warmupMs: 150, durationMs: 350 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
 }
 
@@ -269,6 +290,18 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       warmupMs: warmupMs ?? base.httpWindow.warmupMs,
       durationMs: Math.max(200, Math.round(base.httpWindow.durationMs * scale)),
     },
+    grpcRounds: base.grpcRounds,
+    // gRPC windows follow --warmup-ms/--duration-ms proportionally, as HTTP's do.
+    grpcWindow: {
+      warmupMs: warmupMs ?? base.grpcWindow.warmupMs,
+      durationMs: Math.max(200, Math.round(base.grpcWindow.durationMs * scale)),
+    },
+    grpcConnections: base.grpcConnections,
+    doorRounds: base.doorRounds,
+    doorWindow: {
+      warmupMs: warmupMs ?? base.doorWindow.warmupMs,
+      durationMs: Math.max(200, Math.round(base.doorWindow.durationMs * scale)),
+    },
     core: base.core,
     json: values.json,
     out: values.out ?? null,
@@ -287,7 +320,9 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
     targets: has('targets') ? config.targetRounds : 0,
     isolation: has('isolation') ? config.isolationRounds + 1 : 0,
-    http: has('http') ? 3 * config.connections.length : 0,
+    http: has('http') ? 3 * config.connections.length + 4 * config.doorRounds + 2 : 0,
+    // Five variants per round, then the 64-row point.
+    grpc: has('grpc') ? 5 * config.grpcRounds + 1 : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
   }

@@ -37,6 +37,8 @@ const SUPPORTED: ReadonlySet<string> = new Set([
 /** KServe v2 / Open Inference Protocol datatype names. */
 export const KSERVE_DATATYPE: Record<ElementType, string> = {
   float32: 'FP32',
+  float16: 'FP16',
+  string: 'BYTES',
   float64: 'FP64',
   int8: 'INT8',
   uint8: 'UINT8',
@@ -103,6 +105,10 @@ export function randomArray(tensor: ModelTensor, rows: number, rng: () => number
       for (let i = 0; i < n; i++) arr[i] = rng() * 2 - 1
       return arr
     }
+    // Raw binary16 bits of values in [0, 1) (0x3c00 is 1.0): always finite.
+    case 'float16': return ints(new Uint16Array(n), 0x3c00)
+    // readModelInfo refuses string models: the bench synthesises numbers only.
+    case 'string': throw new Error(`${tensor.name}: the bench cannot synthesise string tensors`)
     case 'int8': return ints(new Int8Array(n), 10)
     case 'uint8': return ints(new Uint8Array(n), 10)
     case 'bool': return ints(new Uint8Array(n), 2)

@@ -118,7 +118,37 @@ export function formatReport(r: BenchResult): string {
         ]),
       ),
     )
+  }  if (r.door) {
+    const d = r.door.summary
+    out.push(`\nThe door (single-row requests, ${d.connections} connections, median of ${d.rounds} interleaved round(s); no-op = parse and answer, no inference)`)
+    out.push(
+      table(
+        ['encoding', 'inferpool req/s', 'no-op req/s', 'inferpool ÷ no-op'],
+        (['json', 'binary'] as const).map((e) => [e, n0(d.single.inferpool[e]), n0(d.single.noop[e]), ratio(d.single.inferpool[e] / d.single.noop[e])]),
+      ),
+    )
+    out.push(`binary ÷ JSON through inferpool: ${ratio(d.binaryVsJson)} (target >= 1.3); JSON ÷ its no-op: ${ratio(d.jsonVsNoop)} (target >= 0.8)`)
+    out.push(`${d.multiRows}-row requests through inferpool: JSON ${n0(d.multi.json)} rows/s, binary ${n0(d.multi.binary)} rows/s`)
   }
+  if (r.grpc.length) {
+    out.push('\ngRPC (own closed-loop clients, raw_input_contents; JSON HTTP by autocannon on the same server; interleaved rounds)')
+    out.push(
+      table(
+        ['variant', 'round', 'connections', 'rows/request', 'rows/s', 'p50 ms', 'p99 ms', 'server CPU µs/row'],
+        r.grpc.map((p) => [
+          p.variant,
+          p.round,
+          p.connections,
+          p.rowsPerRequest,
+          n0(p.rowsPerSec),
+          ms(p.latencyMs.p50),
+          ms(p.latencyMs.p99),
+          p.serverCpuUsPerRow.toFixed(1),
+        ]),
+      ),
+    )
+  }
+
   if (r.thirdParty) {
     const t = r.thirdParty
     out.push(`\nThird-party model ${t.model} (input ${t.input.name} [${t.input.dims.join(',')}], fixed batch ${t.fixedBatchSize ?? 'none'})`)
@@ -158,7 +188,15 @@ export function formatReport(r: BenchResult): string {
   )
   if (s.http) {
     out.push(
-      `HTTP at ${s.http.connections} connections: batched ÷ batching off ${ratio(s.http.batchedVsBatchingOff)}, batched ÷ plain node:http ${ratio(s.http.batchedVsPlain)}`,
+      `HTTP at ${s.http.connections} connections: batched ÷ batching off ${ratio(s.http.batchedVsBatchingOff)}, batched ÷ plain node:http ${ratio(s.http.batchedVsPlain)}, batched ÷ naive Python (FastAPI) ${ratio(s.http.batchedVsPython)}`,
+    )
+  }
+  if (s.grpc) {
+    const g = s.grpc
+    out.push(
+      `gRPC medians at ${g.connections} connections: stream ÷ JSON ${ratio(g.streamVsJson)}, unary ÷ JSON ${ratio(g.unaryVsJson)}, ` +
+        `stream ÷ no-op stream ${ratio(g.streamVsNoop)}, unary ÷ no-op unary ${ratio(g.unaryVsNoop)}; 64-row stream ${g.stream64RowsPerSec === null ? '–' : n0(g.stream64RowsPerSec)} rows/s; ` +
+        `server CPU per row, JSON ÷ gRPC stream ${ratio(g.jsonVsStreamCpu)}`,
     )
   }
   if (s.suggested) {

@@ -4,7 +4,8 @@ import type { BenchConfig, Scenario } from './config.js'
 import type { MachineInfo } from './machine.js'
 import type { ModelInfo } from './model.js'
 import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
-import type { HttpPoint } from './scenarios/http.js'
+import type { GrpcPoint, GrpcVariant } from './scenarios/grpc.js'
+import type { DoorPoint, DoorSummary, HttpPoint } from './scenarios/http.js'
 import type { IsolationResult } from './scenarios/isolation.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { PoolPoint } from './scenarios/pool.js'
@@ -15,7 +16,16 @@ import type { ThirdPartyResult } from './scenarios/third-party.js'
 export const RESULT_SCHEMA = 1
 
 export interface TargetCheck {
-  id: 'core-vs-dataloader' | 'pool-vs-practical-limit' | 'pool-vs-batching-off' | 'p50-at-1-caller' | 'process-vs-thread' | 'process-p50-at-1-caller'
+  id:
+    | 'core-vs-dataloader'
+    | 'pool-vs-practical-limit'
+    | 'pool-vs-batching-off'
+    | 'p50-at-1-caller'
+    | 'door-json-vs-noop'
+    | 'door-binary-vs-json'
+    | 'grpc-stream-vs-json'
+    | 'process-vs-thread'
+    | 'process-p50-at-1-caller'
   description: string
   /** The figure measured (a ratio, or ms for the latency target). */
   actual: number | null
@@ -42,6 +52,27 @@ export interface Summary {
     plainRowsPerSec: number | null
     batchedVsBatchingOff: number | null
     batchedVsPlain: number | null
+    /** The naive Python server (FastAPI + onnxruntime per request), when it ran. */
+    pythonRowsPerSec: number | null
+    batchedVsPython: number | null
+  } | null
+  /** Medians over the gRPC scenario's interleaved rounds, single-row requests. */
+  grpc: {
+    connections: number
+    rounds: number
+    medianRowsPerSec: Partial<Record<GrpcVariant, number>>
+    /** gRPC streaming ÷ JSON HTTP, same server and pool. */
+    streamVsJson: number | null
+    unaryVsJson: number | null
+    /** The inferpool gRPC server ÷ the no-op gRPC server (how much of the door's limit is kept). */
+    streamVsNoop: number | null
+    unaryVsNoop: number | null
+    /** Rows/s of the 64-row streaming point. */
+    stream64RowsPerSec: number | null
+    /** Median server CPU per row (µs, all threads), by variant. */
+    medianServerCpuUsPerRow: Partial<Record<GrpcVariant, number>>
+    /** JSON's server CPU per row ÷ gRPC streaming's: the throughput ratio a CPU-bound server would reach. */
+    jsonVsStreamCpu: number | null
   } | null
   targets: TargetCheck[]
   /** Settings the figures point to; the reasoning is in bench/README.md. */
@@ -75,6 +106,12 @@ export interface BenchResult {
   /** Thread vs process mode, interleaved rounds, plus memory per replica in both. */
   isolation: IsolationResult | null
   http: HttpPoint[]
+  grpc: GrpcPoint[]
+  /**
+   * The door rounds of the `http` scenario: inferpool and the no-op door, JSON and
+   * binary, interleaved, plus a multi-row point (null when not run).
+   */
+  door: { points: DoorPoint[]; summary: DoorSummary } | null
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
   summary: Summary

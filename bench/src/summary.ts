@@ -3,6 +3,7 @@
  * settings the figures point to. Every figure here comes from points of the same run.
  */
 import type { BenchResult, Summary, TargetCheck } from './results.js'
+import type { GrpcVariant } from './scenarios/grpc.js'
 import type { PoolPoint } from './scenarios/pool.js'
 
 const maxOf = (xs: number[]): number => xs.reduce((a, b) => Math.max(a, b), -Infinity)
@@ -112,11 +113,45 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
     })
   }
 
+  const grpc = grpcSummary(r)
+  if (grpc) {
+    check({
+      id: 'grpc-stream-vs-json',
+      description: 'gRPC streaming ÷ JSON HTTP, single-row requests, same server and pool',
+      actual: grpc.streamVsJson,
+      target: 1.5,
+      comparison: '>=',
+      detail: `medians of ${grpc.rounds} interleaved round(s) at ${grpc.connections} connections/streams`,
+    })
+  }
+
+  if (r.door) {
+    const d = r.door.summary
+    const rounds = `median of ${d.rounds} interleaved round(s), ${d.connections} connections, single-row requests`
+    check({
+      id: 'door-json-vs-noop',
+      description: 'JSON requests/s through inferpool ÷ through a no-op server parsing the same body',
+      actual: d.jsonVsNoop,
+      target: 0.8,
+      comparison: '>=',
+      detail: `${Math.round(d.single.inferpool.json)} vs ${Math.round(d.single.noop.json)} req/s (${rounds})`,
+    })
+    check({
+      id: 'door-binary-vs-json',
+      description: 'binary tensor data requests/s ÷ JSON requests/s, both through inferpool',
+      actual: d.binaryVsJson,
+      target: 1.3,
+      comparison: '>=',
+      detail: `${Math.round(d.single.inferpool.binary)} vs ${Math.round(d.single.inferpool.json)} req/s (${rounds})`,
+    })
+  }
+
   const httpMost = r.http.length ? maxOf(r.http.map((p) => p.connections)) : null
   const httpAt = (server: string) => r.http.find((p) => p.server === server && p.connections === httpMost)?.rowsPerSec ?? null
   const hb = httpAt('batched')
   const ho = httpAt('batching-off')
   const hp = httpAt('plain-node-http')
+  const hpy = httpAt('python-fastapi')
 
   return {
     practicalLimitRowsPerSec: limit,
@@ -135,9 +170,52 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
             plainRowsPerSec: hp,
             batchedVsBatchingOff: hb && ho ? hb / ho : null,
             batchedVsPlain: hb && hp ? hb / hp : null,
+            pythonRowsPerSec: hpy,
+            batchedVsPython: hb && hpy ? hb / hpy : null,
           },
+    grpc,
     targets,
     suggested: suggest(r, best),
+  }
+}
+
+function medianOf(values: number[]): number | null {
+  if (values.length === 0) return null
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+function grpcSummary(r: Omit<BenchResult, 'summary'>): Summary['grpc'] {
+  const single = r.grpc.filter((p) => p.rowsPerRequest === 1)
+  if (single.length === 0) return null
+  const medianRowsPerSec: Partial<Record<GrpcVariant, number>> = {}
+  const medianServerCpuUsPerRow: Partial<Record<GrpcVariant, number>> = {}
+  for (const variant of new Set(single.map((p) => p.variant))) {
+    const points = single.filter((p) => p.variant === variant)
+    const m = medianOf(points.map((p) => p.rowsPerSec))
+    if (m !== null) medianRowsPerSec[variant] = m
+    const cpu = medianOf(points.map((p) => p.serverCpuUsPerRow))
+    if (cpu !== null) medianServerCpuUsPerRow[variant] = cpu
+  }
+  const jsonCpu = medianServerCpuUsPerRow['http-json']
+  const streamCpu = medianServerCpuUsPerRow['grpc-stream']
+  const over = (a: GrpcVariant, b: GrpcVariant): number | null => {
+    const x = medianRowsPerSec[a]
+    const y = medianRowsPerSec[b]
+    return x !== undefined && y !== undefined && y > 0 ? x / y : null
+  }
+  return {
+    connections: single[0].connections,
+    rounds: Math.max(...single.map((p) => p.round)),
+    medianRowsPerSec,
+    streamVsJson: over('grpc-stream', 'http-json'),
+    unaryVsJson: over('grpc-unary', 'http-json'),
+    streamVsNoop: over('grpc-stream', 'noop-grpc-stream'),
+    unaryVsNoop: over('grpc-unary', 'noop-grpc-unary'),
+    stream64RowsPerSec: r.grpc.find((p) => p.rowsPerRequest === 64)?.rowsPerSec ?? null,
+    medianServerCpuUsPerRow,
+    jsonVsStreamCpu: jsonCpu !== undefined && streamCpu !== undefined && streamCpu > 0 ? jsonCpu / streamCpu : null,
   }
 }
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { BenchResult } from '../src/results.js'
+import { pythonBaselineMissing } from '../src/scenarios/http.js'
 
 const run = promisify(execFile)
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -52,7 +53,7 @@ describe('pnpm bench --quick', () => {
     expect(result.schema).toBe(1)
     expect(result.quick).toBe(true)
     expect(result.errors).toEqual([])
-    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'isolation', 'http', 'third-party', 'memory'])
+    expect(result.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'isolation', 'http', 'grpc', 'third-party', 'memory'])
     expect(result.machine.cores).toBeGreaterThanOrEqual(1)
     expect(result.machine.onnxruntime).toMatch(/^\d+\.\d+\.\d+/)
     expect(result.machine.node).toBe(process.version)
@@ -99,12 +100,41 @@ describe('pnpm bench --quick', () => {
     expect(result.isolation?.memory?.processReplicaMiB).toHaveLength(1)
     expect(result.isolation?.memory?.processReplicaMiB[0]).toBeGreaterThan(0)
 
+    // The naive Python server runs only where python3 has its packages.
+    const python = (await pythonBaselineMissing()) === null
     expect(result.http.map((p) => [p.server, p.connections])).toEqual([
       ['batched', 4],
       ['batching-off', 4],
       ['plain-node-http', 4],
+      ...(python ? [['python-fastapi', 4]] : []),
     ])
     for (const p of result.http) expect(p.requests).toBeGreaterThan(0)
+    // The door rounds: inferpool and the no-op server, JSON and binary, one round, then 64-row requests.
+    expect(result.door?.points.map((p) => [p.server, p.encoding, p.rowsPerRequest])).toEqual([
+      ['inferpool', 'json', 1],
+      ['noop', 'json', 1],
+      ['inferpool', 'binary', 1],
+      ['noop', 'binary', 1],
+      ['inferpool', 'json', 64],
+      ['inferpool', 'binary', 64],
+    ])
+    // (A 64-row JSON request may not complete inside a 200 ms window on a loaded machine: only single rows are required.)
+    for (const p of result.door?.points ?? []) if (p.rowsPerRequest === 1) expect(p.requestsPerSec).toBeGreaterThan(0)
+
+    // One gRPC round of the five variants, then the 64-row streaming point.
+    expect(result.grpc.map((p) => [p.variant, p.round, p.rowsPerRequest])).toEqual([
+      ['noop-grpc-unary', 1, 1],
+      ['noop-grpc-stream', 1, 1],
+      ['grpc-unary', 1, 1],
+      ['grpc-stream', 1, 1],
+      ['http-json', 1, 1],
+      ['grpc-stream', 1, 64],
+    ])
+    for (const p of result.grpc) {
+      expect(p.requests).toBeGreaterThan(0)
+      expect(p.serverCpuUsPerRow).toBeGreaterThan(0)
+    }
+    expect(result.summary.grpc?.streamVsJson).toBeGreaterThan(0)
 
     expect(result.thirdParty?.fixedBatchSize).toBe(1)
     expect(result.thirdParty?.rounds.map((round) => round.map((p) => p.replicas))).toEqual([
@@ -130,6 +160,9 @@ describe('pnpm bench --quick', () => {
       'p50-at-1-caller',
       'process-vs-thread',
       'process-p50-at-1-caller',
+      'grpc-stream-vs-json',
+      'door-json-vs-noop',
+      'door-binary-vs-json',
     ])
     for (const t of result.summary.targets) expect(t.actual).not.toBeNull()
     expect(result.summary.suggested?.replicas).toBe(1)

@@ -19,8 +19,11 @@ describe('bench flags', () => {
     expect(c.out).toBeNull()
     expect(c.model).toBeNull()
     expect(c.charts).toBe(true)
-    // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts.
-    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, isolation: 4, http: 9, 'third-party': 6, memory: 8 })
+    // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts,
+    // plus the door: 3 rounds × (inferpool, no-op) × (JSON, binary) and 2 multi-row points;
+    // gRPC: 3 rounds × 5 variants and one 64-row point.
+    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, isolation: 4, http: 9 + 14, grpc: 16, 'third-party': 6, memory: 8 })
+    expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
   })
 
   it('accept the separator pnpm passes through (`pnpm bench -- --quick`)', () => {
@@ -29,7 +32,7 @@ describe('bench flags', () => {
 
   it('shrink everything for --quick and leave out the tuning scenarios (shapes, waits)', () => {
     const c = parseConfig(['--quick'])!
-    expect(c.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'isolation', 'http', 'third-party', 'memory'])
+    expect(c.scenarios).toEqual(['core', 'direct', 'pool', 'targets', 'isolation', 'http', 'grpc', 'third-party', 'memory'])
     expect([c.replicas, c.concurrency, c.maxBatchSize, c.callers, c.connections]).toEqual([[1], [1], [1, 128], [1, 64], [16]])
     expect(c.targetRounds).toBe(1)
   })
@@ -45,7 +48,7 @@ describe('bench flags', () => {
 
   it('select scenarios with --only and --skip, in run order', () => {
     expect(parseConfig(['--only', 'memory,pool'])!.scenarios).toEqual(['pool', 'memory'])
-    expect(parseConfig(['--skip', 'http,core,waits'])!.scenarios).toEqual(['direct', 'pool', 'shapes', 'targets', 'isolation', 'third-party', 'memory'])
+    expect(parseConfig(['--skip', 'http,core,waits'])!.scenarios).toEqual(['direct', 'pool', 'shapes', 'targets', 'isolation', 'grpc', 'third-party', 'memory'])
     expect(parseConfig(['--quick', '--only', 'waits'])!.scenarios).toEqual(['waits'])
   })
 
@@ -69,7 +72,7 @@ describe('bench flags', () => {
     [['--callers', '0'], '--callers expects a comma-separated list of integers >= 1, got "0"'],
     [['--replicas', '1.5'], '--replicas expects a comma-separated list of integers >= 1, got "1.5"'],
     [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
-    [['--only', 'pool,gpu'], '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, third-party, memory)'],
+    [['--only', 'pool,gpu'], '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, third-party, memory)'],
     [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
     [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],
     [['extra'], 'unexpected argument "extra" (see --help)'],

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import ort from 'onnxruntime-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readModelInfo, type ModelInfo } from '../src/model.js'
-import { startServer, stopServer, v2RequestBody, type RunningServer } from '../src/scenarios/http.js'
+import { doorRequest, startServer, stopServer, v2RequestBody, type RunningServer } from '../src/scenarios/http.js'
 import type { ServerConfig } from '../src/servers/protocol.js'
 
 // The tests import src/ (vitest transpiles it); the server children run the built dist/.
@@ -68,5 +68,28 @@ describe('bench HTTP servers', () => {
     expect(res.status).toBe(400)
     const again = await fetch(`http://127.0.0.1:${server.port}/v2/models/bench/infer`, { method: 'POST', body: v2RequestBody(info) })
     expect(again.status).toBe(200)
+  })
+})
+
+describe('the no-op door', () => {
+  it('answers the JSON and the binary bodies in the model output shape and format, without inference', async () => {
+    const server = await startServer({ kind: 'noop', model, modelName: 'bench' })
+    running.push(server)
+    const url = `http://127.0.0.1:${server.port}/v2/models/bench/infer`
+    const json = doorRequest(info, 'json', 3)
+    const jsonRes = await fetch(url, { method: 'POST', headers: json.headers, body: json.body })
+    expect(jsonRes.status).toBe(200)
+    const jsonBody = (await jsonRes.json()) as V2Response
+    expect(jsonBody.outputs.map((o) => [o.name, o.datatype, o.shape, o.data.length])).toEqual([['output', 'FP32', [3, 16], 48]])
+
+    const binary = doorRequest(info, 'binary', 3)
+    const binRes = await fetch(url, { method: 'POST', headers: binary.headers, body: binary.body })
+    expect(binRes.status).toBe(200)
+    expect(binRes.headers.get('content-type')).toBe('application/octet-stream')
+    const raw = Buffer.from(await binRes.arrayBuffer())
+    const headerLength = Number(binRes.headers.get('inference-header-content-length'))
+    const header = JSON.parse(raw.subarray(0, headerLength).toString()) as { outputs: Array<{ shape: number[]; parameters: { binary_data_size: number } }> }
+    expect(header.outputs[0]).toMatchObject({ shape: [3, 16], parameters: { binary_data_size: 3 * 16 * 4 } })
+    expect(raw.length - headerLength).toBe(3 * 16 * 4)
   })
 })

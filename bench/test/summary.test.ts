@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseConfig } from '../src/config.js'
 import type { BenchResult } from '../src/results.js'
+import type { GrpcPoint, GrpcVariant } from '../src/scenarios/grpc.js'
 import type { PoolPoint } from '../src/scenarios/pool.js'
 import type { TargetRound } from '../src/scenarios/targets.js'
 import { summarize } from '../src/summary.js'
@@ -28,12 +29,39 @@ function round(limit: number, pool: number, off: number, directP50: number, pool
 function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
   return {
     schema: 1, quick: false, startedAt: '', durationSec: 0, machine: {} as BenchResult['machine'], config: parseConfig([])!, scenarios: [],
-    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, isolation: null, http: [], thirdParty: null, memory: [], errors: [], charts: [],
+    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, isolation: null, http: [], door: null, grpc: [], thirdParty: null, memory: [], errors: [], charts: [],
     ...parts,
   }
 }
 
+function grpcPoint(variant: GrpcVariant, round: number, rowsPerSec: number, rowsPerRequest = 1): GrpcPoint {
+  return { kind: 'grpc', variant, round, connections: 64, rowsPerRequest, requests: 1, rowsPerSec, windowMs: 1000, latencyMs: latency(1), serverCpuUsPerRow: 1e6 / rowsPerSec }
+}
+
 describe('summary', () => {
+  it('compares gRPC streaming with JSON HTTP on the medians of the interleaved rounds', () => {
+    const rounds: Array<Record<GrpcVariant, number>> = [
+      { 'noop-grpc-unary': 4_000, 'noop-grpc-stream': 10_000, 'grpc-unary': 2_000, 'grpc-stream': 6_000, 'http-json': 3_000 },
+      { 'noop-grpc-unary': 5_000, 'noop-grpc-stream': 12_000, 'grpc-unary': 3_000, 'grpc-stream': 4_000, 'http-json': 4_000 },
+      { 'noop-grpc-unary': 3_000, 'noop-grpc-stream': 8_000, 'grpc-unary': 1_000, 'grpc-stream': 9_000, 'http-json': 1_000 },
+    ]
+    const grpc = rounds.flatMap((r, i) => (Object.keys(r) as GrpcVariant[]).map((v) => grpcPoint(v, i + 1, r[v])))
+    const s = summarize(result({ grpc: [...grpc, grpcPoint('grpc-stream', 1, 50_000, 64)] }))
+    expect(s.grpc).toEqual({
+      connections: 64,
+      rounds: 3,
+      medianRowsPerSec: { 'noop-grpc-unary': 4_000, 'noop-grpc-stream': 10_000, 'grpc-unary': 2_000, 'grpc-stream': 6_000, 'http-json': 3_000 },
+      streamVsJson: 2,
+      unaryVsJson: 2_000 / 3_000,
+      streamVsNoop: 0.6,
+      unaryVsNoop: 0.5,
+      stream64RowsPerSec: 50_000,
+      medianServerCpuUsPerRow: { 'noop-grpc-unary': 250, 'noop-grpc-stream': 100, 'grpc-unary': 500, 'grpc-stream': 1e6 / 6_000, 'http-json': 1e6 / 3_000 },
+      jsonVsStreamCpu: 2,
+    })
+    expect(s.targets.find((t) => t.id === 'grpc-stream-vs-json')).toMatchObject({ actual: 2, target: 1.5, met: true })
+  })
+
   it('judges the targets on the medians of the interleaved rounds', () => {
     const s = summarize(
       result({

@@ -4,17 +4,20 @@
  * (c) a plain `node:http` server calling onnxruntime-node per request. Each server runs
  * in its own child process on 127.0.0.1; autocannon runs in the bench process.
  */
-import { fork, type ChildProcess } from 'node:child_process'
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import { once } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
 import { createRng, KSERVE_DATATYPE, randomArray, type ModelInfo } from '../model.js'
-import { distFile } from '../paths.js'
+import { benchRoot, distFile } from '../paths.js'
+import { join } from 'node:path'
 import type { ServerConfig, ServerMessage } from '../servers/protocol.js'
 import type { Window } from './direct.js'
 
-export type HttpServerKind = 'batched' | 'batching-off' | 'plain-node-http'
+export type HttpServerKind = 'batched' | 'batching-off' | 'plain-node-http' | 'python-fastapi'
 
 export interface HttpPoint {
   kind: 'http'
@@ -54,12 +57,63 @@ export function v2RequestBody(info: ModelInfo): string {
 export interface RunningServer {
   child: ChildProcess
   port: number
+  /** The gRPC port of the servers that have one. */
+  grpcPort?: number
   rssBytes: number
+}
+
+/**
+ * Why the naive Python baseline cannot run here (`python3` with fastapi, uvicorn,
+ * onnxruntime and numpy), or `null` when it can.
+ */
+export async function pythonBaselineMissing(): Promise<string | null> {
+  try {
+    await promisify(execFile)('python3', ['-c', 'import fastapi, uvicorn, onnxruntime, numpy'], { timeout: 30_000 })
+    return null
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1)
+    return `needs python3 with fastapi, uvicorn, onnxruntime and numpy (pip install fastapi uvicorn onnxruntime numpy): ${stderr || String(error)}`
+  }
+}
+
+/** Starts the naive Python server; it prints its port on stdout once listening. */
+async function startPythonServer(config: ServerConfig): Promise<RunningServer> {
+  const script = join(benchRoot, 'python', 'naive_server.py')
+  const child = spawn('python3', [script, config.model, config.modelName], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderrTail = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-2000)
+  })
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`python server did not start within ${SERVER_START_TIMEOUT_MS} ms`)), SERVER_START_TIMEOUT_MS)
+      let out = ''
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk
+        const line = out.split('\n')[0]
+        if (out.includes('\n')) {
+          clearTimeout(timer)
+          resolve(Number(line))
+        }
+      })
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`python server exited with code ${code} during start-up${stderrTail ? `: ${stderrTail}` : ''}`))
+      })
+    })
+    const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
+    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+    return { child, port, rssBytes: rssKiB * 1024 }
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
+  }
 }
 
 /** Starts a bench server child process and waits until it listens on 127.0.0.1. */
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
-  const script = distFile('servers', config.kind === 'plain' ? 'plain-server.js' : 'pool-server.js')
+  if (config.kind === 'python') return startPythonServer(config)
+  const script = distFile('servers', `${config.kind}-server.js`)
   // The server's own logging (a client that hangs up at the end of a run is logged by
   // some servers) stays out of the bench's output; its tail goes into any error.
   const child = fork(script, [JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
@@ -81,7 +135,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   try {
     const m = await message
     if (m.type === 'error') throw new Error(`${config.kind} server failed to start: ${m.message}`)
-    return { child, port: m.port, rssBytes: m.rssBytes }
+    if (m.type !== 'listening') throw new Error(`${config.kind} server sent '${m.type}' before it was listening`)
+    return { child, port: m.port, grpcPort: m.grpcPort, rssBytes: m.rssBytes }
   } catch (error) {
     child.kill('SIGKILL')
     throw error
@@ -98,12 +153,14 @@ export async function stopServer(server: RunningServer): Promise<void> {
   clearTimeout(timer)
 }
 
-async function load(
+/** autocannon's closed loop: `connections` connections, one request outstanding on each. */
+export async function load(
   url: string,
-  body: string,
+  body: string | Buffer,
   connections: number,
   durationMs: number,
   latency?: LatencyRecorder,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
 ): Promise<{ ok: number; elapsedMs: number }> {
   let ok = 0
   let failed = 0
@@ -112,7 +169,7 @@ async function load(
   const instance = autocannon({
     url,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers,
     body,
     connections,
     pipelining: 1,
@@ -179,4 +236,167 @@ export async function runHttp(
     }
   }
   return points
+}
+
+/** An encoding of the door rounds: KServe v2 JSON, or the binary tensor data extension both ways. */
+export type DoorEncoding = 'json' | 'binary'
+
+/** One request body of `rows` rows in an encoding, with the headers it needs. */
+export interface DoorRequest {
+  encoding: DoorEncoding
+  rows: number
+  body: string | Buffer
+  headers: Record<string, string>
+}
+
+/**
+ * A request of `rows` random rows: JSON `data`, or binary tensor data (inputs after a
+ * JSON header, every output asked for as binary, as Triton's clients do by default).
+ */
+export function doorRequest(info: ModelInfo, encoding: DoorEncoding, rows: number): DoorRequest {
+  const rng = createRng(5)
+  if (encoding === 'json') {
+    const body = JSON.stringify({
+      inputs: info.inputs.map((t) => {
+        const data = Array.from(randomArray(t, rows, rng) as ArrayLike<number | bigint>, (v) =>
+          typeof v === 'bigint' ? Number(v) : Math.round(v * 1e4) / 1e4,
+        )
+        return { name: t.name, shape: [rows, ...t.rowDims], datatype: KSERVE_DATATYPE[t.type], data }
+      }),
+    })
+    return { encoding, rows, body, headers: { 'content-type': 'application/json' } }
+  }
+  const tensors = info.inputs.map((t) => randomArray(t, rows, rng))
+  const header = Buffer.from(
+    JSON.stringify({
+      inputs: info.inputs.map((t, i) => ({
+        name: t.name,
+        shape: [rows, ...t.rowDims],
+        datatype: KSERVE_DATATYPE[t.type],
+        parameters: { binary_data_size: tensors[i].byteLength },
+      })),
+      outputs: info.outputs.map((o) => ({ name: o.name, parameters: { binary_data: true } })),
+    }),
+  )
+  const body = Buffer.concat([header, ...tensors.map((t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength))])
+  return {
+    encoding,
+    rows,
+    body,
+    headers: { 'content-type': 'application/octet-stream', 'inference-header-content-length': String(header.length) },
+  }
+}
+
+/** One measured point of the door rounds. */
+export interface DoorPoint {
+  kind: 'door'
+  /** `inferpool`: the real server (batched pool); `noop`: the door alone (noop-server.ts). */
+  server: 'inferpool' | 'noop'
+  encoding: DoorEncoding
+  rowsPerRequest: number
+  connections: number
+  round: number
+  requestsPerSec: number
+  rowsPerSec: number
+  latencyMs: LatencySummary
+}
+
+/** Medians over the rounds, and the ratios the targets are stated in. */
+export interface DoorSummary {
+  connections: number
+  rounds: number
+  /** Median requests/s per (server, encoding) at one row per request. */
+  single: Record<'inferpool' | 'noop', Record<DoorEncoding, number>>
+  /** JSON through inferpool ÷ JSON through the no-op door (target ≥ 0.8). */
+  jsonVsNoop: number
+  /** Binary through inferpool ÷ binary through the no-op door. */
+  binaryVsNoop: number
+  /** Binary through inferpool ÷ JSON through inferpool (target ≥ 1.3). */
+  binaryVsJson: number
+  /** Rows/s through inferpool with `multiRows`-row requests, per encoding (one round). */
+  multiRows: number
+  multi: Record<DoorEncoding, number>
+}
+
+/**
+ * The door rounds: the inferpool server (batched) and the no-op door, each fed JSON and
+ * binary single-row requests at `connections` connections, interleaved round by round
+ * (so drift on a shared machine hits all four alike), then one point of `multiRows`-row
+ * requests per encoding through inferpool.
+ */
+export async function runDoorRounds(
+  info: ModelInfo,
+  poolConfig: ServerConfig,
+  noopConfig: ServerConfig,
+  connections: number,
+  rounds: number,
+  multiRows: number,
+  window: Window,
+  onPoint: (label: string) => void,
+): Promise<{ points: DoorPoint[]; summary: DoorSummary }> {
+  const servers = { inferpool: await startServer(poolConfig), noop: undefined as RunningServer | undefined }
+  const points: DoorPoint[] = []
+  try {
+    servers.noop = await startServer(noopConfig)
+    const urlOf = (server: 'inferpool' | 'noop') =>
+      `http://127.0.0.1:${(servers[server] as RunningServer).port}/v2/models/${poolConfig.modelName}/infer`
+    const measure = async (server: 'inferpool' | 'noop', request: DoorRequest, round: number): Promise<void> => {
+      const url = urlOf(server)
+      if (window.warmupMs > 0) await load(url, request.body, connections, window.warmupMs, undefined, request.headers)
+      const latency = new LatencyRecorder()
+      const { ok, elapsedMs } = await load(url, request.body, connections, window.durationMs, latency, request.headers)
+      const requestsPerSec = (ok * 1000) / elapsedMs
+      points.push({
+        kind: 'door',
+        server,
+        encoding: request.encoding,
+        rowsPerRequest: request.rows,
+        connections,
+        round,
+        requestsPerSec,
+        rowsPerSec: requestsPerSec * request.rows,
+        latencyMs: latency.summary(),
+      })
+      onPoint(`door ${server} ${request.encoding} ${request.rows} row(s), round ${round}`)
+    }
+    const single = { json: doorRequest(info, 'json', 1), binary: doorRequest(info, 'binary', 1) }
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate which goes first, so neither encoding always meets a warmer machine.
+      const order: Array<['inferpool' | 'noop', DoorEncoding]> =
+        round % 2 === 1
+          ? [['inferpool', 'json'], ['noop', 'json'], ['inferpool', 'binary'], ['noop', 'binary']]
+          : [['noop', 'binary'], ['inferpool', 'binary'], ['noop', 'json'], ['inferpool', 'json']]
+      for (const [server, encoding] of order) await measure(server, single[encoding], round)
+    }
+    for (const encoding of ['json', 'binary'] as const) await measure('inferpool', doorRequest(info, encoding, multiRows), 0)
+  } finally {
+    await Promise.all([stopServer(servers.inferpool), servers.noop ? stopServer(servers.noop) : Promise.resolve()])
+  }
+  const median = (server: 'inferpool' | 'noop', encoding: DoorEncoding): number => {
+    const values = points
+      .filter((p) => p.server === server && p.encoding === encoding && p.rowsPerRequest === 1)
+      .map((p) => p.requestsPerSec)
+      .sort((a, b) => a - b)
+    const mid = values.length >> 1
+    return values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2
+  }
+  const s = {
+    inferpool: { json: median('inferpool', 'json'), binary: median('inferpool', 'binary') },
+    noop: { json: median('noop', 'json'), binary: median('noop', 'binary') },
+  }
+  const multiOf = (encoding: DoorEncoding) =>
+    points.find((p) => p.rowsPerRequest === multiRows && p.encoding === encoding)?.rowsPerSec ?? 0
+  return {
+    points,
+    summary: {
+      connections,
+      rounds,
+      single: s,
+      jsonVsNoop: s.inferpool.json / s.noop.json,
+      binaryVsNoop: s.inferpool.binary / s.noop.binary,
+      binaryVsJson: s.inferpool.binary / s.inferpool.json,
+      multiRows,
+      multi: { json: multiOf('json'), binary: multiOf('binary') },
+    },
+  }
 }

@@ -13,6 +13,9 @@ import { listenAndReport, reportStartupFailure, type PlainServerConfig } from '.
 
 const ARRAY_OF: Record<ElementType, (data: number[]) => ort.Tensor['data']> = {
   float32: (d) => Float32Array.from(d),
+  // Not fed by the bench (readModelInfo refuses float16 models); raw bits if it were.
+  float16: (d) => Uint16Array.from(d),
+  string: (d) => d.map(String),
   float64: (d) => Float64Array.from(d),
   int8: (d) => Int8Array.from(d),
   uint8: (d) => Uint8Array.from(d),

@@ -2,8 +2,21 @@ import type { Server } from 'node:http'
 
 /** Messages from a bench server child process to the bench (over the fork IPC channel). */
 export type ServerMessage =
-  | { type: 'listening'; port: number; rssBytes: number }
+  | { type: 'listening'; port: number; rssBytes: number; grpcPort?: number }
   | { type: 'error'; message: string }
+  /** The answer to a `{ type: 'cpu' }` request: the child's `process.cpuUsage()` (all its threads), in µs. */
+  | { type: 'cpu'; user: number; system: number }
+
+/**
+ * Answers `{ type: 'cpu' }` from the bench with the process's CPU time so far, so a
+ * point can report the server's CPU per row — a figure a busy shared machine blurs far
+ * less than throughput.
+ */
+export function answerCpuRequests(): void {
+  process.on('message', (message: { type?: string }) => {
+    if (message?.type === 'cpu') process.send?.({ type: 'cpu', ...process.cpuUsage() } satisfies ServerMessage)
+  })
+}
 
 /** The child's configuration, passed as one JSON argument. */
 export interface PlainServerConfig {
@@ -23,7 +36,33 @@ export interface PoolServerConfig {
   maxWaitMs?: number
 }
 
-export type ServerConfig = PlainServerConfig | PoolServerConfig
+/** The inferpool server with gRPC beside HTTP (`serve` with `grpcPort`), one pool behind both. */
+export interface GrpcServerConfig extends Omit<PoolServerConfig, 'kind'> {
+  kind: 'grpc'
+}
+
+/** A gRPC server that decodes each ModelInferRequest and answers zeros: no inference. */
+export interface GrpcNoopServerConfig {
+  kind: 'grpc-noop'
+  model: string
+  modelName: string
+}
+
+/** The no-op door: parses and answers like the inferpool server, without inference. */
+export interface NoopServerConfig {
+  kind: 'noop'
+  model: string
+  modelName: string
+}
+
+/** The naive Python baseline (bench/python/naive_server.py): FastAPI + onnxruntime, one run per request. */
+export interface PythonServerConfig {
+  kind: 'python'
+  model: string
+  modelName: string
+}
+
+export type ServerConfig = PlainServerConfig | PoolServerConfig | NoopServerConfig | PythonServerConfig | GrpcServerConfig | GrpcNoopServerConfig
 
 /** Reports a start-up failure to the parent and exits non-zero. */
 export function reportStartupFailure(error: unknown): void {

@@ -31,10 +31,12 @@ import {
 } from './errors.js'
 import { RemoteConnectTimeoutError, RemotePoolClosedError } from './remote/errors.js'
 import {
+  MalformedBinaryError,
   MalformedJsonError,
   MethodNotAllowedError,
   ModelNotFoundError,
   ModelNotReadyError,
+  NonFiniteOutputError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
   RouteNotFoundError,
@@ -105,6 +107,12 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
   // The caller's request is wrong: fix it, do not retry it.
   spec({ class: InvalidInputError, http: 400, grpc: 'INVALID_ARGUMENT', summary: 'The request does not match the model (name, datatype, shape, value); rejected before it is queued.' }),
   spec({ class: MalformedJsonError, http: 400, grpc: 'INVALID_ARGUMENT', summary: 'The body is not valid JSON (or not UTF-8).' }),
+  spec({
+    class: MalformedBinaryError,
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    summary: 'Binary tensor data whose framing does not add up (header length, sizes, shape × datatype, trailing bytes).',
+  }),
   spec({ class: ItemTooLargeError, http: 400, grpc: 'INVALID_ARGUMENT', summary: "A row's cost exceeds `maxBatchCost`: it could never fit a batch." }),
   spec({ class: UnauthorizedError, http: 401, grpc: 'UNAUTHENTICATED', summary: '`apiKey` is set and the bearer token is missing or wrong.', headers: () => ({ 'www-authenticate': 'Bearer' }) }),
   spec({ class: ModelNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No model (or version) by that name is served.' }),
@@ -115,6 +123,12 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     grpc: 'UNIMPLEMENTED',
     summary: 'The route exists, not for this method (the `Allow` header lists those that work).',
     headers: (error) => ({ allow: (error as MethodNotAllowedError).allowed.join(', ') }),
+  }),
+  spec({
+    class: NonFiniteOutputError,
+    http: 406,
+    grpc: 'INTERNAL',
+    summary: 'An output holds NaN or Infinity and was asked for as JSON, which cannot carry it; ask for binary output.',
   }),
   spec({ class: PayloadTooLargeError, http: 413, grpc: 'RESOURCE_EXHAUSTED', summary: 'The body is longer than `maxBodyBytes`.', headers: closeConnection }),
   spec({ class: UnsupportedMediaTypeError, http: 415, grpc: 'INVALID_ARGUMENT', summary: 'The body is compressed or otherwise encoded.', headers: closeConnection }),

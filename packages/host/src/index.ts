@@ -17,3 +17,4 @@ export type { ErrorSpec, GrpcStatusName, PublicError, RegisteredErrorClass } fro
 export * from './pool/index.js'
 export * from './server/index.js'
 export * from './remote/index.js'
+export * from './grpc/index.js'

@@ -24,20 +24,34 @@ export type TypedArray =
   | BigInt64Array
   | BigUint64Array
 
+/**
+ * Elements of a `string` tensor (ONNX string; the protocol's BYTES): one JS string per
+ * element, row-major. Between threads they travel as one buffer (see @inferpool/worker's
+ * `encodeStrings`).
+ */
+export type StringData = string[]
+
+/** Elements of a tensor: a typed array (numbers, `bool` as bytes, `float16` as its bits), or strings. */
+export type TensorData = TypedArray | StringData
+
 /** One row of one input, without the batch dimension. */
 export interface RowTensor {
-  data: TypedArray
+  data: TensorData
   /** Dims of the row without the batch dimension (needed for dynamic axes). */
   dims: readonly number[]
 }
 
-/** One request: each model input by name, as a typed array (row dims from the model) or `{ data, dims }`. */
-export type RowInput = Record<string, TypedArray | RowTensor>
+/**
+ * One request: each model input by name, as its data (a typed array, or strings for a
+ * `string` input; row dims from the model) or `{ data, dims }`.
+ */
+export type RowInput = Record<string, TensorData | RowTensor>
 
 /** One output tensor of one row, without the batch dimension. */
 export interface OutputTensor {
   type: TensorType
-  data: TypedArray
+  /** A typed array, or strings for a `string` output. */
+  data: TensorData
   dims: number[]
 }
 
@@ -272,6 +286,16 @@ export interface PoolOptions {
   logger?: Pick<Console, 'warn' | 'info'>
 }
 
+/** Phases of one successful batch of a tensor pool, in ms (see `PoolObserver.onBatchTimings`). */
+export interface BatchTimingsEvent {
+  batchId: number
+  /** Rows of the callers in the batch (without fill rows of a fixed batch size). */
+  rows: number
+  inputMs: number
+  inferMs: number
+  outputMs: number
+}
+
 /** Observer of a pool: the batcher's events plus worker restarts. */
 export interface PoolObserver extends BatcherObserver {
   onWorkerRestart?(event: { replica: number; reason: string }): void
@@ -293,6 +317,15 @@ export interface PoolObserver extends BatcherObserver {
    * the exit that showed it. Requests waiting for a thread are sent to the new ones.
    */
   onRebuild?(event: { generation: number; reason: string }): void
+  /**
+   * Called when a batch of a tensor pool (the built-in ONNX worker) succeeded, with its
+   * time split into three phases that add up to the batch's time in the pool:
+   * `inputMs` from the batch's dispatch to the start of the session's `run` (packing,
+   * the hop to the worker thread, wrapping the tensors), `inferMs` the `run` itself,
+   * `outputMs` from its return until each row has its outputs (the hop back, unpacking).
+   * Feeds Triton's statistics (`compute_input`, `compute_infer`, `compute_output`).
+   */
+  onBatchTimings?(event: BatchTimingsEvent): void
   /** Called when the pool lowers its max batch size at run time (e.g. a model that only runs batch 1). */
   onMaxBatchSizeLowered?(event: { from: number; to: number; reason: string }): void
 }

@@ -4,9 +4,12 @@
  */
 import { execFile, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { createServer as createNetServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { alive, childrenOf, poll } from './process-helpers.js'
+import { grpcClient, rawBytes } from './grpc-helpers.js'
 import { demoModel, demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -32,7 +35,9 @@ interface Started {
 
 /** Starts `inferpool serve` and resolves once it prints `inferpool: ready`. */
 function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], {
+  // gRPC off unless a test asks for it: its default port (8001) may be taken on a shared machine.
+  const grpc = args.includes('--grpc-port') ? [] : ['--grpc-port', '0']
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...grpc, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -74,6 +79,7 @@ describe('inferpool serve --help', () => {
       ['--max-queue-size <n>', '(default: 4096)'],
       ['--timeout-ms <ms>', '(default: 30000)'],
       ['--port <port>', '(default: 8000)'],
+      ['--grpc-port <port>', '0 turns gRPC off (default: 8001)'],
       ['--host <address>', '(default: "127.0.0.1")'],
       ['--api-key <token>', '(default: none, no authentication) (env: INFERPOOL_API_KEY)'],
       ['--provider <name>', '(choices: "cpu", "cuda", default: "cpu")'],
@@ -185,4 +191,48 @@ describe('inferpool serve', () => {
     expect(await server.exit).toBe(0)
     expect(server.output()).toContain('inferpool: shut down cleanly')
   })
+
+  it('with --grpc-port prints both addresses, and SIGTERM answers HTTP and gRPC requests in flight', async () => {
+    const grpcPort = await freePort()
+    const server = await start([
+      '--grpc-port', String(grpcPort), '--replicas', '1', '--min-batch-size', '8', '--max-batch-size', '8', '--max-wait-ms', '600000',
+    ])
+    expect(server.output()).toContain(`and grpc://127.0.0.1:${grpcPort} (loading 1 model…)`)
+    const client = grpcClient(`127.0.0.1:${grpcPort}`)
+    try {
+      const rows = demoRows(42, 4)
+      const httpAnswers = Promise.all(rows.slice(0, 2).map((row) => post(`${server.url}/v2/models/demo/infer`, demoRequest([row]))))
+      const grpcAnswers = Promise.all(
+        rows.slice(2).map((row) =>
+          client.call('ModelInfer', {
+            model_name: 'demo',
+            inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256] }],
+            raw_input_contents: [rawBytes(Float32Array.from(row))],
+          }),
+        ),
+      )
+      for (;;) {
+        const text = (await http(`${server.url}/metrics`)).text
+        if (metric(text, 'inferpool_queue_length', { model: 'demo' }) === 4) break
+      }
+      server.child.kill('SIGTERM')
+      expect((await httpAnswers).map((a) => a.status)).toEqual([200, 200])
+      expect((await grpcAnswers).map((a) => (a.ok ? a.response.outputs[0].shape : a.code))).toEqual([[1, 16], [1, 16]])
+      expect(await server.exit).toBe(0)
+    } finally {
+      client.close()
+    }
+  })
 })
+
+/** A port free right now (bound to 0 and released), for flags where 0 means "off". */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}

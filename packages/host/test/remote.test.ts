@@ -72,7 +72,7 @@ describe('connectPool over a MessagePort, against a real pool', () => {
     expect(out.output.dims).toEqual([16])
     expect(out.output.data).toBeInstanceOf(Float32Array)
     expect(Array.from(out.output.data as Float32Array)).toEqual(Array.from(direct.output.data as Float32Array))
-    expect(out.output.data.buffer.byteLength).toBe(16 * 4)
+    expect((out.output.data as Float32Array).buffer.byteLength).toBe(16 * 4)
   })
 
   it('moves the input buffer instead of cloning it: detached as soon as infer is called', async () => {
@@ -127,7 +127,7 @@ describe('a remote pool behind the HTTP server', () => {
     )
     expect((await http(`${server.url}/v2/models/demo`)).json).toMatchObject({ inputs: [{ name: 'input', shape: [-1, 256] }] })
     const metrics = (await http(`${server.url}/metrics`)).text
-    expect(metrics).toContain('inferpool_requests_total{model="demo",status="200"} 1')
+    expect(metrics).toContain('inferpool_requests_total{model="demo",protocol="http",status="200"} 1')
     expect(metrics).toContain('inferpool_queue_length{model="demo"} 0')
     expect(metrics).toContain(`inferpool_rows_completed_total{model="demo"} ${demo.stats.completed}`)
     // Batch histograms come from pool events, which stay in the pool's own thread.

@@ -24,9 +24,9 @@ beforeAll(async () => {
   )
 })
 
-function start(file: string): Promise<{ url: string; child: ChildProcess; exit: Promise<number | null> }> {
+function start(file: string): Promise<{ url: string; child: ChildProcess; exit: Promise<number | null>; output: () => string }> {
   const child = spawn(process.execPath, [`${examples}dist/${file}`], {
-    env: { ...process.env, PORT: '0' },
+    env: { ...process.env, PORT: '0', GRPC_PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   children.push(child)
@@ -36,7 +36,7 @@ function start(file: string): Promise<{ url: string; child: ChildProcess; exit: 
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString()
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1]
-      if (url !== undefined) resolve({ url, child, exit })
+      if (url !== undefined) resolve({ url, child, exit, output: () => out })
     })
     void exit.then((code) => reject(new Error(`${file} exited with ${code}: ${out}`)))
   })
@@ -63,8 +63,35 @@ describe.each([['node-http.js'], ['fastify.js']])('examples/%s', (file) => {
     expect([malformed.status, (malformed.json as { code: string }).code]).toEqual([400, 'ERR_MALFORMED_JSON'])
 
     const metrics = await http(`${url}/metrics`)
-    expect(metrics.text).toContain('inferpool_requests_total{model="demo",status="200"} 4')
+    expect(metrics.text).toContain('inferpool_requests_total{model="demo",protocol="http",status="200"} 4')
 
+    child.kill('SIGTERM')
+    expect(await exit).toBe(0)
+  })
+})
+
+describe('examples/grpc.js and examples/grpc-client.js', () => {
+  it('serves HTTP and gRPC on one pool; the Node gRPC client gets what HTTP answers; exits 0 on SIGTERM', async () => {
+    const { url, child, exit, output } = await start('grpc.js')
+    const grpcAddress = /grpc:\/\/(\S+)/.exec(output())?.[1] as string
+    const ran = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      execFile(process.execPath, [`${examples}dist/grpc-client.js`], { env: { ...process.env, GRPC_ADDRESS: grpcAddress } }, (error, stdout) =>
+        resolve({ code: error === null ? 0 : (error.code as number | null), stdout }),
+      )
+    })
+    expect(ran.code).toBe(0)
+    const first = async (value: number): Promise<number> => {
+      const res = await post(`${url}/v2/models/demo/infer`, demoRequest([new Array(256).fill(value)]))
+      return (res.json as { outputs: Array<{ data: number[] }> }).outputs[0].data[0]
+    }
+    expect(JSON.parse(ran.stdout)).toEqual({
+      unary: { id: 'unary', shape: [1, 16], first: await first(0.5) },
+      stream: [
+        { id: 'stream-0', error: '', first: await first(0) },
+        { id: 'stream-1', error: '', first: await first(1) },
+        { id: 'stream-2', error: '', first: await first(2) },
+      ],
+    })
     child.kill('SIGTERM')
     expect(await exit).toBe(0)
   })

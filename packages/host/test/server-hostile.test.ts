@@ -144,7 +144,10 @@ const cases: Case[] = [
   ['an id that is not a string', 'demo', { id: 12, inputs: validInputs }, 400, 'ERR_INVALID_INPUT'],
   ['an unknown requested output', 'demo', { inputs: validInputs, outputs: [{ name: 'logits' }] }, 400, 'ERR_INVALID_INPUT'],
   ['requested outputs as an object', 'demo', { inputs: validInputs, outputs: { name: 'output' } }, 400, 'ERR_INVALID_INPUT'],
-  ['binary tensor data', 'demo', demoInput({ parameters: { binary_data_size: 1024 } }), 400, 'ERR_INVALID_INPUT'],
+  ['JSON data and binary_data_size on one input', 'demo', demoInput({ parameters: { binary_data_size: 1024 } }), 400, 'ERR_INVALID_INPUT'],
+  ['binary_data_size without Inference-Header-Content-Length', 'demo', demoInput({ data: undefined, parameters: { binary_data_size: 1024 } }), 400, 'ERR_MALFORMED_BINARY'],
+  ['an FP32 value past the float range (1e39)', 'demo', demoInput({ data: [1e39, ...zeros(255)] }), 400, 'ERR_INVALID_INPUT'],
+  ['a number literal past the double range (1e400) as FP32', 'demo', `{"inputs":[{"name":"input","shape":[1,256],"datatype":"FP32","data":[1e400${',0'.repeat(255)}]}]}`, 400, 'ERR_INVALID_INPUT'],
 ]
 
 describe('hostile request bodies', () => {
@@ -163,16 +166,14 @@ describe('hostile request bodies', () => {
     )
   })
 
-  it('refuses the binary tensor data extension (Inference-Header-Content-Length) with 400', async () => {
+  it('serves the binary tensor data extension: a JSON header and 1024 raw bytes give the same answer as JSON zeros', async () => {
     const json = JSON.stringify({ inputs: [{ name: 'input', shape: [1, 256], datatype: 'FP32', parameters: { binary_data_size: 1024 } }] })
     const res = await post(`${url}/v2/models/demo/infer`, Buffer.concat([Buffer.from(json), Buffer.alloc(1024)]), {
       'inference-header-content-length': String(json.length),
     })
-    expect(res.status).toBe(400)
-    expect(res.json).toEqual({
-      error: 'The binary tensor data extension is not supported; send tensor data as JSON',
-      code: 'ERR_INVALID_INPUT',
-    })
+    const direct = await pools[0].infer({ input: new Float32Array(256) })
+    expect(res.status).toBe(200)
+    expect((res.json as { outputs: Array<{ data: number[] }> }).outputs[0].data).toEqual(Array.from(direct.output.data as Float32Array))
   })
 
   it('ignores a __proto__ key inside an input: no prototype is polluted and the request is served', async () => {

@@ -54,7 +54,7 @@ describe('health and metadata endpoints', () => {
   it('describes the server at /v2', async () => {
     expect(await http(`${url}/v2`)).toMatchObject({
       status: 200,
-      json: { name: 'inferpool', version: '0.1.0', extensions: [] },
+      json: { name: 'inferpool', version: '0.1.0', extensions: ['binary_tensor_data', 'model_configuration', 'statistics'] },
     })
   })
 
@@ -285,8 +285,8 @@ describe('metrics', () => {
     expect(metric(text, 'inferpool_batch_utilization_ratio_bucket', { model: 'demo', le: '1' })).toBe(1)
     expect(metric(text, 'inferpool_queue_wait_seconds_count', { model: 'demo' })).toBe(8)
     expect(metric(text, 'inferpool_batch_processing_seconds_count', { model: 'demo' })).toBe(1)
-    expect(metric(text, 'inferpool_requests_total', { model: 'demo', status: '200' })).toBe(8)
-    expect(metric(text, 'inferpool_request_duration_seconds_count', { model: 'demo' })).toBe(8)
+    expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '200' })).toBe(8)
+    expect(metric(text, 'inferpool_request_duration_seconds_count', { model: 'demo', protocol: 'http' })).toBe(8)
   })
 })
 
@@ -319,7 +319,7 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
     })
     expect(res.status).toBe(400)
     expect(res.json).toEqual({
-      error: "Input 'input': shape[1] must be 256 (model shape [-1, 256]), got 3",
+      error: 'Input "input" has dims [3], expected float32 [256] without the batch dimension (axis 0 must be 256)',
       code: 'ERR_INVALID_INPUT',
     })
   })
@@ -410,7 +410,7 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
       expect(res.json).toEqual({ error: 'Request timed out after 50 ms', code: 'ERR_TIMEOUT' })
       const text = (await http(`${waitingUrl}/metrics`)).text
       expect(metric(text, 'inferpool_rows_timed_out_total', { model: 'demo' })).toBe(1)
-      expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', code: 'ERR_TIMEOUT' })).toBe(1)
+      expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', protocol: 'http', code: 'ERR_TIMEOUT' })).toBe(1)
     })
 
     it('503 ERR_QUEUE_FULL with Retry-After when the queue is full, and the accepted rows leave the queue', async () => {
@@ -421,7 +421,7 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
       expect(waiting.stats.queued).toBe(0)
       const text = (await http(`${waitingUrl}/metrics`)).text
       expect(metric(text, 'inferpool_rows_rejected_total', { model: 'demo' })).toBe(1)
-      expect(metric(text, 'inferpool_requests_total', { model: 'demo', status: '503' })).toBe(1)
+      expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '503' })).toBe(1)
     })
   })
 })

@@ -19,3 +19,4 @@ export {
 export type { OnnxSessionConfig, LogSeverityLevel } from './onnx.js'
 export type { OnnxWorkerOptions } from './onnx-worker.js'
 export type * from './protocol.js'
+export { decodeStrings, encodeStrings } from './strings.js'

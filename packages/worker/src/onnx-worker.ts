@@ -41,9 +41,9 @@ export default defineWorker<OnnxWorkerOptions, OnnxState, TensorBatch, TensorBat
     }
   },
   async run(state, batch, context) {
-    const { outputs, transfer } = await runTensors(state.session, batch.inputs)
+    const { outputs, transfer, timing } = await runTensors(state.session, batch.inputs)
     context.transfer(...transfer)
-    return { outputs }
+    return { outputs, timing }
   },
   async dispose(state) {
     await state.session.release()

@@ -5,7 +5,9 @@
  */
 import { env, InferenceSession, Tensor } from 'onnxruntime-node'
 import { WorkerError } from './errors.js'
-import type { WireTensor, WireTensorInfo, WireTensorType, WorkerDescription } from './protocol.js'
+import { decodeStrings, encodeStrings } from './strings.js'
+import { performance } from 'node:perf_hooks'
+import type { RunTiming, WireTensor, WireTensorInfo, WireTensorType, WorkerDescription } from './protocol.js'
 
 /** Session settings as the host resolves them (every field has its final value). */
 export interface OnnxSessionConfig {
@@ -123,7 +125,7 @@ export async function createSession(model: string | Uint8Array, config: OnnxSess
 }
 
 const SUPPORTED_TYPES: ReadonlySet<string> = new Set<WireTensorType>([
-  'float32', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool',
+  'float32', 'float16', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool', 'string',
 ])
 
 function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSession.ValueMetadata[]): WireTensorInfo[] {
@@ -152,9 +154,11 @@ type TypedArrayConstructor =
   | Int16ArrayConstructor | Uint16ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor
   | BigInt64ArrayConstructor | BigUint64ArrayConstructor
 
-/** The typed array class ORT uses for each element type (`bool` travels as bytes). */
+/** The typed array class ORT uses for each element type (`bool` travels as bytes, `float16` as its bits). */
 export const TYPED_ARRAY_OF: Readonly<Record<WireTensorType, TypedArrayConstructor>> = {
   float32: Float32Array,
+  // float16 as raw bits: Node 20 has no Float16Array, and ORT's binding takes a Uint16Array.
+  float16: Uint16Array,
   float64: Float64Array,
   int8: Int8Array,
   uint8: Uint8Array,
@@ -165,10 +169,13 @@ export const TYPED_ARRAY_OF: Readonly<Record<WireTensorType, TypedArrayConstruct
   int64: BigInt64Array,
   uint64: BigUint64Array,
   bool: Uint8Array,
+  // The BYTES wire form's bytes (see strings.ts), never an element per slot.
+  string: Uint8Array,
 }
 
 /** Wraps an ORT tensor over the wire tensor's buffer — no copy. */
 export function tensorFromWire(wire: WireTensor): Tensor {
+  if (wire.type === 'string') return new Tensor('string', decodeStrings(wire.buffer), wire.dims)
   const data = new TYPED_ARRAY_OF[wire.type](wire.buffer)
   return new Tensor(wire.type, data as never, wire.dims)
 }
@@ -181,6 +188,7 @@ export function tensorFromWire(wire: WireTensor): Tensor {
 export function wireFromTensor(tensor: Tensor): WireTensor {
   const type = tensor.type as WireTensorType
   if (!SUPPORTED_TYPES.has(type)) throw new WorkerError('ERR_INFERENCE', `Output of element type ${tensor.type} is not supported`)
+  if (type === 'string') return { type, dims: [...tensor.dims], buffer: encodeStrings(tensor.data as string[]) }
   const data = tensor.data as unknown as ArrayBufferView
   const exact =
     data.buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
@@ -197,12 +205,17 @@ export function wireFromTensor(tensor: Tensor): WireTensor {
 export async function runTensors(
   session: InferenceSession,
   inputs: Record<string, WireTensor>,
-): Promise<{ outputs: Record<string, WireTensor>; transfer: ArrayBuffer[] }> {
+): Promise<{ outputs: Record<string, WireTensor>; transfer: ArrayBuffer[]; timing: RunTiming }> {
   const feeds: Record<string, Tensor> = {}
   for (const [name, wire] of Object.entries(inputs)) feeds[name] = tensorFromWire(wire)
   let results: InferenceSession.ReturnType
+  // Absolute times (timeOrigin + now) are comparable across the threads of one process:
+  // the host subtracts its own readings from them.
+  const runStartMs = performance.timeOrigin + performance.now()
+  let runEndMs: number
   try {
     results = await session.run(feeds)
+    runEndMs = performance.timeOrigin + performance.now()
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     throw new WorkerError('ERR_INFERENCE', `ONNX Runtime failed to run the batch: ${message}`, {
@@ -217,5 +230,5 @@ export async function runTensors(
     outputs[name] = wire
     transfer.push(wire.buffer)
   }
-  return { outputs, transfer }
+  return { outputs, transfer, timing: { runStartMs, runEndMs } }
 }

@@ -18,6 +18,8 @@ export type { SerializedError }
 /** ONNX element types that travel between threads (as ORT's `Tensor.Type` names them). */
 export type WireTensorType =
   | 'float32'
+  /** IEEE 754 binary16, carried as its raw bits (a Uint16Array), as ORT's Node binding holds it. */
+  | 'float16'
   | 'float64'
   | 'int8'
   | 'uint8'
@@ -28,6 +30,11 @@ export type WireTensorType =
   | 'int64'
   | 'uint64'
   | 'bool'
+  /**
+   * ONNX string (the protocol's BYTES): carried as one buffer in the BYTES wire form, each
+   * element a 4-byte little-endian length then its UTF-8 bytes (see strings.ts).
+   */
+  | 'string'
 
 /**
  * A whole-batch tensor. `buffer` holds exactly the tensor's elements from byte 0 and
@@ -68,6 +75,18 @@ export interface TensorBatch {
 /** What the ONNX tensor worker returns: one tensor per output, batch dim first. */
 export interface TensorBatchOutput {
   outputs: Record<string, WireTensor>
+  /**
+   * When the session's `run` started and returned, in ms on the clock every thread of
+   * the process shares (`performance.timeOrigin + performance.now()`), so the host can
+   * split a batch's time into input preparation, the model run and output handling.
+   */
+  timing?: RunTiming
+}
+
+/** Start and end of one `session.run`, in ms on the process-wide clock (see `TensorBatchOutput.timing`). */
+export interface RunTiming {
+  runStartMs: number
+  runEndMs: number
 }
 
 /** Runs one batch. `payload` is a `TensorBatch` for the ONNX worker, the items array for a user worker. */

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serializeModel } from './graph.js'
 import { buildMlp, demoMlpWeights } from './models/mlp.js'
-import { buildFixedBatch, buildHardcodedBatch1, buildMultiIo, buildPoison } from './models/small.js'
+import { buildFixedBatch, buildFp16, buildHardcodedBatch1, buildMultiIo, buildPoison, buildStrings } from './models/small.js'
 import { buildTokenPool, tokenPoolWeights } from './models/token-pool.js'
 
 /** One generated model file. */
@@ -51,6 +51,16 @@ export const catalog: readonly CatalogEntry[] = [
     path: 'fixtures/models/multi-io.onnx',
     summary: 'a float32 [batch, 3], b int32 [batch, 2] -> a_scaled float32 [batch, 3], b_sum float64 [batch]',
     build: () => serializeModel(buildMultiIo()),
+  },
+  {
+    path: 'fixtures/models/fp16.onnx',
+    summary: 'x float16 [batch, 4] -> y float16 [batch, 4] = 2x, sum float32 [batch]',
+    build: () => serializeModel(buildFp16()),
+  },
+  {
+    path: 'fixtures/models/strings.onnx',
+    summary: 'text string [batch, 2] -> echo string [batch, 2] (Identity)',
+    build: () => serializeModel(buildStrings()),
   },
 ]
 

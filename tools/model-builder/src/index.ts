@@ -22,7 +22,7 @@ export {
 } from './models/token-pool.js'
 export type { TokenPoolWeights } from './models/token-pool.js'
 export {
-  buildFixedBatch, buildHardcodedBatch1, buildMultiIo, buildPoison, FIXED_BATCH_SEED, fixedBatchWeights,
+  buildFixedBatch, buildFp16, buildHardcodedBatch1, buildMultiIo, buildPoison, buildStrings, FIXED_BATCH_SEED, fixedBatchWeights,
   HARDCODED_BATCH1_SEED, hardcodedBatch1Reference, hardcodedBatch1Weights, isPoisonRow, linearReference, linearWeights, multiIoReference,
   POISON_SEED, POISON_TABLE_ROWS, poisonReference, poisonTable,
 } from './models/small.js'

@@ -2,7 +2,7 @@ import { onnx } from './proto.js'
 import type { OnnxTypes } from './proto.js'
 
 /** Element types the builder can write, named as onnxruntime-node names them. */
-export type ElementType = 'float32' | 'float64' | 'int32' | 'int64' | 'bool' | 'uint8' | 'int8'
+export type ElementType = 'float32' | 'float16' | 'float64' | 'int32' | 'int64' | 'bool' | 'uint8' | 'int8' | 'string'
 
 const DataType = onnx.TensorProto.DataType
 
@@ -10,6 +10,8 @@ const DataType = onnx.TensorProto.DataType
 export function dataTypeOf(type: ElementType): number {
   switch (type) {
     case 'float32': return DataType.FLOAT
+    case 'float16': return DataType.FLOAT16
+    case 'string': return DataType.STRING
     case 'float64': return DataType.DOUBLE
     case 'int32': return DataType.INT32
     case 'int64': return DataType.INT64
@@ -21,7 +23,7 @@ export function dataTypeOf(type: ElementType): number {
 
 /** Data accepted for each element type. */
 export type TensorData =
-  | Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array | Int8Array
+  | Float32Array | Float64Array | Int32Array | BigInt64Array | Uint8Array | Int8Array | Uint16Array
   | readonly number[] | readonly bigint[]
 
 function checkCount(name: string, dims: readonly number[], length: number): void {
@@ -44,6 +46,9 @@ function rawBytes(type: ElementType, data: TensorData): Uint8Array {
     const v = data[i]
     switch (type) {
       case 'float32': view.setFloat32(i * 4, Number(v), true); break
+      // float16 data is given as raw binary16 bits (as onnxruntime-node holds it).
+      case 'float16': view.setUint16(i * 2, Number(v), true); break
+      case 'string': throw new RangeError('string tensors have no raw bytes: the builder writes no string constants')
       case 'float64': view.setFloat64(i * 8, Number(v), true); break
       case 'int32': view.setInt32(i * 4, Number(v), true); break
       case 'int64': view.setBigInt64(i * 8, BigInt(v), true); break
@@ -60,6 +65,9 @@ export function bytesPerElement(type: ElementType): number {
   switch (type) {
     case 'float64': case 'int64': return 8
     case 'float32': case 'int32': return 4
+    case 'float16': return 2
+    // Variable-size elements: only used in value infos, never in a constant.
+    case 'string': return 0
     case 'bool': case 'uint8': case 'int8': return 1
   }
 }

@@ -39,6 +39,8 @@ describe('committed models', () => {
       'fixtures/models/poison.onnx',
       'fixtures/models/hardcoded-batch1.onnx',
       'fixtures/models/multi-io.onnx',
+      'fixtures/models/fp16.onnx',
+      'fixtures/models/strings.onnx',
     ])
   })
 })

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module'
 import { batcherDefaults } from '@inferpool/core'
 import { Command, Option } from 'commander'
 import { POOL_DEFAULTS, createPool } from '../pool/index.js'
+import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
 import { HANDLER_DEFAULTS } from '../server/options.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
 import type { PoolOptions } from '../types.js'
@@ -34,6 +35,7 @@ interface ServeFlags {
   maxQueueSize: number
   timeoutMs: number
   port: number
+  grpcPort: number
   host: string
   apiKey?: string
   provider: 'cpu' | 'cuda'
@@ -102,6 +104,11 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     )
     .addOption(new Option('-p, --port <port>', 'TCP port (0: any free port)').argParser(port).default(SERVER_DEFAULTS.port))
     .addOption(
+      new Option('--grpc-port <port>', 'gRPC port (inference.GRPCInferenceService, as Triton); 0 turns gRPC off')
+        .argParser(port)
+        .default(GRPC_SERVER_DEFAULTS.port),
+    )
+    .addOption(
       new Option('--host <address>', 'address to bind; 0.0.0.0 serves other machines (set --api-key)').default(
         SERVER_DEFAULTS.host,
       ),
@@ -167,6 +174,8 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   )
   const server = createServer(pools, {
     port: flags.port,
+    // On the command line 0 turns gRPC off (a free port is of little use to a client).
+    grpcPort: flags.grpcPort === 0 ? undefined : flags.grpcPort,
     host: flags.host,
     apiKey: flags.apiKey,
     maxBodyBytes: flags.maxBodyBytes,
@@ -185,9 +194,11 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   try {
     url = await server.listen()
   } catch (error) {
-    return fail(`cannot listen on ${flags.host}:${flags.port}: ${(error as Error).message}`)
+    const ports = flags.grpcPort === 0 ? `${flags.port}` : `${flags.port} (HTTP) / ${flags.grpcPort} (gRPC)`
+    return fail(`cannot listen on ${flags.host}:${ports}: ${(error as Error).message}`)
   }
-  out.log(`inferpool listening on ${url} (loading ${models.length} model${models.length === 1 ? '' : 's'}…)`)
+  const grpcPart = server.grpcAddress === undefined ? '' : ` and grpc://${server.grpcAddress}`
+  out.log(`inferpool listening on ${url}${grpcPart} (loading ${models.length} model${models.length === 1 ? '' : 's'}…)`)
   try {
     await server.handler.ready()
   } catch (error) {

@@ -127,6 +127,9 @@ export function buildModelShape(description: WorkerDescription, options: Resolve
     let padding: InputSpec['padding'] = null
     if (pad) {
       const dim = rowDims[pad.axis]
+      if (info.type === 'string') {
+        throw new RangeError(`Expected \`padding\` keys to be numeric inputs: "${info.name}" is a string input, which cannot be padded`)
+      }
       if (dim === undefined || !('dynamic' in dim)) {
         throw new RangeError(
           `Expected \`padding.${info.name}.axis\` to be a dynamic axis of the row (dims without batch: [${info.dims.slice(1).join(', ')}]), got \`${pad.axis}\``,

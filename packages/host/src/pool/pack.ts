@@ -6,9 +6,10 @@
  * Unpacking hands each caller views into the transferred output buffers.
  */
 import { BatchSizeMismatchError } from '@inferpool/core'
+import { decodeStrings, encodeStrings } from '@inferpool/worker'
 import type { TensorBatch, WireTensor } from '@inferpool/worker'
 import { InferenceError } from '../errors.js'
-import type { OutputTensor, RowOutput, TypedArray } from '../types.js'
+import type { OutputTensor, RowOutput, StringData, TypedArray } from '../types.js'
 import type { InputSpec, ModelShape, OutputSpec } from './model-shape.js'
 import type { ValidRow } from './validate-input.js'
 
@@ -61,6 +62,16 @@ export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRow
     const spec = shape.inputs[index]
     const rowDims = rowDimsInBatch(spec, index, rows)
     const rowSize = product(rowDims)
+    if (spec.type === 'string') {
+      // Strings travel as one buffer in the BYTES wire form; fill rows are empty strings.
+      const strings: string[] = []
+      for (let r = 0; r < rows.length; r++) for (const element of rows[r].tensors[index].data as StringData) strings.push(element)
+      for (let n = rows.length * rowSize; n < batchRows * rowSize; n++) strings.push('')
+      const buffer = encodeStrings(strings)
+      inputs[spec.name] = { type: spec.type, dims: [batchRows, ...rowDims], buffer }
+      transfer.push(buffer)
+      continue
+    }
     const Ctor = spec.ctor
     const buffer = new ArrayBuffer(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
     const view = new Ctor(buffer) as TypedArray
@@ -72,7 +83,7 @@ export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRow
       }
       for (let r = 0; r < rows.length; r++) {
         const { data, dims } = rows[r].tensors[index]
-        copyPadded(view, r * rowSize, data, dims, rowDims, pad.axis)
+        copyPadded(view, r * rowSize, data as TypedArray, dims, rowDims, pad.axis)
       }
     } else {
       // The one copy of a row's data on its way to the worker.
@@ -101,7 +112,9 @@ function cutAxis(data: TypedArray, dims: number[], axis: number, length: number)
 }
 
 /** A row's view of one output: the output's data for row `r`, cut back where padded. */
-function rowOutput(spec: OutputSpec, buffer: ArrayBuffer, rowDims: readonly number[], rowSize: number, r: number, row: ValidRow): OutputTensor {
+function rowOutput(spec: OutputSpec, buffer: ArrayBuffer | StringData, rowDims: readonly number[], rowSize: number, r: number, row: ValidRow): OutputTensor {
+  // A string output's rows are slices of the batch's decoded strings (never padded: see model-shape.ts).
+  if (Array.isArray(buffer)) return { type: spec.type, data: buffer.slice(r * rowSize, (r + 1) * rowSize), dims: rowDims.slice() }
   const Ctor = spec.ctor
   let data = new Ctor(buffer, r * rowSize * Ctor.BYTES_PER_ELEMENT, rowSize) as TypedArray
   // Each row gets its own dims array: a caller may change it, and others must not see that.
@@ -130,7 +143,7 @@ export function unpackOutputs(
   }
   const specs = shape.outputs
   // Per output, once per batch: its buffer, row dims and row size.
-  const buffers: ArrayBuffer[] = []
+  const buffers: Array<ArrayBuffer | StringData> = []
   const rowDims: number[][] = []
   const rowSizes: number[] = []
   for (const spec of specs) {
@@ -140,6 +153,19 @@ export function unpackOutputs(
       throw new BatchSizeMismatchError(batchRows, wire.dims[0], `rows in output "${spec.name}"`)
     }
     const elements = product(wire.dims)
+    if (spec.type === 'string' && wire.type === 'string') {
+      const strings = decodeStrings(wire.buffer)
+      if (strings.length !== elements) {
+        throw new InferenceError(`The worker returned output "${spec.name}" with ${strings.length} strings for dims [${wire.dims.join(', ')}]`, {
+          details: { output: spec.name },
+        })
+      }
+      const dims = wire.dims.slice(1)
+      buffers.push(strings)
+      rowDims.push(dims)
+      rowSizes.push(product(dims))
+      continue
+    }
     if (wire.type !== spec.type || wire.buffer.byteLength !== elements * spec.ctor.BYTES_PER_ELEMENT) {
       throw new InferenceError(`The worker returned output "${spec.name}" as ${wire.type} [${wire.dims.join(', ')}] in ${wire.buffer.byteLength} bytes; the model declares ${spec.type}`, {
         details: { output: spec.name },

@@ -12,9 +12,11 @@
  */
 import { BatcherClosedError, DynamicBatcher } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
+import { performance } from 'node:perf_hooks'
+import type { RunTiming, TensorBatchOutput } from '@inferpool/worker'
 import { ProviderUnavailableError } from '../errors.js'
 import { Lifecycle } from '../lifecycle.js'
-import type { InferOptions, Pool, PoolObserver, PoolOptions, PoolStats, RowInput, RowOutput } from '../types.js'
+import type { BatchTimingsEvent, InferOptions, Pool, PoolObserver, PoolOptions, PoolStats, RowInput, RowOutput } from '../types.js'
 import type { Codec } from './codecs/codec.js'
 import { tensorCodec } from './codecs/tensor.js'
 import { userCodec } from './codecs/user.js'
@@ -77,6 +79,19 @@ function notify<K extends keyof PoolObserver>(
   }
 }
 
+/** How a successful batch's time divides, for `PoolObserver.onBatchTimings`. */
+function batchTimings(batchId: number, rows: number, startedMs: number, timing: RunTiming): BatchTimingsEvent {
+  const endedMs = performance.timeOrigin + performance.now()
+  // Clocks of two threads (or processes) agree to well under a ms; clamp what rounding could make negative.
+  return {
+    batchId,
+    rows,
+    inputMs: Math.max(0, timing.runStartMs - startedMs),
+    inferMs: Math.max(0, timing.runEndMs - timing.runStartMs),
+    outputMs: Math.max(0, endedMs - timing.runEndMs),
+  }
+}
+
 async function startPool(
   options: ResolvedPoolOptions,
   cost: PoolOptions['cost'],
@@ -110,8 +125,17 @@ async function startPool(
       { batchTimeoutMs: options.batchTimeoutMs, isolateFailures: options.batching.isolateFailures },
       observers,
     )
-    const processBatch = async (items: unknown[], ctx: BatchContext): Promise<unknown[]> =>
-      codec.decode(await dispatcher.run(ctx, items.length, () => codec.pack(items)), items)
+    const processBatch = async (items: unknown[], ctx: BatchContext): Promise<unknown[]> => {
+      // On the clock the worker's run timing uses too (see TensorBatchOutput.timing).
+      const startedMs = observers.size > 0 ? performance.timeOrigin + performance.now() : 0
+      const result = await dispatcher.run(ctx, items.length, () => codec.pack(items))
+      const outputs = codec.decode(result, items)
+      if (startedMs > 0 && result.ok && result.kind === 'run') {
+        const timing = (result.value as Partial<TensorBatchOutput> | null)?.timing
+        if (timing !== undefined) notify(observers, 'onBatchTimings', batchTimings(ctx.batchId, items.length, startedMs, timing))
+      }
+      return outputs
+    }
     const batcherOptions: DynamicBatcherOptions<unknown> = {
       ...options.batching,
       maxBatchSize: about.maxBatchSize,

@@ -8,7 +8,7 @@
  * allocates nothing but its `ValidRow`, its `tensors` array and one entry per input.
  */
 import { InvalidInputError } from '../errors.js'
-import type { RowInput, RowTensor, TypedArray } from '../types.js'
+import type { RowInput, RowTensor, TensorData, TypedArray } from '../types.js'
 import type { InputSpec, ModelShape } from './model-shape.js'
 
 /** A validated row: per input (in the model's order) its data and row dims. */
@@ -17,7 +17,7 @@ export interface ValidRow {
    * `dims` may be shared with other rows (a fixed-shape input's `fixedDims`): read only.
    * `data` is the caller's own array, copied only when the batch is packed.
    */
-  tensors: Array<{ data: TypedArray; dims: readonly number[] }>
+  tensors: Array<{ data: TensorData; dims: readonly number[] }>
   /** Rows with equal keys can share a batch (`''` when every row can). */
   key: string
   /** Per symbolic axis of a padded input: this row's length. Shared and empty when nothing is padded. */
@@ -46,10 +46,17 @@ function isDimList(dims: unknown): dims is readonly number[] {
   return true
 }
 
-function checkOne(spec: InputSpec, value: unknown): { data: TypedArray; dims: readonly number[] } {
+/** Every element a string (checked per element: a row of a string input is a plain array). */
+function isStringArray(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false
+  return true
+}
+
+function checkOne(spec: InputSpec, value: unknown): { data: TensorData; dims: readonly number[] } {
   let data: unknown
   let dims: unknown
-  if (isTypedArray(value)) {
+  if (isTypedArray(value) || (spec.type === 'string' && Array.isArray(value))) {
     data = value
   } else if (typeof value === 'object' && value !== null && 'data' in value) {
     data = (value as RowTensor).data
@@ -60,7 +67,13 @@ function checkOne(spec: InputSpec, value: unknown): { data: TypedArray; dims: re
       { details: { input: spec.name, expected: spec.expected } },
     )
   }
-  if (!(data instanceof spec.ctor)) {
+  if (spec.type === 'string') {
+    if (!isStringArray(data)) {
+      throw new InvalidInputError(`Input "${spec.name}" must be an array of strings (${spec.expected} without the batch dimension), got ${typeName(data)}`, {
+        details: { input: spec.name, expectedType: spec.type, actual: typeName(data) },
+      })
+    }
+  } else if (!(data instanceof spec.ctor)) {
     throw new InvalidInputError(`Input "${spec.name}" must be a ${spec.ctor.name} (${spec.type}), got ${typeName(data)}`, {
       details: { input: spec.name, expectedType: spec.type, actual: typeName(data) },
     })

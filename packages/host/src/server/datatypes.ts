@@ -21,12 +21,18 @@ export type ProtocolDatatype =
   | 'FP64'
   | 'BYTES'
 
-type TypedArrayConstructor = new (length: number) => TypedArray
+type TypedArrayConstructor = {
+  new (length: number): TypedArray
+  new (buffer: ArrayBuffer, byteOffset: number, length: number): TypedArray
+  readonly BYTES_PER_ELEMENT: number
+}
 
 /**
  * How one element of a JSON `data` array becomes an element of the typed array.
- * Returns `undefined` when the JSON value is not a valid element of that type, so the
- * caller can name the offending index without a throw per element.
+ * Returns `undefined` when the JSON value is not a valid element of that type — of the
+ * wrong kind, or a number the type cannot hold (an integer out of range, a float that
+ * would overflow to Infinity) — so the caller can name the offending index without a
+ * throw per element.
  */
 type ElementReader = (value: unknown) => number | bigint | undefined
 
@@ -36,6 +42,8 @@ interface DatatypeInfo {
   readonly read: ElementReader
   /** What a valid element looks like, for error messages. */
   readonly expects: string
+  /** JSON text of a tensor's elements, without brackets; `undefined` when one has no JSON form (NaN, ±Infinity). */
+  readonly json: (data: TypedArray) => string | undefined
 }
 
 function integerReader(min: number, max: number): ElementReader {
@@ -49,51 +57,132 @@ function bigIntegerReader(min: number): ElementReader {
     typeof value === 'number' && Number.isSafeInteger(value) && value >= min ? BigInt(value) : undefined
 }
 
-const readFloat: ElementReader = (value) => (typeof value === 'number' ? value : undefined)
+// JSON.parse turns a literal too large for a double (1e400) into Infinity, and JSON has
+// no NaN: a non-finite number here always stands for a value the type cannot hold.
+const readFloat64: ElementReader = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
+// Math.fround rounds as a Float32Array store does: a value that overflows to Infinity
+// there (1e39) is refused instead of becoming Infinity.
+const readFloat32: ElementReader = (value) =>
+  typeof value === 'number' && Number.isFinite(Math.fround(value)) ? value : undefined
+const readHalf: ElementReader = (value) => (typeof value === 'number' && Number.isFinite(value) ? halfBits(value) : undefined)
 const readBool: ElementReader = (value) => {
   if (value === true || value === 1) return 1
   if (value === false || value === 0) return 0
   return undefined
 }
 
-const TABLE: Record<TensorType, DatatypeInfo> = {
-  float32: { protocol: 'FP32', create: Float32Array, read: readFloat, expects: 'a number' },
-  float64: { protocol: 'FP64', create: Float64Array, read: readFloat, expects: 'a number' },
-  int8: { protocol: 'INT8', create: Int8Array, read: integerReader(-128, 127), expects: 'an integer in [-128, 127]' },
-  uint8: { protocol: 'UINT8', create: Uint8Array, read: integerReader(0, 255), expects: 'an integer in [0, 255]' },
+/** Ties to even, as IEEE 754 rounds. */
+function roundHalfEven(x: number): number {
+  const floor = Math.floor(x)
+  const rest = x - floor
+  if (rest > 0.5) return floor + 1
+  if (rest < 0.5) return floor
+  return floor % 2 === 0 ? floor : floor + 1
+}
+
+/**
+ * IEEE 754 binary16 bits of a finite double, rounded to nearest (ties to even) in one
+ * step (through float32 first would round twice); `undefined` when it overflows.
+ */
+export function halfBits(value: number): number | undefined {
+  const sign = value < 0 || Object.is(value, -0) ? 0x8000 : 0
+  const a = Math.abs(value)
+  // 65504 is the largest half; from halfway to the next power (65520) it rounds to Infinity.
+  if (!(a < 65520)) return undefined
+  if (a < 2 ** -14) return sign | roundHalfEven(a * 2 ** 24) // subnormal (1024 rounds up into the smallest normal's bits)
+  let exponent = Math.floor(Math.log2(a))
+  // log2 may be off by one next to a power of two: settle it exactly.
+  if (2 ** exponent > a) exponent--
+  else if (2 ** (exponent + 1) <= a) exponent++
+  let mantissa = roundHalfEven((a / 2 ** exponent - 1) * 1024)
+  if (mantissa === 1024) {
+    mantissa = 0
+    exponent++
+  }
+  if (exponent > 15) return undefined
+  return sign | ((exponent + 15) << 10) | mantissa
+}
+
+/** The value of IEEE 754 binary16 bits. */
+export function halfValue(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1
+  const exponent = (bits >> 10) & 0x1f
+  const fraction = bits & 0x3ff
+  if (exponent === 0) return sign * fraction * 2 ** -24
+  if (exponent === 31) return fraction === 0 ? sign * Infinity : NaN
+  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15)
+}
+
+function numbersJson(data: TypedArray): string | undefined {
+  const floats = data as Float32Array
+  for (let i = 0; i < floats.length; i++) if (!Number.isFinite(floats[i])) return undefined
+  // `join` is far faster than JSON.stringify of an array of numbers and prints the same.
+  return floats.join(',')
+}
+
+// Integers are always finite; `join` prints bigints as plain integers (valid JSON of any precision).
+const integersJson = (data: TypedArray): string => data.join(',')
+
+const boolJson = (data: TypedArray): string => Array.from(data as Uint8Array, (v) => (v === 0 ? 'false' : 'true')).join(',')
+
+function halfJson(data: TypedArray): string | undefined {
+  const values = new Array<number>(data.length)
+  for (let i = 0; i < data.length; i++) {
+    const value = halfValue((data as Uint16Array)[i])
+    if (!Number.isFinite(value)) return undefined
+    values[i] = value
+  }
+  return values.join(',')
+}
+
+/** Element types held in typed arrays: every type but `string` (the protocol's BYTES). */
+export type NumericType = Exclude<TensorType, 'string'>
+
+const TABLE: Record<NumericType, DatatypeInfo> = {
+  float32: { protocol: 'FP32', create: Float32Array, read: readFloat32, expects: 'a number within FP32 range (|x| <= 3.4028234663852886e38)', json: numbersJson },
+  float64: { protocol: 'FP64', create: Float64Array, read: readFloat64, expects: 'a finite number', json: numbersJson },
+  // ONNX Runtime holds float16 tensors as their raw bits in a Uint16Array.
+  float16: { protocol: 'FP16', create: Uint16Array, read: readHalf, expects: 'a number within FP16 range (|x| <= 65504)', json: halfJson },
+  int8: { protocol: 'INT8', create: Int8Array, read: integerReader(-128, 127), expects: 'an integer in [-128, 127]', json: integersJson },
+  uint8: { protocol: 'UINT8', create: Uint8Array, read: integerReader(0, 255), expects: 'an integer in [0, 255]', json: integersJson },
   int16: {
     protocol: 'INT16',
     create: Int16Array,
     read: integerReader(-32768, 32767),
     expects: 'an integer in [-32768, 32767]',
+    json: integersJson,
   },
-  uint16: { protocol: 'UINT16', create: Uint16Array, read: integerReader(0, 65535), expects: 'an integer in [0, 65535]' },
+  uint16: { protocol: 'UINT16', create: Uint16Array, read: integerReader(0, 65535), expects: 'an integer in [0, 65535]', json: integersJson },
   int32: {
     protocol: 'INT32',
     create: Int32Array,
     read: integerReader(-2147483648, 2147483647),
     expects: 'an integer in [-2147483648, 2147483647]',
+    json: integersJson,
   },
   uint32: {
     protocol: 'UINT32',
     create: Uint32Array,
     read: integerReader(0, 4294967295),
     expects: 'an integer in [0, 4294967295]',
+    json: integersJson,
   },
   int64: {
     protocol: 'INT64',
     create: BigInt64Array,
     read: bigIntegerReader(Number.MIN_SAFE_INTEGER),
     expects: 'a safe integer (|n| <= 2^53 - 1)',
+    json: integersJson,
   },
   uint64: {
     protocol: 'UINT64',
     create: BigUint64Array,
     read: bigIntegerReader(0),
     expects: 'a non-negative safe integer (n <= 2^53 - 1)',
+    json: integersJson,
   },
   // ONNX Runtime holds bool tensors in a Uint8Array (one byte per element).
-  bool: { protocol: 'BOOL', create: Uint8Array, read: readBool, expects: 'true, false, 1 or 0' },
+  bool: { protocol: 'BOOL', create: Uint8Array, read: readBool, expects: 'true, false, 1 or 0', json: boolJson },
 }
 
 const PROTOCOL_NAMES: ReadonlySet<string> = new Set<ProtocolDatatype>([
@@ -114,7 +203,7 @@ const PROTOCOL_NAMES: ReadonlySet<string> = new Set<ProtocolDatatype>([
 
 /** The protocol datatype of an ONNX element type. */
 export function protocolDatatype(type: TensorType): ProtocolDatatype {
-  return TABLE[type].protocol
+  return type === 'string' ? 'BYTES' : TABLE[type].protocol
 }
 
 /** Whether `name` is a datatype of the protocol at all (even one this server cannot take). */
@@ -122,7 +211,7 @@ export function isProtocolDatatype(name: string): name is ProtocolDatatype {
   return PROTOCOL_NAMES.has(name)
 }
 
-/** Reader, constructor and description for tensors of an ONNX element type. */
-export function datatypeInfo(type: TensorType): DatatypeInfo {
+/** Reader, constructor and description for tensors of a numeric element type. */
+export function datatypeInfo(type: NumericType): DatatypeInfo {
   return TABLE[type]
 }

@@ -1,35 +1,60 @@
 /**
- * Reads an Open Inference Protocol inference request (already parsed JSON, untrusted)
- * into one `RowInput` per row, checked against the model's metadata.
+ * Reads an Open Inference Protocol inference request (untrusted bytes) into one
+ * `RowInput` per row: JSON `data`, binary tensor data after a JSON header, or the raw
+ * binary form (see binary.ts), all through one path. The gRPC service hands its
+ * decoded messages to the same path (`decodeInferFields`, src/grpc/request.ts): typed
+ * contents as `data`, `raw_input_contents` as binary tensors.
+ *
+ * Division of labour, so each fact is checked once: this module checks what the
+ * *protocol* says — the request's structure, input names, that each datatype is the
+ * model's, that `shape` is a list of positive integers whose product is exactly the
+ * number of elements sent (as JSON or as bytes), that each JSON element fits its
+ * datatype, that every input has the same number of rows, and the binary framing. What
+ * the *model* says about a row (its dims, fixed and symbolic, and which inputs must be
+ * present) is checked by the pool's own validation (pool/validate-input.ts), which every
+ * row passes on its way in, with the messages every caller of `pool.infer` gets.
  *
  * Invariants that keep hostile bodies harmless:
  * - Only fixed property names are read from request objects, and rows are built with
  *   `Object.fromEntries` from names that are model inputs, so `__proto__` and friends
  *   can never reach a prototype.
- * - No allocation is sized from the request's `shape`: the element count implied by
- *   `shape` must first equal the number of elements actually present in `data` (which
- *   the body-size limit already bounds), and per-row arrays are only allocated after
- *   that check.
- * - Recursion into nested `data` is bounded by the model input's rank, never by the
- *   depth of the JSON.
+ * - No allocation is sized from the request's `shape` or `binary_data_size`: the count
+ *   they imply must first equal what the body really holds (which the body limit
+ *   bounds). Binary tensors are views into the body (copied once only when misaligned);
+ *   the rows of one input are views into one array.
+ * - Recursion into nested `data` is bounded by the length of `shape`, itself at most
+ *   `MAX_RANK`, never by the depth of the JSON.
  */
-import type { PoolMetadata, RowInput, RowTensor, TensorInfo, TypedArray } from '../types.js'
+import type { PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
+import { BinaryTail, readBytesElements, typedArrayOver } from './binary.js'
+import { parseJson } from './body.js'
 import { datatypeInfo, isProtocolDatatype, protocolDatatype } from './datatypes.js'
+import type { NumericType } from './datatypes.js'
+import { MalformedBinaryError } from './errors.js'
 import { invalidInput } from './invalid-input.js'
+
+/** An output the response carries, and whether as binary tensor data. */
+export interface RequestedOutput {
+  readonly name: string
+  readonly binary: boolean
+}
 
 export interface DecodedInferRequest {
   /** The request's `id`, echoed in the response. */
   readonly id: string | undefined
   /** One input per row, in request order. */
   readonly rows: RowInput[]
-  /** Names of the outputs to return, in the model's order. */
-  readonly outputs: readonly string[]
+  /** The outputs to return, in the model's order. */
+  readonly outputs: readonly RequestedOutput[]
 }
 
 export interface DecodeLimits {
   /** Most rows (the first dim of `shape`) one request may carry. */
   readonly maxRows: number
 }
+
+/** Most dims a request's `shape` may have (a bound on work, far above any real model's rank). */
+export const MAX_RANK = 32
 
 type JsonObject = { readonly [key: string]: unknown }
 
@@ -44,30 +69,79 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
 }
 
-function isBatchable(info: TensorInfo): boolean {
-  return info.dims.length >= 1
-}
-
-/** Whether a declared dim is fixed (a non-negative number) rather than symbolic. */
-function fixedDim(dim: number | string | undefined): number | undefined {
-  return typeof dim === 'number' && dim >= 0 ? dim : undefined
-}
-
-interface CheckedInput {
-  readonly info: TensorInfo
+/** An input as the request gives it: all its rows in one typed array (or one array of strings). */
+interface DecodedInput {
+  readonly name: string
   readonly shape: readonly number[]
-  readonly rowElements: number
-  readonly data: readonly unknown[]
-  readonly nested: boolean
+  readonly data: TensorData
 }
 
-export function decodeInferRequest(body: unknown, metadata: PoolMetadata, limits: DecodeLimits): DecodedInferRequest {
+/** How a JSON element becomes an element of the tensor (`undefined`: not a valid one). */
+type Reader = (value: unknown) => number | bigint | string | undefined
+
+const readString: Reader = (value) => (typeof value === 'string' ? value : undefined)
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Where an input's binary tensor bytes come from: the bytes after the JSON header
+ * (`BinaryTail`), or gRPC's `raw_input_contents`.
+ */
+export interface TensorBytesSource {
+  /** The next tensor's bytes, `size` being what the request declares for it. */
+  take(input: string, size: unknown): Buffer
+  /** Throws when bytes are left over. */
+  finish(): void
+  /** What the request calls a tensor's byte count, for messages. @default "binary_data_size" */
+  readonly sizeName?: (input: string) => string
+}
+
+/**
+ * An inference request already in the protocol's object form (a gRPC message mapped by
+ * src/grpc/request.ts), with its binary tensors in `tensors`: checked exactly as an
+ * HTTP body is.
+ */
+export function decodeInferFields(
+  body: unknown,
+  tensors: TensorBytesSource | undefined,
+  metadata: PoolMetadata,
+  limits: DecodeLimits,
+): DecodedInferRequest {
+  return decodeJsonRequest(body, tensors, metadata, limits)
+}
+
+/**
+ * Decodes a request body. `headerLength` is the `Inference-Header-Content-Length`
+ * (already checked against the body): `undefined` for a JSON body, 0 for the raw binary
+ * form, else the length of the JSON header before the binary tensor data.
+ */
+export function decodeInferRequest(
+  body: Buffer,
+  headerLength: number | undefined,
+  metadata: PoolMetadata,
+  limits: DecodeLimits,
+): DecodedInferRequest {
+  if (headerLength === 0) return decodeRawRequest(body, metadata)
+  if (headerLength === undefined) return decodeJsonRequest(parseJson(body), undefined, metadata, limits)
+  const tail = new BinaryTail(body.subarray(headerLength))
+  return decodeJsonRequest(parseJson(body.subarray(0, headerLength)), tail, metadata, limits)
+}
+
+function decodeJsonRequest(
+  body: unknown,
+  tail: TensorBytesSource | undefined,
+  metadata: PoolMetadata,
+  limits: DecodeLimits,
+): DecodedInferRequest {
   if (!isObject(body)) throw invalidInput(`Request body must be a JSON object, got ${describe(body)}`)
 
   const id = body.id
   if (id !== undefined && typeof id !== 'string') throw invalidInput(`'id' must be a string, got ${describe(id)}`)
 
-  const outputs = decodeRequestedOutputs(body.outputs, metadata)
+  const parameters = body.parameters
+  if (parameters !== undefined && !isObject(parameters)) throw invalidInput(`'parameters' must be an object, got ${describe(parameters)}`)
+  const binaryByDefault = booleanParameter(parameters?.binary_data_output, "'parameters.binary_data_output'")
+  const outputs = decodeRequestedOutputs(body.outputs, metadata, binaryByDefault)
 
   const inputs = body.inputs
   if (!Array.isArray(inputs) || inputs.length === 0) {
@@ -78,40 +152,35 @@ export function decodeInferRequest(body: unknown, metadata: PoolMetadata, limits
     throw invalidInput(`The model has ${modelInputs.size} input(s), the request has ${inputs.length}`)
   }
 
-  const checked = new Map<string, CheckedInput>()
-  let rows: number | undefined
+  const decoded: DecodedInput[] = []
   for (let i = 0; i < inputs.length; i++) {
-    const input = checkInput(inputs[i], i, modelInputs, checked, limits)
-    const inputRows = input.shape[0]
-    if (rows === undefined) rows = inputRows
-    else if (rows !== inputRows) {
+    const input = decodeInput(inputs[i], i, modelInputs, decoded, tail, limits)
+    if (decoded.length > 0 && decoded[0].shape[0] !== input.shape[0]) {
       throw invalidInput(
-        `Every input must have the same number of rows (first dim of 'shape'): '${input.info.name}' has ${inputRows}, others ${rows}`,
+        `Every input must have the same number of rows (first dim of 'shape'): "${input.name}" has ${input.shape[0]}, ` +
+          `"${decoded[0].name}" ${decoded[0].shape[0]}`,
       )
     }
-    checked.set(input.info.name, input)
+    decoded.push(input)
   }
-  const missing = metadata.inputs.filter((info) => !checked.has(info.name)).map((info) => `'${info.name}'`)
-  if (missing.length > 0) throw invalidInput(`Missing input(s) ${missing.join(', ')}`)
-
-  // Every input matches its shape; only now are buffers allocated.
-  const rowCount = rows ?? 0
-  const perInput = [...checked.values()].map((input) => ({ name: input.info.name, rows: splitRows(input, rowCount) }))
-  const rowInputs: RowInput[] = new Array(rowCount)
-  for (let r = 0; r < rowCount; r++) {
-    rowInputs[r] = Object.fromEntries(perInput.map((input) => [input.name, input.rows[r]])) as RowInput
-  }
-  return { id, rows: rowInputs, outputs }
+  tail?.finish()
+  return { id, rows: splitRows(decoded), outputs }
 }
 
-function decodeRequestedOutputs(requested: unknown, metadata: PoolMetadata): readonly string[] {
+function booleanParameter(value: unknown, what: string): boolean {
+  if (value === undefined) return false
+  if (typeof value !== 'boolean') throw invalidInput(`${what} must be a boolean, got ${describe(value)}`)
+  return value
+}
+
+function decodeRequestedOutputs(requested: unknown, metadata: PoolMetadata, binaryByDefault: boolean): RequestedOutput[] {
   const all = metadata.outputs.map((info) => info.name)
-  if (requested === undefined) return all
+  if (requested === undefined) return all.map((name) => ({ name, binary: binaryByDefault }))
   if (!Array.isArray(requested)) throw invalidInput(`'outputs' must be an array, got ${describe(requested)}`)
   if (requested.length > all.length) {
     throw invalidInput(`The model has ${all.length} output(s), the request asks for ${requested.length}`)
   }
-  const names = new Set<string>()
+  const binaryOf = new Map<string, boolean>()
   for (const [i, output] of requested.entries()) {
     if (!isObject(output) || typeof output.name !== 'string') {
       throw invalidInput(`'outputs[${i}]' must be an object with a string 'name'`)
@@ -119,21 +188,25 @@ function decodeRequestedOutputs(requested: unknown, metadata: PoolMetadata): rea
     if (!all.includes(output.name)) {
       throw invalidInput(`Unknown output ${describe(output.name)}; the model's outputs are ${all.map((n) => `'${n}'`).join(', ')}`)
     }
-    if (isObject(output.parameters) && output.parameters.binary_data === true) {
-      throw invalidInput('The binary tensor data extension is not supported; ask for JSON outputs')
+    const parameters = output.parameters
+    if (parameters !== undefined && !isObject(parameters)) {
+      throw invalidInput(`'outputs[${i}].parameters' must be an object, got ${describe(parameters)}`)
     }
-    names.add(output.name)
+    // An output's own `binary_data` overrides the request's `binary_data_output`.
+    const own = parameters?.binary_data
+    binaryOf.set(output.name, own === undefined ? binaryByDefault : booleanParameter(own, `'outputs[${i}].parameters.binary_data'`))
   }
-  return all.filter((name) => names.has(name))
+  return all.filter((name) => binaryOf.has(name)).map((name) => ({ name, binary: binaryOf.get(name) as boolean }))
 }
 
-function checkInput(
+function decodeInput(
   raw: unknown,
   index: number,
   modelInputs: ReadonlyMap<string, TensorInfo>,
-  seen: ReadonlyMap<string, CheckedInput>,
+  seen: readonly DecodedInput[],
+  tail: TensorBytesSource | undefined,
   limits: DecodeLimits,
-): CheckedInput {
+): DecodedInput {
   const where = `inputs[${index}]`
   if (!isObject(raw)) throw invalidInput(`'${where}' must be an object, got ${describe(raw)}`)
   const { name, datatype, shape, data, parameters } = raw
@@ -143,129 +216,173 @@ function checkInput(
     const known = [...modelInputs.keys()].map((n) => `'${n}'`).join(', ')
     throw invalidInput(`Unknown input ${describe(name)}; the model's inputs are ${known}`, { input: name })
   }
-  if (seen.has(name)) throw invalidInput(`Input '${name}' is given twice`, { input: name })
-  if (!isBatchable(info)) throw invalidInput(`Input '${name}' has no batch dimension and cannot be served`)
-  if (isObject(parameters) && parameters.binary_data_size !== undefined) {
-    throw invalidInput('The binary tensor data extension is not supported; send tensor data as JSON')
-  }
+  if (seen.some((input) => input.name === name)) throw invalidInput(`Input "${name}" is given twice`, { input: name })
 
   const expectedDatatype = protocolDatatype(info.type)
   if (typeof datatype !== 'string' || !isProtocolDatatype(datatype)) {
-    throw invalidInput(`Input '${name}': unknown datatype ${describe(datatype)}; expected ${expectedDatatype}`, {
+    throw invalidInput(`Input "${name}": unknown datatype ${describe(datatype)}; expected ${expectedDatatype}`, {
       input: name,
       expected: expectedDatatype,
     })
   }
   if (datatype !== expectedDatatype) {
-    throw invalidInput(`Input '${name}' has datatype ${expectedDatatype}, the request sends ${datatype}`, {
+    throw invalidInput(`Input "${name}" has datatype ${expectedDatatype}, the request sends ${datatype}`, {
       input: name,
       expected: expectedDatatype,
       actual: datatype,
     })
   }
 
-  const rank = info.dims.length
-  const declared = `[${info.dims.map((d) => (fixedDim(d) ?? -1)).join(', ')}]`
-  if (!Array.isArray(shape) || shape.length !== rank) {
-    throw invalidInput(`Input '${name}': 'shape' must be an array of ${rank} dims like ${declared}, got ${describe(shape)}`, {
-      input: name,
-    })
-  }
-  for (let axis = 0; axis < rank; axis++) {
-    const dim: unknown = shape[axis]
-    if (typeof dim !== 'number' || !Number.isSafeInteger(dim) || dim < 1) {
-      throw invalidInput(`Input '${name}': shape[${axis}] must be a positive integer, got ${describe(dim)}`, { input: name })
-    }
-    const fixed = axis === 0 ? undefined : fixedDim(info.dims[axis])
-    if (fixed !== undefined && dim !== fixed) {
-      throw invalidInput(`Input '${name}': shape[${axis}] must be ${fixed} (model shape ${declared}), got ${dim}`, {
-        input: name,
-      })
-    }
-  }
-  const dims = shape as number[]
+  const dims = checkShape(name, shape)
   if (dims[0] > limits.maxRows) {
-    throw invalidInput(`A request may carry at most ${limits.maxRows} rows, input '${name}' has ${dims[0]}`, {
+    throw invalidInput(`A request may carry at most ${limits.maxRows} rows, input "${name}" has ${dims[0]}`, {
       input: name,
       maxRows: limits.maxRows,
     })
   }
+  // Compared with what the body really holds; a huge product (even one past 2^53, which
+  // only loses precision) can never equal a real length.
+  let total = 1
+  for (const dim of dims) total *= dim
 
-  if (!Array.isArray(data)) throw invalidInput(`Input '${name}': 'data' must be an array, got ${describe(data)}`)
-  // Products are compared with what `data` really holds; a huge product (even one past
-  // 2^53, which only loses precision) can never equal a real array length.
-  let rowElements = 1
-  for (let axis = 1; axis < rank; axis++) rowElements *= dims[axis]
-  const total = rowElements * dims[0]
+  if (parameters !== undefined && !isObject(parameters)) {
+    throw invalidInput(`Input "${name}": 'parameters' must be an object, got ${describe(parameters)}`, { input: name })
+  }
+  const binarySize = parameters?.binary_data_size
+  if (binarySize !== undefined) {
+    if (data !== undefined) {
+      throw invalidInput(`Input "${name}" has both 'data' and parameters.binary_data_size; send one`, { input: name })
+    }
+    if (tail === undefined) {
+      throw new MalformedBinaryError(
+        `input "${name}" has parameters.binary_data_size but the request has no Inference-Header-Content-Length header`,
+        {
+          input: name,
+        },
+      )
+    }
+    const sizeName = tail.sizeName?.(name) ?? 'binary_data_size'
+    return { name, shape: dims, data: binaryTensor(info, dims, total, tail.take(name, binarySize), sizeName) }
+  }
+  if (!Array.isArray(data)) throw invalidInput(`Input "${name}": 'data' must be an array, got ${describe(data)}`, { input: name })
+  return { name, shape: dims, data: jsonTensor(info, dims, total, data) }
+}
+
+function checkShape(name: string, shape: unknown): number[] {
+  if (!Array.isArray(shape) || shape.length === 0 || shape.length > MAX_RANK) {
+    throw invalidInput(`Input "${name}": 'shape' must be an array of 1 to ${MAX_RANK} dims, rows first, got ${describe(shape)}`, {
+      input: name,
+    })
+  }
+  for (let axis = 0; axis < shape.length; axis++) {
+    const dim: unknown = shape[axis]
+    if (typeof dim !== 'number' || !Number.isSafeInteger(dim) || dim < 1) {
+      throw invalidInput(`Input "${name}": shape[${axis}] must be a positive integer, got ${describe(dim)}`, { input: name })
+    }
+  }
+  return shape as number[]
+}
+
+/** An input's binary data: a typed array over the body's bytes, or its BYTES elements as strings. */
+function binaryTensor(info: TensorInfo, dims: readonly number[], total: number, bytes: Buffer, sizeName = 'binary_data_size'): TensorData {
+  if (info.type === 'string') return binaryStrings(info.name, total, bytes)
+  const { create, protocol } = datatypeInfo(info.type)
+  const expected = total * create.BYTES_PER_ELEMENT
+  if (bytes.length !== expected) {
+    throw new MalformedBinaryError(
+      `"${info.name}": shape [${dims.join(', ')}] of ${protocol} needs ${expected} bytes, ${sizeName} is ${bytes.length}`,
+      { input: info.name, expected, actual: bytes.length },
+    )
+  }
+  if (info.type === 'bool') {
+    const bad = bytes.findIndex((b) => b > 1)
+    if (bad !== -1) {
+      throw invalidInput(`Input "${info.name}": BOOL element ${bad} is byte ${bytes[bad]}; a BOOL is one byte, 0 or 1`, {
+        input: info.name,
+        index: bad,
+      })
+    }
+  }
+  return typedArrayOver(bytes, create, total)
+}
+
+/**
+ * A BYTES input for a model's string input: each element must be UTF-8 text (ONNX
+ * Runtime holds string tensors as JS strings; arbitrary bytes would not survive).
+ */
+function binaryStrings(name: string, total: number, bytes: Buffer): string[] {
+  return readBytesElements(bytes, total, name).map((element, index) => {
+    try {
+      return utf8.decode(element)
+    } catch {
+      throw invalidInput(`Input "${name}": BYTES element ${index} is not valid UTF-8; the model's string input takes text`, {
+        input: name,
+        index,
+      })
+    }
+  })
+}
+
+/** An input's JSON `data` (flat or nested as `shape`) as one typed array (or strings), every element checked. */
+function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, data: readonly unknown[]): TensorData {
+  const name = info.name
   const nested = data.length > 0 && Array.isArray(data[0])
   if (nested) {
     checkNested(data, dims, 0, name)
   } else if (data.length !== total) {
-    throw invalidInput(
-      `Input '${name}': shape [${dims.join(', ')}] holds ${total} elements, 'data' has ${data.length}`,
-      { input: name, expected: total, actual: data.length },
-    )
+    throw invalidInput(`Input "${name}": shape [${dims.join(', ')}] holds ${total} elements, 'data' has ${data.length}`, {
+      input: name,
+      expected: total,
+      actual: data.length,
+    })
   }
-  return { info, shape: dims, rowElements, data, nested }
+  // The element count is now known to be real (checkNested counted every leaf level).
+  const { out, read, expects } =
+    info.type === 'string'
+      ? { out: new Array<string>(total), read: readString, expects: 'a string' }
+      : (() => {
+          const numeric = datatypeInfo(info.type as NumericType)
+          return { out: new numeric.create(total), read: numeric.read as Reader, expects: numeric.expects }
+        })()
+  if (!nested) {
+    for (let j = 0; j < total; j++) {
+      const value = read(data[j])
+      if (value === undefined) throw badElement(name, j, data[j], expects)
+      ;(out as unknown[])[j] = value
+    }
+  } else {
+    fillNested(data, out, 0, 0, dims.length - 1, read, expects, name)
+  }
+  return out
 }
 
 /** Checks that nested `data` has exactly the lengths of `shape`, level by level. */
 function checkNested(data: readonly unknown[], shape: readonly number[], axis: number, name: string): void {
   if (data.length !== shape[axis]) {
-    throw invalidInput(
-      `Input '${name}': nested 'data' has ${data.length} entries at depth ${axis}, shape says ${shape[axis]}`,
-      { input: name },
-    )
+    throw invalidInput(`Input "${name}": nested 'data' has ${data.length} entries at depth ${axis}, shape says ${shape[axis]}`, {
+      input: name,
+    })
   }
   if (axis === shape.length - 1) return
   for (const child of data) {
     if (!Array.isArray(child)) {
-      throw invalidInput(`Input '${name}': nested 'data' must be arrays down to depth ${shape.length - 1}`, { input: name })
+      throw invalidInput(`Input "${name}": nested 'data' must be arrays down to depth ${shape.length - 1}`, { input: name })
     }
     checkNested(child, shape, axis + 1, name)
   }
 }
 
-function splitRows(input: CheckedInput, rowCount: number): RowTensor[] {
-  const { info, shape, rowElements, data, nested } = input
-  const { create, read, expects } = datatypeInfo(info.type)
-  const rowDims = shape.slice(1)
-  const lastAxis = shape.length - 1
-  const rows: RowTensor[] = new Array(rowCount)
-  for (let r = 0; r < rowCount; r++) {
-    // One buffer per row: rows travel through the pool independently (and may be
-    // transferred), so they must not share an ArrayBuffer.
-    const out = new create(rowElements)
-    if (!nested) {
-      const base = r * rowElements
-      for (let j = 0; j < rowElements; j++) {
-        const value = read(data[base + j])
-        if (value === undefined) throw badElement(info.name, base + j, data[base + j], expects)
-        out[j] = value
-      }
-    } else if (lastAxis === 0) {
-      // Rank-1 input sent nested: each row would be an array, never a valid element.
-      throw badElement(info.name, r, data[r], expects)
-    } else {
-      fillNested(data[r] as readonly unknown[], out, 0, 1, lastAxis, read, expects, info.name)
-    }
-    rows[r] = { data: out, dims: rowDims }
-  }
-  return rows
-}
-
 /**
- * Copies one row of nested `data` into `out`. The structure was checked by
- * `checkNested`, so every level above `lastAxis` is an array of the right length;
- * recursion depth is the model input's rank whatever the JSON's depth.
+ * Copies nested `data` into `out`. The structure was checked by `checkNested`, so
+ * every level above `lastAxis` is an array of the right length.
  */
 function fillNested(
   node: readonly unknown[],
-  out: TypedArray,
+  out: TensorData,
   offset: number,
   axis: number,
   lastAxis: number,
-  read: (value: unknown) => number | bigint | undefined,
+  read: Reader,
   expects: string,
   name: string,
 ): number {
@@ -273,7 +390,7 @@ function fillNested(
     for (const item of node) {
       const value = read(item)
       if (value === undefined) throw badElement(name, offset, item, expects)
-      out[offset++] = value
+      ;(out as unknown[])[offset++] = value
     }
     return offset
   }
@@ -284,8 +401,73 @@ function fillNested(
 }
 
 function badElement(name: string, index: number, value: unknown, expects: string): Error {
-  return invalidInput(`Input '${name}': element ${index} of a row is ${describe(value)}, expected ${expects}`, {
-    input: name,
-    index,
+  return invalidInput(`Input "${name}": element ${index} is ${describe(value)}, expected ${expects}`, { input: name, index })
+}
+
+/** Elements `start` to `end`: a view of a typed array, a copy of strings. */
+function rowOf(data: TensorData, start: number, end: number): TensorData {
+  return Array.isArray(data) ? data.slice(start, end) : (data.subarray(start, end) as TypedArray)
+}
+
+/** One `RowInput` per row: views into each input's array, sharing one dims array per input. */
+function splitRows(inputs: readonly DecodedInput[]): RowInput[] {
+  const rowCount = inputs[0].shape[0]
+  const parts = inputs.map((input) => {
+    const rowDims = input.shape.slice(1)
+    return { name: input.name, data: input.data, rowDims, rowElements: input.data.length / rowCount }
   })
+  const rows: RowInput[] = new Array(rowCount)
+  for (let r = 0; r < rowCount; r++) {
+    rows[r] = Object.fromEntries(
+      parts.map((p) => [p.name, { data: rowOf(p.data, r * p.rowElements, (r + 1) * p.rowElements), dims: p.rowDims }]),
+    ) as RowInput
+  }
+  return rows
+}
+
+/**
+ * The raw binary form (`Inference-Header-Content-Length: 0`): the body is the data of
+ * the model's only input, as one row. Its row dims follow from the byte count, so the
+ * model may have at most one dynamic row axis. Every output is returned as binary.
+ */
+function decodeRawRequest(body: Buffer, metadata: PoolMetadata): DecodedInferRequest {
+  if (metadata.inputs.length !== 1) {
+    throw invalidInput(
+      `The raw binary form (Inference-Header-Content-Length: 0) needs a model with exactly one input; this model has ${metadata.inputs.length}`,
+    )
+  }
+  const info = metadata.inputs[0]
+  if (info.type === 'string') {
+    throw invalidInput(`The raw binary form cannot carry BYTES input "${info.name}": send a JSON header with parameters.binary_data_size`, {
+      input: info.name,
+    })
+  }
+  const { create, protocol } = datatypeInfo(info.type)
+  const rowDims = info.dims.slice(1).map((d) => (typeof d === 'number' && d >= 0 ? d : -1))
+  const dynamic = rowDims.filter((d) => d === -1).length
+  if (dynamic > 1) {
+    throw invalidInput(
+      `The raw binary form cannot deduce the shape of input "${info.name}" [${rowDims.join(', ')}]: it has ${dynamic} dynamic axes (at most 1)`,
+      { input: info.name },
+    )
+  }
+  const fixedElements = rowDims.reduce((n, d) => (d === -1 ? n : n * d), 1)
+  const rowBytes = fixedElements * create.BYTES_PER_ELEMENT
+  if (body.length === 0 || body.length % rowBytes !== 0 || (dynamic === 0 && body.length !== rowBytes)) {
+    const needs = dynamic === 0 ? `exactly ${rowBytes} bytes` : `a positive multiple of ${rowBytes} bytes`
+    throw new MalformedBinaryError(
+      `input "${info.name}" [${rowDims.join(', ')}] of ${protocol} needs ${needs}, the body has ${body.length}`,
+      {
+        input: info.name,
+      },
+    )
+  }
+  const dims = rowDims.map((d) => (d === -1 ? body.length / rowBytes : d))
+  const elements = body.length / create.BYTES_PER_ELEMENT
+  const data = binaryTensor(info, [1, ...dims], elements, body)
+  return {
+    id: undefined,
+    rows: [{ [info.name]: { data, dims } }],
+    outputs: metadata.outputs.map((output) => ({ name: output.name, binary: true })),
+  }
 }

@@ -1,54 +1,77 @@
 /**
  * Writes an Open Inference Protocol inference response: the rows' outputs put back
- * together, in request order, as one tensor per output with the rows as first dim.
+ * together, in request order, as one tensor per output with the rows as first dim —
+ * each as JSON `data`, or as binary tensor data after the JSON header when the request
+ * asked for it (see binary.ts).
+ *
+ * NaN and ±Infinity have no JSON form. Rather than write `null` under a float datatype
+ * (a silent wrong answer), an output holding one that was asked for as JSON fails the
+ * response with `NonFiniteOutputError`, whose message tells the client to ask for that
+ * output as binary data, which carries every value exactly.
  */
-import type { RowOutput, TypedArray } from '../types.js'
-import { protocolDatatype } from './datatypes.js'
-import { OutputShapeMismatchError } from './errors.js'
+import type { RowOutput, StringData, TensorData, TypedArray } from '../types.js'
+import { binaryBody, bytesOf, writeBytesElements } from './binary.js'
+import type { BinaryBody } from './binary.js'
+import { datatypeInfo, protocolDatatype } from './datatypes.js'
+import type { RequestedOutput } from './decode.js'
+import { NonFiniteOutputError, OutputShapeMismatchError } from './errors.js'
 
 /** The version every served model reports: one version per model name. */
 export const MODEL_VERSION = '1'
 
-function sameDims(a: readonly number[], b: readonly number[]): boolean {
+/** A response body: JSON text, or a JSON header followed by binary tensors. */
+export type EncodedResponse = { readonly kind: 'json'; readonly text: string } | { readonly kind: 'binary'; readonly body: BinaryBody }
+
+export function sameDims(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((d, i) => d === b[i])
 }
 
 /**
- * JSON text of a typed array's elements, without the brackets. `join` is far faster
- * than building an array of numbers for `JSON.stringify`; it prints bigints as plain
- * integers (valid JSON of any precision) and only needs help for values JSON lacks.
+ * The raw bytes of one row's output (the binary extension's and gRPC's
+ * `raw_output_contents` form): little-endian numbers, a view where the host is
+ * little-endian; or BYTES elements, each a 4-byte length and its UTF-8.
  */
-function elementsJson(data: TypedArray, bool: boolean): string {
-  if (bool) return Array.from(data as Uint8Array, (v) => (v === 0 ? 'false' : 'true')).join(',')
-  if ((data instanceof Float32Array || data instanceof Float64Array) && !data.every(Number.isFinite)) {
-    // NaN and ±Infinity have no JSON form; `null` is what JSON.stringify writes too.
-    return Array.from(data, (v) => (Number.isFinite(v) ? String(v) : 'null')).join(',')
-  }
-  return data.join(',')
+export function rawTensorBytes(data: TensorData, isString: boolean): Buffer {
+  return isString ? writeBytesElements((data as StringData).map((e) => Buffer.from(e, 'utf8'))) : bytesOf(data as TypedArray)
 }
 
 export function encodeInferResponse(
   modelName: string,
   id: string | undefined,
-  outputNames: readonly string[],
+  outputs: readonly RequestedOutput[],
   results: readonly RowOutput[],
-): string {
+): EncodedResponse {
   const tensors: string[] = []
-  for (const name of outputNames) {
+  const binary: Buffer[] = []
+  for (const { name, binary: asBinary } of outputs) {
     const first = results[0][name]
     const rowDims = first.dims
+    const numeric = first.type === 'string' ? undefined : datatypeInfo(first.type)
+    // JSON text of a row's elements (strings quoted and escaped); `undefined` if one has no JSON form.
+    const json = (data: TensorData): string | undefined =>
+      numeric ? numeric.json(data as TypedArray) : (data as StringData).map((e) => JSON.stringify(e)).join(',')
+    // Raw bytes of a row's elements: little-endian numbers, or BYTES elements (4-byte length + UTF-8).
+    const raw = (data: TensorData): Buffer => rawTensorBytes(data, numeric === undefined)
     const parts: string[] = []
+    let bytes = 0
     for (let r = 0; r < results.length; r++) {
       const tensor = results[r][name]
       if (r > 0 && !sameDims(rowDims, tensor.dims)) throw new OutputShapeMismatchError(name, rowDims, tensor.dims, r)
-      const text = elementsJson(tensor.data, tensor.type === 'bool')
+      if (asBinary) {
+        // Each row's output is a view into its batch's output buffer: written as is.
+        const chunk = raw(tensor.data)
+        bytes += chunk.length
+        binary.push(chunk)
+        continue
+      }
+      const text = json(tensor.data)
+      if (text === undefined) throw new NonFiniteOutputError(name)
       if (text.length > 0) parts.push(text)
     }
-    tensors.push(
-      `{"name":${JSON.stringify(name)},"datatype":"${protocolDatatype(first.type)}",` +
-        `"shape":${JSON.stringify([results.length, ...rowDims])},"data":[${parts.join(',')}]}`,
-    )
+    const head = `{"name":${JSON.stringify(name)},"datatype":"${protocolDatatype(first.type)}","shape":${JSON.stringify([results.length, ...rowDims])}`
+    tensors.push(asBinary ? `${head},"parameters":{"binary_data_size":${bytes}}}` : `${head},"data":[${parts.join(',')}]}`)
   }
   const idPart = id === undefined ? '' : `"id":${JSON.stringify(id)},`
-  return `{"model_name":${JSON.stringify(modelName)},"model_version":"${MODEL_VERSION}",${idPart}"outputs":[${tensors.join(',')}]}`
+  const header = `{"model_name":${JSON.stringify(modelName)},"model_version":"${MODEL_VERSION}",${idPart}"outputs":[${tensors.join(',')}]}`
+  return outputs.some((o) => o.binary) ? { kind: 'binary', body: binaryBody(header, binary) } : { kind: 'json', text: header }
 }

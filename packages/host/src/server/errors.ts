@@ -77,6 +77,36 @@ export class UnsupportedMediaTypeError extends InferpoolError {
   }
 }
 
+/**
+ * A body of the binary tensor data extension whose framing does not add up: an
+ * `Inference-Header-Content-Length` that is not a length or runs past the body, binary
+ * sizes that do not match the bytes after the JSON header (short or trailing), or a
+ * tensor whose byte size is not its shape × its datatype's size.
+ */
+export class MalformedBinaryError extends InferpoolError {
+  static readonly code = 'ERR_MALFORMED_BINARY'
+  constructor(reason: string, details?: Record<string, unknown>) {
+    super(MalformedBinaryError.code, `Malformed binary tensor data: ${reason}`, details === undefined ? undefined : { details })
+  }
+}
+
+/**
+ * An output holds NaN or ±Infinity and was asked for as JSON, which has no way to write
+ * them (writing `null` would silently change the datatype's meaning). Binary tensor data
+ * carries them exactly.
+ */
+export class NonFiniteOutputError extends InferpoolError {
+  static readonly code = 'ERR_NON_FINITE_OUTPUT'
+  constructor(output: string) {
+    super(
+      NonFiniteOutputError.code,
+      `Output "${output}" holds NaN or Infinity, which JSON cannot represent; ask for it as binary tensor data ` +
+        `(outputs[].parameters.binary_data: true, or parameters.binary_data_output: true) to receive it exactly`,
+      { details: { output } },
+    )
+  }
+}
+
 /** The server is shutting down and takes no new inference requests. */
 export class ShuttingDownError extends InferpoolError {
   static readonly code = 'ERR_SHUTTING_DOWN'
@@ -91,7 +121,7 @@ export class OutputShapeMismatchError extends InferpoolError {
   constructor(output: string, first: readonly number[], other: readonly number[], row: number) {
     super(
       OutputShapeMismatchError.code,
-      `Output '${output}' has row dims [${first.join(', ')}] for row 0 but [${other.join(', ')}] for row ${row}`,
+      `Output "${output}" has row dims [${first.join(', ')}] for row 0 but [${other.join(', ')}] for row ${row}`,
       { details: { output, row } },
     )
   }

@@ -6,24 +6,28 @@
  * Routes:
  *   GET  /v2/health/live                       always 200 while the process answers
  *   GET  /v2/health/ready                      200 once every pool has loaded, 503 before / while closing
- *   GET  /v2                                   server metadata
+ *   GET  /v2                                   server metadata, with the extensions served
  *   GET  /v2/models/{name}[/versions/1]        model metadata
  *   GET  /v2/models/{name}[/versions/1]/ready  200 / 503
- *   POST /v2/models/{name}[/versions/1]/infer  inference; each row goes through the pool on its own
+ *   GET  /v2/models/{name}[/versions/1]/config Triton's model configuration (triton/config.ts)
+ *   GET  /v2/models[/{name}[/versions/1]]/stats Triton's statistics (triton/stats.ts)
+ *   POST /v2/models/{name}[/versions/1]/infer  inference, JSON or binary tensor data (binary.ts);
+ *                                              each row goes through the pool on its own
  *   GET  /metrics                              Prometheus text format
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import type { RowOutput } from '../types.js'
-import { ClientGoneError, parseJson, readBody } from './body.js'
-import { protocolDatatype } from './datatypes.js'
+import { BINARY_CONTENT_TYPE, HEADER_LENGTH_HEADER, headerLengthOf } from './binary.js'
+import type { BinaryBody } from './binary.js'
+import { ClientGoneError, readBody } from './body.js'
 import { decodeInferRequest } from './decode.js'
 import { MODEL_VERSION, encodeInferResponse } from './encode.js'
+import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from './metadata.js'
 import { httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
 import {
   MethodNotAllowedError,
@@ -33,11 +37,12 @@ import {
   ShuttingDownError,
   UnauthorizedError,
 } from './errors.js'
-import { invalidInput } from './invalid-input.js'
 import { ServerMetrics } from './metrics.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
 import type { ServedPool } from './served-pool.js'
+import { modelConfigOf } from './triton/config.js'
+import { statsCollectorOf } from './triton/stats.js'
 
 /** A pool, or a promise of one still loading (the server reports not-ready until it resolves). */
 export type PoolSource = ServedPool | PromiseLike<ServedPool>
@@ -84,9 +89,11 @@ interface ModelEntry {
   readonly loaded: Promise<void>
 }
 
-const SERVER_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 const GET = ['GET', 'HEAD'] as const
 const POST = ['POST'] as const
+
+/** Per-model routes after `/v2/models/{name}[/versions/{version}]`. */
+const MODEL_ACTIONS: ReadonlySet<string> = new Set(['metadata', 'ready', 'infer', 'config', 'stats'])
 
 function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
   return typeof (value as { then?: unknown }).then === 'function'
@@ -180,6 +187,8 @@ class Handler {
         (pool) => {
           entry.state = { kind: 'ready', pool }
           this.#detach.push(this.metrics.attach(name, pool))
+          // Subscribed now, so the statistics cover every batch from the start.
+          statsCollectorOf(pool)
         },
         (error: unknown) => {
           entry.state = { kind: 'failed', error }
@@ -188,6 +197,7 @@ class Handler {
     }
     if (!isPromiseLike(source)) {
       entry.state = { kind: 'ready', pool: source }
+      statsCollectorOf(source)
     }
     this.models.set(name, entry)
   }
@@ -200,9 +210,16 @@ class Handler {
   }
 
   #authorized(req: IncomingMessage): boolean {
+    return this.authorizedBearer(req.headers.authorization)
+  }
+
+  /**
+   * Whether an `Authorization` value (HTTP header or gRPC metadata) carries the bearer
+   * token, or no token is required.
+   */
+  authorizedBearer(header: unknown): boolean {
     const expected = this.#apiKeyDigest
     if (expected === undefined) return true
-    const header = req.headers.authorization
     if (typeof header !== 'string' || header.slice(0, 7).toLowerCase() !== 'bearer ') return false
     // Both sides hashed to 32 bytes: the comparison takes the same time whatever the
     // token's length or content.
@@ -247,8 +264,17 @@ class Handler {
     }
     if (parts.length === 2) {
       return this.#only(req, GET, () =>
-        this.#sendJson(req, res, 200, { name: 'inferpool', version: SERVER_VERSION, extensions: [] }),
+        this.#sendJson(req, res, 200, { name: SERVER_NAME, version: SERVER_VERSION, extensions: SERVER_EXTENSIONS }),
       )
+    }
+    if (path === '/v2/models/stats') {
+      // Every loaded model (Triton lists the models it has loaded).
+      return this.#only(req, GET, () => {
+        const stats = [...this.models.values()].flatMap((entry) =>
+          entry.state.kind === 'ready' ? [statsCollectorOf(entry.state.pool).snapshot(entry.name, MODEL_VERSION)] : [],
+        )
+        this.#sendJson(req, res, 200, { model_stats: stats })
+      })
     }
 
     // /v2/models/{name}[/versions/{version}][/ready|/infer]
@@ -262,7 +288,7 @@ class Handler {
     }
     const rest = parts.slice(version === undefined ? 4 : 6)
     const action = rest.length === 0 ? 'metadata' : rest.length === 1 ? rest[0] : undefined
-    if (name === '' || (action !== 'metadata' && action !== 'ready' && action !== 'infer')) {
+    if (name === '' || action === undefined || !MODEL_ACTIONS.has(action)) {
       throw new RouteNotFoundError(path)
     }
     const entry = this.models.get(name)
@@ -278,19 +304,14 @@ class Handler {
         const ready = !this.closing && entry.state.kind === 'ready'
         return this.#sendJson(req, res, ready ? 200 : 503, { name, ready })
       }
-      const pool = this.#poolOf(entry)
+      const pool = this.poolOf(entry)
+      if (action === 'config') return this.#sendJson(req, res, 200, modelConfigOf(name, pool))
+      if (action === 'stats') {
+        return this.#sendJson(req, res, 200, { model_stats: [statsCollectorOf(pool).snapshot(name, MODEL_VERSION)] })
+      }
       const metadata = pool.metadata
-      const tensor = (t: (typeof metadata.inputs)[number]): object => ({
-        name: t.name,
-        datatype: protocolDatatype(t.type),
-        shape: t.dims.map((d) => (typeof d === 'number' && d >= 0 ? d : -1)),
-      })
       this.#sendJson(req, res, 200, {
-        name,
-        versions: [MODEL_VERSION],
-        platform: 'onnxruntime_onnx',
-        inputs: metadata.inputs.map(tensor),
-        outputs: metadata.outputs.map(tensor),
+        ...modelMetadata(name, metadata),
         parameters: {
           max_batch_size: metadata.maxBatchSize,
           fixed_batch_size: metadata.fixedBatchSize,
@@ -302,7 +323,8 @@ class Handler {
     })
   }
 
-  #poolOf(entry: ModelEntry): ServedPool {
+  /** The entry's pool once loaded; else ModelNotReadyError. Also used by the gRPC service. */
+  poolOf(entry: ModelEntry): ServedPool {
     const state = entry.state
     if (state.kind === 'ready') return state.pool
     throw new ModelNotReadyError(entry.name, state.kind === 'failed' ? state.error : undefined)
@@ -317,11 +339,15 @@ class Handler {
   async #infer(req: IncomingMessage, res: ServerResponse, entry: ModelEntry): Promise<void> {
     const started = performance.now()
     let rows = 0
+    let pool: ServedPool | undefined
     res.once('close', () => {
       // 499 (nginx's "client closed request") when the client left before the answer.
       const status = res.writableFinished ? res.statusCode : 499
       const code = status >= 400 ? (this.#errorCodes.get(res) ?? INTERNAL_ERROR_CODE) : undefined
-      this.metrics.request(entry.name, status, (performance.now() - started) / 1000, rows, status === 499 ? undefined : code)
+      const elapsedMs = performance.now() - started
+      this.metrics.request(entry.name, 'http', status, elapsedMs / 1000, rows, status === 499 ? undefined : code)
+      // Triton's statistics count the requests of a loaded model, answered or failed.
+      if (pool !== undefined) statsCollectorOf(pool).request({ ok: status === 200, rows, durationNs: elapsedMs * 1e6 })
     })
     this.admitting.enter()
     let admitted = true
@@ -338,14 +364,12 @@ class Handler {
     this.#inFlight.add(controller)
     try {
       if (this.closing) throw new ShuttingDownError()
-      const pool = this.#poolOf(entry)
-      if (req.headers['inference-header-content-length'] !== undefined) {
-        // The binary tensor data extension: a JSON header followed by raw tensor bytes.
-        throw invalidInput('The binary tensor data extension is not supported; send tensor data as JSON')
-      }
+      const served = this.poolOf(entry)
+      pool = served
       const body = await untilAborted(readBody(req, this.options.maxBodyBytes), controller.signal)
       if (controller.signal.aborted) throw controller.signal.reason
-      const request = decodeInferRequest(parseJson(body), pool.metadata, { maxRows: this.options.maxRowsPerRequest })
+      const headerLength = headerLengthOf(req.headers[HEADER_LENGTH_HEADER], body.length)
+      const request = decodeInferRequest(body, headerLength, served.metadata, { maxRows: this.options.maxRowsPerRequest })
       rows = request.rows.length
 
       const onClose = (): void => {
@@ -357,7 +381,7 @@ class Handler {
       try {
         const pending = request.rows.map((row) => {
           try {
-            return pool.infer(row, inferOptions)
+            return served.infer(row, inferOptions)
           } catch (error) {
             return Promise.reject(error)
           }
@@ -370,11 +394,31 @@ class Handler {
       } finally {
         res.off('close', onClose)
       }
-      this.#send(req, res, 200, encodeInferResponse(entry.name, request.id, request.outputs, results))
+      const response = encodeInferResponse(entry.name, request.id, request.outputs, results)
+      if (response.kind === 'json') this.#send(req, res, 200, response.text)
+      else this.#sendBinary(req, res, response.body)
     } finally {
       this.#inFlight.delete(controller)
       admit()
     }
+  }
+
+  /** A 200 carrying binary tensor data: the header's length in its own header, the chunks written without joining. */
+  #sendBinary(req: IncomingMessage, res: ServerResponse, body: BinaryBody): void {
+    if (res.headersSent || res.destroyed) return
+    res.statusCode = 200
+    res.setHeader('content-type', BINARY_CONTENT_TYPE)
+    res.setHeader(HEADER_LENGTH_HEADER, body.headerLength)
+    res.setHeader('content-length', body.totalLength)
+    if (this.closing) res.setHeader('connection', 'close')
+    if (req.method === 'HEAD') {
+      res.end()
+      return
+    }
+    res.cork()
+    for (const chunk of body.chunks) res.write(chunk)
+    res.end()
+    res.uncork()
   }
 
   #sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {

@@ -8,10 +8,12 @@ export type { RequestHandlerOptions } from './options.js'
 export type { ServedPool } from './served-pool.js'
 export type { ProtocolDatatype } from './datatypes.js'
 export {
+  MalformedBinaryError,
   MalformedJsonError,
   MethodNotAllowedError,
   ModelNotFoundError,
   ModelNotReadyError,
+  NonFiniteOutputError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
   RouteNotFoundError,
@@ -19,3 +21,7 @@ export {
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from './errors.js'
+export { modelConfigOf, tritonDataType } from './triton/config.js'
+export type { TritonDataType, TritonModelConfig, TritonModelInput, TritonModelOutput } from './triton/config.js'
+export { TritonStatsCollector, statsCollectorOf } from './triton/stats.js'
+export type { DurationStat, InferBatchStatistics, InferStatistics, ModelStatistics, RequestOutcome } from './triton/stats.js'

@@ -23,6 +23,9 @@ const RATIO_BUCKETS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
 
 type Labels = 'model'
 
+/** The front end a request came through (the `protocol` label). */
+export type RequestProtocol = 'http' | 'grpc'
+
 export interface ServerMetricsOptions {
   registry: Registry
   processMetrics: boolean
@@ -34,10 +37,10 @@ export class ServerMetrics {
   readonly #pools = new Map<string, ServedPool>()
   /** Stats of pools that only have `readStats` (remote ones), as of the last `refresh()`. */
   readonly #readStats = new Map<string, PoolStats>()
-  readonly #requests: Counter<'model' | 'status'>
-  readonly #requestErrors: Counter<'model' | 'code'>
-  readonly #requestSeconds: Histogram<Labels>
-  readonly #requestRows: Histogram<Labels>
+  readonly #requests: Counter<'model' | 'protocol' | 'status'>
+  readonly #requestErrors: Counter<'model' | 'protocol' | 'code'>
+  readonly #requestSeconds: Histogram<'model' | 'protocol'>
+  readonly #requestRows: Histogram<'model' | 'protocol'>
   readonly #batchSize: Histogram<Labels>
   readonly #batchFill: Histogram<Labels>
   readonly #queueWait: Histogram<Labels>
@@ -51,27 +54,27 @@ export class ServerMetrics {
 
     this.#requests = new Counter({
       name: 'inferpool_requests_total',
-      help: 'Inference HTTP requests answered, by model and HTTP status.',
-      labelNames: ['model', 'status'],
+      help: "Inference requests answered, by model, protocol ('http' or 'grpc') and status (the HTTP status, or the gRPC status name).",
+      labelNames: ['model', 'protocol', 'status'],
       registers,
     })
     this.#requestErrors = new Counter({
       name: 'inferpool_request_errors_total',
-      help: 'Inference HTTP requests answered with an error, by model and error code (ERR_QUEUE_FULL = rejected, ERR_TIMEOUT = timed out).',
-      labelNames: ['model', 'code'],
+      help: 'Inference requests answered with an error, by model, protocol and error code (ERR_QUEUE_FULL = rejected, ERR_TIMEOUT = timed out).',
+      labelNames: ['model', 'protocol', 'code'],
       registers,
     })
     this.#requestSeconds = new Histogram({
       name: 'inferpool_request_duration_seconds',
-      help: 'Inference HTTP request latency from arrival to the last byte of the response.',
-      labelNames: ['model'],
+      help: 'Inference request latency from arrival to the answer, by model and protocol.',
+      labelNames: ['model', 'protocol'],
       buckets: SECONDS_BUCKETS,
       registers,
     })
     this.#requestRows = new Histogram({
       name: 'inferpool_request_rows',
-      help: 'Rows per inference HTTP request.',
-      labelNames: ['model'],
+      help: 'Rows per inference request, by model and protocol.',
+      labelNames: ['model', 'protocol'],
       buckets: BATCH_SIZE_BUCKETS,
       registers,
     })
@@ -250,11 +253,21 @@ export class ServerMetrics {
     }
   }
 
-  /** Records one answered inference request of a configured model. */
-  request(model: string, status: number, seconds: number, rows: number, code: string | undefined): void {
-    this.#requests.inc({ model, status: String(status) })
-    this.#requestSeconds.observe({ model }, seconds)
-    if (rows > 0) this.#requestRows.observe({ model }, rows)
-    if (code !== undefined) this.#requestErrors.inc({ model, code })
+  /**
+   * Records one answered inference request of a configured model: `status` is the HTTP
+   * status for HTTP, the gRPC status name for gRPC (a stream counts each request).
+   */
+  request(
+    model: string,
+    protocol: RequestProtocol,
+    status: number | string,
+    seconds: number,
+    rows: number,
+    code: string | undefined,
+  ): void {
+    this.#requests.inc({ model, protocol, status: String(status) })
+    this.#requestSeconds.observe({ model, protocol }, seconds)
+    if (rows > 0) this.#requestRows.observe({ model, protocol }, rows)
+    if (code !== undefined) this.#requestErrors.inc({ model, protocol, code })
   }
 }

@@ -14,6 +14,10 @@
  * The order of these steps, and of `destroy()`, is the lifecycle state machine's
  * (../lifecycle.ts), shared with the pool, the handler and the remote client.
  *
+ * With `grpcPort`, the gRPC service (src/grpc) listens beside it on the same handler
+ * and pools: its calls pass through the same gates, so the same steps drain both; the
+ * gRPC server refuses new calls from step 1 on and ends open streams once idle.
+ *
  * Signal handling is opt-in (`handleSignals`), so an embedding application keeps
  * control of its process; the CLI turns it on.
  */
@@ -21,6 +25,9 @@ import { createServer as createHttpServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { booleanOption, invalidOption } from '@inferpool/core/internal'
+import { createGrpcServer } from '../grpc/server.js'
+import type { InferpoolGrpcServer } from '../grpc/server.js'
+import { createGrpcService } from '../grpc/service.js'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import { createRequestHandler, handlerInternals } from './handler.js'
@@ -41,6 +48,17 @@ export interface ServerOptions extends RequestHandlerOptions {
    * @default '127.0.0.1'
    */
   host?: string
+  /**
+   * Also serve gRPC (`inference.GRPCInferenceService`) on this port, on `host`, over
+   * the same pools; 0 picks a free one (read it from `grpcAddress`).
+   * @default undefined (no gRPC; the CLI's `--grpc-port` defaults to 8001)
+   */
+  grpcPort?: number
+  /**
+   * Largest gRPC message received or sent, in bytes.
+   * @default maxBodyBytes
+   */
+  maxMessageBytes?: number
   /**
    * Longest time `close()` waits for requests in progress and queued rows, in ms.
    * After it, queued rows fail (503) and open connections are closed.
@@ -88,6 +106,10 @@ export interface InferpoolServer {
   readonly handler: InferpoolRequestHandler
   /** `http://host:port` once listening, else `undefined`. */
   readonly url: string | undefined
+  /** The gRPC server when `grpcPort` is set. */
+  readonly grpc: InferpoolGrpcServer | undefined
+  /** gRPC `host:port` once listening, else `undefined`. */
+  readonly grpcAddress: string | undefined
   /** Starts listening on `options.port`/`options.host`; resolves with the URL. */
   listen(): Promise<string>
   /**
@@ -132,6 +154,14 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const handler = createRequestHandler(pools, options)
   const inner = handlerInternals(handler)
   const server = createHttpServer(handler)
+  const grpc =
+    options.grpcPort === undefined
+      ? undefined
+      : createGrpcServer(createGrpcService(handler), {
+          port: options.grpcPort,
+          host,
+          maxMessageBytes: options.maxMessageBytes ?? inner.options.maxBodyBytes,
+        })
   let url: string | undefined
 
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -177,15 +207,19 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   })
   const within = (step: Promise<unknown>): Promise<unknown> => Promise.race([step, forcedStart])
   let timer: NodeJS.Timeout | undefined
-  let stopped: { handlerClosed: Promise<void>; serverClosed: Promise<void> } | undefined
-  /** Stops accepting (once): the server stops listening, the handler answers new requests 503. */
+  let stopped: { handlerClosed: Promise<void>; serverClosed: Promise<void>; grpcClosed: Promise<void> } | undefined
+  /**
+   * Stops accepting (once): the server stops listening, the handler answers new requests
+   * 503, and the gRPC server refuses new calls and ends open streams once idle.
+   */
   const stopAccepting = (): NonNullable<typeof stopped> => {
     if (stopped !== undefined) return stopped
     const handlerClosed = handler.close()
     const serverClosed = server.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve()
     // Node >= 19 closes idle keep-alive connections in close(); say it for older ones.
     server.closeIdleConnections()
-    stopped = { handlerClosed, serverClosed }
+    const grpcClosed = grpc?.close() ?? Promise.resolve()
+    stopped = { handlerClosed, serverClosed, grpcClosed }
     return stopped
   }
   const finish = async (): Promise<void> => {
@@ -198,10 +232,11 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     async drain() {
       // Past the deadline the shutdown is forced: an escalation like a caller's.
       timer = setTimeout(() => void lifecycle.close({ drain: false }).catch(logFailure), shutdownTimeoutMs)
-      const { handlerClosed } = stopAccepting()
+      const { handlerClosed, grpcClosed } = stopAccepting()
       await within(inner.admitting.empty())
       if (closePools) await within(eachPool((pool) => pool.close?.({ drain: true })))
       await within(handlerClosed)
+      await within(grpcClosed)
     },
     async abandon() {
       markForced()
@@ -213,6 +248,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
         await handler.close({ drain: false })
       }
       server.closeAllConnections()
+      await grpc?.close({ force: true })
     },
     release: finish,
     async destroy(error) {
@@ -224,6 +260,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       if (closePools) eachPool((pool) => (pool.destroy !== undefined ? pool.destroy(error) : pool.close?.({ drain: false }))).catch(logFailure)
       await answered
       server.closeAllConnections()
+      await grpc?.close({ force: true })
       await finish()
     },
   })
@@ -245,8 +282,12 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     get url() {
       return url
     },
-    listen() {
-      return new Promise<string>((resolve, reject) => {
+    grpc,
+    get grpcAddress() {
+      return grpc?.address
+    },
+    async listen() {
+      const listening = await new Promise<string>((resolve, reject) => {
         const onError = (error: Error): void => {
           server.off('listening', onListening)
           reject(error)
@@ -260,6 +301,8 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
         server.once('listening', onListening)
         server.listen(port, host)
       })
+      await grpc?.listen()
+      return listening
     },
     close,
     destroy: (error) => result(lifecycle.destroy(error)),

@@ -4,7 +4,7 @@
  * of mixed element types.
  */
 import { buildModel } from '../graph.js'
-import { add, cast, gather, gemm, mul, reduceSum, reshape, slice, squeeze } from '../nodes.js'
+import { add, cast, gather, gemm, identity, mul, reduceSum, reshape, slice, squeeze } from '../nodes.js'
 import { mulberry32, uniformFloat32 } from '../prng.js'
 import type { OnnxTypes } from '../proto.js'
 import { floatTensor, int64Vector, tensor } from '../tensor.js'
@@ -198,4 +198,43 @@ export function multiIoReference(a: ArrayLike<number>, b: ArrayLike<number>, bat
   const bSum = new Float64Array(batch)
   for (let r = 0; r < batch; r++) bSum[r] = b[r * 2] + b[r * 2 + 1]
   return { aScaled, bSum }
+}
+
+/**
+ * `x` float16 [batch, 4] → `y` float16 [batch, 4] = x · 2 (computed in float32, cast back:
+ * exact unless it overflows) and `sum` float32 [batch] = Σ float32(x) over the row. For
+ * the FP16 datatype end to end; CPU kernels for Cast exist for float16 where Mul may not.
+ */
+export function buildFp16(): OnnxTypes.ModelProto {
+  return buildModel({
+    name: 'fp16',
+    doc: 'y = float16(float32(x) * 2); sum = ReduceSum(float32(x), axis 1)',
+    inputs: [{ name: 'x', type: 'float16', dims: ['batch', 4] }],
+    outputs: [
+      { name: 'y', type: 'float16', dims: ['batch', 4] },
+      { name: 'sum', type: 'float32', dims: ['batch'] },
+    ],
+    initializers: [tensor('two', 'float32', [], [2]), int64Vector('axes_1', [1])],
+    nodes: [
+      cast('x', 'float32', 'x32'),
+      mul('x32', 'two', 'y32'),
+      cast('y32', 'float16', 'y'),
+      reduceSum('x32', 'axes_1', 'sum', false),
+    ],
+  })
+}
+
+/**
+ * `text` string [batch, 2] → `echo` string [batch, 2] (Identity). For the BYTES datatype
+ * end to end: the output proves each string arrived intact and in place. (A Cast to
+ * float would also test content, but fails the whole batch on any non-numeric string.)
+ */
+export function buildStrings(): OnnxTypes.ModelProto {
+  return buildModel({
+    name: 'strings',
+    doc: 'echo = text',
+    inputs: [{ name: 'text', type: 'string', dims: ['batch', 2] }],
+    outputs: [{ name: 'echo', type: 'string', dims: ['batch', 2] }],
+    nodes: [identity('text', 'echo')],
+  })
 }

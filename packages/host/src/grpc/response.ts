@@ -1,0 +1,41 @@
+/**
+ * A `ModelInferResponse` from the rows' outputs: per output, one tensor with the rows
+ * as first dim, its elements in `raw_output_contents` (little-endian, row-major), as
+ * Triton's own gRPC endpoint answers (BYTES: each element a 4-byte length and its
+ * bytes). Rows' data are views into their batch's output buffer; they are copied once,
+ * into the tensor's bytes.
+ */
+import type { inference } from '../../generated/inference.js'
+import type { RowOutput } from '../types.js'
+import { protocolDatatype } from '../server/datatypes.js'
+import { MODEL_VERSION, rawTensorBytes, sameDims } from '../server/encode.js'
+import { OutputShapeMismatchError } from '../server/errors.js'
+
+export function inferResponse(
+  modelName: string,
+  id: string | undefined,
+  outputNames: readonly string[],
+  results: readonly RowOutput[],
+): inference.ModelInferResponse.$Properties {
+  const outputs: inference.ModelInferResponse.InferOutputTensor.$Properties[] = []
+  const raw: Uint8Array[] = []
+  for (const name of outputNames) {
+    const first = results[0][name]
+    const rowDims = first.dims
+    const isString = first.type === 'string'
+    if (results.length === 1) {
+      // One row: its bytes (a view into its batch's output buffer) are encoded as is.
+      raw.push(rawTensorBytes(first.data, isString))
+    } else {
+      const chunks: Buffer[] = []
+      for (let r = 0; r < results.length; r++) {
+        const tensor = results[r][name]
+        if (r > 0 && !sameDims(rowDims, tensor.dims)) throw new OutputShapeMismatchError(name, rowDims, tensor.dims, r)
+        chunks.push(rawTensorBytes(tensor.data, isString))
+      }
+      raw.push(Buffer.concat(chunks))
+    }
+    outputs.push({ name, datatype: protocolDatatype(first.type), shape: [results.length, ...rowDims] })
+  }
+  return { model_name: modelName, model_version: MODEL_VERSION, id: id ?? '', outputs, raw_output_contents: raw }
+}
