@@ -326,7 +326,8 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
     const costOf = cost ?? defaultCost
     batcherOptions.cost = (item) => costOf((item as UserItem).input)
   } else if (cost) {
-    batcherOptions.cost = () => 1
+    // `infer` passes each row's cost explicitly; `inferMany` stores it on the row.
+    batcherOptions.cost = (item) => (item as TensorItem & { cost?: number }).cost ?? 1
   }
 
   try {
@@ -479,6 +480,33 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
       if (inferOptions.priority !== undefined) submit.priority = inferOptions.priority
       if (itemCost !== undefined) submit.cost = itemCost
       return batcher.submit(item, submit)
+    },
+    inferMany(inputs: readonly unknown[], inferOptions: InferOptions = NO_OPTIONS): Promise<unknown[]> {
+      if (!Array.isArray(inputs)) {
+        return Promise.reject(new TypeError(`Expected \`inputs\` to be an array, got ${inputs === null ? 'null' : typeof inputs}`))
+      }
+      const items = new Array<TensorItem | UserItem>(inputs.length)
+      try {
+        // Every row is checked before any is queued: a bad row refuses the whole request.
+        for (let i = 0; i < inputs.length; i++) {
+          items[i] = shape === null ? { input: inputs[i] } : validateRow(inputs[i] as RowInput, shape)
+          if (shape !== null && cost !== undefined && inferOptions.cost === undefined) {
+            ;(items[i] as TensorItem & { cost?: number }).cost = cost(inputs[i])
+          }
+        }
+      } catch (err) {
+        return Promise.reject(err)
+      }
+      const timeoutMs = inferOptions.timeoutMs ?? options.timeoutMs
+      const submit: SubmitOptions = {}
+      if (inferOptions.signal !== undefined) submit.signal = inferOptions.signal
+      if (timeoutMs !== undefined) submit.timeoutMs = timeoutMs
+      if (inferOptions.priority !== undefined) submit.priority = inferOptions.priority
+      if (inferOptions.cost !== undefined) submit.cost = inferOptions.cost
+      return batcher.submitMany(items, submit)
+    },
+    get admission() {
+      return batcher.admission
     },
     get metadata() {
       return metadata

@@ -62,6 +62,17 @@ export class PayloadTooLargeError extends InferpoolError {
   }
 }
 
+/**
+ * The request's body did not arrive within the server's body timeout (a stalled or
+ * very slow client). Answered with 408 and the connection is closed.
+ */
+export class RequestTimeoutError extends InferpoolError {
+  static readonly code = 'ERR_REQUEST_TIMEOUT'
+  constructor(timeoutMs: number) {
+    super(RequestTimeoutError.code, `The request body did not arrive within ${timeoutMs} ms`, { details: { timeoutMs } })
+  }
+}
+
 /** The request body is not valid JSON (or not UTF-8). */
 export class MalformedJsonError extends InferpoolError {
   static readonly code = 'ERR_MALFORMED_JSON'
@@ -111,7 +122,10 @@ const STATUS_BY_CODE: ReadonlyMap<string, number> = new Map([
   [ModelNotFoundError.code, 404],
   [RouteNotFoundError.code, 404],
   [MethodNotAllowedError.code, 405],
+  [RequestTimeoutError.code, 408],
   [PayloadTooLargeError.code, 413],
+  // More rows than the whole queue holds: it could never be admitted, so not a 503.
+  ['ERR_REQUEST_TOO_LARGE', 413],
   [UnsupportedMediaTypeError.code, 415],
   ['ERR_QUEUE_FULL', 503],
   ['ERR_BATCHER_CLOSED', 503],

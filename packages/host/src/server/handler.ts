@@ -17,7 +17,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
-import type { RowOutput } from '../types.js'
+import { TimeoutError } from '@inferpool/core'
+import type { RowInput, RowOutput } from '../types.js'
+import { admitEarly, estimateJsonRows, retryAfterSeconds } from './admission.js'
 import { ClientGoneError, parseJson, readBody } from './body.js'
 import { protocolDatatype } from './datatypes.js'
 import { decodeInferRequest } from './decode.js'
@@ -27,12 +29,14 @@ import {
   MethodNotAllowedError,
   ModelNotFoundError,
   ModelNotReadyError,
+  RequestTimeoutError,
   RouteNotFoundError,
   ShuttingDownError,
   UnauthorizedError,
   httpStatusOf,
 } from './errors.js'
 import { invalidInput } from './invalid-input.js'
+import { bodyUnread, lingerOnUnreadBody } from './linger.js'
 import { ServerMetrics } from './metrics.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
@@ -119,10 +123,21 @@ class Handler {
    * pools, so no request that arrived in time meets a closed pool.
    */
   readonly admitting = new Gate()
+  /**
+   * Requests whose rows are in a pool: what a forced shutdown would lose. Requests
+   * still reading their body are not counted — a shutdown answers them 503 at once.
+   */
+  readonly admitted = new Gate()
+  /** Aborts the body reads in progress when the handler closes. */
+  readonly #reads = new Set<AbortController>()
+  /** Set while the server is about to close: readiness reports 503, requests are still served. */
+  draining = false
   readonly #apiKeyDigest: Buffer | undefined
   readonly #detach: Array<() => void> = []
   /** The error code each failed response carried, for the request metrics. */
   readonly #errorCodes = new WeakMap<ServerResponse, string>()
+  /** `Retry-After` seconds of a 503 for lack of room, from the pool's drain rate. */
+  readonly #retryAfter = new WeakMap<ServerResponse, number>()
   #closing: Promise<void> | undefined
 
   constructor(pools: PoolsByModel, options: RequestHandlerOptions | undefined) {
@@ -177,9 +192,14 @@ class Handler {
   }
 
   close(): Promise<void> {
-    this.#closing ??= this.active.empty().then(() => {
-      for (const detach of this.#detach.splice(0)) detach()
-    })
+    if (this.#closing === undefined) {
+      this.#closing = this.active.empty().then(() => {
+        for (const detach of this.#detach.splice(0)) detach()
+      })
+      // Bodies still on the wire are not waited for: those requests get 503 now.
+      const shuttingDown = new ShuttingDownError()
+      for (const read of this.#reads) read.abort(shuttingDown)
+    }
     return this.#closing
   }
 
@@ -213,7 +233,7 @@ class Handler {
     }
     if (path === '/v2/health/ready') {
       return this.#only(req, GET, () => {
-        const ready = !this.closing && [...this.models.values()].every((e) => e.state.kind === 'ready')
+        const ready = !this.closing && !this.draining && [...this.models.values()].every((e) => e.state.kind === 'ready')
         this.#sendJson(req, res, ready ? 200 : 503, { ready })
       })
     }
@@ -259,7 +279,7 @@ class Handler {
     }
     return this.#only(req, GET, () => {
       if (action === 'ready') {
-        const ready = !this.closing && entry.state.kind === 'ready'
+        const ready = !this.closing && !this.draining && entry.state.kind === 'ready'
         return this.#sendJson(req, res, ready ? 200 : 503, { name, ready })
       }
       const pool = this.#poolOf(entry)
@@ -308,52 +328,78 @@ class Handler {
       this.metrics.request(entry.name, status, (performance.now() - started) / 1000, rows, status === 499 ? undefined : code)
     })
     this.admitting.enter()
-    let admitted = true
-    const admit = (): void => {
-      if (admitted) {
-        admitted = false
+    let admitting = true
+    const admitted = (): void => {
+      if (admitting) {
+        admitting = false
         this.admitting.leave()
       }
     }
+    let pool: ServedPool | undefined
+    let estimate = 1
     try {
       if (this.closing) throw new ShuttingDownError()
-      const pool = this.#poolOf(entry)
+      pool = this.#poolOf(entry)
       if (req.headers['inference-header-content-length'] !== undefined) {
         // The binary tensor data extension: a JSON header followed by raw tensor bytes.
         throw invalidInput('The binary tensor data extension is not supported; send tensor data as JSON')
       }
-      const body = await readBody(req, this.options.maxBodyBytes)
+      // Refuse what the queue cannot take before reading the body: under overload the
+      // body's parse is the expensive part, not the refusal.
+      const declared = Number(req.headers['content-length'])
+      if (Number.isFinite(declared)) estimate = estimateJsonRows(declared, pool.metadata)
+      admitEarly(pool, estimate)
+
+      const body = await this.#readBody(req)
       const request = decodeInferRequest(parseJson(body), pool.metadata, { maxRows: this.options.maxRowsPerRequest })
       rows = request.rows.length
+      estimate = rows
+      // The request's deadline counts from its arrival, body read included.
+      const timeoutMs = this.options.timeoutMs === undefined ? undefined : this.options.timeoutMs - (performance.now() - started)
+      if (timeoutMs !== undefined && timeoutMs <= 0) throw new TimeoutError(this.options.timeoutMs as number)
 
-      // Aborts the rows still queued when the client leaves or another row of this
-      // request fails: their answer could no longer be sent.
+      // Aborts the rows still queued when the client leaves: their answer could no
+      // longer be sent. One signal and one listener for the whole request.
       const controller = new AbortController()
       const onClose = (): void => {
-        if (!res.writableFinished) controller.abort()
+        if (!res.writableFinished) controller.abort(new ClientGoneError())
       }
       res.once('close', onClose)
-      const inferOptions = { signal: controller.signal, timeoutMs: this.options.timeoutMs }
       let results: RowOutput[]
+      this.admitted.enter()
       try {
-        const pending = request.rows.map((row) => {
-          try {
-            return pool.infer(row, inferOptions)
-          } catch (error) {
-            return Promise.reject(error)
-          }
-        })
-        admit()
-        results = await Promise.all(pending)
-      } catch (error) {
-        controller.abort()
-        throw error
+        const pending = submitRows(pool, request.rows, { signal: controller.signal, timeoutMs })
+        admitted()
+        results = await pending
       } finally {
+        this.admitted.leave()
         res.off('close', onClose)
       }
       this.#send(req, res, 200, encodeInferResponse(entry.name, request.id, request.outputs, results))
+    } catch (error) {
+      const code = errorCodeOf(error)
+      if (code === 'ERR_QUEUE_FULL' && pool?.admission !== undefined) {
+        this.#retryAfter.set(res, retryAfterSeconds(pool.admission, estimate, this.options.retryAfterSeconds))
+      }
+      // The rows were given what was left of the deadline; the client set the whole of it.
+      if (code === 'ERR_TIMEOUT' && this.options.timeoutMs !== undefined) throw new TimeoutError(this.options.timeoutMs)
+      throw error
     } finally {
-      admit()
+      admitted()
+    }
+  }
+
+  /** Reads the body within `bodyTimeoutMs`; a shutdown ends the read at once. */
+  async #readBody(req: IncomingMessage): Promise<Buffer> {
+    const read = new AbortController()
+    const timeoutMs = this.options.bodyTimeoutMs
+    const timer = setTimeout(() => read.abort(new RequestTimeoutError(timeoutMs)), timeoutMs)
+    this.#reads.add(read)
+    try {
+      return await readBody(req, this.options.maxBodyBytes, read.signal)
+    } finally {
+      clearTimeout(timer)
+      this.#reads.delete(read)
     }
   }
 
@@ -374,9 +420,20 @@ class Handler {
     res.setHeader('content-type', contentType)
     res.setHeader('content-length', Buffer.byteLength(body))
     if (headers !== undefined) for (const [key, value] of Object.entries(headers)) res.setHeader(key, value)
-    // While draining, keep-alive connections are closed after their answer so the
-    // server's close() can finish.
-    if (this.closing) res.setHeader('connection', 'close')
+    if (bodyUnread(req)) {
+      // Answered before the body was read (a refusal, a timeout, a shutdown): make sure
+      // the answer reaches the client (linger.ts).
+      const stalled = this.#errorCodes.get(res) === RequestTimeoutError.code
+      lingerOnUnreadBody(req, res, {
+        maxBytes: this.options.maxBodyBytes,
+        lingerMs: this.options.lingerMs,
+        close: this.closing || stalled,
+      })
+    } else if (this.closing) {
+      // While closing, keep-alive connections are closed after their answer so the
+      // server's close() can finish.
+      res.setHeader('connection', 'close')
+    }
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 
@@ -393,17 +450,50 @@ class Handler {
     if (status === 500) this.options.logger.error('inferpool: request failed', error)
     this.#errorCodes.set(res, code)
     const headers: Record<string, string> = {}
-    if (code === 'ERR_QUEUE_FULL') headers['retry-after'] = String(this.options.retryAfterSeconds)
+    if (code === 'ERR_QUEUE_FULL') headers['retry-after'] = String(this.#retryAfter.get(res) ?? this.options.retryAfterSeconds)
     if (error instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer'
     if (error instanceof MethodNotAllowedError) headers.allow = error.allowed.join(', ')
-    // The body was not (fully) read: close the connection rather than read it to the end.
-    if (code === 'ERR_PAYLOAD_TOO_LARGE' || code === 'ERR_UNSUPPORTED_MEDIA_TYPE') headers.connection = 'close'
     if (res.headersSent) {
       res.destroy()
       return
     }
     this.#send(req, res, status, JSON.stringify({ error: { code, message } }), undefined, headers)
   }
+}
+
+/**
+ * Queues a request's rows: all or none through `inferMany` when the pool has it; one by
+ * one otherwise (a remote pool), where the shared signal still cancels the siblings of
+ * a row that fails.
+ */
+function submitRows(
+  pool: ServedPool,
+  rows: RowInput[],
+  options: { signal: AbortSignal; timeoutMs: number | undefined },
+): Promise<RowOutput[]> {
+  if (pool.inferMany !== undefined) return pool.inferMany(rows, options)
+  const controller = new AbortController()
+  const forward = (): void => controller.abort(options.signal.reason)
+  options.signal.addEventListener('abort', forward, { once: true })
+  const each = { signal: controller.signal, timeoutMs: options.timeoutMs }
+  const pending = rows.map((row) => {
+    try {
+      return pool.infer(row, each)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  })
+  return Promise.all(pending).then(
+    (results) => {
+      options.signal.removeEventListener('abort', forward)
+      return results
+    },
+    (error: unknown) => {
+      options.signal.removeEventListener('abort', forward)
+      controller.abort(error)
+      throw error
+    },
+  )
 }
 
 function sha256(text: string): Buffer {

@@ -1,14 +1,20 @@
 /**
- * `createServer` / `serve`: a `node:http` server around `createRequestHandler`, with a
- * graceful shutdown:
+ * `createServer` / `serve`: a `node:http` server around `createRequestHandler`, with
+ * bounded connections (header, body and idle timeouts) and a graceful shutdown:
  *
- *   1. stop accepting connections; report not-ready; new requests on open keep-alive
- *      connections get 503 and `Connection: close`;
+ *   0. report not-ready and keep serving for `drainDelayMs`, so load balancers stop
+ *      sending new connections before the listener closes (connections still in the
+ *      kernel's accept queue when it closes are reset by the kernel);
+ *   1. stop accepting connections; new requests get 503 and `Connection: close`;
+ *      requests whose body is still arriving get 503 at once (they are not waited
+ *      for); a connection accepted but without a request yet gets a short grace to
+ *      send it (connections.ts), so it is answered rather than reset;
  *   2. wait until every request in progress has handed its rows to its pool;
  *   3. close the pools with `drain: true` (queued rows run now, partial batches included);
  *   4. wait until every response is written;
- *   each step bounded by one `shutdownTimeoutMs` deadline, after which the pools are
+ *   steps 1–4 bounded by one `shutdownTimeoutMs` deadline, after which the pools are
  *   closed hard (queued rows fail with 503) and the remaining connections are closed.
+ *   `lost` counts the admitted requests (rows in a pool) cut off that way.
  *
  * Signal handling is opt-in (`handleSignals`), so an embedding application keeps
  * control of its process; the CLI turns it on.
@@ -16,6 +22,7 @@
 import { createServer as createHttpServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { ConnectionTracker } from './connections.js'
 import { createRequestHandler, handlerInternals } from './handler.js'
 import type { InferpoolRequestHandler, PoolsByModel } from './handler.js'
 import { checkInteger } from './options.js'
@@ -41,6 +48,23 @@ export interface ServerOptions extends RequestHandlerOptions {
    */
   shutdownTimeoutMs?: number
   /**
+   * Longest time in ms for a request's headers to arrive, from its first byte; a
+   * client past it (a slowloris) gets 408 and its connection is closed.
+   * @default 20000
+   */
+  headersTimeoutMs?: number
+  /**
+   * Longest time in ms a keep-alive connection may stay idle between requests.
+   * @default 30000
+   */
+  idleTimeoutMs?: number
+  /**
+   * On `close()`, how long readiness reports 503 while requests are still served, before
+   * the listener closes: time for a load balancer to stop sending new connections.
+   * @default 0
+   */
+  drainDelayMs?: number
+  /**
    * Close the pools when the server closes. Set `false` when the pools outlive the
    * server (for example pools shared with other servers).
    * @default true
@@ -48,8 +72,8 @@ export interface ServerOptions extends RequestHandlerOptions {
   closePools?: boolean
   /**
    * On SIGTERM or SIGINT, shut down gracefully and exit the process: code 0 when every
-   * request was answered, 1 when the timeout forced the shutdown. A second signal
-   * exits at once with code 1. Off by default so embedding applications keep control
+   * admitted request was answered, 1 when the timeout cut some off (`lost` > 0). A
+   * second signal exits at once with code 1. Off by default so embedding applications keep control
    * of their process.
    * @default false
    */
@@ -65,6 +89,9 @@ export const SERVER_DEFAULTS = {
   port: 8000,
   host: '127.0.0.1',
   shutdownTimeoutMs: 30_000,
+  headersTimeoutMs: 20_000,
+  idleTimeoutMs: 30_000,
+  drainDelayMs: 0,
   closePools: true,
   handleSignals: false,
 } as const
@@ -73,6 +100,8 @@ export const SERVER_DEFAULTS = {
 export interface ShutdownResult {
   /** `true` when the timeout passed and requests still in progress were cut off. */
   readonly forced: boolean
+  /** Admitted requests (rows handed to a pool) that were cut off without their answer. */
+  readonly lost: number
 }
 
 export interface InferpoolServer {
@@ -112,13 +141,28 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       throw new TypeError(`Expected \`${flag}\` to be a boolean, got \`${String(options[flag])}\``)
     }
   }
+  const headersTimeoutMs = checkInteger('headersTimeoutMs', options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs, 1)
+  const idleTimeoutMs = checkInteger('idleTimeoutMs', options.idleTimeoutMs ?? SERVER_DEFAULTS.idleTimeoutMs, 1)
+  const drainDelayMs = checkInteger('drainDelayMs', options.drainDelayMs ?? SERVER_DEFAULTS.drainDelayMs, 0)
   const closePools = options.closePools ?? SERVER_DEFAULTS.closePools
   const handleSignals = options.handleSignals ?? SERVER_DEFAULTS.handleSignals
   const logger = options.logger ?? console
 
   const handler = createRequestHandler(pools, options)
   const inner = handlerInternals(handler)
-  const server = createHttpServer(handler)
+  const server = createHttpServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      // A backstop behind the handler's own body timeout (which answers 408 itself).
+      requestTimeout: headersTimeoutMs + inner.options.bodyTimeoutMs + 1_000,
+      keepAliveTimeout: idleTimeoutMs,
+      // How often Node checks the two timeouts above (its default, 30 s, would let a
+      // stalled client stay up to 30 s longer than configured).
+      connectionsCheckingInterval: 1_000,
+    },
+    handler,
+  )
+  const connections = new ConnectionTracker(server)
   let url: string | undefined
   let closing: Promise<ShutdownResult> | undefined
 
@@ -129,9 +173,15 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     }
     logger.info(`inferpool: ${signal} received, finishing requests in progress (up to ${shutdownTimeoutMs} ms)`)
     close().then(
-      ({ forced }) => {
-        logger.info(forced ? 'inferpool: shutdown timed out; some requests were cut off' : 'inferpool: shut down cleanly')
-        process.exit(forced ? 1 : 0)
+      ({ forced, lost }) => {
+        logger.info(
+          lost > 0
+            ? `inferpool: shutdown timed out; ${lost} admitted request${lost === 1 ? ' was' : 's were'} cut off`
+            : forced
+              ? 'inferpool: shutdown timed out; no admitted request was lost'
+              : 'inferpool: shut down cleanly',
+        )
+        process.exit(lost > 0 ? 1 : 0)
       },
       (error: unknown) => {
         logger.error('inferpool: shutdown failed', error)
@@ -150,36 +200,44 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
 
   function close(): Promise<ShutdownResult> {
     closing ??= (async () => {
+      if (drainDelayMs > 0 && server.listening) {
+        // Not ready, still serving: new connections keep being answered meanwhile.
+        inner.draining = true
+        await new Promise((resolve) => setTimeout(resolve, drainDelayMs))
+      }
       let forced = false
+      let lost = 0
       let timer: NodeJS.Timeout | undefined
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
           forced = true
+          lost = inner.admitted.count
           resolve()
         }, shutdownTimeoutMs)
       })
       const within = (step: Promise<unknown>): Promise<unknown> => Promise.race([step, deadline])
 
       const handlerClosed = handler.close()
-      const serverClosed = server.listening
-        ? new Promise<void>((resolve) => server.close(() => resolve()))
-        : Promise.resolve()
-      // Node >= 19 closes idle keep-alive connections in close(); say it for older ones.
-      server.closeIdleConnections()
+      const serverClosed = connections.stopAccepting(server, inner.options.lingerMs)
       try {
         await within(inner.admitting.empty())
         if (closePools && !forced) await within(closeLoadedPools(true))
         if (!forced) await within(handlerClosed)
         if (forced) {
           if (closePools) closeLoadedPools(false).catch((error: unknown) => logger.error('inferpool: closing pools failed', error))
-          server.closeAllConnections()
+          connections.destroyAll()
         }
+        await within(serverClosed)
+        // Connections whose client never closes its side are not waited for past the deadline.
+        connections.destroyAll()
         await serverClosed
+        // http.Server's own close: stops its timeout checks (every connection is gone).
+        if (server.listening === false) server.close()
       } finally {
         clearTimeout(timer)
         if (handleSignals) for (const signal of SIGNALS) process.off(signal, onSignal)
       }
-      return { forced }
+      return { forced, lost }
     })()
     return closing
   }

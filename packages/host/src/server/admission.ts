@@ -1,0 +1,88 @@
+/**
+ * Admission control in front of a pool, shared by the HTTP and gRPC handlers.
+ *
+ * Under overload the host thread is the scarce resource: reading, parsing and decoding
+ * a body costs far more than computing its rows. So a request the queue cannot take is
+ * refused *before* its body is parsed — from what is known at the door: the declared
+ * row count when a binary header gives it, else a lower bound on the rows derived
+ * from the body's length — and the rows of an admitted request are queued all
+ * together or not at all (`pool.inferMany`), so a refused request never leaves rows
+ * behind that are computed for nobody.
+ */
+import { QueueFullError } from '@inferpool/core'
+import type { AdmissionState } from '@inferpool/core'
+import type { PoolMetadata } from '../types.js'
+import type { ServedPool } from './served-pool.js'
+
+/**
+ * Most bytes one tensor element takes in a compact JSON body: a float written with
+ * full double precision (`-0.10000000149011612e-300`) and its comma stay under 26
+ * bytes; 32 leaves room for some whitespace. Dividing a body's length by it gives a
+ * lower bound on its elements, so the row estimate never refuses a request that
+ * would have fit — except for bodies padded with far more whitespace than data.
+ */
+const MAX_JSON_BYTES_PER_ELEMENT = 32
+
+/** Fixed part of a request (`{"inputs":[{"name":…,"shape":…,"datatype":…,"data":[`). */
+const JSON_ENVELOPE_BYTES = 256
+
+/** Bounds of a `Retry-After` derived from the drain rate, in seconds. */
+const MIN_RETRY_AFTER_S = 1
+const MAX_RETRY_AFTER_S = 60
+
+/**
+ * Elements of one row across all inputs, counting a dynamic axis as 1 (so the figure
+ * stays a lower bound). A row of any model is at least 1 element.
+ */
+export function elementsPerRow(metadata: PoolMetadata): number {
+  let total = 0
+  for (const input of metadata.inputs) {
+    let elements = 1
+    for (let axis = 1; axis < input.dims.length; axis++) {
+      const dim = input.dims[axis]
+      if (typeof dim === 'number' && dim > 0) elements *= dim
+    }
+    total += elements
+  }
+  return Math.max(1, total)
+}
+
+/**
+ * A lower bound on the rows of a JSON inference request of `bodyBytes` bytes (at
+ * least 1: every request carries a row).
+ */
+export function estimateJsonRows(bodyBytes: number, metadata: PoolMetadata): number {
+  const payload = Math.max(0, bodyBytes - JSON_ENVELOPE_BYTES)
+  return Math.max(1, Math.floor(payload / (elementsPerRow(metadata) * MAX_JSON_BYTES_PER_ELEMENT)))
+}
+
+/**
+ * Seconds after which a request of `rows` rows refused now is likely to fit: the rows
+ * that must leave the queue first, at the measured drain rate. `fallback` when nothing
+ * has drained lately (the rate says nothing then).
+ */
+export function retryAfterSeconds(state: AdmissionState, rows: number, fallback: number): number {
+  if (!(state.drainRate > 0)) return fallback
+  const excess = state.queued + state.waitingForRoom + rows - state.maxQueueSize
+  const seconds = Math.ceil(Math.max(0, excess) / state.drainRate)
+  return Math.min(MAX_RETRY_AFTER_S, Math.max(MIN_RETRY_AFTER_S, seconds))
+}
+
+/** Whether a request of `rows` rows would be refused for lack of room right now. */
+export function wouldRefuse(state: AdmissionState, rows: number): boolean {
+  if (state.whenFull !== 'reject') return false
+  return state.waitingForRoom > 0 || state.queued + rows > state.maxQueueSize
+}
+
+/**
+ * The early check: throws `QueueFullError` when `pool` (with `admission`) cannot take
+ * `rows` rows now under `whenFull: 'reject'`. With `'wait'`, or a pool that cannot
+ * tell (a remote handle), it lets the request through; `inferMany` decides for good.
+ * A request larger than the whole queue is let through too: `inferMany` refuses it
+ * with its own error (`RequestTooLargeError`) once the real row count is known.
+ */
+export function admitEarly(pool: ServedPool, rows: number): void {
+  const state = pool.admission
+  if (state === undefined || rows > state.maxQueueSize) return
+  if (wouldRefuse(state, rows)) throw new QueueFullError(state.maxQueueSize)
+}
