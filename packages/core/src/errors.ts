@@ -9,6 +9,8 @@ export interface SerializedError {
   code: string
   message: string
   name?: string
+  /** The far side's stack, when it is worth keeping (not sent to clients). */
+  stack?: string
   details?: Record<string, unknown>
 }
 

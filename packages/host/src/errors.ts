@@ -3,10 +3,9 @@
  * (the batcher's own — `ERR_QUEUE_FULL`, `ERR_TIMEOUT`, `ERR_BATCHER_CLOSED`,
  * `ERR_BATCH_SIZE_MISMATCH`, `ERR_ITEM_TOO_LARGE` — come from @inferpool/core).
  * Errors raised inside a worker travel as `{ code, message, details }` and are rebuilt
- * here by {@link deserializeError}.
+ * by `fromWire` (error-registry.ts), which also says what each means on HTTP and gRPC.
  */
 import { InferpoolError } from '@inferpool/core'
-import type { SerializedError } from '@inferpool/core'
 
 type ErrorOptions = { cause?: unknown; details?: Record<string, unknown> }
 
@@ -70,27 +69,9 @@ export class BatchTimeoutError extends InferpoolError {
   }
 }
 
-/** An error code from a worker that no class here knows (a user worker's own code). */
+/** An error code from a worker (or across a port) that no registered class has: a user worker's own code. */
 export class RemoteWorkerError extends InferpoolError {
   constructor(code: string, message: string, options?: ErrorOptions) {
     super(code, message, options)
   }
-}
-
-type Rebuild = (message: string, options: ErrorOptions) => InferpoolError
-
-/** Codes a worker may send, and the class each becomes on the host. */
-const registry = new Map<string, Rebuild>([
-  [ModelLoadError.code, (m, o) => new ModelLoadError(m, o)],
-  [ProviderUnavailableError.code, (m, o) => new ProviderUnavailableError(m, o)],
-  [InvalidInputError.code, (m, o) => new InvalidInputError(m, o)],
-  [InferenceError.code, (m, o) => new InferenceError(m, o)],
-  [WorkerCrashedError.code, (m, o) => new WorkerCrashedError(m, o)],
-])
-
-/** Rebuilds a worker's serialized error into its class (`RemoteWorkerError` for unknown codes). */
-export function deserializeError(error: SerializedError): InferpoolError {
-  const options: ErrorOptions = error.details === undefined ? {} : { details: error.details }
-  const rebuild = registry.get(error.code)
-  return rebuild ? rebuild(error.message, options) : new RemoteWorkerError(error.code, error.message, options)
 }

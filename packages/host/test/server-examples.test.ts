@@ -60,7 +60,7 @@ describe.each([['node-http.js'], ['fastify.js']])('examples/%s', (file) => {
 
     // The body reaches inferpool unparsed by the framework: its own errors answer.
     const malformed = await post(`${url}/v2/models/demo/infer`, '{"inputs": [')
-    expect([malformed.status, (malformed.json as { error: { code: string } }).error.code]).toEqual([400, 'ERR_MALFORMED_JSON'])
+    expect([malformed.status, (malformed.json as { code: string }).code]).toEqual([400, 'ERR_MALFORMED_JSON'])
 
     const metrics = await http(`${url}/metrics`)
     expect(metrics.text).toContain('inferpool_requests_total{model="demo",status="200"} 4')

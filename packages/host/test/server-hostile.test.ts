@@ -151,8 +151,8 @@ describe('hostile request bodies', () => {
   it.each(cases)('answers %s with the exact status and code, and keeps serving', async (_what, model, body, status, code) => {
     const res = await post(`${url}/v2/models/${model}/infer`, body)
     expect(res.status).toBe(status)
-    expect((res.json as { error: { code: string; message: string } }).error).toMatchObject({ code })
-    expect(typeof (res.json as { error: { message: unknown } }).error.message).toBe('string')
+    expect((res.json as { code: string }).code).toBe(code)
+    expect(typeof (res.json as { error: unknown }).error).toBe('string')
 
     const rows = demoRows(1, 1)
     const good = await post(`${url}/v2/models/demo/infer`, demoRequest(rows))
@@ -170,7 +170,8 @@ describe('hostile request bodies', () => {
     })
     expect(res.status).toBe(400)
     expect(res.json).toEqual({
-      error: { code: 'ERR_INVALID_INPUT', message: 'The binary tensor data extension is not supported; send tensor data as JSON' },
+      error: 'The binary tensor data extension is not supported; send tensor data as JSON',
+      code: 'ERR_INVALID_INPUT',
     })
   })
 

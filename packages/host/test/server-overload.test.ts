@@ -101,7 +101,7 @@ describe('all-or-nothing admission', () => {
     // the body is read; the pool then refuses both rows together.
     const refused = await post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(2, 2)))
     expect(refused.status).toBe(503)
-    expect(refused.json).toEqual({ error: { code: 'ERR_QUEUE_FULL', message: 'Queue is full (maxQueueSize: 4)' } })
+    expect(refused.json).toEqual({ error: 'Queue is full (maxQueueSize: 4)', code: 'ERR_QUEUE_FULL' })
     // Nothing has drained yet, so the configured fallback (1 s) is sent.
     expect(refused.headers['retry-after']).toBe('1')
     expect(p.stats).toMatchObject({ queued: 3, rejected: 2 })
@@ -128,7 +128,7 @@ describe('all-or-nothing admission', () => {
     const data = Array.from({ length: 10 }, (_, r) => [r === 0 ? 50 : r, 1, 2, 3]).flat()
     const res = await post(`${s.url}/v2/models/demo/infer`, { inputs: [{ name: 'x', shape: [10, 4], datatype: 'FP32', data }] })
     expect(res.status).toBe(500)
-    expect((res.json as { error: { code: string } }).error.code).toBe('ERR_INFERENCE')
+    expect((res.json as { code: string }).code).toBe('ERR_INFERENCE')
     await until(() => p.stats.inFlight === 0)
     // Row 0 ran alone (batches of 1); the other nine left the queue with its failure.
     expect(sent.rows).toBe(1)
@@ -171,7 +171,7 @@ describe('early rejection', () => {
     const { answer, sendRest } = partialPost(`${s.url}/v2/models/demo/infer`, body, 100, agent)
     const early = await answer
     expect(early.status).toBe(503)
-    expect(early.json).toEqual({ error: { code: 'ERR_QUEUE_FULL', message: 'Queue is full (maxQueueSize: 16)' } })
+    expect(early.json).toEqual({ error: 'Queue is full (maxQueueSize: 16)', code: 'ERR_QUEUE_FULL' })
     expect(early.headers['retry-after']).toBe('1')
     // The body fits the discard bound: it is read and dropped, the connection kept.
     expect(early.headers.connection).toBe('keep-alive')
@@ -203,7 +203,7 @@ describe('early rejection', () => {
     for (let i = 0; i < 10; i++) {
       const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
       statuses.push(res.status)
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ERR_PAYLOAD_TOO_LARGE')
+      expect(((await res.json()) as { code: string }).code).toBe('ERR_PAYLOAD_TOO_LARGE')
     }
     for (let i = 0; i < 10; i++) {
       const res = await http(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
@@ -222,9 +222,7 @@ describe('slow clients', () => {
     const { answer } = partialPost(`${s.url}/v2/models/demo/infer`, body, 10)
     const res = await answer
     expect(res.status).toBe(408)
-    expect(res.json).toEqual({
-      error: { code: 'ERR_REQUEST_TIMEOUT', message: 'The request body did not arrive within 200 ms' },
-    })
+    expect(res.json).toEqual({ error: 'The request body did not arrive within 200 ms', code: 'ERR_REQUEST_TIMEOUT' })
     expect(res.headers.connection).toBe('close')
     expect(p.stats.submitted).toBe(0)
     await until(() => s.handler.activeRequests === 0)

@@ -80,7 +80,7 @@ describe('graceful shutdown', () => {
     expect(await server.close()).toEqual({ forced: false, lost: 0 })
     const { status, text, connection } = await answer
     expect(status).toBe(503)
-    expect(JSON.parse(text)).toEqual({ error: { code: 'ERR_SHUTTING_DOWN', message: 'Server is shutting down' } })
+    expect(JSON.parse(text)).toEqual({ error: 'Server is shutting down', code: 'ERR_SHUTTING_DOWN' })
     expect(connection).toBe('close')
     expect(pool.stats.submitted).toBe(0)
   })

@@ -90,7 +90,7 @@ describe('health and metadata endpoints', () => {
     for (const path of ['/v2/models/nope', '/v2/models/nope/ready', '/v2/models/demo/versions/2']) {
       const res = await http(`${url}${path}`)
       expect(res.status).toBe(404)
-      expect((res.json as { error: { code: string } }).error.code).toBe('ERR_MODEL_NOT_FOUND')
+      expect((res.json as { code: string }).code).toBe('ERR_MODEL_NOT_FOUND')
     }
   })
 })
@@ -290,8 +290,8 @@ describe('metrics', () => {
   })
 })
 
-describe('errors map to HTTP statuses with a JSON { error: { code, message } } body', () => {
-  const codeOf = (res: { json: unknown }): string => (res.json as { error: { code: string } }).error.code
+describe("errors map to HTTP statuses with the protocol's JSON { error: message } body and our stable code beside it", () => {
+  const codeOf = (res: { json: unknown }): string => (res.json as { code: string }).code
 
   it('404 ERR_NOT_FOUND for an unknown route, 405 with Allow for a wrong method', async () => {
     const missing = await http(`${url}/v1/models`)
@@ -305,7 +305,7 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
   it('404 ERR_MODEL_NOT_FOUND for inference on an unknown model', async () => {
     const res = await post(`${url}/v2/models/nope/infer`, demoRequest(demoRows(1, 1)))
     expect(res.status).toBe(404)
-    expect(res.json).toEqual({ error: { code: 'ERR_MODEL_NOT_FOUND', message: "Unknown model 'nope'" } })
+    expect(res.json).toEqual({ error: "Unknown model 'nope'", code: 'ERR_MODEL_NOT_FOUND' })
   })
 
   it('400 ERR_MALFORMED_JSON for a body that is not JSON', async () => {
@@ -319,7 +319,8 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
     })
     expect(res.status).toBe(400)
     expect(res.json).toEqual({
-      error: { code: 'ERR_INVALID_INPUT', message: "Input 'input': shape[1] must be 256 (model shape [-1, 256]), got 3" },
+      error: "Input 'input': shape[1] must be 256 (model shape [-1, 256]), got 3",
+      code: 'ERR_INVALID_INPUT',
     })
   })
 
@@ -352,8 +353,8 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
         res.on('end', () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString()) as { error: { code: string } }
-          resolve({ status: res.statusCode ?? 0, code: body.error.code, written })
+          const body = JSON.parse(Buffer.concat(chunks).toString()) as { code: string }
+          resolve({ status: res.statusCode ?? 0, code: body.code, written })
           req.destroy()
         })
       })
@@ -406,7 +407,7 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
     it('504 ERR_TIMEOUT when the per-request timeout passes', async () => {
       const res = await post(`${waitingUrl}/v2/models/demo/infer`, demoRequest(demoRows(7, 1)))
       expect(res.status).toBe(504)
-      expect(res.json).toEqual({ error: { code: 'ERR_TIMEOUT', message: 'Request timed out after 50 ms' } })
+      expect(res.json).toEqual({ error: 'Request timed out after 50 ms', code: 'ERR_TIMEOUT' })
       const text = (await http(`${waitingUrl}/metrics`)).text
       expect(metric(text, 'inferpool_rows_timed_out_total', { model: 'demo' })).toBe(1)
       expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', code: 'ERR_TIMEOUT' })).toBe(1)
@@ -415,9 +416,7 @@ describe('errors map to HTTP statuses with a JSON { error: { code, message } } b
     it('413 ERR_REQUEST_TOO_LARGE for more rows than the whole queue holds; none of its rows is queued', async () => {
       const res = await post(`${waitingUrl}/v2/models/demo/infer`, demoRequest(demoRows(8, 3)))
       expect(res.status).toBe(413)
-      expect(res.json).toEqual({
-        error: { code: 'ERR_REQUEST_TOO_LARGE', message: 'Request of 3 items exceeds the whole queue (maxQueueSize: 2)' },
-      })
+      expect(res.json).toEqual({ error: 'Request of 3 items exceeds the whole queue (maxQueueSize: 2)', code: 'ERR_REQUEST_TOO_LARGE' })
       expect(waiting.stats.queued).toBe(0)
       const text = (await http(`${waitingUrl}/metrics`)).text
       expect(metric(text, 'inferpool_rows_rejected_total', { model: 'demo' })).toBe(3)
@@ -447,7 +446,7 @@ describe('bearer-token auth', () => {
     for (const path of ['/v2', '/v2/models/demo', '/v2/models/demo/ready', '/metrics', '/v2/models/nope']) {
       const res = await http(`${authUrl}${path}`, { headers })
       expect([path, res.status, res.headers['www-authenticate']]).toEqual([path, 401, 'Bearer'])
-      expect(res.json).toEqual({ error: { code: 'ERR_UNAUTHORIZED', message: 'Missing or invalid bearer token' } })
+      expect(res.json).toEqual({ error: 'Missing or invalid bearer token', code: 'ERR_UNAUTHORIZED' })
     }
     const infer = await post(`${authUrl}/v2/models/demo/infer`, demoRequest(demoRows(9, 1)), headers)
     expect(infer.status).toBe(401)
@@ -494,7 +493,7 @@ describe('embedding', () => {
       expect(await http(`${base}/v2/models/demo/ready`)).toMatchObject({ status: 503, json: { name: 'demo', ready: false } })
       const res = await post(`${base}/v2/models/demo/infer`, demoRequest(demoRows(13, 1)))
       expect([res.status, res.headers.connection]).toEqual([503, 'close'])
-      expect(res.json).toEqual({ error: { code: 'ERR_SHUTTING_DOWN', message: 'Server is shutting down' } })
+      expect(res.json).toEqual({ error: 'Server is shutting down', code: 'ERR_SHUTTING_DOWN' })
       expect((await demo.infer({ input: new Float32Array(256) })).output.dims).toEqual([16])
     } finally {
       await new Promise((resolve) => app.close(resolve))
@@ -509,7 +508,7 @@ describe('embedding', () => {
     expect(await http(`${loadingUrl}/v2/health/ready`)).toMatchObject({ status: 503, json: { ready: false } })
     expect(await http(`${loadingUrl}/v2/models/demo/ready`)).toMatchObject({ status: 503, json: { name: 'demo', ready: false } })
     const early = await post(`${loadingUrl}/v2/models/demo/infer`, demoRequest(demoRows(11, 1)))
-    expect([early.status, (early.json as { error: { code: string } }).error.code]).toEqual([503, 'ERR_MODEL_NOT_READY'])
+    expect([early.status, (early.json as { code: string }).code]).toEqual([503, 'ERR_MODEL_NOT_READY'])
     resolvePool(demo)
     await servers.at(-1)?.handler.ready()
     expect(await http(`${loadingUrl}/v2/health/ready`)).toMatchObject({ status: 200, json: { ready: true } })
@@ -524,7 +523,7 @@ describe('embedding', () => {
     servers.push(s)
     expect((await http(`${s.url}/v2/health/ready`)).status).toBe(503)
     const res = await post(`${s.url}/v2/models/broken/infer`, demoRequest(demoRows(12, 1)))
-    expect([res.status, (res.json as { error: { code: string } }).error.code]).toEqual([503, 'ERR_MODEL_NOT_READY'])
+    expect([res.status, (res.json as { code: string }).code]).toEqual([503, 'ERR_MODEL_NOT_READY'])
     expect((await post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(12, 1)))).status).toBe(200)
   })
 

@@ -22,7 +22,8 @@
 import { BatchSizeMismatchError, BatcherClosedError, DynamicBatcher } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
 import type { LoadReport, OnnxWorkerOptions, SlotError, TaskResult, WorkerDescription } from '@inferpool/worker'
-import { BatchTimeoutError, deserializeError, InferenceError, InvalidInputError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
+import { fromWire } from '../error-registry.js'
+import { BatchTimeoutError, InferenceError, InvalidInputError, ProviderUnavailableError, WorkerCrashedError } from '../errors.js'
 import type {
   InferOptions,
   Pool,
@@ -294,7 +295,7 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
       return { payload: packed.batch, transfer: packed.transfer, dims }
     })
     if (!result.ok) {
-      const error = deserializeError(result.error)
+      const error = fromWire(result.error)
       probe.failed(items, error.code, error.message)
       throw error
     }
@@ -306,14 +307,14 @@ async function startPool(options: ResolvedPoolOptions, cost: PoolOptions['cost']
 
   async function processUserBatch(items: UserItem[], ctx: BatchContext): Promise<unknown[]> {
     const result = await runOnWorker(ctx, items.length, () => ({ payload: items.map((i) => i.input), transfer: [] }))
-    if (!result.ok) throw deserializeError(result.error)
+    if (!result.ok) throw fromWire(result.error)
     if (result.kind !== 'run') throw new InferenceError('The worker answered a run task with a describe result')
     const value = result.value
     if (!Array.isArray(value)) {
       throw new InferenceError(`The worker's run() must return an array with one result per item, got ${value === null ? 'null' : typeof value}`)
     }
     if (value.length !== items.length) throw new BatchSizeMismatchError(items.length, value.length)
-    return value.map((slot: unknown) => (isSlotError(slot) ? deserializeError(slot.$inferpoolSlotError) : slot))
+    return value.map((slot: unknown) => (isSlotError(slot) ? fromWire(slot.$inferpoolSlotError) : slot))
   }
 
   const batcherOptions: DynamicBatcherOptions<TensorItem | UserItem> = {

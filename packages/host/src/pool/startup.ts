@@ -9,7 +9,8 @@ import type { Worker } from 'node:worker_threads'
 import { Piscina } from 'piscina'
 import type { LoadReport, WorkerBootData, WorkerDescription } from '@inferpool/worker'
 import { InferpoolError } from '@inferpool/core'
-import { deserializeError, StartupTimeoutError, WorkerCrashedError } from '../errors.js'
+import { fromWire } from '../error-registry.js'
+import { StartupTimeoutError, WorkerCrashedError } from '../errors.js'
 import type { ResolvedPoolOptions } from './options.js'
 
 export interface StartedWorkers {
@@ -134,7 +135,7 @@ export async function startWorkers(
         const report = (event as { data: LoadReport }).data
         if (report?.type !== 'loaded') return
         if (report.ok) loaded.set(report.threadId, report.description)
-        else failure ??= deserializeError(report.error)
+        else failure ??= fromWire(report.error)
         settled.add(report.threadId)
         onSettled()
       }

@@ -7,13 +7,13 @@
  */
 import { transferHandlers } from 'comlink'
 import type { TransferHandler } from 'comlink'
-import { fromWireError, toWireError } from './errors.js'
-import type { WireError } from './errors.js'
+import type { SerializedError } from '@inferpool/core'
+import { fromWire, toWire } from '../error-registry.js'
 
 interface SerializedThrow {
   readonly isError: boolean
   readonly value: unknown
-  readonly inferpool?: WireError
+  readonly inferpool?: SerializedError
 }
 
 const INSTALLED = Symbol.for('inferpool.comlink.errorTransfer')
@@ -32,10 +32,10 @@ export function installErrorTransferHandler(): void {
     serialize(thrown) {
       const [serialized, transferables] = base.serialize(thrown)
       if (!hasCode(thrown.value)) return [serialized, transferables]
-      return [{ ...serialized, inferpool: toWireError(thrown.value) }, transferables]
+      return [{ ...serialized, inferpool: toWire(thrown.value) }, transferables]
     },
     deserialize(serialized) {
-      if (serialized.inferpool !== undefined) throw fromWireError(serialized.inferpool)
+      if (serialized.inferpool !== undefined) throw fromWire(serialized.inferpool)
       return base.deserialize(serialized)
     },
   }

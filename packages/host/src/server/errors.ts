@@ -1,8 +1,7 @@
 /**
- * Failure modes that belong to HTTP serving. Each has its own class and stable `code`
- * (the body of every error response is `{ "error": { "code", "message" } }`); the
- * HTTP status is derived from the code in one table, `httpStatusOf`, which also covers
- * the codes the pool and the batcher raise.
+ * Failure modes that belong to serving. Each has its own class and stable `code`; what
+ * each means on HTTP and gRPC (status, headers) is in the error registry
+ * (error-registry.ts), with every other error class.
  */
 import { InferpoolError } from '@inferpool/core'
 
@@ -107,40 +106,4 @@ export class OutputShapeMismatchError extends InferpoolError {
       { details: { output, row } },
     )
   }
-}
-
-/** An error the server did not raise on purpose; its message is not sent to the client. */
-export const INTERNAL_ERROR_CODE = 'ERR_INTERNAL'
-
-// Codes raised elsewhere (pool, batcher); kept as strings so the server branches on
-// `err.code` only and never on class identity across packages.
-const STATUS_BY_CODE: ReadonlyMap<string, number> = new Map([
-  ['ERR_INVALID_INPUT', 400],
-  [MalformedJsonError.code, 400],
-  ['ERR_ITEM_TOO_LARGE', 400],
-  [UnauthorizedError.code, 401],
-  [ModelNotFoundError.code, 404],
-  [RouteNotFoundError.code, 404],
-  [MethodNotAllowedError.code, 405],
-  [RequestTimeoutError.code, 408],
-  [PayloadTooLargeError.code, 413],
-  // More rows than the whole queue holds: it could never be admitted, so not a 503.
-  ['ERR_REQUEST_TOO_LARGE', 413],
-  [UnsupportedMediaTypeError.code, 415],
-  ['ERR_QUEUE_FULL', 503],
-  ['ERR_BATCHER_CLOSED', 503],
-  ['ERR_POOL_CLOSED', 503],
-  ['ERR_MODEL_LOAD', 503],
-  [ModelNotReadyError.code, 503],
-  [ShuttingDownError.code, 503],
-  ['ERR_PROVIDER_UNAVAILABLE', 503],
-  ['ERR_STARTUP_TIMEOUT', 503],
-  ['ERR_TIMEOUT', 504],
-  // The batch holding the row ran past the pool's `batchTimeoutMs`: a gateway-style timeout.
-  ['ERR_BATCH_TIMEOUT', 504],
-])
-
-/** HTTP status for an error `code`; 500 for codes that are not the client's doing. */
-export function httpStatusOf(code: string): number {
-  return STATUS_BY_CODE.get(code) ?? 500
 }

@@ -24,8 +24,8 @@ import { ClientGoneError, parseJson, readBody } from './body.js'
 import { protocolDatatype } from './datatypes.js'
 import { decodeInferRequest } from './decode.js'
 import { MODEL_VERSION, encodeInferResponse } from './encode.js'
+import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
 import {
-  INTERNAL_ERROR_CODE,
   MethodNotAllowedError,
   ModelNotFoundError,
   ModelNotReadyError,
@@ -33,7 +33,6 @@ import {
   RouteNotFoundError,
   ShuttingDownError,
   UnauthorizedError,
-  httpStatusOf,
 } from './errors.js'
 import { invalidInput } from './invalid-input.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
@@ -85,11 +84,6 @@ const POST = ['POST'] as const
 
 function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
   return typeof (value as { then?: unknown }).then === 'function'
-}
-
-function errorCodeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' ? code : undefined
 }
 
 /** Waiters for a counter to reach zero. */
@@ -440,24 +434,20 @@ class Handler {
   #sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     // The client left (its rows were aborted on the way): nobody is left to answer.
     if (error instanceof ClientGoneError || res.destroyed) return
-    const ownCode = errorCodeOf(error)
-    const status = ownCode === undefined ? 500 : httpStatusOf(ownCode)
+    const { code, message, internal } = publicErrorOf(error)
+    const status = internal ? 500 : httpStatusOf(code)
     // A 500 with an `ERR_` code is one of ours (a worker crash, a bad batch) and is
     // reported as is; anything else is an unexpected failure whose text stays in the log.
-    const known = ownCode !== undefined && ownCode.startsWith('ERR_')
-    const code = known ? ownCode : INTERNAL_ERROR_CODE
-    const message = known && error instanceof Error ? error.message : 'Internal server error'
     if (status === 500) this.options.logger.error('inferpool: request failed', error)
     this.#errorCodes.set(res, code)
-    const headers: Record<string, string> = {}
-    if (code === 'ERR_QUEUE_FULL') headers['retry-after'] = String(this.#retryAfter.get(res) ?? this.options.retryAfterSeconds)
-    if (error instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer'
-    if (error instanceof MethodNotAllowedError) headers.allow = error.allowed.join(', ')
+    const headers = httpHeadersOf(error, this.#retryAfter.get(res) ?? this.options.retryAfterSeconds)
     if (res.headersSent) {
       res.destroy()
       return
     }
-    this.#send(req, res, status, JSON.stringify({ error: { code, message } }), undefined, headers)
+    // The protocol's error body is `{"error": "<message>"}` (Triton's clients read it as a
+    // string); our stable code stands beside it.
+    this.#send(req, res, status, JSON.stringify({ error: message, code }), undefined, headers)
   }
 }
 

@@ -14,9 +14,9 @@ export {
   ModelNotReadyError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
+  RequestTimeoutError,
   RouteNotFoundError,
   ShuttingDownError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
-  httpStatusOf,
 } from './errors.js'

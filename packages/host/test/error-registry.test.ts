@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import * as core from '@inferpool/core'
+import * as host from '@inferpool/host'
+import { errorTableMarkdown } from '../src/error-registry.js'
+
+const { InferpoolError } = core
+const { ERROR_REGISTRY, GrpcStatus, RemoteWorkerError, fromWire, grpcStatusOf, httpHeadersOf, httpStatusOf, toWire } = host
+
+/** Every exported class that extends InferpoolError, by name. */
+function exportedErrorClasses(module: Record<string, unknown>): Map<string, unknown> {
+  const found = new Map<string, unknown>()
+  for (const [name, value] of Object.entries(module)) {
+    if (typeof value === 'function' && value.prototype instanceof InferpoolError) found.set(name, value)
+  }
+  return found
+}
+
+describe('the error registry', () => {
+  it('registers every exported error class of @inferpool/core and @inferpool/host (RemoteWorkerError stands for unregistered codes)', () => {
+    const registered = new Set<unknown>(ERROR_REGISTRY.map((s) => s.class))
+    const exported = new Map([...exportedErrorClasses(core), ...exportedErrorClasses(host)])
+    const missing = [...exported].filter(([, cls]) => !registered.has(cls) && cls !== RemoteWorkerError).map(([name]) => name)
+    expect(missing).toEqual([])
+    expect(exported.size).toBe(ERROR_REGISTRY.length + 1)
+  })
+
+  it('gives every class one entry, under its own static code', () => {
+    const codes = ERROR_REGISTRY.map((s) => s.code)
+    expect(new Set(codes).size).toBe(codes.length)
+    for (const s of ERROR_REGISTRY) expect(s.code).toBe(s.class.code)
+  })
+
+  it("is the README's error table, row for row", () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
+    const block = readme.slice(readme.indexOf('<!-- errors:start -->') + '<!-- errors:start -->'.length, readme.indexOf('<!-- errors:end -->'))
+    expect(block.trim()).toBe(errorTableMarkdown())
+    for (const s of ERROR_REGISTRY) expect(block).toContain(`| \`${s.code}\` | \`${s.class.name}\` |`)
+  })
+
+  it.each([
+    ['ERR_INVALID_INPUT', 400, GrpcStatus.INVALID_ARGUMENT],
+    ['ERR_ITEM_TOO_LARGE', 400, GrpcStatus.INVALID_ARGUMENT],
+    ['ERR_UNAUTHORIZED', 401, GrpcStatus.UNAUTHENTICATED],
+    ['ERR_MODEL_NOT_FOUND', 404, GrpcStatus.NOT_FOUND],
+    ['ERR_PAYLOAD_TOO_LARGE', 413, GrpcStatus.RESOURCE_EXHAUSTED],
+    ['ERR_QUEUE_FULL', 503, GrpcStatus.UNAVAILABLE],
+    ['ERR_SHUTTING_DOWN', 503, GrpcStatus.UNAVAILABLE],
+    ['ERR_REMOTE_CLOSED', 503, GrpcStatus.UNAVAILABLE],
+    ['ERR_TIMEOUT', 504, GrpcStatus.DEADLINE_EXCEEDED],
+    ['ERR_BATCH_TIMEOUT', 504, GrpcStatus.DEADLINE_EXCEEDED],
+    ['ERR_WORKER_CRASHED', 500, GrpcStatus.INTERNAL],
+    ['ERR_A_USER_WORKERS_OWN', 500, GrpcStatus.INTERNAL],
+  ])('maps %s to HTTP %i and gRPC status %i', (code, http, grpc) => {
+    expect([httpStatusOf(code), grpcStatusOf(code)]).toEqual([http, grpc])
+  })
+
+  it('reads the status from an error as from its code; an error without a code is a 500 / INTERNAL', () => {
+    expect(httpStatusOf(new core.QueueFullError(4))).toBe(503)
+    expect(grpcStatusOf(new core.TimeoutError(5))).toBe(GrpcStatus.DEADLINE_EXCEEDED)
+    expect([httpStatusOf(new Error('boom')), grpcStatusOf(new Error('boom'))]).toEqual([500, GrpcStatus.INTERNAL])
+  })
+
+  it('asks for Retry-After on transient failures only, and for each error its own headers', () => {
+    expect(httpHeadersOf(new core.QueueFullError(4), 2)).toEqual({ 'retry-after': '2' })
+    expect(httpHeadersOf(new host.ShuttingDownError(), 7)).toEqual({ 'retry-after': '7' })
+    expect(httpHeadersOf(new host.InvalidInputError('bad'), 2)).toEqual({})
+    expect(httpHeadersOf(new host.UnauthorizedError(), 2)).toEqual({ 'www-authenticate': 'Bearer' })
+    expect(httpHeadersOf(new host.MethodNotAllowedError('PUT', ['GET', 'HEAD']), 2)).toEqual({ allow: 'GET, HEAD' })
+    expect(httpHeadersOf(new host.PayloadTooLargeError(10), 2)).toEqual({ connection: 'close' })
+    expect(httpHeadersOf(new Error('x'), 2)).toEqual({})
+  })
+
+  it('rebuilds every registered class from its wire form with its class, name, code, message and details', () => {
+    for (const { class: cls, code } of ERROR_REGISTRY) {
+      const wire = { code, message: `a ${code}`, name: cls.name, details: { n: 1 } }
+      const error = fromWire(structuredClone(wire))
+      expect(error).toBeInstanceOf(cls)
+      expect([error.name, error.code, error.message, error.details]).toEqual([cls.name, code, `a ${code}`, { n: 1 }])
+    }
+  })
+
+  it('rebuilds an unregistered code as a RemoteWorkerError keeping the code, and round-trips through toWire', () => {
+    const error = fromWire({ code: 'ERR_TOKENIZER', message: 'no vocab', details: { file: 'v.txt' } })
+    expect(error).toBeInstanceOf(RemoteWorkerError)
+    expect([error.name, error.code, error.message, error.details]).toEqual(['RemoteWorkerError', 'ERR_TOKENIZER', 'no vocab', { file: 'v.txt' }])
+    const original = new host.MethodNotAllowedError('PUT', ['GET'])
+    const back = fromWire(structuredClone(toWire(original))) as InstanceType<typeof host.MethodNotAllowedError>
+    expect(back).toBeInstanceOf(host.MethodNotAllowedError)
+    expect([back.message, back.allowed, back.stack]).toEqual([original.message, ['GET'], original.stack])
+  })
+
+  it('drops details that cannot be cloned instead of failing the transfer', () => {
+    const error = new host.InvalidInputError('bad', { details: { fn: () => 1 } })
+    expect(toWire(error)).toEqual({ code: 'ERR_INVALID_INPUT', message: 'bad', name: 'InvalidInputError', stack: error.stack })
+  })
+})
