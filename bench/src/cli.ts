@@ -20,6 +20,7 @@ import { RESULT_SCHEMA, type BenchResult } from './results.js'
 import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
 import { runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runMemory } from './scenarios/memory.js'
+import { runOverload } from './scenarios/overload.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
 import { runTargetRounds } from './scenarios/targets.js'
@@ -77,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
     http: [],
     thirdParty: null,
     memory: [],
+    overload: null,
     errors,
     charts: [],
   }
@@ -204,6 +206,16 @@ async function main(argv: string[]): Promise<number> {
   await scenario('memory', async () => {
     result.memory.push(...(await runMemory(modelPath, config.memoryReplicas, step)))
     if (thirdPartyPath) result.memory.push(...(await runMemory(thirdPartyPath, config.memoryReplicas, step)))
+  })
+
+  await scenario('overload', async () => {
+    const o = config.overload
+    result.overload = await runOverload(
+      model,
+      modelPath,
+      { comfortable: o.comfortable, rowsPerRequest: o.rowsPerRequest, warmupMs: o.window.warmupMs, durationMs: o.window.durationMs, serveArgs: [] },
+      step,
+    )
   })
 
   bar.stop()

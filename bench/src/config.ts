@@ -16,7 +16,9 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'http', 'third-party', 'memory'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'http', 'third-party', 'memory', 'overload'] as const
+/** Scenarios that run only when named in `--only` (they take minutes on their own). */
+export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload']
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -56,6 +58,8 @@ export interface BenchConfig {
   window: Window
   httpWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
+  /** Connections of the capacity point, request sizes and window of the overload scenario. */
+  overload: { comfortable: number; rowsPerRequest: number[]; window: Window }
   json: boolean
   out: string | null
   charts: boolean
@@ -79,6 +83,10 @@ Scenarios (--only / --skip, comma-separated):
                a plain node:http server calling onnxruntime-node per request
   third-party  a real fixed-batch-1 model: replicas 1 vs 2
   memory       resident memory vs replicas
+  overload     (only with --only) \`inferpool serve\` with default settings at a
+               comfortable concurrency, then 4× and 16× as many connections, single-row
+               and 64-row requests: goodput ÷ capacity, 503 share, p99, deadline misses,
+               CPU per server thread, memory
 
 Flags:
   --quick                    smoke run (< 30 s): small lists, short windows
@@ -124,6 +132,7 @@ const FULL = {
   window: { warmupMs: 300, durationMs: 1000 },
   httpWindow: { warmupMs: 1000, durationMs: 3000 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
+  overload: { comfortable: 16, rowsPerRequest: [1, 64], window: { warmupMs: 1000, durationMs: 5000 } },
 }
 
 const QUICK: typeof FULL = {
@@ -145,6 +154,7 @@ const QUICK: typeof FULL = {
   window: { warmupMs: 150, durationMs: 350 },
   httpWindow: { warmupMs: 200, durationMs: 600 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
+  overload: { comfortable: 4, rowsPerRequest: [1, 64], window: { warmupMs: 200, durationMs: 800 } },
 }
 
 function fail(message: string): never {
@@ -215,7 +225,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
   if (values.only !== undefined && values.skip !== undefined) fail('--only and --skip cannot be combined')
 
   const base = values.quick ? QUICK : FULL
-  let scenarios: Scenario[] = [...SCENARIOS]
+  let scenarios: Scenario[] = SCENARIOS.filter((s) => !OPT_IN_SCENARIOS.includes(s))
   if (values.only !== undefined) scenarios = SCENARIOS.filter((s) => scenarioList('only', values.only as string).includes(s))
   if (values.skip !== undefined) {
     const skipped = scenarioList('skip', values.skip)
@@ -263,6 +273,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       durationMs: Math.max(200, Math.round(base.httpWindow.durationMs * scale)),
     },
     core: base.core,
+    overload: base.overload,
     json: values.json,
     out: values.out ?? null,
     charts: !values['no-charts'],
@@ -282,6 +293,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     http: has('http') ? 3 * config.connections.length : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
+    overload: has('overload') ? 3 * config.overload.rowsPerRequest.length : 0,
   }
 }
 

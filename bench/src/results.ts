@@ -6,6 +6,7 @@ import type { ModelInfo } from './model.js'
 import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
 import type { HttpPoint } from './scenarios/http.js'
 import type { MemoryPoint } from './scenarios/memory.js'
+import type { OverloadResult } from './scenarios/overload.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
 import type { TargetRounds } from './scenarios/targets.js'
@@ -74,6 +75,7 @@ export interface BenchResult {
   http: HttpPoint[]
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
+  overload: OverloadResult | null
   summary: Summary
   /** Scenarios that failed; their figures are missing and the CLI exits 1. */
   errors: Array<{ scenario: Scenario | 'charts'; message: string }>
