@@ -59,7 +59,7 @@ export interface BenchConfig {
   httpWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
   /** Connections of the capacity point, request sizes and window of the overload scenario. */
-  overload: { comfortable: number; rowsPerRequest: number[]; window: Window }
+  overload: { comfortable: number; rowsPerRequest: number[]; window: Window; bin: string | null }
   json: boolean
   out: string | null
   charts: boolean
@@ -104,6 +104,8 @@ Flags:
   --warmup-ms <n>            warm-up before each point, default 300
   --duration-ms <n>          measurement window of each sweep point, default 1000
                              (target rounds and HTTP windows scale with it)
+  --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
+                             checkout's packages/host/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
   --json                     print the result JSON to stdout instead of the table
   --no-charts                skip the SVG charts
@@ -132,7 +134,7 @@ const FULL = {
   window: { warmupMs: 300, durationMs: 1000 },
   httpWindow: { warmupMs: 1000, durationMs: 3000 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
-  overload: { comfortable: 16, rowsPerRequest: [1, 64], window: { warmupMs: 1000, durationMs: 5000 } },
+  overload: { comfortable: 16, rowsPerRequest: [1, 64], window: { warmupMs: 1000, durationMs: 5000 }, bin: null as string | null },
 }
 
 const QUICK: typeof FULL = {
@@ -154,7 +156,7 @@ const QUICK: typeof FULL = {
   window: { warmupMs: 150, durationMs: 350 },
   httpWindow: { warmupMs: 200, durationMs: 600 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
-  overload: { comfortable: 4, rowsPerRequest: [1, 64], window: { warmupMs: 200, durationMs: 800 } },
+  overload: { comfortable: 4, rowsPerRequest: [1, 64], window: { warmupMs: 200, durationMs: 800 }, bin: null },
 }
 
 function fail(message: string): never {
@@ -215,6 +217,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       'warmup-ms': { type: 'string' },
       'duration-ms': { type: 'string' },
       out: { type: 'string' },
+      'overload-bin': { type: 'string' },
       json: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -273,7 +276,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       durationMs: Math.max(200, Math.round(base.httpWindow.durationMs * scale)),
     },
     core: base.core,
-    overload: base.overload,
+    overload: { ...base.overload, bin: values['overload-bin'] ?? null },
     json: values.json,
     out: values.out ?? null,
     charts: !values['no-charts'],

@@ -36,6 +36,8 @@ export interface OverloadOptions {
   durationMs: number
   /** Extra `inferpool serve` flags (none: the defaults). */
   serveArgs: string[]
+  /** The CLI to start; null: this checkout's. */
+  bin: string | null
 }
 
 export interface ThreadCpu {
@@ -66,10 +68,13 @@ export interface OverloadPoint {
   clientErrors: number
   /** Server CPU per thread over the window: the host thread first, then the busiest others. */
   threads: ThreadCpu[]
+  /** CPU of the load generator (this process) over the window, in cores: it shares the machine. */
+  clientCores: number
   rssMiB: { before: number; after: number; settled: number; settledAfterMs: number }
 }
 
 export interface OverloadResult {
+  bin: string
   serveArgs: string[]
   comfortable: number
   idleRssMiB: number
@@ -95,8 +100,7 @@ interface Cli {
 }
 
 /** Starts `inferpool serve --port 0 …` and waits for "inferpool: ready". */
-async function startCli(model: string, args: string[]): Promise<Cli> {
-  const bin = join(repoRoot, 'packages', 'host', 'bin', 'inferpool.js')
+async function startCli(bin: string, model: string, args: string[]): Promise<Cli> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--model', `bench=${model}`, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -239,7 +243,8 @@ export async function runOverload(
   options: OverloadOptions,
   onPoint: (label: string) => void,
 ): Promise<OverloadResult> {
-  const cli = await startCli(model, options.serveArgs)
+  const bin = options.bin ?? join(repoRoot, 'packages', 'host', 'bin', 'inferpool.js')
+  const cli = await startCli(bin, model, options.serveArgs)
   const pid = cli.child.pid as number
   const url = `${cli.url}/v2/models/bench/infer`
   const points: OverloadPoint[] = []
@@ -253,9 +258,11 @@ export async function runOverload(
         if (options.warmupMs > 0) await load(url, body, connections, options.warmupMs)
         const before = rssMiB(pid)
         const ticks = threadTicks(pid)
+        const clientCpu = process.cpuUsage()
         const outcome = await load(url, body, connections, options.durationMs)
         const seconds = outcome.elapsedMs / 1000
         const threads = threadCpu(pid, ticks, seconds)
+        const clientUsed = process.cpuUsage(clientCpu)
         const after = rssMiB(pid)
         const settled = await settle(pid, idleRssMiB)
         const okPerSec = outcome.ok / seconds
@@ -276,6 +283,7 @@ export async function runOverload(
           deadlineMisses: outcome.late + outcome.timeouts,
           clientErrors: outcome.errors,
           threads,
+          clientCores: Math.round(((clientUsed.user + clientUsed.system) / 1e6 / seconds) * 100) / 100,
           rssMiB: { before, after, settled: settled.rss, settledAfterMs: settled.afterMs },
         })
         onPoint(`overload ${rows} row${rows === 1 ? '' : 's'}, ${connections} connections`)
@@ -284,5 +292,5 @@ export async function runOverload(
   } finally {
     await stopCli(cli)
   }
-  return { serveArgs: options.serveArgs, comfortable: options.comfortable, idleRssMiB, points }
+  return { bin, serveArgs: options.serveArgs, comfortable: options.comfortable, idleRssMiB, points }
 }

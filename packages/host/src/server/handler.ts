@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
 import { TimeoutError } from '@inferpool/core'
 import type { RowInput, RowOutput } from '../types.js'
-import { admitEarly, estimateJsonRows, retryAfterSeconds } from './admission.js'
+import { admitEarly, retryAfterSeconds, RowSizeEstimator } from './admission.js'
 import { ClientGoneError, parseJson, readBody } from './body.js'
 import { protocolDatatype } from './datatypes.js'
 import { decodeInferRequest } from './decode.js'
@@ -130,6 +130,8 @@ class Handler {
   readonly #detach: Array<() => void> = []
   /** The error code each failed response carried, for the request metrics. */
   readonly #errorCodes = new WeakMap<ServerResponse, string>()
+  /** Bytes per row of each pool's recent requests, for the row estimate at the door. */
+  readonly #rowSizes = new WeakMap<ServedPool, RowSizeEstimator>()
   /** `Retry-After` seconds of a 503 for lack of room, from the pool's drain rate. */
   readonly #retryAfter = new WeakMap<ServerResponse, number>()
   #closing: Promise<void> | undefined
@@ -340,13 +342,19 @@ class Handler {
       }
       // Refuse what the queue cannot take before reading the body: under overload the
       // body's parse is the expensive part, not the refusal.
+      let rowSize = this.#rowSizes.get(pool)
+      if (rowSize === undefined) {
+        rowSize = new RowSizeEstimator(pool.metadata)
+        this.#rowSizes.set(pool, rowSize)
+      }
       const declared = Number(req.headers['content-length'])
-      if (Number.isFinite(declared)) estimate = estimateJsonRows(declared, pool.metadata)
+      if (Number.isFinite(declared)) estimate = rowSize.rows(declared)
       admitEarly(pool, estimate)
 
       const body = await this.#readBody(req)
       const request = decodeInferRequest(parseJson(body), pool.metadata, { maxRows: this.options.maxRowsPerRequest })
       rows = request.rows.length
+      rowSize.observe(body.length, rows)
       estimate = rows
       // The request's deadline counts from its arrival, body read included.
       const timeoutMs = this.options.timeoutMs === undefined ? undefined : this.options.timeoutMs - (performance.now() - started)
