@@ -72,6 +72,7 @@ describe('inferpool serve --help', () => {
       ['--max-wait-ms <ms>', '(default: 0)'],
       ['--max-queue-size <n>', '(default: 4096)'],
       ['--when-full <policy>', '(choices: "reject", "wait", default: "reject")'],
+      ['--admission-wait-ms <ms>', '(default: 1000)'],
       ['--timeout-ms <ms>', '(default: 30000)'],
       ['--port <port>', '(default: 8000)'],
       ['--host <address>', '(default: "127.0.0.1")'],

@@ -160,7 +160,7 @@ describe('early rejection', () => {
   it('answers 503 before the body is read when the queue cannot take the rows its length implies', async () => {
     const p = await holdingPool(16)
     const sent = rowsSent(p)
-    const s = await server(p)
+    const s = await server(p, { admissionWaitMs: 0 })
     const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(5, 10)))
     await until(() => p.stats.queued === 10)
 
@@ -211,6 +211,53 @@ describe('early rejection', () => {
       expect(res.headers.connection).toBe('close')
     }
     expect(statuses).toEqual(new Array(20).fill(413))
+  })
+})
+
+describe('waiting for room at the door', () => {
+  it('parks a request that does not fit, body unread, and admits it whole once room frees', async () => {
+    const p = await holdingPool(16)
+    const sent = rowsSent(p)
+    const s = await server(p, { admissionWaitMs: 600_000 })
+    // 10 rows held by a client that will leave, freeing their room.
+    const body10 = JSON.stringify(demoRequest(demoRows(8, 10)))
+    const leaving = request(`${s.url}/v2/models/demo/infer`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body10)) },
+    })
+    leaving.on('error', () => {})
+    leaving.end(body10)
+    await until(() => p.stats.queued === 10)
+
+    // 14 rows (at least 8 by their length) for 6 free slots: parked, only 100 bytes sent.
+    const body = JSON.stringify(demoRequest(demoRows(9, 14)))
+    const { answer, sendRest } = partialPost(`${s.url}/v2/models/demo/infer`, body, 100)
+    await until(() => s.handler.activeRequests === 2)
+    sendRest()
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10 })
+
+    leaving.destroy()
+    // The leaving client's rows go; the parked request gets the room and all its rows queue.
+    await until(() => p.stats.queued === 14)
+    expect(p.stats).toMatchObject({ cancelled: 10, submitted: 24, rejected: 0 })
+    await p.close()
+    expect((await answer).status).toBe(200)
+    expect(sent.rows).toBe(14)
+  })
+
+  it('answers 503 with Retry-After once the wait for room ends', async () => {
+    const p = await holdingPool(16)
+    const s = await server(p, { admissionWaitMs: 50 })
+    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(10, 10)))
+    await until(() => p.stats.queued === 10)
+    const refused = await post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(11, 14)))
+    expect(refused.status).toBe(503)
+    expect(refused.json).toEqual({ error: 'Queue is full (maxQueueSize: 16)', code: 'ERR_QUEUE_FULL' })
+    expect(refused.headers['retry-after']).toBe('1')
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
+    await p.close()
+    expect((await first).status).toBe(200)
   })
 })
 

@@ -33,6 +33,7 @@ interface ServeFlags {
   maxWaitMs: number
   maxQueueSize: number
   whenFull: 'wait' | 'reject'
+  admissionWaitMs: number
   timeoutMs: number
   port: number
   host: string
@@ -107,6 +108,15 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
       )
         .choices(['reject', 'wait'])
         .default('reject'),
+    )
+    .addOption(
+      new Option(
+        '--admission-wait-ms <ms>',
+        'with --when-full reject, how long a request that does not fit waits for room (body unread, first come first served) ' +
+          'before its 503; 0: at once',
+      )
+        .argParser(integerAtLeast(0))
+        .default(HANDLER_DEFAULTS.admissionWaitMs),
     )
     .addOption(
       new Option('--timeout-ms <ms>', 'deadline of a request from its arrival; past it the request gets 504 and its rows leave the queue')
@@ -202,6 +212,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     apiKey: flags.apiKey,
     maxBodyBytes: flags.maxBodyBytes,
     timeoutMs: flags.timeoutMs,
+    admissionWaitMs: flags.admissionWaitMs,
     headersTimeoutMs: flags.headersTimeoutMs,
     bodyTimeoutMs: flags.bodyTimeoutMs,
     idleTimeoutMs: flags.idleTimeoutMs,

@@ -102,21 +102,138 @@ export function retryAfterSeconds(state: AdmissionState, rows: number, fallback:
   return Math.min(MAX_RETRY_AFTER_S, Math.max(MIN_RETRY_AFTER_S, seconds))
 }
 
+/** Whether `rows` more rows fit the queue now, on top of `promised` rows not yet submitted. */
+export function fits(state: AdmissionState, rows: number, promised = 0): boolean {
+  return state.waitingForRoom === 0 && state.queued + promised + rows <= state.maxQueueSize
+}
+
 /** Whether a request of `rows` rows would be refused for lack of room right now. */
 export function wouldRefuse(state: AdmissionState, rows: number): boolean {
   if (state.whenFull !== 'reject') return false
-  return state.waitingForRoom > 0 || state.queued + rows > state.maxQueueSize
+  return !fits(state, rows)
 }
 
+/** Room held for an admitted request until its rows are submitted (or it fails first). */
+export interface AdmissionTicket {
+  /** Gives the room back; call once the rows are in the pool's queue, or on failure. Idempotent. */
+  release(): void
+}
+
+const NO_TICKET: AdmissionTicket = Object.freeze({ release() {} })
+
+interface Parked {
+  readonly rows: number
+  readonly resolve: (ticket: AdmissionTicket) => void
+  readonly reject: (error: unknown) => void
+  timer: ReturnType<typeof setTimeout> | undefined
+  done: boolean
+}
+
+/** How often parked requests look for room (the queue drains batch by batch). */
+const PARKED_POLL_MS = 5
+
 /**
- * The early check: throws `QueueFullError` when `pool` (with `admission`) cannot take
- * `rows` rows now under `whenFull: 'reject'`. With `'wait'`, or a pool that cannot
- * tell (a remote handle), it lets the request through; `inferMany` decides for good.
- * A request larger than the whole queue is let through too: `inferMany` refuses it
- * with its own error (`RequestTooLargeError`) once the real row count is known.
+ * The door of one pool, shared by every protocol. A request is admitted when its rows
+ * (as estimated before its body is read) fit the queue, counting the room already
+ * promised to admitted requests still reading their bodies — so two requests never
+ * count on the same room, and a refusal after the parse (wasted work) stays rare.
+ *
+ * A request that does not fit waits, parked with its body unread — its client held by
+ * TCP flow control, at no CPU cost — first come first served, until it fits or its
+ * wait ends (`waitMs` with `whenFull: 'reject'`, its deadline with `'wait'`); then it
+ * gets `QueueFullError`. Why wait at all before refusing: clients that retry at once
+ * on a 503 (most load generators, many naive clients) otherwise turn overload into a
+ * storm of refusals, each costing the host thread a request's parse and answer; a
+ * short wait bounds the refusals to about one per client per wait and lets the ones
+ * that can be served be served.
  */
-export function admitEarly(pool: ServedPool, rows: number): void {
-  const state = pool.admission
-  if (state === undefined || rows > state.maxQueueSize) return
-  if (wouldRefuse(state, rows)) throw new QueueFullError(state.maxQueueSize)
+export class AdmissionGate {
+  #promised = 0
+  readonly #parked: Parked[] = []
+  #poll: ReturnType<typeof setTimeout> | undefined
+
+  constructor(private readonly pool: ServedPool) {}
+
+  /** Rows promised to admitted requests not yet submitted. */
+  get promised(): number {
+    return this.#promised
+  }
+
+  /** Requests waiting for room. */
+  get parked(): number {
+    return this.#parked.length
+  }
+
+  /**
+   * Admits a request of `rows` (estimated) rows: a ticket at once when they fit (or the
+   * pool cannot tell, or the request is larger than the whole queue — `inferMany` then
+   * refuses it with its own error); else waits up to `waitMs` for room, and rejects with
+   * `QueueFullError` — at once when `waitMs` is 0.
+   */
+  admit(rows: number, waitMs: number): AdmissionTicket | Promise<AdmissionTicket> {
+    const state = this.pool.admission
+    if (state === undefined || rows > state.maxQueueSize) return NO_TICKET
+    if (this.#parked.length === 0 && fits(state, rows, this.#promised)) return this.#ticket(rows)
+    if (waitMs <= 0) throw new QueueFullError(state.maxQueueSize)
+    return new Promise<AdmissionTicket>((resolve, reject) => {
+      const parked: Parked = { rows, resolve, reject, timer: undefined, done: false }
+      parked.timer = setTimeout(() => {
+        this.#unpark(parked)
+        reject(new QueueFullError(state.maxQueueSize))
+      }, waitMs)
+      this.#parked.push(parked)
+      this.#schedulePoll()
+    })
+  }
+
+  /** Refuses every parked request with `error` (a shutdown). */
+  refuseParked(error: unknown): void {
+    for (const parked of this.#parked.splice(0)) {
+      parked.done = true
+      clearTimeout(parked.timer)
+      parked.reject(error)
+    }
+  }
+
+  #ticket(rows: number): AdmissionTicket {
+    this.#promised += rows
+    let held = true
+    return {
+      release: () => {
+        if (!held) return
+        held = false
+        this.#promised -= rows
+        if (this.#parked.length > 0) this.#admitParked()
+      },
+    }
+  }
+
+  #unpark(parked: Parked): void {
+    parked.done = true
+    const i = this.#parked.indexOf(parked)
+    if (i !== -1) this.#parked.splice(i, 1)
+  }
+
+  /** Admits parked requests in arrival order while the first one fits. */
+  #admitParked(): void {
+    const state = this.pool.admission
+    if (state === undefined) return
+    while (this.#parked.length > 0) {
+      const first = this.#parked[0]
+      if (!fits(state, first.rows, this.#promised)) return
+      this.#parked.shift()
+      first.done = true
+      clearTimeout(first.timer)
+      first.resolve(this.#ticket(first.rows))
+    }
+  }
+
+  #schedulePoll(): void {
+    if (this.#poll !== undefined) return
+    this.#poll = setTimeout(() => {
+      this.#poll = undefined
+      this.#admitParked()
+      if (this.#parked.length > 0) this.#schedulePoll()
+    }, PARKED_POLL_MS)
+  }
 }

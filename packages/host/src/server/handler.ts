@@ -18,8 +18,12 @@ import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
 import { TimeoutError } from '@inferpool/core'
+
+/** Largest delay `setTimeout` honours. */
+const MAX_TIMER_MS = 2_147_483_647
 import type { RowInput, RowOutput } from '../types.js'
-import { admitEarly, retryAfterSeconds, RowSizeEstimator } from './admission.js'
+import { AdmissionGate, retryAfterSeconds, RowSizeEstimator } from './admission.js'
+import type { AdmissionTicket } from './admission.js'
 import { ClientGoneError, parseJson, readBody } from './body.js'
 import { protocolDatatype } from './datatypes.js'
 import { decodeInferRequest } from './decode.js'
@@ -130,8 +134,8 @@ class Handler {
   readonly #detach: Array<() => void> = []
   /** The error code each failed response carried, for the request metrics. */
   readonly #errorCodes = new WeakMap<ServerResponse, string>()
-  /** Bytes per row of each pool's recent requests, for the row estimate at the door. */
-  readonly #rowSizes = new WeakMap<ServedPool, RowSizeEstimator>()
+  /** Each pool's door: its admission gate and the bytes per row of its recent requests. */
+  readonly #doors = new Map<ServedPool, { gate: AdmissionGate; rowSize: RowSizeEstimator }>()
   /** `Retry-After` seconds of a 503 for lack of room, from the pool's drain rate. */
   readonly #retryAfter = new WeakMap<ServerResponse, number>()
   #closing: Promise<void> | undefined
@@ -192,9 +196,10 @@ class Handler {
       this.#closing = this.active.empty().then(() => {
         for (const detach of this.#detach.splice(0)) detach()
       })
-      // Bodies still on the wire are not waited for: those requests get 503 now.
+      // Bodies still on the wire, or not yet read, are not waited for: those requests get 503 now.
       const shuttingDown = new ShuttingDownError()
       for (const read of this.#reads) read.abort(shuttingDown)
+      for (const door of this.#doors.values()) door.gate.refuseParked(shuttingDown)
     }
     return this.#closing
   }
@@ -333,6 +338,7 @@ class Handler {
     }
     let pool: ServedPool | undefined
     let estimate = 1
+    let ticket: AdmissionTicket | undefined
     try {
       if (this.closing) throw new ShuttingDownError()
       pool = this.#poolOf(entry)
@@ -342,19 +348,27 @@ class Handler {
       }
       // Refuse what the queue cannot take before reading the body: under overload the
       // body's parse is the expensive part, not the refusal.
-      let rowSize = this.#rowSizes.get(pool)
-      if (rowSize === undefined) {
-        rowSize = new RowSizeEstimator(pool.metadata)
-        this.#rowSizes.set(pool, rowSize)
+      let door = this.#doors.get(pool)
+      if (door === undefined) {
+        door = { gate: new AdmissionGate(pool), rowSize: new RowSizeEstimator(pool.metadata) }
+        this.#doors.set(pool, door)
       }
       const declared = Number(req.headers['content-length'])
-      if (Number.isFinite(declared)) estimate = rowSize.rows(declared)
-      admitEarly(pool, estimate)
+      if (Number.isFinite(declared)) estimate = door.rowSize.rows(declared)
+      // With 'wait' a request may wait for room until its deadline; with 'reject', for
+      // `admissionWaitMs` at most.
+      const waitMs =
+        pool.admission?.whenFull === 'wait'
+          ? Math.min(MAX_TIMER_MS, this.options.timeoutMs ?? MAX_TIMER_MS)
+          : this.options.admissionWaitMs
+      const admission = door.gate.admit(estimate, waitMs)
+      ticket = admission instanceof Promise ? await this.#parked(admission, res) : admission
+      if (this.closing) throw new ShuttingDownError()
 
       const body = await this.#readBody(req)
       const request = decodeInferRequest(parseJson(body), pool.metadata, { maxRows: this.options.maxRowsPerRequest })
       rows = request.rows.length
-      rowSize.observe(body.length, rows)
+      door.rowSize.observe(body.length, rows)
       estimate = rows
       // The request's deadline counts from its arrival, body read included.
       const timeoutMs = this.options.timeoutMs === undefined ? undefined : this.options.timeoutMs - (performance.now() - started)
@@ -371,6 +385,8 @@ class Handler {
       this.admitted.enter()
       try {
         const pending = submitRows(pool, request.rows, { signal: controller.signal, timeoutMs })
+        // The rows are in the queue now (or refused): the room promised at the door is theirs.
+        ticket.release()
         admitted()
         results = await pending
       } finally {
@@ -387,7 +403,27 @@ class Handler {
       if (code === 'ERR_TIMEOUT' && this.options.timeoutMs !== undefined) throw new TimeoutError(this.options.timeoutMs)
       throw error
     } finally {
+      ticket?.release()
       admitted()
+    }
+  }
+
+  /** Waits for room at the door; a client that leaves meanwhile gives its place up. */
+  async #parked(admission: Promise<AdmissionTicket>, res: ServerResponse): Promise<AdmissionTicket> {
+    let gone = false
+    const onClose = (): void => {
+      gone = true
+    }
+    res.once('close', onClose)
+    try {
+      const ticket = await admission
+      if (gone) {
+        ticket.release()
+        throw new ClientGoneError()
+      }
+      return ticket
+    } finally {
+      res.off('close', onClose)
     }
   }
 

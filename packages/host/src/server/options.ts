@@ -46,6 +46,15 @@ export interface RequestHandlerOptions {
    */
   lingerMs?: number
   /**
+   * With `whenFull: 'reject'`, how long in ms a request whose rows do not fit the queue
+   * waits for room, with its body unread (held by TCP flow control, at no CPU cost),
+   * first come first served, before it gets 503. Bounds the refusals a client that
+   * retries at once can cause to about one per wait; 0 refuses at once. (With
+   * `whenFull: 'wait'` a request waits until its deadline.)
+   * @default 1000
+   */
+  admissionWaitMs?: number
+  /**
    * Seconds sent in `Retry-After` with a 503 for lack of room when the pool has
    * measured no drain rate yet (otherwise the rate decides: the time for the queue to
    * free room for the request, 1–60 s).
@@ -76,6 +85,7 @@ export const HANDLER_DEFAULTS = {
   maxRowsPerRequest: 1024,
   bodyTimeoutMs: 30_000,
   lingerMs: 2_000,
+  admissionWaitMs: 1_000,
   retryAfterSeconds: 1,
   processMetrics: false,
 } as const
@@ -111,6 +121,7 @@ export interface ResolvedHandlerOptions {
   timeoutMs: number | undefined
   bodyTimeoutMs: number
   lingerMs: number
+  admissionWaitMs: number
   retryAfterSeconds: number
   registry: Registry | undefined
   processMetrics: boolean
@@ -141,6 +152,7 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
     timeoutMs: timeoutMs === undefined ? undefined : checkPositive('timeoutMs', timeoutMs),
     bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? HANDLER_DEFAULTS.bodyTimeoutMs, 1),
     lingerMs: checkInteger('lingerMs', options.lingerMs ?? HANDLER_DEFAULTS.lingerMs, 0),
+    admissionWaitMs: checkInteger('admissionWaitMs', options.admissionWaitMs ?? HANDLER_DEFAULTS.admissionWaitMs, 0),
     retryAfterSeconds: checkInteger('retryAfterSeconds', options.retryAfterSeconds ?? HANDLER_DEFAULTS.retryAfterSeconds, 0),
     registry,
     processMetrics: processMetrics ?? HANDLER_DEFAULTS.processMetrics,
