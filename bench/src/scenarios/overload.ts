@@ -71,6 +71,13 @@ export interface OverloadPoint {
   /** CPU of the load generator (this process) over the window, in cores: it shares the machine. */
   clientCores: number
   rssMiB: { before: number; after: number; settled: number; settledAfterMs: number }
+  /** JS heap in use (from the server's /metrics): before, right after, and once RSS settled. */
+  heapUsedMiB: { before: number; after: number; settled: number }
+  /**
+   * Share of the pool's batch slots busy over the window (from its cumulative
+   * `inferpool_batch_slots_utilization_ratio`, taken as counted from the process start).
+   */
+  slotUtilization: number
 }
 
 export interface OverloadResult {
@@ -166,6 +173,36 @@ function threadCpu(pid: number, before: Map<number, { name: string; ticks: numbe
   return [...main, ...others].slice(0, 8).map(({ name, cores }) => ({ name, cores: Math.round(cores * 100) / 100 }))
 }
 
+interface Scrape {
+  at: number
+  heapUsedMiB: number
+  utilization: number
+  startTime: number
+}
+
+/** The figures of the server's /metrics the scenario reads. */
+async function scrape(base: string): Promise<Scrape> {
+  const text = await (await fetch(`${base}/metrics`)).text()
+  const value = (name: string): number => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))
+    return line === undefined ? NaN : Number(line.slice(line.lastIndexOf(' ') + 1))
+  }
+  return {
+    at: Date.now() / 1000,
+    heapUsedMiB: Math.round((value('nodejs_heap_size_used_bytes') / 2 ** 20) * 10) / 10,
+    utilization: value('inferpool_batch_slots_utilization_ratio'),
+    startTime: value('process_start_time_seconds'),
+  }
+}
+
+/** Busy share of the batch slots between two scrapes of the cumulative ratio. */
+function windowUtilization(a: Scrape, b: Scrape): number {
+  const ta = a.at - a.startTime
+  const tb = b.at - b.startTime
+  const u = (b.utilization * tb - a.utilization * ta) / (tb - ta)
+  return Math.round(Math.min(1, Math.max(0, u)) * 100) / 100
+}
+
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
@@ -257,6 +294,7 @@ export async function runOverload(
         const connections = options.comfortable * load_
         if (options.warmupMs > 0) await load(url, body, connections, options.warmupMs)
         const before = rssMiB(pid)
+        const scrapeBefore = await scrape(cli.url)
         const ticks = threadTicks(pid)
         const clientCpu = process.cpuUsage()
         const outcome = await load(url, body, connections, options.durationMs)
@@ -264,7 +302,9 @@ export async function runOverload(
         const threads = threadCpu(pid, ticks, seconds)
         const clientUsed = process.cpuUsage(clientCpu)
         const after = rssMiB(pid)
+        const scrapeAfter = await scrape(cli.url)
         const settled = await settle(pid, idleRssMiB)
+        const scrapeSettled = await scrape(cli.url)
         const okPerSec = outcome.ok / seconds
         if (load_ === 1) capacity = okPerSec
         const answers = outcome.ok + outcome.status503 + Object.values(outcome.other).reduce((a, b) => a + b, 0)
@@ -285,6 +325,8 @@ export async function runOverload(
           threads,
           clientCores: Math.round(((clientUsed.user + clientUsed.system) / 1e6 / seconds) * 100) / 100,
           rssMiB: { before, after, settled: settled.rss, settledAfterMs: settled.afterMs },
+          heapUsedMiB: { before: scrapeBefore.heapUsedMiB, after: scrapeAfter.heapUsedMiB, settled: scrapeSettled.heapUsedMiB },
+          slotUtilization: windowUtilization(scrapeBefore, scrapeAfter),
         })
         onPoint(`overload ${rows} row${rows === 1 ? '' : 's'}, ${connections} connections`)
       }
