@@ -13,6 +13,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import { Server as NetServer } from 'node:net'
 import type { Socket } from 'node:net'
+import { performance } from 'node:perf_hooks'
 
 export class ConnectionTracker {
   /** Open connections, and how many requests each has started. */
@@ -21,9 +22,11 @@ export class ConnectionTracker {
   readonly #busy = new Map<Socket, number>()
   #stopping = false
   #graceMs = 0
+  #lastAccept = -Infinity
 
   constructor(server: Server) {
     server.on('connection', (socket: Socket) => {
+      this.#lastAccept = performance.now()
       this.#requests.set(socket, 0)
       socket.once('close', () => {
         this.#requests.delete(socket)
@@ -49,6 +52,24 @@ export class ConnectionTracker {
       res.once('finish', finished)
       res.once('close', finished)
     })
+  }
+
+  /**
+   * Resolves once no connection has been accepted for `quietMs`, or after `maxMs`.
+   * A burst of clients that connected just before a shutdown is then taken out of the
+   * kernel's accept queue (and answered) before the listener closes, instead of reset.
+   */
+  async acceptQuiet(quietMs: number, maxMs: number): Promise<void> {
+    const deadline = performance.now() + maxMs
+    // At least one quiet period: connections already in the accept queue are only seen
+    // once the event loop polls the listener, which may not have happened yet.
+    this.#lastAccept = Math.max(this.#lastAccept, performance.now())
+    for (;;) {
+      const now = performance.now()
+      const quietAt = this.#lastAccept + quietMs
+      if (now >= quietAt || now >= deadline) return
+      await new Promise((resolve) => setTimeout(resolve, Math.min(quietAt, deadline) - now))
+    }
   }
 
   /** Open connections now. */

@@ -118,6 +118,13 @@ export interface InferpoolServer {
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const
 
+/**
+ * Before the listener closes, it waits until no connection has arrived for this long
+ * (at most `ACCEPT_QUIET_MAX_MS`), so that a burst in flight is accepted first.
+ */
+const ACCEPT_QUIET_MS = 50
+const ACCEPT_QUIET_MAX_MS = 1_000
+
 function formatUrl(address: AddressInfo): string {
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address
   return `http://${host}:${address.port}`
@@ -200,10 +207,13 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
 
   function close(): Promise<ShutdownResult> {
     closing ??= (async () => {
-      if (drainDelayMs > 0 && server.listening) {
+      if (server.listening) {
         // Not ready, still serving: new connections keep being answered meanwhile.
         inner.draining = true
-        await new Promise((resolve) => setTimeout(resolve, drainDelayMs))
+        if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs))
+        // Connections that were on their way when the shutdown began are accepted (and
+        // so answered) rather than left in the accept queue for the kernel to reset.
+        await connections.acceptQuiet(ACCEPT_QUIET_MS, ACCEPT_QUIET_MAX_MS)
       }
       let forced = false
       let lost = 0
