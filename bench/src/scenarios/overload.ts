@@ -82,6 +82,8 @@ export interface OverloadPoint {
 
 export interface OverloadResult {
   bin: string
+  /** The server's request deadline; answers later than it + 1 s are misses. */
+  timeoutMs: number
   serveArgs: string[]
   comfortable: number
   idleRssMiB: number
@@ -221,7 +223,13 @@ interface LoadOutcome {
   timeouts: number
 }
 
-async function load(url: string, body: string, connections: number, durationMs: number): Promise<LoadOutcome> {
+/** The server's `--timeout-ms` from its flags, else the CLI's default. */
+function timeoutOf(serveArgs: string[]): number {
+  const i = serveArgs.indexOf('--timeout-ms')
+  return i === -1 ? DEFAULT_TIMEOUT_MS : Number(serveArgs[i + 1])
+}
+
+async function load(url: string, body: string, connections: number, durationMs: number, timeoutMs: number): Promise<LoadOutcome> {
   const outcome: LoadOutcome = {
     elapsedMs: 0,
     ok: 0,
@@ -245,7 +253,7 @@ async function load(url: string, body: string, connections: number, durationMs: 
     sampleInt: 100,
     // Past the server's deadline + 1 s an answer is a miss anyway; the client waits a
     // little longer so that a late answer is seen as late rather than as a timeout.
-    timeout: (DEFAULT_TIMEOUT_MS + 5_000) / 1000,
+    timeout: (timeoutMs + 5_000) / 1000,
   })
   ;(instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) {
@@ -254,7 +262,7 @@ async function load(url: string, body: string, connections: number, durationMs: 
     } else if (status === 503) outcome.status503++
     else outcome.other[status] = (outcome.other[status] ?? 0) + 1
     if (ms > outcome.maxAnswerMs) outcome.maxAnswerMs = ms
-    if (ms > DEFAULT_TIMEOUT_MS + 1_000) outcome.late++
+    if (ms > timeoutMs + 1_000) outcome.late++
   })
   const result = await instance
   outcome.elapsedMs = performance.now() - started
@@ -285,6 +293,7 @@ export async function runOverload(
   const pid = cli.child.pid as number
   const url = `${cli.url}/v2/models/bench/infer`
   const points: OverloadPoint[] = []
+  const timeoutMs = timeoutOf(options.serveArgs)
   const idleRssMiB = rssMiB(pid)
   try {
     for (const rows of options.rowsPerRequest) {
@@ -292,12 +301,12 @@ export async function runOverload(
       let capacity = 0
       for (const load_ of [1, 4, 16]) {
         const connections = options.comfortable * load_
-        if (options.warmupMs > 0) await load(url, body, connections, options.warmupMs)
+        if (options.warmupMs > 0) await load(url, body, connections, options.warmupMs, timeoutMs)
         const before = rssMiB(pid)
         const scrapeBefore = await scrape(cli.url)
         const ticks = threadTicks(pid)
         const clientCpu = process.cpuUsage()
-        const outcome = await load(url, body, connections, options.durationMs)
+        const outcome = await load(url, body, connections, options.durationMs, timeoutMs)
         const seconds = outcome.elapsedMs / 1000
         const threads = threadCpu(pid, ticks, seconds)
         const clientUsed = process.cpuUsage(clientCpu)
@@ -334,5 +343,5 @@ export async function runOverload(
   } finally {
     await stopCli(cli)
   }
-  return { bin, serveArgs: options.serveArgs, comfortable: options.comfortable, idleRssMiB, points }
+  return { bin, timeoutMs, serveArgs: options.serveArgs, comfortable: options.comfortable, idleRssMiB, points }
 }
