@@ -213,7 +213,7 @@ async function main(argv: string[]): Promise<number> {
     result.overload = await runOverload(
       model,
       modelPath,
-      { comfortable: o.comfortable, rowsPerRequest: o.rowsPerRequest, warmupMs: o.window.warmupMs, durationMs: o.window.durationMs, serveArgs: o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)], bin: o.bin },
+      { comfortable: o.comfortable, rowsPerRequest: o.rowsPerRequest, warmupMs: o.window.warmupMs, durationMs: o.window.durationMs, serveArgs: [...(o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)]), ...o.serveArgs], bin: o.bin },
       step,
     )
   })

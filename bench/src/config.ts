@@ -59,7 +59,7 @@ export interface BenchConfig {
   httpWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
   /** Connections of the capacity point, request sizes and window of the overload scenario. */
-  overload: { comfortable: number; rowsPerRequest: number[]; window: Window; bin: string | null; timeoutMs: number | null }
+  overload: { comfortable: number; rowsPerRequest: number[]; window: Window; bin: string | null; timeoutMs: number | null; serveArgs: string[] }
   json: boolean
   out: string | null
   charts: boolean
@@ -106,6 +106,8 @@ Flags:
                              (target rounds and HTTP windows scale with it)
   --overload-timeout-ms <n>  --timeout-ms of the overload scenario's server (default: the
                              CLI's default); answers later than it + 1 s count as misses
+  --overload-serve-arg <a>   one more \`inferpool serve\` argument for the overload scenario
+                             (repeatable, e.g. --overload-serve-arg=--concurrency=2)
   --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
                              checkout's packages/host/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
@@ -136,7 +138,7 @@ const FULL = {
   window: { warmupMs: 300, durationMs: 1000 },
   httpWindow: { warmupMs: 1000, durationMs: 3000 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
-  overload: { comfortable: 16, rowsPerRequest: [1, 64], window: { warmupMs: 1000, durationMs: 5000 }, bin: null as string | null, timeoutMs: null as number | null },
+  overload: { comfortable: 16, rowsPerRequest: [1, 64], window: { warmupMs: 1000, durationMs: 5000 }, bin: null as string | null, timeoutMs: null as number | null, serveArgs: [] as string[] },
 }
 
 const QUICK: typeof FULL = {
@@ -158,7 +160,7 @@ const QUICK: typeof FULL = {
   window: { warmupMs: 150, durationMs: 350 },
   httpWindow: { warmupMs: 200, durationMs: 600 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
-  overload: { comfortable: 4, rowsPerRequest: [1, 64], window: { warmupMs: 200, durationMs: 800 }, bin: null, timeoutMs: null },
+  overload: { comfortable: 4, rowsPerRequest: [1, 64], window: { warmupMs: 200, durationMs: 800 }, bin: null, timeoutMs: null, serveArgs: [] },
 }
 
 function fail(message: string): never {
@@ -221,6 +223,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       out: { type: 'string' },
       'overload-bin': { type: 'string' },
       'overload-timeout-ms': { type: 'string' },
+      'overload-serve-arg': { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -283,6 +286,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       ...base.overload,
       bin: values['overload-bin'] ?? null,
       timeoutMs: intFlag('overload-timeout-ms', values['overload-timeout-ms'], 1) ?? null,
+      serveArgs: values['overload-serve-arg'] ?? [],
     },
     json: values.json,
     out: values.out ?? null,

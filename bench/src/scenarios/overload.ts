@@ -63,8 +63,13 @@ export interface OverloadPoint {
   okLatencyMs: LatencySummary
   /** Longest time any answer took. */
   maxAnswerMs: number
-  /** Answers later than the timeout + 1 s, plus requests the client gave up on. */
+  /** Answers later than the timeout + 1 s, plus requests the client gave up on (client's clock). */
   deadlineMisses: number
+  /**
+   * By the server's own clock (its request-duration histogram): answers that took longer
+   * than `serverOverS`, the first histogram bucket above the timeout (null past the last).
+   */
+  serverOver: { seconds: number; answers: number } | null
   clientErrors: number
   /** Server CPU per thread over the window: the host thread first, then the busiest others. */
   threads: ThreadCpu[]
@@ -176,6 +181,9 @@ function threadCpu(pid: number, before: Map<number, { name: string; ticks: numbe
 }
 
 interface Scrape {
+  /** Cumulative count of answers per histogram bucket bound (seconds), and in all. */
+  durations: Map<number, number>
+  answered: number
   at: number
   heapUsedMiB: number
   utilization: number
@@ -189,12 +197,27 @@ async function scrape(base: string): Promise<Scrape> {
     const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))
     return line === undefined ? NaN : Number(line.slice(line.lastIndexOf(' ') + 1))
   }
+  const durations = new Map<number, number>()
+  for (const line of text.split('\n')) {
+    const m = /^inferpool_request_duration_seconds_bucket\{.*le="([^"]+)".*\} (\S+)$/.exec(line)
+    if (m && m[1] !== '+Inf') durations.set(Number(m[1]), Number(m[2]))
+  }
   return {
+    durations,
+    answered: value('inferpool_request_duration_seconds_count'),
     at: Date.now() / 1000,
     heapUsedMiB: Math.round((value('nodejs_heap_size_used_bytes') / 2 ** 20) * 10) / 10,
     utilization: value('inferpool_batch_slots_utilization_ratio'),
     startTime: value('process_start_time_seconds'),
   }
+}
+
+/** Answers slower than the first bucket above `timeoutMs`, between two scrapes. */
+function serverOver(a: Scrape, b: Scrape, timeoutMs: number): { seconds: number; answers: number } | null {
+  const bound = [...b.durations.keys()].sort((x, y) => x - y).find((le) => le > timeoutMs / 1000)
+  if (bound === undefined) return null
+  const within = (b.durations.get(bound) ?? 0) - (a.durations.get(bound) ?? 0)
+  return { seconds: bound, answers: b.answered - a.answered - within }
 }
 
 /** Busy share of the batch slots between two scrapes of the cumulative ratio. */
@@ -336,6 +359,7 @@ export async function runOverload(
           rssMiB: { before, after, settled: settled.rss, settledAfterMs: settled.afterMs },
           heapUsedMiB: { before: scrapeBefore.heapUsedMiB, after: scrapeAfter.heapUsedMiB, settled: scrapeSettled.heapUsedMiB },
           slotUtilization: windowUtilization(scrapeBefore, scrapeAfter),
+          serverOver: serverOver(scrapeBefore, scrapeAfter, timeoutMs),
         })
         onPoint(`overload ${rows} row${rows === 1 ? '' : 's'}, ${connections} connections`)
       }

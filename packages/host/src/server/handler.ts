@@ -357,10 +357,8 @@ class Handler {
       if (Number.isFinite(declared)) estimate = door.rowSize.rows(declared)
       // With 'wait' a request may wait for room until its deadline; with 'reject', for
       // `admissionWaitMs` at most.
-      const waitMs =
-        pool.admission?.whenFull === 'wait'
-          ? Math.min(MAX_TIMER_MS, this.options.timeoutMs ?? MAX_TIMER_MS)
-          : this.options.admissionWaitMs
+      const deadlineMs = this.options.timeoutMs ?? MAX_TIMER_MS
+      const waitMs = Math.min(pool.admission?.whenFull === 'wait' ? MAX_TIMER_MS : this.options.admissionWaitMs, deadlineMs)
       const admission = door.gate.admit(estimate, waitMs)
       ticket = admission instanceof Promise ? await this.#parked(admission, res) : admission
       if (this.closing) throw new ShuttingDownError()
