@@ -129,6 +129,27 @@ interface Parked {
   done: boolean
 }
 
+/** One door per pool, shared by every protocol that serves it (see `doorOf`). */
+export interface Door {
+  readonly gate: AdmissionGate
+  readonly rowSize: RowSizeEstimator
+}
+
+const doors = new WeakMap<ServedPool, Door>()
+
+/**
+ * The admission gate and row-size estimate of `pool`, the same object for the HTTP and
+ * the gRPC handler: room promised to a request on one protocol is counted by the other.
+ */
+export function doorOf(pool: ServedPool): Door {
+  let door = doors.get(pool)
+  if (door === undefined) {
+    door = { gate: new AdmissionGate(pool), rowSize: new RowSizeEstimator(pool.metadata) }
+    doors.set(pool, door)
+  }
+  return door
+}
+
 /** How often parked requests look for room (the queue drains batch by batch). */
 const PARKED_POLL_MS = 5
 
@@ -186,7 +207,10 @@ export class AdmissionGate {
     })
   }
 
-  /** Refuses every parked request with `error` (a shutdown). */
+  /**
+   * Refuses every parked request with `error` (a shutdown) — whichever protocol parked
+   * it: the door is the pool's, and a server shutting down closes its pools.
+   */
   refuseParked(error: unknown): void {
     for (const parked of this.#parked.splice(0)) {
       parked.done = true

@@ -22,7 +22,7 @@ import { TimeoutError } from '@inferpool/core'
 /** Largest delay `setTimeout` honours. */
 const MAX_TIMER_MS = 2_147_483_647
 import type { RowInput, RowOutput } from '../types.js'
-import { AdmissionGate, retryAfterSeconds, RowSizeEstimator } from './admission.js'
+import { doorOf, retryAfterSeconds } from './admission.js'
 import type { AdmissionTicket } from './admission.js'
 import { ClientGoneError, parseJson, readBody } from './body.js'
 import { protocolDatatype } from './datatypes.js'
@@ -134,8 +134,8 @@ class Handler {
   readonly #detach: Array<() => void> = []
   /** The error code each failed response carried, for the request metrics. */
   readonly #errorCodes = new WeakMap<ServerResponse, string>()
-  /** Each pool's door: its admission gate and the bytes per row of its recent requests. */
-  readonly #doors = new Map<ServedPool, { gate: AdmissionGate; rowSize: RowSizeEstimator }>()
+  /** Pools this handler has admitted requests to (their doors are shared: admission.ts). */
+  readonly #admittedTo = new Set<ServedPool>()
   /** `Retry-After` seconds of a 503 for lack of room, from the pool's drain rate. */
   readonly #retryAfter = new WeakMap<ServerResponse, number>()
   #closing: Promise<void> | undefined
@@ -199,7 +199,7 @@ class Handler {
       // Bodies still on the wire, or not yet read, are not waited for: those requests get 503 now.
       const shuttingDown = new ShuttingDownError()
       for (const read of this.#reads) read.abort(shuttingDown)
-      for (const door of this.#doors.values()) door.gate.refuseParked(shuttingDown)
+      for (const pool of this.#admittedTo) doorOf(pool).gate.refuseParked(shuttingDown)
     }
     return this.#closing
   }
@@ -348,11 +348,8 @@ class Handler {
       }
       // Refuse what the queue cannot take before reading the body: under overload the
       // body's parse is the expensive part, not the refusal.
-      let door = this.#doors.get(pool)
-      if (door === undefined) {
-        door = { gate: new AdmissionGate(pool), rowSize: new RowSizeEstimator(pool.metadata) }
-        this.#doors.set(pool, door)
-      }
+      const door = doorOf(pool)
+      this.#admittedTo.add(pool)
       const declared = Number(req.headers['content-length'])
       if (Number.isFinite(declared)) estimate = door.rowSize.rows(declared)
       // With 'wait' a request may wait for room until its deadline; with 'reject', for
