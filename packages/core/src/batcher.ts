@@ -924,7 +924,11 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.lastQueue = undefined
     this.queuedCount = 0
     for (let entry = this.waiters.shift(); entry !== undefined; entry = this.waiters.shift()) {
-      if (entry.state === WAITING) pending.push(entry)
+      if (entry.state !== WAITING) continue
+      // Out of `waiters` now: as a taken-out queued entry (`queued` false), cancelling it
+      // with its request's siblings below unlinks nothing and counts nothing twice.
+      entry.state = QUEUED
+      pending.push(entry)
     }
     this.waitingCount = 0
     this.waitersDead = 0

@@ -170,6 +170,27 @@ describe('submitMany: the items of a request settle together', () => {
   })
 })
 
+describe('submitMany: closing', () => {
+  it('rejects queued and waiting requests whole on close({ drain: false }), keeping every counter exact', async () => {
+    const g = gate<number>()
+    const [batcher] = batcherFixture({ maxBatchSize: 1, maxQueueSize: 2, whenFull: 'wait' }, g.process)
+    const running = track(batcher.submit(0))
+    await flush()
+    const queued = track(batcher.submitMany([1, 2]))
+    const waiting = track(batcher.submitMany([3, 4]))
+    expect(batcher.stats).toMatchObject({ queued: 2, waitingForRoom: 2 })
+    const closed = batcher.close({ drain: false })
+    await flush()
+    expect(queued.status).toBe('rejected')
+    expect(waiting.status).toBe('rejected')
+    expect(batcher.stats).toMatchObject({ queued: 0, waitingForRoom: 0, failed: 2, cancelled: 2, submitted: 5 })
+    g.pending[0].resolve([0])
+    await closed
+    expect(running).toEqual({ status: 'fulfilled', value: 0 })
+    expect(batcher.stats).toMatchObject({ completed: 1, inFlightItems: 0 })
+  })
+})
+
 describe('admission', () => {
   it('reports queue room and the drain rate without computing percentiles', async () => {
     let now = 0
