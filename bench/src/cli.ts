@@ -22,6 +22,7 @@ import { runGrpc } from './scenarios/grpc.js'
 import { pythonBaselineMissing, runDoorRounds, runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runIsolation } from './scenarios/isolation.js'
 import { runMemory } from './scenarios/memory.js'
+import { runOverload } from './scenarios/overload.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
 import { runTargetRounds } from './scenarios/targets.js'
@@ -86,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
     door: null,
     thirdParty: null,
     memory: [],
+    overload: null,
     errors,
     charts: [],
   }
@@ -244,6 +246,16 @@ async function main(argv: string[]): Promise<number> {
   await scenario('memory', async () => {
     result.memory.push(...(await runMemory(modelPath, config.memoryReplicas, step)))
     if (thirdPartyPath) result.memory.push(...(await runMemory(thirdPartyPath, config.memoryReplicas, step)))
+  })
+
+  await scenario('overload', async () => {
+    const o = config.overload
+    result.overload = await runOverload(
+      model,
+      modelPath,
+      { comfortable: o.comfortable, rowsPerRequest: o.rowsPerRequest, warmupMs: o.window.warmupMs, durationMs: o.window.durationMs, serveArgs: [...(o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)]), ...o.serveArgs], bin: o.bin },
+      step,
+    )
   })
 
   bar.stop()

@@ -16,7 +16,9 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'isolation', 'http', 'grpc', 'third-party', 'memory'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'isolation', 'http', 'grpc', 'third-party', 'memory', 'overload'] as const
+/** Scenarios that run only when named in `--only` (they take minutes on their own). */
+export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload']
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -66,6 +68,8 @@ export interface BenchConfig {
   /** Window of each door point. */
   doorWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
+  /** Connections of the capacity point, request sizes and window of the overload scenario. */
+  overload: { comfortable: number; rowsPerRequest: number[]; window: Window; bin: string | null; timeoutMs: number | null; serveArgs: string[] }
   json: boolean
   out: string | null
   charts: boolean
@@ -94,6 +98,10 @@ Scenarios (--only / --skip, comma-separated):
                server as reference; interleaved rounds, medians; one 64-row point
   third-party  a real fixed-batch-1 model: replicas 1 vs 2
   memory       resident memory vs replicas
+  overload     (only with --only) \`inferpool serve\` with default settings at a
+               comfortable concurrency, then 4× and 16× as many connections, single-row
+               and 64-row requests: goodput ÷ capacity, 503 share, p99, deadline misses,
+               CPU per server thread, memory
 
 Flags:
   --quick                    smoke run (< 30 s): small lists, short windows
@@ -111,6 +119,12 @@ Flags:
   --warmup-ms <n>            warm-up before each point, default 300
   --duration-ms <n>          measurement window of each sweep point, default 1000
                              (target rounds and HTTP windows scale with it)
+  --overload-timeout-ms <n>  --timeout-ms of the overload scenario's server (default: the
+                             CLI's default); answers later than it + 1 s count as misses
+  --overload-serve-arg <a>   one more \`inferpool serve\` argument for the overload scenario
+                             (repeatable, e.g. --overload-serve-arg=--concurrency=2)
+  --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
+                             checkout's packages/host/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
   --json                     print the result JSON to stdout instead of the table
   --no-charts                skip the SVG charts
@@ -145,6 +159,7 @@ const FULL = {
   doorRounds: 3,
   doorWindow: { warmupMs: 500, durationMs: 1500 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
+  overload: { comfortable: 16, rowsPerRequest: [1, 64], window: { warmupMs: 1000, durationMs: 5000 }, bin: null as string | null, timeoutMs: null as number | null, serveArgs: [] as string[] },
 }
 
 const QUICK: typeof FULL = {
@@ -172,6 +187,7 @@ const QUICK: typeof FULL = {
   doorRounds: 1,
   doorWindow: { warmupMs: 150, durationMs: 350 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
+  overload: { comfortable: 4, rowsPerRequest: [1, 64], window: { warmupMs: 200, durationMs: 800 }, bin: null, timeoutMs: null, serveArgs: [] },
 }
 
 function fail(message: string): never {
@@ -232,6 +248,9 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       'warmup-ms': { type: 'string' },
       'duration-ms': { type: 'string' },
       out: { type: 'string' },
+      'overload-bin': { type: 'string' },
+      'overload-timeout-ms': { type: 'string' },
+      'overload-serve-arg': { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -242,7 +261,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
   if (values.only !== undefined && values.skip !== undefined) fail('--only and --skip cannot be combined')
 
   const base = values.quick ? QUICK : FULL
-  let scenarios: Scenario[] = [...SCENARIOS]
+  let scenarios: Scenario[] = SCENARIOS.filter((s) => !OPT_IN_SCENARIOS.includes(s))
   if (values.only !== undefined) scenarios = SCENARIOS.filter((s) => scenarioList('only', values.only as string).includes(s))
   if (values.skip !== undefined) {
     const skipped = scenarioList('skip', values.skip)
@@ -303,6 +322,12 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       durationMs: Math.max(200, Math.round(base.doorWindow.durationMs * scale)),
     },
     core: base.core,
+    overload: {
+      ...base.overload,
+      bin: values['overload-bin'] ?? null,
+      timeoutMs: intFlag('overload-timeout-ms', values['overload-timeout-ms'], 1) ?? null,
+      serveArgs: values['overload-serve-arg'] ?? [],
+    },
     json: values.json,
     out: values.out ?? null,
     charts: !values['no-charts'],
@@ -325,6 +350,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     grpc: has('grpc') ? 5 * config.grpcRounds + 1 : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
+    overload: has('overload') ? 3 * config.overload.rowsPerRequest.length : 0,
   }
 }
 

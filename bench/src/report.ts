@@ -172,6 +172,27 @@ export function formatReport(r: BenchResult): string {
       ),
     )
   }
+  if (r.overload) {
+    const o = r.overload
+    out.push(
+      `\nOverload (inferpool serve${o.serveArgs.length ? ` ${o.serveArgs.join(' ')}` : ', default settings'}; capacity at ${o.comfortable} connections; idle RSS ${o.idleRssMiB.toFixed(0)} MiB)`,
+    )
+    out.push(
+      table(
+        ['rows/req', 'conns', 'load', '2xx/s', '÷ capacity', '503 share', 'p99 2xx ms', 'max ms', 'late', 'server-side slow', 'RSS before→after→settled MiB (s)', 'heap MiB', 'slots busy', 'client CPU', 'CPU per server thread (cores)'],
+        o.points.map((p) => [
+          p.rowsPerRequest, p.connections, `${p.load}×`, n0(p.okPerSec), ratio(p.goodputVsCapacity), `${(p.share503 * 100).toFixed(1)} %`,
+          ms(p.okLatencyMs.p99), String(p.maxAnswerMs), p.deadlineMisses,
+          p.serverOver === null ? '–' : `${p.serverOver.answers} > ${p.serverOver.seconds} s`,
+          `${p.rssMiB.before.toFixed(0)}→${p.rssMiB.after.toFixed(0)}→${p.rssMiB.settled.toFixed(0)} (${(p.rssMiB.settledAfterMs / 1000).toFixed(1)})`,
+          `${p.heapUsedMiB.before.toFixed(0)}→${p.heapUsedMiB.after.toFixed(0)}→${p.heapUsedMiB.settled.toFixed(0)}`,
+          `${(p.slotUtilization * 100).toFixed(0)} %`,
+          p.clientCores.toFixed(2),
+          p.threads.slice(0, 4).map((t) => `${t.name} ${t.cores.toFixed(2)}`).join(', '),
+        ]),
+      ),
+    )
+  }
   const s = r.summary
   out.push('\nTargets')
   out.push(

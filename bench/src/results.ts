@@ -8,6 +8,7 @@ import type { GrpcPoint, GrpcVariant } from './scenarios/grpc.js'
 import type { DoorPoint, DoorSummary, HttpPoint } from './scenarios/http.js'
 import type { IsolationResult } from './scenarios/isolation.js'
 import type { MemoryPoint } from './scenarios/memory.js'
+import type { OverloadResult } from './scenarios/overload.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
 import type { TargetRounds } from './scenarios/targets.js'
@@ -114,6 +115,7 @@ export interface BenchResult {
   door: { points: DoorPoint[]; summary: DoorSummary } | null
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
+  overload: OverloadResult | null
   summary: Summary
   /** Scenarios that failed; their figures are missing and the CLI exits 1. */
   errors: Array<{ scenario: Scenario | 'charts'; message: string }>

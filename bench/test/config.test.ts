@@ -5,7 +5,8 @@ describe('bench flags', () => {
   it('default to the full sweep of the issue', () => {
     const c = parseConfig([])!
     expect(c.quick).toBe(false)
-    expect(c.scenarios).toEqual([...SCENARIOS])
+    // The overload scenario runs only when asked for by name.
+    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => s !== 'overload'))
     expect([c.replicas, c.concurrency, c.maxBatchSize, c.callers, c.connections]).toEqual([
       [1, 2],
       [1, 2],
@@ -22,7 +23,7 @@ describe('bench flags', () => {
     // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts,
     // plus the door: 3 rounds × (inferpool, no-op) × (JSON, binary) and 2 multi-row points;
     // gRPC: 3 rounds × 5 variants and one 64-row point.
-    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, isolation: 4, http: 9 + 14, grpc: 16, 'third-party': 6, memory: 8 })
+    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, isolation: 4, http: 9 + 14, grpc: 16, 'third-party': 6, memory: 8, overload: 0 })
     expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
   })
 
@@ -50,6 +51,7 @@ describe('bench flags', () => {
     expect(parseConfig(['--only', 'memory,pool'])!.scenarios).toEqual(['pool', 'memory'])
     expect(parseConfig(['--skip', 'http,core,waits'])!.scenarios).toEqual(['direct', 'pool', 'shapes', 'targets', 'isolation', 'grpc', 'third-party', 'memory'])
     expect(parseConfig(['--quick', '--only', 'waits'])!.scenarios).toEqual(['waits'])
+    expect(parseConfig(['--only', 'overload,http'])!.scenarios).toEqual(['http', 'overload'])
   })
 
   it('scale target-round and HTTP windows with --duration-ms', () => {
@@ -72,7 +74,7 @@ describe('bench flags', () => {
     [['--callers', '0'], '--callers expects a comma-separated list of integers >= 1, got "0"'],
     [['--replicas', '1.5'], '--replicas expects a comma-separated list of integers >= 1, got "1.5"'],
     [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
-    [['--only', 'pool,gpu'], '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, third-party, memory)'],
+    [['--only', 'pool,gpu'], '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, third-party, memory, overload)'],
     [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
     [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],
     [['extra'], 'unexpected argument "extra" (see --help)'],

@@ -1,6 +1,7 @@
 import { chooseQueue, type FormationLimits } from './batch-formation.js'
 import { Entry, kCancel, onEntryTimeout, QUEUED, RETRY, RUNNING, SETTLED, WAITING, type EntryOwner } from './entry.js'
-import { BatchSizeMismatchError, BatcherClosedError, ItemTooLargeError, QueueFullError } from './errors.js'
+import { BatchSizeMismatchError, BatcherClosedError, ItemTooLargeError, QueueFullError, RequestTooLargeError } from './errors.js'
+import { Group, kCancelGroup, onGroupTimeout, type GroupOwner } from './group.js'
 import {
   checkCost,
   describe,
@@ -14,8 +15,9 @@ import {
   type ResolvedSubmit,
 } from './options.js'
 import { Fifo, PriorityQueue } from './queue.js'
-import { BusyTime, SampleWindow } from './stats.js'
+import { BusyTime, RateMeter, SampleWindow } from './stats.js'
 import type {
+  AdmissionState,
   BatchContext,
   BatcherObserver,
   BatcherStats,
@@ -34,7 +36,7 @@ type AnyEntry = Entry
  * module-level slot (executors run synchronously inside `new Promise`), so a submit
  * allocates no closure for its resolve/reject.
  */
-let capturing: AnyEntry
+let capturing: AnyEntry | Group
 function capture(resolve: (value: unknown) => void, reject: (reason: unknown) => void): void {
   capturing.resolve = resolve
   capturing.reject = reject
@@ -110,7 +112,7 @@ interface PendingSplit {
  * await batcher.close()
  * ```
  */
-export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner {
+export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner, GroupOwner {
   private readonly processBatch: ProcessBatch<Item, Result>
   private readonly options: ResolvedOptions<Item>
   private readonly limits: FormationLimits
@@ -149,6 +151,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly queueWaits: SampleWindow
   private readonly processingTimes: SampleWindow
   private readonly busy: BusyTime
+  private readonly drained: RateMeter
   private observers: readonly BatcherObserver[] = []
 
   private pumpScheduled = false
@@ -214,6 +217,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.queueWaits = new SampleWindow(o.statsWindow)
     this.processingTimes = new SampleWindow(o.statsWindow)
     this.busy = new BusyTime(this.now())
+    this.drained = new RateMeter(this.now())
   }
 
   /**
@@ -278,6 +282,103 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       this.enqueue(entry)
     }
     return promise
+  }
+
+  /**
+   * Queues the items of one request all together, or none of them: resolves with one
+   * result per item, in order, or rejects with the first error. Admission is all or
+   * nothing — with `whenFull: 'reject'` the request is refused with `QueueFullError`
+   * unless the queue has room for every item; with `'wait'` it waits until it has.
+   * Once any item fails (its own error, or its batch's), or the request is aborted or
+   * times out, every other item is cancelled at once: removed from the queue if it has
+   * not started, its result dropped if it is running. The request costs one abort
+   * listener and one timer, whatever its size.
+   *
+   * `options` apply to the whole request (`cost`, when given, to each item). Rejects
+   * with `RequestTooLargeError` when it holds more items than `maxQueueSize` (it could
+   * never be admitted), and otherwise like `submit`. An empty request resolves to `[]`.
+   * Never throws synchronously.
+   */
+  submitMany(items: readonly Item[], options?: SubmitOptions): Promise<Result[]> {
+    if (!Array.isArray(items)) {
+      return Promise.reject(new TypeError(`Expected \`items\` to be an array, got ${describe(items)}`))
+    }
+    const n = items.length
+    if (this.closing) {
+      this.rejected += n
+      return Promise.reject(new BatcherClosedError())
+    }
+    const s: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined }
+    const costs = new Array<number>(n)
+    const keys = this.options.batchKey === undefined ? undefined : new Array<unknown>(n)
+    try {
+      if (options !== undefined) resolveSubmit(options, s)
+      for (let i = 0; i < n; i++) {
+        const cost = s.cost ?? this.costOf(items[i])
+        if (cost > this.options.maxBatchCost) {
+          this.rejected += n
+          return Promise.reject(new ItemTooLargeError(cost, this.options.maxBatchCost))
+        }
+        costs[i] = cost
+        if (keys !== undefined) keys[i] = (this.options.batchKey as (item: Item) => unknown)(items[i])
+      }
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    if (n === 0) return Promise.resolve([])
+    const maxQueueSize = this.options.maxQueueSize
+    if (n > maxQueueSize) {
+      this.rejected += n
+      return Promise.reject(new RequestTooLargeError(n, maxQueueSize))
+    }
+    const full = this.queuedCount + n > maxQueueSize || this.waitingCount > 0
+    if (full && this.options.whenFull === 'reject') {
+      this.rejected += n
+      return Promise.reject(new QueueFullError(maxQueueSize))
+    }
+    this.submitted += n
+    const signal = s.signal
+    if (signal?.aborted) {
+      this.cancelled += n
+      return Promise.reject(signal.reason)
+    }
+
+    const group = new Group(this, n, signal, s.timeoutMs)
+    capturing = group
+    const promise = new Promise(capture) as Promise<Result[]>
+    const enqueuedAt = this.stamp()
+    for (let i = 0; i < n; i++) {
+      const entry = new Entry(this, items[i], keys?.[i], costs[i], s.priority, ++this.seq, enqueuedAt, undefined, Infinity)
+      entry.group = group
+      entry.index = i
+      group.members.push(entry)
+      if (full) {
+        entry.state = WAITING
+        this.waiters.push(entry)
+      } else {
+        this.enqueue(entry)
+      }
+    }
+    if (full) this.waitingCount += n
+    if (signal !== undefined) signal.addEventListener('abort', group)
+    if (s.timeoutMs !== Infinity) group.timer = setTimeout(onGroupTimeout, s.timeoutMs, group)
+    return promise
+  }
+
+  /**
+   * Whether a request could be queued now, and how fast the queue drains — cheap
+   * enough to read per request (no percentiles), for admission control in front of
+   * `submitMany`.
+   */
+  get admission(): AdmissionState {
+    return {
+      queued: this.queuedCount,
+      waitingForRoom: this.waitingCount,
+      maxQueueSize: this.options.maxQueueSize,
+      whenFull: this.options.whenFull,
+      drainRate: this.drained.rate(this.now()),
+      closing: this.closing,
+    }
   }
 
   /**
@@ -389,14 +490,31 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       processingMs: this.processingTimes.percentiles(),
       maxBatchSize: this.limits.maxBatchSize,
       maxWaitMs: this.limits.maxWaitMs,
+      drainRate: this.drained.rate(now),
     }
   }
 
   /** Abort listener / timeout of an entry: settles it at once, whatever its state. */
   [kCancel](entry: AnyEntry, reason: unknown, timedOut: boolean): void {
+    if (entry.state === SETTLED) return
+    this.cancel(entry, reason, timedOut)
+    this.admitWaiters()
+    if (this.closing) this.checkClosed()
+  }
+
+  /** Abort listener / timeout of a `submitMany` request: settles all of it at once. */
+  [kCancelGroup](group: Group, reason: unknown, timedOut: boolean): void {
+    if (group.settled) return
+    group.release()
+    group.reject(reason)
+    for (const member of group.members) if (member.state !== SETTLED) this.cancel(member, reason, timedOut)
+    this.admitWaiters()
+    if (this.closing) this.checkClosed()
+  }
+
+  /** Unlinks an unsettled entry from wherever it is, counts it cancelled and rejects it. */
+  private cancel(entry: AnyEntry, reason: unknown, timedOut: boolean): void {
     switch (entry.state) {
-      case SETTLED:
-        return
       case WAITING:
         this.waitingCount--
         if (++this.waitersDead > 64 && this.waitersDead > this.waitingCount) {
@@ -405,6 +523,9 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
         }
         break
       case QUEUED: {
+        // Not `queued` any more: already taken out (by a pump about to start it, or by
+        // rejectPending); only the state is left to settle.
+        if (!entry.queued) break
         const queue = entry.queue as PriorityQueue<AnyEntry>
         queue.remove(entry)
         this.queuedCount--
@@ -423,9 +544,41 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.cancelled++
     if (timedOut) this.timedOut++
     this.settle(entry)
-    entry.reject(reason)
+    this.rejectEntry(entry, reason)
+  }
+
+  /** Delivers an entry's result: to its own caller, or into its request's results. */
+  private resolveEntry(entry: AnyEntry, value: unknown): void {
+    const group = entry.group
+    if (group === undefined) {
+      entry.resolve(value)
+      return
+    }
+    if (group.settled) return
+    group.results[entry.index] = value
+    if (--group.remaining === 0) {
+      group.release()
+      group.resolve(group.results)
+    }
+  }
+
+  /**
+   * Delivers an entry's error. For a member of a request, the first error settles the
+   * request, and every sibling still unsettled is cancelled with the same reason: its
+   * caller is gone, so it must not be computed (or its result is dropped if running).
+   */
+  private rejectEntry(entry: AnyEntry, reason: unknown): void {
+    const group = entry.group
+    if (group === undefined) {
+      entry.reject(reason)
+      return
+    }
+    if (group.settled) return
+    group.release()
+    group.reject(reason)
+    for (const member of group.members) if (member.state !== SETTLED) this.cancel(member, reason, false)
+    // Room freed by the cancelled siblings goes to callers waiting for it.
     this.admitWaiters()
-    if (this.closing) this.checkClosed()
   }
 
   // ---------------------------------------------------------------- internals
@@ -485,16 +638,27 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (this.lastQueue === queue) this.lastQueue = undefined
   }
 
-  /** Moves callers waiting for room into the queue while there is room. */
+  /**
+   * Moves callers waiting for room into the queue while there is room, first come
+   * first served. A request of several items (`submitMany`) goes in whole, once there
+   * is room for all of it; its members are contiguous in `waiters`.
+   */
   private admitWaiters(): void {
-    while (this.waitingCount > 0 && this.queuedCount < this.options.maxQueueSize) {
-      const entry = this.waiters.shift() as AnyEntry
+    const max = this.options.maxQueueSize
+    while (this.waitingCount > 0 && this.queuedCount < max) {
+      const entry = this.waiters.peek() as AnyEntry
       if (entry.state !== WAITING) {
+        this.waiters.shift()
         this.waitersDead--
         continue
       }
-      this.waitingCount--
-      this.enqueue(entry)
+      const size = entry.group === undefined ? 1 : entry.group.members.length
+      if (this.queuedCount + size > max) return
+      for (let i = 0; i < size; i++) {
+        const member = this.waiters.shift() as AnyEntry
+        this.waitingCount--
+        this.enqueue(member)
+      }
     }
   }
 
@@ -602,8 +766,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.batches++
     this.itemsDispatched += n
     this.batchSizes.record(n)
-    if (splitDepth === 0) this.inFlightItems += n
-    else this.splits++
+    if (splitDepth === 0) {
+      this.inFlightItems += n
+      this.drained.add(now, n)
+    } else this.splits++
     if (this.observers.length > 0) this.emitDispatch(run, now)
 
     let out: ReturnType<ProcessBatch<Item, Result>>
@@ -649,7 +815,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
         } else {
           this.completed++
           this.settle(entry)
-          entry.resolve(result)
+          this.resolveEntry(entry, result)
         }
       }
     }
@@ -734,7 +900,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private fail(entry: AnyEntry, error: unknown): void {
     this.failed++
     this.settle(entry)
-    entry.reject(error)
+    this.rejectEntry(entry, error)
   }
 
   /** Marks an entry settled and releases its timer, listener and links. Call once. */
@@ -758,12 +924,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.lastQueue = undefined
     this.queuedCount = 0
     for (let entry = this.waiters.shift(); entry !== undefined; entry = this.waiters.shift()) {
-      if (entry.state === WAITING) pending.push(entry)
+      if (entry.state !== WAITING) continue
+      // Out of `waiters` now: as a taken-out queued entry (`queued` false), cancelling it
+      // with its request's siblings below unlinks nothing and counts nothing twice.
+      entry.state = QUEUED
+      pending.push(entry)
     }
     this.waitingCount = 0
     this.waitersDead = 0
     this.clearTimer()
-    for (const entry of pending) this.fail(entry, error)
+    // A member's failure cancels its siblings, which may be further on in `pending`.
+    for (const entry of pending) if (entry.state !== SETTLED) this.fail(entry, error)
   }
 
   private checkClosed(): void {

@@ -1,4 +1,5 @@
 import { TimeoutError } from './errors.js'
+import type { Group } from './group.js'
 import type { PriorityQueue, QueueNode } from './queue.js'
 
 /** Lifecycle of one submitted item. Every entry ends in SETTLED exactly once. */
@@ -32,6 +33,9 @@ export class Entry implements QueueNode {
   /** Running batch while RUNNING. */
   batch: { live: number; abort(reason: unknown): void } | undefined = undefined
   timer: ReturnType<typeof setTimeout> | undefined = undefined
+  /** The `submitMany` request this item belongs to, and its slot in the results. */
+  group: Group | undefined = undefined
+  index = 0
 
   constructor(
     readonly owner: EntryOwner,

@@ -76,3 +76,16 @@ export class TimeoutError extends InferpoolError {
     super(TimeoutError.code, `Request timed out after ${timeoutMs} ms`, { details: { timeoutMs } })
   }
 }
+
+/**
+ * A `submitMany` request holds more items than the whole queue (`maxQueueSize`): it
+ * could never be admitted, however long the caller retried.
+ */
+export class RequestTooLargeError extends InferpoolError {
+  static readonly code = 'ERR_REQUEST_TOO_LARGE'
+  constructor(items: number, maxQueueSize: number) {
+    super(RequestTooLargeError.code, `Request of ${items} items exceeds the whole queue (maxQueueSize: ${maxQueueSize})`, {
+      details: { items, maxQueueSize },
+    })
+  }
+}

@@ -74,3 +74,40 @@ export class BusyTime {
     return Math.min(1, this.busyMs / (elapsed * slots))
   }
 }
+
+/**
+ * Events per second over roughly the last second: two one-second buckets, the older
+ * one weighted by how much of it still falls inside the window. Two stores per
+ * update, no allocation; used for the queue's drain rate (items dispatched per
+ * second), which admission turns into a `Retry-After`.
+ */
+export class RateMeter {
+  private bucketStart: number
+  private current = 0
+  private previous = 0
+
+  constructor(now: number) {
+    this.bucketStart = now
+  }
+
+  add(now: number, count: number): void {
+    this.roll(now)
+    this.current += count
+  }
+
+  /** Events per second. */
+  rate(now: number): number {
+    this.roll(now)
+    const into = Math.min(1, Math.max(0, (now - this.bucketStart) / 1000))
+    return this.previous * (1 - into) + this.current
+  }
+
+  private roll(now: number): void {
+    const elapsed = now - this.bucketStart
+    if (elapsed < 1000) return
+    // One bucket later: the current bucket becomes the previous one; more: both empty.
+    this.previous = elapsed < 2000 ? this.current : 0
+    this.current = 0
+    this.bucketStart = elapsed < 2000 ? this.bucketStart + 1000 : now
+  }
+}

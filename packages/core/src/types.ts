@@ -215,6 +215,25 @@ export interface BatcherStats {
   /** Current `maxBatchSize` / `maxWaitMs` (they can be changed at run time). */
   maxBatchSize: number
   maxWaitMs: number
+  /** Items dispatched per second over about the last second (first runs only). */
+  drainRate: number
+}
+
+/**
+ * What admission control needs to know, cheaply (no percentiles are computed): whether
+ * a request of n items would be queued now, and how fast the queue drains.
+ */
+export interface AdmissionState {
+  /** Items waiting in the queue now. */
+  readonly queued: number
+  /** Callers waiting for room (`whenFull: 'wait'`). */
+  readonly waitingForRoom: number
+  readonly maxQueueSize: number
+  readonly whenFull: 'wait' | 'reject'
+  /** Items dispatched per second over about the last second. */
+  readonly drainRate: number
+  /** `close()` or `destroy()` was called: nothing more is admitted. */
+  readonly closing: boolean
 }
 
 /** Emitted when a batch is dispatched to `processBatch`. */

@@ -66,6 +66,8 @@ describe('batcher stats', () => {
       processingMs: { p50: 10, p95: 20, p99: 20 },
       maxBatchSize: 2,
       maxWaitMs: 0,
+      // Three items dispatched within the last second.
+      drainRate: 3,
     })
     t = 60
     expect(batcher.stats.utilization).toBe(0.5)

@@ -16,6 +16,7 @@ import {
   InferpoolError,
   ItemTooLargeError,
   QueueFullError,
+  RequestTooLargeError,
   TimeoutError,
 } from '@inferpool/core'
 import type { SerializedError } from '@inferpool/core'
@@ -39,6 +40,7 @@ import {
   NonFiniteOutputError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
+  RequestTimeoutError,
   RouteNotFoundError,
   ShuttingDownError,
   UnauthorizedError,
@@ -129,6 +131,19 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     http: 406,
     grpc: 'INTERNAL',
     summary: 'An output holds NaN or Infinity and was asked for as JSON, which cannot carry it; ask for binary output.',
+  }),
+  spec({
+    class: RequestTimeoutError,
+    http: 408,
+    grpc: 'DEADLINE_EXCEEDED',
+    summary: 'The request body did not arrive within `bodyTimeoutMs` (a stalled client); the connection is closed.',
+    headers: closeConnection,
+  }),
+  spec({
+    class: RequestTooLargeError,
+    http: 413,
+    grpc: 'RESOURCE_EXHAUSTED',
+    summary: 'The request has more rows than the whole queue holds (`maxQueueSize`): it could never be admitted.',
   }),
   spec({ class: PayloadTooLargeError, http: 413, grpc: 'RESOURCE_EXHAUSTED', summary: 'The body is longer than `maxBodyBytes`.', headers: closeConnection }),
   spec({ class: UnsupportedMediaTypeError, http: 415, grpc: 'INVALID_ARGUMENT', summary: 'The body is compressed or otherwise encoded.', headers: closeConnection }),

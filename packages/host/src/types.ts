@@ -3,7 +3,7 @@
  * are written against these: extend them, but do not rename or remove fields.
  */
 import type { ResourceLimits } from 'node:worker_threads'
-import type { BatcherObserver, BatcherStats, DynamicBatcherOptions } from '@inferpool/core'
+import type { AdmissionState, BatcherObserver, BatcherStats, DynamicBatcherOptions } from '@inferpool/core'
 import type { WireTensorType } from '@inferpool/worker'
 
 /**
@@ -332,6 +332,18 @@ export interface PoolObserver extends BatcherObserver {
 
 export interface Pool<In = RowInput, Out = RowOutput> {
   infer(input: In, options?: InferOptions): Promise<Out>
+  /**
+   * The rows of one request, all queued or none: resolves with one output per row, in
+   * order, or rejects with the first error. Refused whole with `QueueFullError` when
+   * the queue has no room for every row (`whenFull: 'reject'`), with
+   * `RequestTooLargeError` when the request holds more rows than `maxQueueSize`, and
+   * with `InvalidInputError` when any row is invalid (nothing is queued then). Once a
+   * row fails, or the request is aborted or times out, its other rows leave the queue
+   * at once. `options` apply to the whole request: one abort listener, one timer.
+   */
+  inferMany(inputs: readonly In[], options?: InferOptions): Promise<Out[]>
+  /** Queue room and drain rate, cheap to read per request (for admission control). */
+  readonly admission: AdmissionState
   readonly metadata: PoolMetadata
   readonly stats: PoolStats
   /** Subscribe to batch and restart events; returns an unsubscribe function. */

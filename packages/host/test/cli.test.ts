@@ -77,6 +77,8 @@ describe('inferpool serve --help', () => {
       ['--min-batch-size <n>', '(default: 1)'],
       ['--max-wait-ms <ms>', '(default: 0)'],
       ['--max-queue-size <n>', '(default: 4096)'],
+      ['--when-full <policy>', '(choices: "reject", "wait", default: "reject")'],
+      ['--admission-wait-ms <ms>', '(default: 1000)'],
       ['--timeout-ms <ms>', '(default: 30000)'],
       ['--port <port>', '(default: 8000)'],
       ['--grpc-port <port>', '0 turns gRPC off (default: 8001)'],
@@ -85,7 +87,11 @@ describe('inferpool serve --help', () => {
       ['--provider <name>', '(choices: "cpu", "cuda", default: "cpu")'],
       ['--isolation <mode>', '(choices: "thread", "process", default: "thread")'],
       ['--max-body-bytes <n>', '(default: 16777216 (16 MiB))'],
+      ['--headers-timeout-ms <ms>', '(default: 20000)'],
+      ['--body-timeout-ms <ms>', '(default: 30000)'],
+      ['--idle-timeout-ms <ms>', '(default: 30000)'],
       ['--shutdown-timeout-ms <ms>', '(default: 30000)'],
+      ['--drain-delay-ms <ms>', '(default: 0)'],
     ]
     for (const [i, [flag, text]] of flags.entries()) {
       const from = help.indexOf(flag)
@@ -105,6 +111,8 @@ describe('flag validation', () => {
     [['--port', '70000'], "error: option '-p, --port <port>' argument '70000' is invalid. Expected a port number in [0, 65535]."],
     [['--provider', 'tpu'], "error: option '--provider <name>' argument 'tpu' is invalid. Allowed choices are cpu, cuda."],
     [['--isolation', 'vm'], "error: option '--isolation <mode>' argument 'vm' is invalid. Allowed choices are thread, process."],
+    [['--when-full', 'drop'], "error: option '--when-full <policy>' argument 'drop' is invalid. Allowed choices are reject, wait."],
+    [['--body-timeout-ms', '0'], "error: option '--body-timeout-ms <ms>' argument '0' is invalid. Expected an integer >= 1."],
     [['--model', 'demo'], "error: option '-m, --model <name=path>' argument 'demo' is invalid. Expected name=path.onnx."],
     [['--model', 'x=/no/such/model.onnx'], "error: option '-m, --model <name=path>' argument 'x=/no/such/model.onnx' is invalid. No model file at /no/such/model.onnx."],
     [['--model', `a=${demoModel}`, '--model', `a=${demoModel}`], "Model name 'a' is given twice."],

@@ -300,8 +300,8 @@ describe('real worker threads feeding one pool in the main thread', () => {
     for (const w of workers) w.postMessage({ type: 'close' })
     const closed = await Promise.all(workers.map((w) => nextMessage<{ result: unknown; pending: number }>(w, 'closed')))
     expect(closed).toEqual([
-      { type: 'closed', result: { forced: false }, pending: 0 },
-      { type: 'closed', result: { forced: false }, pending: 0 },
+      { type: 'closed', result: { forced: false, lost: 0 }, pending: 0 },
+      { type: 'closed', result: { forced: false, lost: 0 }, pending: 0 },
     ])
     expect(await Promise.all(exits)).toEqual([0, 0])
     // The threads released their connections; the pool itself stays open for its owner.

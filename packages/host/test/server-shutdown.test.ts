@@ -4,6 +4,7 @@
  * queue are all answered, then the pools close.
  */
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPool, serve } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
@@ -40,7 +41,7 @@ describe('graceful shutdown', () => {
 
     const result = await server.close()
 
-    expect(result).toEqual({ forced: false })
+    expect(result).toEqual({ forced: false, lost: 0 })
     const answered = await answers
     expect(answered.map((a) => a.status)).toEqual(new Array(10).fill(200))
     // Same results as the rows run anywhere else (the demo model is deterministic).
@@ -55,36 +56,58 @@ describe('graceful shutdown', () => {
     expect(server.server.listening).toBe(false)
   })
 
-  it('waits for a request whose body is still arriving, and answers it', async () => {
+  it('does not wait for a body still arriving: answers it 503 at once, and the answer reaches the client', async () => {
     const pool = await waitingPool()
     const server = await serve({ demo: pool }, { port: 0 })
     const body = JSON.stringify(demoRequest(demoRows(22, 1)))
     const half = Math.floor(body.length / 2)
-    let sendRest!: () => void
-    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const answer = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
       const req = request(
         `${server.url}/v2/models/demo/infer`,
         { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } },
         (res) => {
           const chunks: Buffer[] = []
           res.on('data', (c: Buffer) => chunks.push(c))
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), connection: res.headers.connection }),
+          )
         },
       )
       req.on('error', reject)
+      // Half the body, and the rest never: a stalled client.
       req.write(body.slice(0, half))
-      sendRest = () => req.end(body.slice(half))
     })
     await until(() => server.handler.activeRequests === 1)
 
-    const closed = server.close()
-    expect(server.handler.activeRequests).toBe(1)
-    sendRest()
+    expect(await server.close()).toEqual({ forced: false, lost: 0 })
+    const { status, text, connection } = await answer
+    expect(status).toBe(503)
+    expect(JSON.parse(text)).toEqual({ error: 'Server is shutting down', code: 'ERR_SHUTTING_DOWN' })
+    expect(connection).toBe('close')
+    expect(pool.stats.submitted).toBe(0)
+  })
 
-    expect(await closed).toEqual({ forced: false })
-    const { status, text } = await answer
-    expect(status).toBe(200)
-    expect((JSON.parse(text) as Out).outputs[0].data).toHaveLength(16)
+  it('answers a connection accepted before close() whose request comes after it, instead of resetting it', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0 })
+    let accepted = 0
+    server.server.on('connection', () => accepted++)
+    const { port } = new URL(server.url as string)
+    const socket = connect(Number(port), '127.0.0.1')
+    await until(() => accepted === 1)
+
+    const closed = server.close()
+    const reply = new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = []
+      socket.on('data', (c: Buffer) => chunks.push(c))
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString()))
+      socket.on('error', reject)
+    })
+    socket.end('GET /v2/health/ready HTTP/1.1\r\nHost: x\r\n\r\n')
+    const text = await reply
+    expect(text.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable')
+    expect(text).toContain('"ready":false')
+    expect(await closed).toEqual({ forced: false, lost: 0 })
   })
 
   it('cuts off what is left when shutdownTimeoutMs passes, and says so', async () => {
@@ -94,7 +117,7 @@ describe('graceful shutdown', () => {
     const stuck = post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(23, 1)))
     await until(() => pool.stats.queued === 1)
 
-    expect(await server.close()).toEqual({ forced: true })
+    expect(await server.close()).toEqual({ forced: true, lost: 1 })
     await expect(stuck).rejects.toMatchObject({ code: 'ECONNRESET' })
   })
 

@@ -413,15 +413,14 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
       expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', protocol: 'http', code: 'ERR_TIMEOUT' })).toBe(1)
     })
 
-    it('503 ERR_QUEUE_FULL with Retry-After when the queue is full, and the accepted rows leave the queue', async () => {
+    it('413 ERR_REQUEST_TOO_LARGE for more rows than the whole queue holds; none of its rows is queued', async () => {
       const res = await post(`${waitingUrl}/v2/models/demo/infer`, demoRequest(demoRows(8, 3)))
-      expect(res.status).toBe(503)
-      expect(res.headers['retry-after']).toBe('3')
-      expect(res.json).toEqual({ error: 'Queue is full (maxQueueSize: 2)', code: 'ERR_QUEUE_FULL' })
+      expect(res.status).toBe(413)
+      expect(res.json).toEqual({ error: 'Request of 3 items exceeds the whole queue (maxQueueSize: 2)', code: 'ERR_REQUEST_TOO_LARGE' })
       expect(waiting.stats.queued).toBe(0)
       const text = (await http(`${waitingUrl}/metrics`)).text
-      expect(metric(text, 'inferpool_rows_rejected_total', { model: 'demo' })).toBe(1)
-      expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '503' })).toBe(1)
+      expect(metric(text, 'inferpool_rows_rejected_total', { model: 'demo' })).toBe(3)
+      expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '413' })).toBe(1)
     })
   })
 })

@@ -33,6 +33,8 @@ interface ServeFlags {
   minBatchSize: number
   maxWaitMs: number
   maxQueueSize: number
+  whenFull: 'wait' | 'reject'
+  admissionWaitMs: number
   timeoutMs: number
   port: number
   grpcPort: number
@@ -41,7 +43,11 @@ interface ServeFlags {
   provider: 'cpu' | 'cuda'
   isolation: 'thread' | 'process'
   maxBodyBytes: number
+  headersTimeoutMs: number
+  bodyTimeoutMs: number
+  idleTimeoutMs: number
   shutdownTimeoutMs: number
+  drainDelayMs: number
 }
 
 export interface CliOutput {
@@ -98,7 +104,25 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default(CLI_DEFAULTS.maxQueueSize),
     )
     .addOption(
-      new Option('--timeout-ms <ms>', 'per-row timeout; a request that passes it gets 504')
+      new Option(
+        '--when-full <policy>',
+        'when a request\'s rows do not fit the queue: reject them at once with 503 + Retry-After (before reading the body ' +
+          'when its length tells), or wait for room (bounded by --timeout-ms)',
+      )
+        .choices(['reject', 'wait'])
+        .default('reject'),
+    )
+    .addOption(
+      new Option(
+        '--admission-wait-ms <ms>',
+        'with --when-full reject, how long a request that does not fit waits for room (body unread, first come first served) ' +
+          'before its 503; 0: at once',
+      )
+        .argParser(integerAtLeast(0))
+        .default(HANDLER_DEFAULTS.admissionWaitMs),
+    )
+    .addOption(
+      new Option('--timeout-ms <ms>', 'deadline of a request from its arrival; past it the request gets 504 and its rows leave the queue')
         .argParser(milliseconds(true))
         .default(CLI_DEFAULTS.timeoutMs),
     )
@@ -135,9 +159,33 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default(HANDLER_DEFAULTS.maxBodyBytes, `${HANDLER_DEFAULTS.maxBodyBytes} (16 MiB)`),
     )
     .addOption(
+      new Option('--headers-timeout-ms <ms>', 'longest time for a request\'s headers to arrive; a slower client gets 408')
+        .argParser(integerAtLeast(1))
+        .default(SERVER_DEFAULTS.headersTimeoutMs),
+    )
+    .addOption(
+      new Option('--body-timeout-ms <ms>', 'longest time for a request\'s body to arrive after its headers; a stalled body gets 408')
+        .argParser(integerAtLeast(1))
+        .default(HANDLER_DEFAULTS.bodyTimeoutMs),
+    )
+    .addOption(
+      new Option('--idle-timeout-ms <ms>', 'longest time a keep-alive connection stays open between requests')
+        .argParser(integerAtLeast(1))
+        .default(SERVER_DEFAULTS.idleTimeoutMs),
+    )
+    .addOption(
       new Option('--shutdown-timeout-ms <ms>', 'on SIGTERM/SIGINT, longest wait for requests in progress')
         .argParser(integerAtLeast(0))
         .default(SERVER_DEFAULTS.shutdownTimeoutMs),
+    )
+    .addOption(
+      new Option(
+        '--drain-delay-ms <ms>',
+        'on SIGTERM/SIGINT, report not-ready (503) and keep serving this long before the listener closes, so a load balancer ' +
+          'stops sending connections first',
+      )
+        .argParser(integerAtLeast(0))
+        .default(SERVER_DEFAULTS.drainDelayMs),
     )
     .action(async (flags: ServeFlags, command: Command) => {
       if (flags.minBatchSize > flags.maxBatchSize) {
@@ -162,7 +210,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
       minBatchSize: flags.minBatchSize,
       maxWaitMs: flags.maxWaitMs,
       maxQueueSize: flags.maxQueueSize,
-      whenFull: 'reject',
+      whenFull: flags.whenFull,
     },
     session: { executionProviders: [flags.provider] },
     isolation: flags.isolation,
@@ -179,7 +227,13 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     host: flags.host,
     apiKey: flags.apiKey,
     maxBodyBytes: flags.maxBodyBytes,
+    timeoutMs: flags.timeoutMs,
+    admissionWaitMs: flags.admissionWaitMs,
+    headersTimeoutMs: flags.headersTimeoutMs,
+    bodyTimeoutMs: flags.bodyTimeoutMs,
+    idleTimeoutMs: flags.idleTimeoutMs,
     shutdownTimeoutMs: flags.shutdownTimeoutMs,
+    drainDelayMs: flags.drainDelayMs,
     processMetrics: true,
     handleSignals: true,
   })

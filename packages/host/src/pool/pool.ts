@@ -210,6 +210,28 @@ function facade(
       if (inferOptions.cost !== undefined) submit.cost = inferOptions.cost
       return batcher.submit(item, submit)
     },
+    inferMany(inputs: readonly unknown[], inferOptions: InferOptions = NO_OPTIONS): Promise<unknown[]> {
+      if (!Array.isArray(inputs)) {
+        return Promise.reject(new TypeError(`Expected \`inputs\` to be an array, got ${inputs === null ? 'null' : typeof inputs}`))
+      }
+      const items = new Array<unknown>(inputs.length)
+      try {
+        // Every row is checked before any is queued: a bad row refuses the whole request.
+        for (let i = 0; i < inputs.length; i++) items[i] = codec.admit(inputs[i])
+      } catch (err) {
+        return Promise.reject(err)
+      }
+      const timeoutMs = inferOptions.timeoutMs ?? options.timeoutMs
+      const submit: SubmitOptions = {}
+      if (inferOptions.signal !== undefined) submit.signal = inferOptions.signal
+      if (timeoutMs !== undefined) submit.timeoutMs = timeoutMs
+      if (inferOptions.priority !== undefined) submit.priority = inferOptions.priority
+      if (inferOptions.cost !== undefined) submit.cost = inferOptions.cost
+      return batcher.submitMany(items, submit)
+    },
+    get admission() {
+      return batcher.admission
+    },
     get metadata() {
       return about.metadata
     },

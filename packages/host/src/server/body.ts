@@ -1,8 +1,9 @@
 /**
  * Reads a request body into memory, never holding more than `limit` bytes: a declared
  * `Content-Length` over the limit is refused before reading, and a body that streams
- * past the limit is refused as soon as the limit is crossed (the rest is discarded,
- * and the response closes the connection so it is not read any further).
+ * past the limit is refused as soon as the limit is crossed (what follows is left to
+ * linger.ts: discarded, or the connection closed gently). `signal` ends the read early
+ * (the body timeout, a shutdown) with its reason.
  */
 import type { IncomingMessage } from 'node:http'
 import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js'
@@ -14,7 +15,7 @@ export class ClientGoneError extends Error {
   }
 }
 
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, signal?: AbortSignal): Promise<Buffer> {
   const encoding = req.headers['content-encoding']
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
     return Promise.reject(new UnsupportedMediaTypeError(`Content-Encoding '${encoding}'`))
@@ -23,6 +24,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (declared !== undefined && Number(declared) > limit) {
     return Promise.reject(new PayloadTooLargeError(limit))
   }
+  if (signal?.aborted) return Promise.reject(signal.reason)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let length = 0
@@ -31,15 +33,18 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       req.off('end', onEnd)
       req.off('error', onGone)
       req.off('close', onGone)
+      signal?.removeEventListener('abort', onAbort)
+    }
+    const onAbort = (): void => {
+      cleanup()
+      chunks.length = 0
+      reject((signal as AbortSignal).reason)
     }
     const onData = (chunk: Buffer): void => {
       length += chunk.length
       if (length > limit) {
         cleanup()
         chunks.length = 0
-        // Keep the stream flowing into nothing until the response closes the socket;
-        // a paused request would stall the response write on some clients.
-        req.resume()
         reject(new PayloadTooLargeError(limit))
         return
       }
@@ -57,6 +62,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', onEnd)
     req.on('error', onGone)
     req.on('close', onGone)
+    signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
 

@@ -61,6 +61,17 @@ export class PayloadTooLargeError extends InferpoolError {
   }
 }
 
+/**
+ * The request's body did not arrive within the server's body timeout (a stalled or
+ * very slow client). Answered with 408 and the connection is closed.
+ */
+export class RequestTimeoutError extends InferpoolError {
+  static readonly code = 'ERR_REQUEST_TIMEOUT'
+  constructor(timeoutMs: number) {
+    super(RequestTimeoutError.code, `The request body did not arrive within ${timeoutMs} ms`, { details: { timeoutMs } })
+  }
+}
+
 /** The request body is not valid JSON (or not UTF-8). */
 export class MalformedJsonError extends InferpoolError {
   static readonly code = 'ERR_MALFORMED_JSON'

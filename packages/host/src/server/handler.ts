@@ -19,24 +19,29 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
+import { TimeoutError } from '@inferpool/core'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
-import type { RowOutput } from '../types.js'
+import type { RowInput, RowOutput } from '../types.js'
+import { doorOf, retryAfterSeconds } from './admission.js'
+import type { AdmissionTicket } from './admission.js'
 import { BINARY_CONTENT_TYPE, HEADER_LENGTH_HEADER, headerLengthOf } from './binary.js'
 import type { BinaryBody } from './binary.js'
 import { ClientGoneError, readBody } from './body.js'
 import { decodeInferRequest } from './decode.js'
 import { MODEL_VERSION, encodeInferResponse } from './encode.js'
 import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from './metadata.js'
-import { httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
+import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
 import {
   MethodNotAllowedError,
   ModelNotFoundError,
   ModelNotReadyError,
+  RequestTimeoutError,
   RouteNotFoundError,
   ShuttingDownError,
   UnauthorizedError,
 } from './errors.js'
+import { bodyUnread, lingerOnUnreadBody } from './linger.js'
 import { ServerMetrics } from './metrics.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
@@ -89,6 +94,9 @@ interface ModelEntry {
   readonly loaded: Promise<void>
 }
 
+/** Largest delay `setTimeout` honours. */
+const MAX_TIMER_MS = 2_147_483_647
+
 const GET = ['GET', 'HEAD'] as const
 const POST = ['POST'] as const
 
@@ -130,14 +138,30 @@ class Handler {
    * pools, so no request that arrived in time meets a closed pool.
    */
   readonly admitting = new Gate()
+  /**
+   * Requests whose rows are in a pool: what a forced shutdown would lose. Requests
+   * still reading their body are not counted — a shutdown answers them 503 at once.
+   */
+  readonly admitted = new Gate()
+  /** Aborts the body reads in progress when the handler closes. */
+  readonly #reads = new Set<AbortController>()
+  /** Set while the server is about to close: readiness reports 503, requests are still served. */
+  draining = false
   readonly #apiKeyDigest: Buffer | undefined
   readonly #detach: Array<() => void> = []
   /** The error code each failed response carried, for the request metrics. */
   readonly #errorCodes = new WeakMap<ServerResponse, string>()
   /** Inference requests in progress, each cut short (503) by aborting its controller. */
   readonly #inFlight = new Set<AbortController>()
+  /** Pools this handler has admitted requests to (their doors are shared: admission.ts). */
+  readonly #admittedTo = new Set<ServedPool>()
+  /** `Retry-After` seconds of a 503 for lack of room, from the pool's drain rate. */
+  readonly #retryAfter = new WeakMap<ServerResponse, number>()
   readonly lifecycle = new Lifecycle({
-    drain: () => this.active.empty(),
+    drain: () => {
+      this.#stopReading()
+      return this.active.empty()
+    },
     abandon: () => this.#cutShort(),
     release: () => {
       for (const detach of this.#detach.splice(0)) detach()
@@ -167,6 +191,7 @@ class Handler {
 
   /** Answers every inference request in progress with 503 now; resolves once every request is answered. */
   #cutShort(): Promise<void> {
+    this.#stopReading()
     for (const controller of this.#inFlight) controller.abort(new ShuttingDownError())
     return this.active.empty()
   }
@@ -209,6 +234,13 @@ class Handler {
     }
   }
 
+  /** Bodies still on the wire, or not yet read, are not waited for: those requests get 503 now. */
+  #stopReading(): void {
+    const shuttingDown = new ShuttingDownError()
+    for (const read of this.#reads) read.abort(shuttingDown)
+    for (const pool of this.#admittedTo) doorOf(pool).gate.refuseParked(shuttingDown)
+  }
+
   #authorized(req: IncomingMessage): boolean {
     return this.authorizedBearer(req.headers.authorization)
   }
@@ -246,7 +278,7 @@ class Handler {
     }
     if (path === '/v2/health/ready') {
       return this.#only(req, GET, () => {
-        const ready = !this.closing && [...this.models.values()].every((e) => e.state.kind === 'ready')
+        const ready = !this.closing && !this.draining && [...this.models.values()].every((e) => e.state.kind === 'ready')
         this.#sendJson(req, res, ready ? 200 : 503, { ready })
       })
     }
@@ -301,7 +333,7 @@ class Handler {
     }
     return this.#only(req, GET, () => {
       if (action === 'ready') {
-        const ready = !this.closing && entry.state.kind === 'ready'
+        const ready = !this.closing && !this.draining && entry.state.kind === 'ready'
         return this.#sendJson(req, res, ready ? 200 : 503, { name, ready })
       }
       const pool = this.poolOf(entry)
@@ -350,56 +382,113 @@ class Handler {
       if (pool !== undefined) statsCollectorOf(pool).request({ ok: status === 200, rows, durationNs: elapsedMs * 1e6 })
     })
     this.admitting.enter()
-    let admitted = true
-    const admit = (): void => {
-      if (admitted) {
-        admitted = false
+    let admitting = true
+    const admitted = (): void => {
+      if (admitting) {
+        admitting = false
         this.admitting.leave()
       }
     }
-    // Aborts the rows still queued when the client leaves or another row of this
-    // request fails (their answer could no longer be sent), and cuts the request short
-    // with ERR_SHUTTING_DOWN when the handler is closed without draining.
+    // Aborts the rows still queued when the client leaves (their answer could no longer
+    // be sent), and cuts the request short with ERR_SHUTTING_DOWN when the handler is
+    // closed without draining. One signal and one listener for the whole request.
     const controller = new AbortController()
     this.#inFlight.add(controller)
+    let estimate = 1
+    let ticket: AdmissionTicket | undefined
     try {
       if (this.closing) throw new ShuttingDownError()
       const served = this.poolOf(entry)
       pool = served
-      const body = await untilAborted(readBody(req, this.options.maxBodyBytes), controller.signal)
+      // Refuse what the queue cannot take before reading the body: under overload the
+      // body's parse is the expensive part, not the refusal.
+      const door = doorOf(served)
+      this.#admittedTo.add(served)
+      const declared = Number(req.headers['content-length'])
+      if (Number.isFinite(declared)) estimate = door.rowSize.rows(declared)
+      // With 'wait' a request may wait for room until its deadline; with 'reject', for
+      // `admissionWaitMs` at most.
+      const deadlineMs = this.options.timeoutMs ?? MAX_TIMER_MS
+      const waitMs = Math.min(served.admission?.whenFull === 'wait' ? MAX_TIMER_MS : this.options.admissionWaitMs, deadlineMs)
+      const admission = door.gate.admit(estimate, waitMs)
+      ticket = admission instanceof Promise ? await this.#parked(admission, res) : admission
+      if (this.closing) throw new ShuttingDownError()
+
+      const body = await this.#readBody(req)
       if (controller.signal.aborted) throw controller.signal.reason
       const headerLength = headerLengthOf(req.headers[HEADER_LENGTH_HEADER], body.length)
       const request = decodeInferRequest(body, headerLength, served.metadata, { maxRows: this.options.maxRowsPerRequest })
       rows = request.rows.length
+      door.rowSize.observe(body.length, rows)
+      estimate = rows
+      // The request's deadline counts from its arrival, body read included.
+      const timeoutMs = this.options.timeoutMs === undefined ? undefined : this.options.timeoutMs - (performance.now() - started)
+      if (timeoutMs !== undefined && timeoutMs <= 0) throw new TimeoutError(this.options.timeoutMs as number)
 
       const onClose = (): void => {
-        if (!res.writableFinished) controller.abort()
+        if (!res.writableFinished) controller.abort(new ClientGoneError())
       }
       res.once('close', onClose)
-      const inferOptions = { signal: controller.signal, timeoutMs: this.options.timeoutMs }
       let results: RowOutput[]
+      this.admitted.enter()
       try {
-        const pending = request.rows.map((row) => {
-          try {
-            return served.infer(row, inferOptions)
-          } catch (error) {
-            return Promise.reject(error)
-          }
-        })
-        admit()
-        results = await Promise.all(pending)
-      } catch (error) {
-        controller.abort()
-        throw error
+        const pending = submitRows(served, request.rows, { signal: controller.signal, timeoutMs })
+        // The rows are in the queue now (or refused): the room promised at the door is theirs.
+        ticket.release()
+        admitted()
+        results = await pending
       } finally {
+        this.admitted.leave()
         res.off('close', onClose)
       }
       const response = encodeInferResponse(entry.name, request.id, request.outputs, results)
       if (response.kind === 'json') this.#send(req, res, 200, response.text)
       else this.#sendBinary(req, res, response.body)
+    } catch (error) {
+      const code = errorCodeOf(error)
+      if (code === 'ERR_QUEUE_FULL' && pool?.admission !== undefined) {
+        this.#retryAfter.set(res, retryAfterSeconds(pool.admission, estimate, this.options.retryAfterSeconds))
+      }
+      // The rows were given what was left of the deadline; the client set the whole of it.
+      if (code === 'ERR_TIMEOUT' && this.options.timeoutMs !== undefined) throw new TimeoutError(this.options.timeoutMs)
+      throw error
     } finally {
       this.#inFlight.delete(controller)
-      admit()
+      ticket?.release()
+      admitted()
+    }
+  }
+
+  /** Waits for room at the door; a client that leaves meanwhile gives its place up. */
+  async #parked(admission: Promise<AdmissionTicket>, res: ServerResponse): Promise<AdmissionTicket> {
+    let gone = false
+    const onClose = (): void => {
+      gone = true
+    }
+    res.once('close', onClose)
+    try {
+      const ticket = await admission
+      if (gone) {
+        ticket.release()
+        throw new ClientGoneError()
+      }
+      return ticket
+    } finally {
+      res.off('close', onClose)
+    }
+  }
+
+  /** Reads the body within `bodyTimeoutMs`; a shutdown ends the read at once. */
+  async #readBody(req: IncomingMessage): Promise<Buffer> {
+    const read = new AbortController()
+    const timeoutMs = this.options.bodyTimeoutMs
+    const timer = setTimeout(() => read.abort(new RequestTimeoutError(timeoutMs)), timeoutMs)
+    this.#reads.add(read)
+    try {
+      return await readBody(req, this.options.maxBodyBytes, read.signal)
+    } finally {
+      clearTimeout(timer)
+      this.#reads.delete(read)
     }
   }
 
@@ -438,9 +527,20 @@ class Handler {
     res.setHeader('content-type', contentType)
     res.setHeader('content-length', Buffer.byteLength(body))
     if (headers !== undefined) for (const [key, value] of Object.entries(headers)) res.setHeader(key, value)
-    // While draining, keep-alive connections are closed after their answer so the
-    // server's close() can finish.
-    if (this.closing) res.setHeader('connection', 'close')
+    if (bodyUnread(req)) {
+      // Answered before the body was read (a refusal, a timeout, a shutdown): make sure
+      // the answer reaches the client (linger.ts).
+      const stalled = this.#errorCodes.get(res) === RequestTimeoutError.code
+      lingerOnUnreadBody(req, res, {
+        maxBytes: this.options.maxBodyBytes,
+        lingerMs: this.options.lingerMs,
+        close: this.closing || stalled,
+      })
+    } else if (this.closing) {
+      // While closing, keep-alive connections are closed after their answer so the
+      // server's close() can finish.
+      res.setHeader('connection', 'close')
+    }
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 
@@ -453,7 +553,7 @@ class Handler {
     // reported as is; anything else is an unexpected failure whose text stays in the log.
     if (status === 500) this.options.logger.error('inferpool: request failed', error)
     this.#errorCodes.set(res, code)
-    const headers = httpHeadersOf(error, this.options.retryAfterSeconds)
+    const headers = httpHeadersOf(error, this.#retryAfter.get(res) ?? this.options.retryAfterSeconds)
     if (res.headersSent) {
       res.destroy()
       return
@@ -464,14 +564,39 @@ class Handler {
   }
 }
 
-/** `promise`, or the signal's reason as soon as it aborts (a body that never finishes arriving). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error)
-    signal.addEventListener('abort', onAbort, { once: true })
-    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+/**
+ * Queues a request's rows: all or none through `inferMany` when the pool has it; one by
+ * one otherwise (a remote pool), where the shared signal still cancels the siblings of
+ * a row that fails.
+ */
+function submitRows(
+  pool: ServedPool,
+  rows: RowInput[],
+  options: { signal: AbortSignal; timeoutMs: number | undefined },
+): Promise<RowOutput[]> {
+  if (pool.inferMany !== undefined) return pool.inferMany(rows, options)
+  const controller = new AbortController()
+  const forward = (): void => controller.abort(options.signal.reason)
+  options.signal.addEventListener('abort', forward, { once: true })
+  const each = { signal: controller.signal, timeoutMs: options.timeoutMs }
+  const pending = rows.map((row) => {
+    try {
+      return pool.infer(row, each)
+    } catch (error) {
+      return Promise.reject(error)
+    }
   })
+  return Promise.all(pending).then(
+    (results) => {
+      options.signal.removeEventListener('abort', forward)
+      return results
+    },
+    (error: unknown) => {
+      options.signal.removeEventListener('abort', forward)
+      controller.abort(error)
+      throw error
+    },
+  )
 }
 
 function sha256(text: string): Buffer {

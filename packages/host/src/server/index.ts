@@ -16,6 +16,7 @@ export {
   NonFiniteOutputError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
+  RequestTimeoutError,
   RouteNotFoundError,
   ShuttingDownError,
   UnauthorizedError,

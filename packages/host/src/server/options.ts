@@ -26,13 +26,39 @@ export interface RequestHandlerOptions {
    */
   maxRowsPerRequest?: number
   /**
-   * Per-row timeout in ms passed to `pool.infer`; when it passes the request is
-   * answered with 504. Overrides the pool's own `timeoutMs`.
+   * Deadline of an inference request in ms, counted from its arrival (body read
+   * included): past it the request is answered with 504 and its rows leave the queue
+   * together. Overrides the pool's own `timeoutMs` (which counts from queueing).
    * @default undefined (the pool's `timeoutMs`)
    */
   timeoutMs?: number
   /**
-   * Seconds sent in `Retry-After` with a 503 when the pool's queue is full.
+   * Longest time in ms for a request's body to arrive once its headers have; a
+   * stalled or very slow body is answered with 408 and its connection closed.
+   * @default 30000
+   */
+  bodyTimeoutMs?: number
+  /**
+   * After answering a request whose body was not read to the end with a connection
+   * close (body over `maxBodyBytes`, a timeout, a shutdown), the longest time in ms the
+   * server keeps reading and discarding it, so the client sees the answer instead of a
+   * reset. Shorter bodies are discarded and the connection kept.
+   * @default 2000
+   */
+  lingerMs?: number
+  /**
+   * With `whenFull: 'reject'`, how long in ms a request whose rows do not fit the queue
+   * waits for room, with its body unread (held by TCP flow control, at no CPU cost),
+   * first come first served, before it gets 503. Bounds the refusals a client that
+   * retries at once can cause to about one per wait; 0 refuses at once. (With
+   * `whenFull: 'wait'` a request waits until its deadline.)
+   * @default 1000
+   */
+  admissionWaitMs?: number
+  /**
+   * Seconds sent in `Retry-After` with a 503 for lack of room when the pool has
+   * measured no drain rate yet (otherwise the rate decides: the time for the queue to
+   * free room for the request, 1–60 s).
    * @default 1
    */
   retryAfterSeconds?: number
@@ -58,6 +84,9 @@ export interface RequestHandlerOptions {
 export const HANDLER_DEFAULTS = {
   maxBodyBytes: 16 * 1024 * 1024,
   maxRowsPerRequest: 1024,
+  bodyTimeoutMs: 30_000,
+  lingerMs: 2_000,
+  admissionWaitMs: 1_000,
   retryAfterSeconds: 1,
   processMetrics: false,
 } as const
@@ -77,6 +106,9 @@ export interface ResolvedHandlerOptions {
   maxBodyBytes: number
   maxRowsPerRequest: number
   timeoutMs: number | undefined
+  bodyTimeoutMs: number
+  lingerMs: number
+  admissionWaitMs: number
   retryAfterSeconds: number
   registry: Registry | undefined
   processMetrics: boolean
@@ -99,6 +131,9 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? HANDLER_DEFAULTS.maxBodyBytes, 1),
     maxRowsPerRequest: checkInteger('maxRowsPerRequest', options.maxRowsPerRequest ?? HANDLER_DEFAULTS.maxRowsPerRequest, 1),
     timeoutMs: timeoutMs === undefined ? undefined : checkPositive('timeoutMs', timeoutMs),
+    bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? HANDLER_DEFAULTS.bodyTimeoutMs, 1),
+    lingerMs: checkInteger('lingerMs', options.lingerMs ?? HANDLER_DEFAULTS.lingerMs, 0),
+    admissionWaitMs: checkInteger('admissionWaitMs', options.admissionWaitMs ?? HANDLER_DEFAULTS.admissionWaitMs, 0),
     retryAfterSeconds: checkInteger('retryAfterSeconds', options.retryAfterSeconds ?? HANDLER_DEFAULTS.retryAfterSeconds, 0),
     registry,
     processMetrics,

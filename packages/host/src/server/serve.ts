@@ -1,16 +1,22 @@
 /**
- * `createServer` / `serve`: a `node:http` server around `createRequestHandler`, with a
- * graceful shutdown:
+ * `createServer` / `serve`: a `node:http` server around `createRequestHandler`, with
+ * bounded connections (header, body and idle timeouts) and a graceful shutdown:
  *
- *   1. stop accepting connections; report not-ready; new requests on open keep-alive
- *      connections get 503 and `Connection: close`;
+ *   0. report not-ready and keep serving for `drainDelayMs`, so load balancers stop
+ *      sending new connections before the listener closes (connections still in the
+ *      kernel's accept queue when it closes are reset by the kernel);
+ *   1. stop accepting connections; new requests get 503 and `Connection: close`;
+ *      requests whose body is still arriving get 503 at once (they are not waited
+ *      for); a connection accepted but without a request yet gets a short grace to
+ *      send it (connections.ts), so it is answered rather than reset;
  *   2. wait until every request in progress has handed its rows to its pool;
  *   3. close the pools with `drain: true` (queued rows run now, partial batches included);
  *   4. wait until every response is written;
- *   each step bounded by one `shutdownTimeoutMs` deadline, after which the shutdown is
+ *   steps 1–4 bounded by one `shutdownTimeoutMs` deadline, after which the shutdown is
  *   forced, as by `close({ drain: false })`: with `closePools`, the pools are closed
  *   without draining (queued rows fail with 503) and every request still in progress
  *   is answered 503 `ERR_SHUTTING_DOWN`; then the remaining connections are closed.
+ *   `lost` counts the admitted requests (rows in a pool) cut off that way.
  * The order of these steps, and of `destroy()`, is the lifecycle state machine's
  * (../lifecycle.ts), shared with the pool, the handler and the remote client.
  *
@@ -30,6 +36,7 @@ import type { InferpoolGrpcServer } from '../grpc/server.js'
 import { createGrpcService } from '../grpc/service.js'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
+import { ConnectionTracker } from './connections.js'
 import { createRequestHandler, handlerInternals } from './handler.js'
 import type { InferpoolRequestHandler, PoolsByModel } from './handler.js'
 import { checkInteger } from './options.js'
@@ -66,6 +73,23 @@ export interface ServerOptions extends RequestHandlerOptions {
    */
   shutdownTimeoutMs?: number
   /**
+   * Longest time in ms for a request's headers to arrive, from its first byte; a
+   * client past it (a slowloris) gets 408 and its connection is closed.
+   * @default 20000
+   */
+  headersTimeoutMs?: number
+  /**
+   * Longest time in ms a keep-alive connection may stay idle between requests.
+   * @default 30000
+   */
+  idleTimeoutMs?: number
+  /**
+   * On `close()`, how long readiness reports 503 while requests are still served, before
+   * the listener closes: time for a load balancer to stop sending new connections.
+   * @default 0
+   */
+  drainDelayMs?: number
+  /**
    * Close the pools when the server closes. Set `false` when the pools outlive the
    * server (for example pools shared with other servers).
    * @default true
@@ -73,8 +97,8 @@ export interface ServerOptions extends RequestHandlerOptions {
   closePools?: boolean
   /**
    * On SIGTERM or SIGINT, shut down gracefully and exit the process: code 0 when every
-   * request was answered, 1 when the timeout forced the shutdown. A second signal
-   * exits at once with code 1. Off by default so embedding applications keep control
+   * admitted request was answered, 1 when the timeout cut some off (`lost` > 0). A
+   * second signal exits at once with code 1. Off by default so embedding applications keep control
    * of their process.
    * @default false
    */
@@ -90,6 +114,9 @@ export const SERVER_DEFAULTS = {
   port: 8000,
   host: '127.0.0.1',
   shutdownTimeoutMs: 30_000,
+  headersTimeoutMs: 20_000,
+  idleTimeoutMs: 30_000,
+  drainDelayMs: 0,
   closePools: true,
   handleSignals: false,
 } as const
@@ -98,6 +125,8 @@ export const SERVER_DEFAULTS = {
 export interface ShutdownResult {
   /** `true` when the timeout passed and requests still in progress were cut off. */
   readonly forced: boolean
+  /** Admitted requests (rows handed to a pool) that were cut off without their answer. */
+  readonly lost: number
 }
 
 export interface InferpoolServer {
@@ -132,6 +161,13 @@ export interface InferpoolServer {
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const
 
+/**
+ * Before the listener closes, it waits until no connection has arrived for this long
+ * (at most `ACCEPT_QUIET_MAX_MS`), so that a burst in flight is accepted first.
+ */
+const ACCEPT_QUIET_MS = 50
+const ACCEPT_QUIET_MAX_MS = 1_000
+
 function formatUrl(address: AddressInfo): string {
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address
   return `http://${host}:${address.port}`
@@ -149,11 +185,26 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   )
   const closePools = booleanOption('closePools', options.closePools, SERVER_DEFAULTS.closePools)
   const handleSignals = booleanOption('handleSignals', options.handleSignals, SERVER_DEFAULTS.handleSignals)
+  const headersTimeoutMs = checkInteger('headersTimeoutMs', options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs, 1)
+  const idleTimeoutMs = checkInteger('idleTimeoutMs', options.idleTimeoutMs ?? SERVER_DEFAULTS.idleTimeoutMs, 1)
+  const drainDelayMs = checkInteger('drainDelayMs', options.drainDelayMs ?? SERVER_DEFAULTS.drainDelayMs, 0)
   const logger = options.logger ?? console
 
   const handler = createRequestHandler(pools, options)
   const inner = handlerInternals(handler)
-  const server = createHttpServer(handler)
+  const server = createHttpServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      // A backstop behind the handler's own body timeout (which answers 408 itself).
+      requestTimeout: headersTimeoutMs + inner.options.bodyTimeoutMs + 1_000,
+      keepAliveTimeout: idleTimeoutMs,
+      // How often Node checks the two timeouts above (its default, 30 s, would let a
+      // stalled client stay up to 30 s longer than configured).
+      connectionsCheckingInterval: 1_000,
+    },
+    handler,
+  )
+  const connections = new ConnectionTracker(server)
   const grpc =
     options.grpcPort === undefined
       ? undefined
@@ -171,9 +222,15 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     }
     logger.info(`inferpool: ${signal} received, finishing requests in progress (up to ${shutdownTimeoutMs} ms)`)
     close().then(
-      ({ forced }) => {
-        logger.info(forced ? 'inferpool: shutdown timed out; some requests were cut off' : 'inferpool: shut down cleanly')
-        process.exit(forced ? 1 : 0)
+      ({ forced, lost }) => {
+        logger.info(
+          lost > 0
+            ? `inferpool: shutdown timed out; ${lost} admitted request${lost === 1 ? ' was' : 's were'} cut off`
+            : forced
+              ? 'inferpool: shutdown timed out; no admitted request was lost'
+              : 'inferpool: shut down cleanly',
+        )
+        process.exit(lost > 0 ? 1 : 0)
       },
       (error: unknown) => {
         logger.error('inferpool: shutdown failed', error)
@@ -197,10 +254,13 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const logFailure = (error: unknown): void => logger.error('inferpool: closing pools failed', error)
 
   let forced = false
+  /** Admitted requests (rows in a pool) cut off by a forced step. */
+  let lost = 0
   let markForced!: () => void
   /** Resolves when a forced step starts: the graceful steps stop waiting then. */
   const forcedStart = new Promise<void>((resolve) => {
     markForced = () => {
+      if (!forced) lost = inner.admitted.count
       forced = true
       resolve()
     }
@@ -209,27 +269,36 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   let timer: NodeJS.Timeout | undefined
   let stopped: { handlerClosed: Promise<void>; serverClosed: Promise<void>; grpcClosed: Promise<void> } | undefined
   /**
-   * Stops accepting (once): the server stops listening, the handler answers new requests
-   * 503, and the gRPC server refuses new calls and ends open streams once idle.
+   * Stops accepting (once): the server stops listening (answering, not resetting, the
+   * connections it had accepted), the handler answers new requests 503, and the gRPC
+   * server refuses new calls and ends open streams once idle.
    */
   const stopAccepting = (): NonNullable<typeof stopped> => {
     if (stopped !== undefined) return stopped
     const handlerClosed = handler.close()
-    const serverClosed = server.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve()
-    // Node >= 19 closes idle keep-alive connections in close(); say it for older ones.
-    server.closeIdleConnections()
+    const serverClosed = connections.stopAccepting(server, inner.options.lingerMs)
     const grpcClosed = grpc?.close() ?? Promise.resolve()
     stopped = { handlerClosed, serverClosed, grpcClosed }
     return stopped
   }
   const finish = async (): Promise<void> => {
     await stopAccepting().serverClosed
+    // http.Server's own close: stops its timeout checks (every connection is gone).
+    if (!server.listening) server.close()
     clearTimeout(timer)
     if (handleSignals) for (const signal of SIGNALS) process.off(signal, onSignal)
   }
 
   const lifecycle = new Lifecycle({
     async drain() {
+      if (server.listening) {
+        // Not ready, still serving: new connections keep being answered meanwhile.
+        inner.draining = true
+        if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs))
+        // Connections that were on their way when the shutdown began are accepted (and
+        // so answered) rather than left in the accept queue for the kernel to reset.
+        await connections.acceptQuiet(ACCEPT_QUIET_MS, ACCEPT_QUIET_MAX_MS)
+      }
       // Past the deadline the shutdown is forced: an escalation like a caller's.
       timer = setTimeout(() => void lifecycle.close({ drain: false }).catch(logFailure), shutdownTimeoutMs)
       const { handlerClosed, grpcClosed } = stopAccepting()
@@ -247,7 +316,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
         // Every request still in progress is answered (503) before its connection closes.
         await handler.close({ drain: false })
       }
-      server.closeAllConnections()
+      connections.destroyAll()
       await grpc?.close({ force: true })
     },
     release: finish,
@@ -259,7 +328,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       const answered = handler.destroy(error)
       if (closePools) eachPool((pool) => (pool.destroy !== undefined ? pool.destroy(error) : pool.close?.({ drain: false }))).catch(logFailure)
       await answered
-      server.closeAllConnections()
+      connections.destroyAll()
       await grpc?.close({ force: true })
       await finish()
     },
@@ -269,7 +338,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const result = (ended: Promise<void>): Promise<ShutdownResult> => {
     let outcome = results.get(ended)
     if (outcome === undefined) {
-      outcome = ended.then(() => ({ forced }))
+      outcome = ended.then(() => ({ forced, lost }))
       results.set(ended, outcome)
     }
     return outcome

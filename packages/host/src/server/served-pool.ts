@@ -6,9 +6,11 @@ import type { Pool, PoolStats, RowInput, RowOutput } from '../types.js'
  * called on shutdown when the server owns its pools. A `Pool` from `createPool` has
  * all of them but `readStats`; a remote handle from `connectPool` (a pool living in
  * another thread) has `infer`, `metadata`, `readStats` and `close` — batch histograms
- * stay with the thread that owns the pool.
+ * stay with the thread that owns the pool. `inferMany` and `admission` give
+ * all-or-nothing admission and early rejection; without them a request's rows are
+ * submitted one by one, under one abort signal.
  */
 export type ServedPool = Pick<Pool<RowInput, RowOutput>, 'infer' | 'metadata'> &
-  Partial<Pick<Pool<RowInput, RowOutput>, 'stats' | 'observe' | 'close' | 'destroy'>> & {
+  Partial<Pick<Pool<RowInput, RowOutput>, 'stats' | 'observe' | 'close' | 'destroy' | 'inferMany' | 'admission'>> & {
     readStats?(): Promise<PoolStats>
   }

@@ -1,0 +1,277 @@
+/**
+ * Overload and slow clients, over real HTTP on 127.0.0.1 with real pools: a request's
+ * rows are admitted whole or not at all, a refusal is cheap (before the body is read)
+ * and reaches the client, a failing row takes its siblings out of the queue, a stalled
+ * body is timed out.
+ */
+import { Agent, request } from 'node:http'
+import type { IncomingMessage } from 'node:http'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createPool, serve } from '@inferpool/host'
+import type { InferpoolServer, Pool, ServerOptions } from '@inferpool/host'
+import { demoModel, demoRequest, demoRows, http, post, repoModel, until } from './server-helpers.js'
+
+const pools: Pool[] = []
+const servers: InferpoolServer[] = []
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()))
+  await Promise.all(pools.map((p) => p.close()))
+})
+
+async function pool(options: Parameters<typeof createPool>[0]): Promise<Pool> {
+  const p = await createPool(options)
+  pools.push(p)
+  return p
+}
+
+async function server(p: Pool, options: ServerOptions = {}): Promise<InferpoolServer> {
+  const s = await serve({ demo: p }, { port: 0, closePools: false, ...options })
+  servers.push(s)
+  return s
+}
+
+/** A pool whose rows stay queued (batches form only at 64 rows) until it closes. */
+function holdingPool(maxQueueSize: number): Promise<Pool> {
+  return pool({
+    model: demoModel,
+    replicas: 1,
+    batching: { maxBatchSize: 64, minBatchSize: 64, maxWaitMs: 600_000, maxQueueSize },
+  })
+}
+
+/** Rows the worker threads were sent, counted from the pool's own events. */
+function rowsSent(p: Pool): { rows: number } {
+  const seen = { rows: 0 }
+  p.observe({
+    onBatchSent(event) {
+      seen.rows += event.rows
+    },
+  })
+  return seen
+}
+
+interface Answer {
+  status: number
+  headers: IncomingMessage['headers']
+  json: unknown
+}
+
+/**
+ * A POST whose body is sent in two parts: the headers (with the whole Content-Length)
+ * and `first` bytes go out at once, the rest only when `sendRest()` is called.
+ */
+function partialPost(
+  url: string,
+  body: string,
+  first: number,
+  agent: Agent | false = false,
+): { answer: Promise<Answer>; sendRest: () => void } {
+  let req!: ReturnType<typeof request>
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(Buffer.concat(chunks).toString()) }),
+        )
+      },
+    )
+    req.on('error', reject)
+    req.write(body.slice(0, first))
+  })
+  return { answer, sendRest: () => req.end(body.slice(first)) }
+}
+
+describe('all-or-nothing admission', () => {
+  it('refuses a multi-row request the queue has no room for whole: 503, nothing queued, the worker never sees its rows', async () => {
+    const p = await holdingPool(4)
+    const sent = rowsSent(p)
+    const s = await server(p)
+    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(1, 3)))
+    await until(() => p.stats.queued === 3)
+
+    // Two rows for one free slot. Its length says "at least one row", which fits, so
+    // the body is read; the pool then refuses both rows together.
+    const refused = await post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(2, 2)))
+    expect(refused.status).toBe(503)
+    expect(refused.json).toEqual({ error: 'Queue is full (maxQueueSize: 4)', code: 'ERR_QUEUE_FULL' })
+    // Nothing has drained yet, so the configured fallback (1 s) is sent.
+    expect(refused.headers['retry-after']).toBe('1')
+    expect(p.stats).toMatchObject({ queued: 3, rejected: 2 })
+
+    // One row still fits and is queued whole.
+    const fits = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(3, 1)))
+    await until(() => p.stats.queued === 4)
+    await p.close()
+    expect((await first).status).toBe(200)
+    expect((await fits).status).toBe(200)
+    expect(sent.rows).toBe(4)
+  })
+
+  it('cancels the rest of a request when one of its rows fails: its queued rows never reach the worker', async () => {
+    const p = await pool({
+      model: repoModel('poison.onnx'),
+      replicas: 1,
+      batching: { maxBatchSize: 1 },
+      logger: { warn() {}, info() {} },
+    })
+    const sent = rowsSent(p)
+    const s = await server(p, { logger: { error() {}, info() {} } })
+    // Row 0 makes the model fail (Gather index out of range); rows 1..9 are fine.
+    const data = Array.from({ length: 10 }, (_, r) => [r === 0 ? 50 : r, 1, 2, 3]).flat()
+    const res = await post(`${s.url}/v2/models/demo/infer`, { inputs: [{ name: 'x', shape: [10, 4], datatype: 'FP32', data }] })
+    expect(res.status).toBe(500)
+    expect((res.json as { code: string }).code).toBe('ERR_INFERENCE')
+    await until(() => p.stats.inFlight === 0)
+    // Row 0 ran alone (batches of 1); the other nine left the queue with its failure.
+    expect(sent.rows).toBe(1)
+    expect(p.stats).toMatchObject({ queued: 0, failed: 1, cancelled: 9, completed: 0 })
+  })
+
+  it('answers a 1,000-row request without a single listener warning', async () => {
+    const p = await pool({ model: demoModel, replicas: 1 })
+    const s = await server(p)
+    const warnings: Error[] = []
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning)
+    }
+    process.on('warning', onWarning)
+    try {
+      const res = await post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(4, 1000)))
+      expect(res.status).toBe(200)
+      expect((res.json as { outputs: Array<{ shape: number[] }> }).outputs[0].shape).toEqual([1000, 16])
+      // Warnings are emitted on the next tick.
+      await new Promise<void>((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('warning', onWarning)
+    }
+    expect(warnings.map((w) => w.name)).toEqual([])
+  })
+})
+
+describe('early rejection', () => {
+  it('answers 503 before the body is read when the queue cannot take the rows its length implies', async () => {
+    const p = await holdingPool(16)
+    const sent = rowsSent(p)
+    const s = await server(p, { admissionWaitMs: 0 })
+    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(5, 10)))
+    await until(() => p.stats.queued === 10)
+
+    // 14 rows (~72 KB: at least 8 rows by its length) for 6 free slots. Only the first
+    // 100 bytes of the body are sent before the answer comes.
+    const body = JSON.stringify(demoRequest(demoRows(6, 14)))
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const { answer, sendRest } = partialPost(`${s.url}/v2/models/demo/infer`, body, 100, agent)
+    const early = await answer
+    expect(early.status).toBe(503)
+    expect(early.json).toEqual({ error: 'Queue is full (maxQueueSize: 16)', code: 'ERR_QUEUE_FULL' })
+    expect(early.headers['retry-after']).toBe('1')
+    // The body fits the discard bound: it is read and dropped, the connection kept.
+    expect(early.headers.connection).toBe('keep-alive')
+    sendRest()
+    // The same connection carries the next request once the rest was discarded.
+    const next = await new Promise<number>((resolve, reject) => {
+      request(`${s.url}/v2/health/live`, { agent }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+        .on('error', reject)
+        .end()
+    })
+    expect(next).toBe(200)
+    agent.destroy()
+    // Refused at the door: the pool never heard of it.
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
+    await p.close()
+    expect((await first).status).toBe(200)
+    expect(sent.rows).toBe(10)
+  })
+
+  it('delivers a 413 for a body over the limit to fetch and to node:http every time, never a reset', async () => {
+    const p = await pool({ model: demoModel, replicas: 1 })
+    const s = await server(p, { maxBodyBytes: 64 * 1024 })
+    const body = Buffer.alloc(4 * 1024 * 1024, 0x20)
+    const url = `${s.url}/v2/models/demo/infer`
+    const statuses: number[] = []
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+      statuses.push(res.status)
+      expect(((await res.json()) as { code: string }).code).toBe('ERR_PAYLOAD_TOO_LARGE')
+    }
+    for (let i = 0; i < 10; i++) {
+      const res = await http(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+      statuses.push(res.status)
+      expect(res.headers.connection).toBe('close')
+    }
+    expect(statuses).toEqual(new Array(20).fill(413))
+  })
+})
+
+describe('waiting for room at the door', () => {
+  it('parks a request that does not fit, body unread, and admits it whole once room frees', async () => {
+    const p = await holdingPool(16)
+    const sent = rowsSent(p)
+    const s = await server(p, { admissionWaitMs: 600_000 })
+    // 10 rows held by a client that will leave, freeing their room.
+    const body10 = JSON.stringify(demoRequest(demoRows(8, 10)))
+    const leaving = request(`${s.url}/v2/models/demo/infer`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body10)) },
+    })
+    leaving.on('error', () => {})
+    leaving.end(body10)
+    await until(() => p.stats.queued === 10)
+
+    // 14 rows (at least 8 by their length) for 6 free slots: parked, only 100 bytes sent.
+    const body = JSON.stringify(demoRequest(demoRows(9, 14)))
+    const { answer, sendRest } = partialPost(`${s.url}/v2/models/demo/infer`, body, 100)
+    await until(() => s.handler.activeRequests === 2)
+    sendRest()
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10 })
+
+    leaving.destroy()
+    // The leaving client's rows go; the parked request gets the room and all its rows queue.
+    await until(() => p.stats.queued === 14)
+    expect(p.stats).toMatchObject({ cancelled: 10, submitted: 24, rejected: 0 })
+    await p.close()
+    expect((await answer).status).toBe(200)
+    expect(sent.rows).toBe(14)
+  })
+
+  it('answers 503 with Retry-After once the wait for room ends', async () => {
+    const p = await holdingPool(16)
+    const s = await server(p, { admissionWaitMs: 50 })
+    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(10, 10)))
+    await until(() => p.stats.queued === 10)
+    const refused = await post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(11, 14)))
+    expect(refused.status).toBe(503)
+    expect(refused.json).toEqual({ error: 'Queue is full (maxQueueSize: 16)', code: 'ERR_QUEUE_FULL' })
+    expect(refused.headers['retry-after']).toBe('1')
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
+    await p.close()
+    expect((await first).status).toBe(200)
+  })
+})
+
+describe('slow clients', () => {
+  it('answers a stalled body with 408 ERR_REQUEST_TIMEOUT and closes its connection', async () => {
+    const p = await pool({ model: demoModel, replicas: 1 })
+    const s = await server(p, { bodyTimeoutMs: 200 })
+    const body = JSON.stringify(demoRequest(demoRows(7, 1)))
+    const { answer } = partialPost(`${s.url}/v2/models/demo/infer`, body, 10)
+    const res = await answer
+    expect(res.status).toBe(408)
+    expect(res.json).toEqual({ error: 'The request body did not arrive within 200 ms', code: 'ERR_REQUEST_TIMEOUT' })
+    expect(res.headers.connection).toBe('close')
+    expect(p.stats.submitted).toBe(0)
+    await until(() => s.handler.activeRequests === 0)
+  })
+})
