@@ -52,6 +52,12 @@ export interface RequestHandlerOptions {
    * @default console
    */
   logger?: Pick<Console, 'error'>
+  /**
+   * What `GET /metrics` answers, given this handler's registry (Prometheus text format).
+   * `inferpool serve --processes n` sets it to the aggregate of every server process.
+   * @default (registry) => registry.metrics()
+   */
+  collectMetrics?: (registry: Registry) => Promise<string>
 }
 
 export const HANDLER_DEFAULTS = {
@@ -94,13 +100,14 @@ export interface ResolvedHandlerOptions {
   registry: Registry | undefined
   processMetrics: boolean
   logger: Pick<Console, 'error'>
+  collectMetrics: (registry: Registry) => Promise<string>
 }
 
 export function resolveHandlerOptions(options: RequestHandlerOptions = {}): ResolvedHandlerOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected \`options\` to be an object, got \`${String(options)}\` (${typeOf(options)})`)
   }
-  const { apiKey, timeoutMs, registry, processMetrics, logger } = options
+  const { apiKey, timeoutMs, registry, processMetrics, logger, collectMetrics } = options
   if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.length === 0)) {
     throw new TypeError(`Expected \`apiKey\` to be a non-empty string, got \`${String(apiKey)}\` (${typeOf(apiKey)})`)
   }
@@ -113,6 +120,9 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
   if (registry !== undefined && (typeof registry !== 'object' || registry === null || typeof registry.metrics !== 'function')) {
     throw new TypeError(`Expected \`registry\` to be a prom-client Registry, got \`${String(registry)}\` (${typeOf(registry)})`)
   }
+  if (collectMetrics !== undefined && typeof collectMetrics !== 'function') {
+    throw new TypeError(`Expected \`collectMetrics\` to be a function, got \`${String(collectMetrics)}\` (${typeOf(collectMetrics)})`)
+  }
   return {
     apiKey,
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? HANDLER_DEFAULTS.maxBodyBytes, 1),
@@ -122,5 +132,6 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
     registry,
     processMetrics: processMetrics ?? HANDLER_DEFAULTS.processMetrics,
     logger: logger ?? console,
+    collectMetrics: collectMetrics ?? ((own) => own.metrics()),
   }
 }
