@@ -20,6 +20,7 @@ import { RESULT_SCHEMA, type BenchResult } from './results.js'
 import { runDirectRow, runPracticalLimit } from './scenarios/direct.js'
 import { runHttp, type HttpServerSpec } from './scenarios/http.js'
 import { runMemory } from './scenarios/memory.js'
+import { runProcesses } from './scenarios/processes.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
 import { runTargetRounds } from './scenarios/targets.js'
@@ -75,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
     waits: [],
     targets: null,
     http: [],
+    processes: [],
     thirdParty: null,
     memory: [],
     errors,
@@ -193,6 +195,10 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     if (failures.length) throw new Error(failures.join('\n'))
+  })
+
+  await scenario('processes', async () => {
+    result.processes = await runProcesses(model, modelPath, config.connections, config.httpWindow, step)
   })
 
   await scenario('third-party', async () => {

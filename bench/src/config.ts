@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'http', 'third-party', 'memory'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'http', 'processes', 'third-party', 'memory'] as const
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -77,6 +77,8 @@ Scenarios (--only / --skip, comma-separated):
                (practical limit, best pool, batching off, 1-caller latency); medians
   http         autocannon against the inferpool server (batched, maxBatchSize 1) and
                a plain node:http server calling onnxruntime-node per request
+  processes    autocannon against \`inferpool serve\` with 1 and 2 server processes
+               (--processes), the same inference threads in total
   third-party  a real fixed-batch-1 model: replicas 1 vs 2
   memory       resident memory vs replicas
 
@@ -221,8 +223,8 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     const skipped = scenarioList('skip', values.skip)
     scenarios = scenarios.filter((s) => !skipped.includes(s))
   }
-  // The batching-policy and shape comparisons answer tuning questions; a smoke run does not need them.
-  if (values.quick && values.only === undefined) scenarios = scenarios.filter((s) => s !== 'waits' && s !== 'shapes')
+  // The batching-policy, shape and process-count comparisons answer tuning questions; a smoke run does not need them.
+  if (values.quick && values.only === undefined) scenarios = scenarios.filter((s) => s !== 'waits' && s !== 'shapes' && s !== 'processes')
 
   const dims: Record<string, number> = {}
   for (const d of values.dim ?? []) {
@@ -280,6 +282,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
     targets: has('targets') ? config.targetRounds : 0,
     http: has('http') ? 3 * config.connections.length : 0,
+    processes: has('processes') ? 2 * config.connections.length : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
   }

@@ -99,6 +99,18 @@ export function formatReport(r: BenchResult): string {
       ),
     )
   }
+  if (r.processes?.length) {
+    out.push('\nServer processes (inferpool serve --processes; autocannon, single-row KServe v2 JSON requests)')
+    out.push(
+      table(
+        ['processes × replicas × intra-op', 'connections', 'rows/s', 'p50 ms', 'p95 ms', 'p99 ms'],
+        r.processes.map((p) => [
+          `${p.processes} × ${p.replicas} × ${p.intraOpThreads}`,
+          p.connections, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p95), ms(p.latencyMs.p99),
+        ]),
+      ),
+    )
+  }
   if (r.thirdParty) {
     const t = r.thirdParty
     out.push(`\nThird-party model ${t.model} (input ${t.input.name} [${t.input.dims.join(',')}], fixed batch ${t.fixedBatchSize ?? 'none'})`)

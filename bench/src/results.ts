@@ -5,6 +5,7 @@ import type { MachineInfo } from './machine.js'
 import type { ModelInfo } from './model.js'
 import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
 import type { HttpPoint } from './scenarios/http.js'
+import type { ProcessesPoint } from './scenarios/processes.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
@@ -72,6 +73,8 @@ export interface BenchResult {
   /** Interleaved re-measurement of the points the targets compare (preferred by the summary). */
   targets: TargetRounds | null
   http: HttpPoint[]
+  /** `inferpool serve --processes` 1 vs 2, HTTP. */
+  processes: ProcessesPoint[]
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
   summary: Summary

@@ -20,7 +20,7 @@ describe('bench flags', () => {
     expect(c.model).toBeNull()
     expect(c.charts).toBe(true)
     // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts.
-    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, http: 9, 'third-party': 6, memory: 8 })
+    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, http: 9, processes: 6, 'third-party': 6, memory: 8 })
   })
 
   it('accept the separator pnpm passes through (`pnpm bench -- --quick`)', () => {
@@ -45,7 +45,7 @@ describe('bench flags', () => {
 
   it('select scenarios with --only and --skip, in run order', () => {
     expect(parseConfig(['--only', 'memory,pool'])!.scenarios).toEqual(['pool', 'memory'])
-    expect(parseConfig(['--skip', 'http,core,waits'])!.scenarios).toEqual(['direct', 'pool', 'shapes', 'targets', 'third-party', 'memory'])
+    expect(parseConfig(['--skip', 'http,core,waits'])!.scenarios).toEqual(['direct', 'pool', 'shapes', 'targets', 'processes', 'third-party', 'memory'])
     expect(parseConfig(['--quick', '--only', 'waits'])!.scenarios).toEqual(['waits'])
   })
 
@@ -69,7 +69,7 @@ describe('bench flags', () => {
     [['--callers', '0'], '--callers expects a comma-separated list of integers >= 1, got "0"'],
     [['--replicas', '1.5'], '--replicas expects a comma-separated list of integers >= 1, got "1.5"'],
     [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
-    [['--only', 'pool,gpu'], '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, http, third-party, memory)'],
+    [['--only', 'pool,gpu'], '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, http, processes, third-party, memory)'],
     [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
     [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],
     [['extra'], 'unexpected argument "extra" (see --help)'],

@@ -28,7 +28,7 @@ function round(limit: number, pool: number, off: number, directP50: number, pool
 function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
   return {
     schema: 1, quick: false, startedAt: '', durationSec: 0, machine: {} as BenchResult['machine'], config: parseConfig([])!, scenarios: [],
-    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, http: [], thirdParty: null, memory: [], errors: [], charts: [],
+    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, http: [], processes: [], thirdParty: null, memory: [], errors: [], charts: [],
     ...parts,
   }
 }

@@ -98,7 +98,7 @@ export async function stopServer(server: RunningServer): Promise<void> {
   clearTimeout(timer)
 }
 
-async function load(
+export async function load(
   url: string,
   body: string,
   connections: number,
