@@ -340,6 +340,14 @@ describe('KServe: deploy/kserve', () => {
     expect(rspec.annotations['prometheus.kserve.io/port']).toBe(String(httpPort))
   })
 
+  it('sets CPU requests and limits to the threads the args start: processes × replicas × intra-op threads', () => {
+    const args = container.args ?? []
+    const threads = ['--processes', '--replicas', '--intra-op-threads'].map((f) => Number(flagValue(args, f))).reduce((a, b) => a * b, 1)
+    expect(container.resources?.requests?.cpu).toBe(String(threads))
+    expect(container.resources?.limits?.cpu).toBe(String(threads))
+    expect(server.output()).toContain(`= ${threads}, on `)
+  })
+
   it('passes only flags that serve --help lists (the gRPC ones once GRPC_MERGED)', () => {
     const flags = flagsOf(container.args ?? []).filter((flag) => GRPC_MERGED || !GRPC_FLAGS.includes(flag))
     for (const flag of flags) expect([flag, helpFlags().has(flag)]).toEqual([flag, true])
