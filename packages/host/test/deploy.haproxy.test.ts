@@ -31,7 +31,8 @@ const MAX_LOAD_MS = 90_000
 
 /**
  * The balancer settings that make a restart lossless (docs/deploy.md#balancer):
- * - health checks on /v2/health/ready, so a draining or loading instance is taken out;
+ * - health checks on /v2/health/ready, so a draining or loading instance is taken out,
+ *   with a check timeout of their own (\`timeout check\`; by default it is \`inter\`);
  * - `retry-on all-retryable-errors` + `option redispatch 1`: a request that meets a
  *   refused connection (the instance stopped accepting), an empty response (a kept-alive
  *   connection the instance closed, or an instance that died holding the request) or a
@@ -50,13 +51,16 @@ defaults
   timeout connect 2s
   timeout client 30s
   timeout server 30s
+  # Without it a check times out after \`inter\` (100 ms): on a loaded machine a healthy
+  # instance then fails a check and is taken out.
+  timeout check 2s
   retries 3
   option redispatch 1
   retry-on all-retryable-errors
   option http-buffer-request
   option httpchk GET /v2/health/ready
   http-check expect status 200
-  default-server check inter 100ms fall 1 rise 2
+  default-server check inter 100ms fall 2 rise 2
 
 frontend inference
   bind 127.0.0.1:${front}
