@@ -23,6 +23,7 @@ import { pythonBaselineMissing, runDoorRounds, runHttp, type HttpServerSpec } fr
 import { runIsolation } from './scenarios/isolation.js'
 import { runMemory } from './scenarios/memory.js'
 import { runOverload } from './scenarios/overload.js'
+import { runProcesses } from './scenarios/processes.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
 import { runTargetRounds } from './scenarios/targets.js'
@@ -85,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
     http: [],
     grpc: [],
     door: null,
+    processes: [],
     thirdParty: null,
     memory: [],
     overload: null,
@@ -235,6 +237,10 @@ async function main(argv: string[]): Promise<number> {
     const pool = { replicas: shape.replicas, concurrency: shape.concurrency, maxBatchSize: Math.max(shape.maxBatchSize, 2) }
     const options = { model: modelPath, modelName: HTTP_MODEL_NAME, pool, connections: config.grpcConnections, rounds: config.grpcRounds, window: config.grpcWindow }
     result.grpc.push(...(await runGrpc(model, options, step)))
+  })
+
+  await scenario('processes', async () => {
+    result.processes = await runProcesses(model, modelPath, config.connections, config.httpWindow, step)
   })
 
   await scenario('third-party', async () => {

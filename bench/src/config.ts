@@ -7,8 +7,9 @@
  *   4 caller counts = 64 points ~90 s · shapes 3 rounds × 4 pools × 2 caller counts
  *   ~35 s · batching policy 3 pools × 3 caller counts ~15 s · target rounds 3 × 6
  *   points ~40 s · HTTP 3 servers × 3 connection counts
- *   ~45 s · third-party 6 points ~15 s · memory 2 models × 4 probes ~15 s · charts
- *   ~5 s  ⇒  about 4½ minutes (measured: see bench/README.md), under the 5-minute
+ *   ~45 s · processes 2 servers × 3 connection counts ~30 s · third-party 6 points
+ *   ~15 s · memory 2 models × 4 probes ~15 s · charts ~5 s  ⇒  about 4¾ minutes
+ *   (measured: see bench/README.md; the processes scenario took 30 s), under the 5-minute
  *   budget with room for slow pool start-ups on a busy machine. The sweep's short
  *   windows are affordable because the ratios the targets judge come from the
  *   interleaved target rounds, not from single sweep points.
@@ -16,7 +17,7 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'isolation', 'http', 'grpc', 'third-party', 'memory', 'overload'] as const
+export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'isolation', 'http', 'grpc', 'processes', 'third-party', 'memory', 'overload'] as const
 /** Scenarios that run only when named in `--only` (they take minutes on their own). */
 export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload']
 export type Scenario = (typeof SCENARIOS)[number]
@@ -96,6 +97,8 @@ Scenarios (--only / --skip, comma-separated):
   grpc         our own closed-loop gRPC clients, unary and streaming, against the
                inferpool server and a no-op gRPC server, with JSON HTTP on the same
                server as reference; interleaved rounds, medians; one 64-row point
+  processes    autocannon against \`inferpool serve\` with 1 and 2 server processes
+               (--processes), the same inference threads in total
   third-party  a real fixed-batch-1 model: replicas 1 vs 2
   memory       resident memory vs replicas
   overload     (only with --only) \`inferpool serve\` with default settings at a
@@ -267,8 +270,8 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     const skipped = scenarioList('skip', values.skip)
     scenarios = scenarios.filter((s) => !skipped.includes(s))
   }
-  // The batching-policy and shape comparisons answer tuning questions; a smoke run does not need them.
-  if (values.quick && values.only === undefined) scenarios = scenarios.filter((s) => s !== 'waits' && s !== 'shapes')
+  // The batching-policy, shape and process-count comparisons answer tuning questions; a smoke run does not need them.
+  if (values.quick && values.only === undefined) scenarios = scenarios.filter((s) => s !== 'waits' && s !== 'shapes' && s !== 'processes')
 
   const dims: Record<string, number> = {}
   for (const d of values.dim ?? []) {
@@ -348,6 +351,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     http: has('http') ? 3 * config.connections.length + 4 * config.doorRounds + 2 : 0,
     // Five variants per round, then the 64-row point.
     grpc: has('grpc') ? 5 * config.grpcRounds + 1 : 0,
+    processes: has('processes') ? 2 * config.connections.length : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
     overload: has('overload') ? 3 * config.overload.rowsPerRequest.length : 0,

@@ -144,6 +144,19 @@ export function formatReport(r: BenchResult): string {
           ms(p.latencyMs.p50),
           ms(p.latencyMs.p99),
           p.serverCpuUsPerRow.toFixed(1),
+      ]),
+    ),
+  )
+  }
+
+  if (r.processes?.length) {
+    out.push('\nServer processes (inferpool serve --processes; autocannon, single-row KServe v2 JSON requests)')
+    out.push(
+      table(
+        ['processes × replicas × intra-op', 'connections', 'rows/s', 'p50 ms', 'p95 ms', 'p99 ms'],
+        r.processes.map((p) => [
+          `${p.processes} × ${p.replicas} × ${p.intraOpThreads}`,
+          p.connections, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p95), ms(p.latencyMs.p99),
         ]),
       ),
     )

@@ -7,6 +7,7 @@ import type { DirectRowPoint, PracticalLimit } from './scenarios/direct.js'
 import type { GrpcPoint, GrpcVariant } from './scenarios/grpc.js'
 import type { DoorPoint, DoorSummary, HttpPoint } from './scenarios/http.js'
 import type { IsolationResult } from './scenarios/isolation.js'
+import type { ProcessesPoint } from './scenarios/processes.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { OverloadResult } from './scenarios/overload.js'
 import type { PoolPoint } from './scenarios/pool.js'
@@ -113,6 +114,8 @@ export interface BenchResult {
    * binary, interleaved, plus a multi-row point (null when not run).
    */
   door: { points: DoorPoint[]; summary: DoorSummary } | null
+  /** `inferpool serve --processes` 1 vs 2, HTTP. */
+  processes: ProcessesPoint[]
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
   overload: OverloadResult | null

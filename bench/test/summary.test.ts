@@ -29,7 +29,7 @@ function round(limit: number, pool: number, off: number, directP50: number, pool
 function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
   return {
     schema: 1, quick: false, startedAt: '', durationSec: 0, machine: {} as BenchResult['machine'], config: parseConfig([])!, scenarios: [],
-    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, isolation: null, http: [], door: null, grpc: [], thirdParty: null, memory: [], overload: null, errors: [], charts: [],
+    model: null, core: null, direct: null, pool: [], shapes: null, waits: [], targets: null, isolation: null, http: [], door: null, grpc: [], processes: [], thirdParty: null, memory: [], overload: null, errors: [], charts: [],
     ...parts,
   }
 }

@@ -71,7 +71,9 @@ describe('inferpool serve --help', () => {
     const help = stdout.replace(/\s+/g, ' ')
     const flags: Array<[string, string]> = [
       ['--model <name=path>', '(default: the built-in demo model as "demo")'],
-      ['--replicas <n>', '(default: '],
+      ['--processes <n>', 'inference threads per model = processes × replicas × intra-op threads (default: 1)'],
+      ['--replicas <n>', 'worker threads per model in each process'],
+      ['--intra-op-threads <n>', '(default: cores / (processes × replicas), at least 1)'],
       ['--concurrency <n>', '(default: 1)'],
       ['--max-batch-size <n>', '(default: 128)'],
       ['--min-batch-size <n>', '(default: 1)'],
@@ -80,7 +82,7 @@ describe('inferpool serve --help', () => {
       ['--when-full <policy>', '(choices: "reject", "wait", default: "reject")'],
       ['--admission-wait-ms <ms>', '(default: 1000)'],
       ['--timeout-ms <ms>', '(default: 30000)'],
-      ['--port <port>', '(default: 8000)'],
+      ['--port <port>', '(default: 8000, env: PORT)'],
       ['--grpc-port <port>', '0 turns gRPC off (default: 8001)'],
       ['--host <address>', '(default: "127.0.0.1")'],
       ['--api-key <token>', '(default: none, no authentication) (env: INFERPOOL_API_KEY)'],
@@ -105,6 +107,8 @@ describe('flag validation', () => {
   it.each([
     [['--replicas', '0'], "error: option '--replicas <n>' argument '0' is invalid. Expected an integer >= 1."],
     [['--replicas', 'two'], "error: option '--replicas <n>' argument 'two' is invalid. Expected an integer >= 1."],
+    [['--processes', '0'], "error: option '--processes <n>' argument '0' is invalid. Expected an integer >= 1."],
+    [['--intra-op-threads', '1.5'], "error: option '--intra-op-threads <n>' argument '1.5' is invalid. Expected an integer >= 1."],
     [['--max-batch-size', '1.5'], "error: option '--max-batch-size <n>' argument '1.5' is invalid. Expected an integer >= 1."],
     [['--max-wait-ms', '-1'], "error: option '--max-wait-ms <ms>' argument '-1' is invalid. Expected a number of milliseconds >= 0."],
     [['--timeout-ms', '0'], "error: option '--timeout-ms <ms>' argument '0' is invalid. Expected a number of milliseconds > 0."],

@@ -2,11 +2,15 @@
  * The `inferpool` command line: `inferpool serve` starts the HTTP server (Open
  * Inference Protocol) on one or more models — by default the built-in demo model.
  */
+import cluster from 'node:cluster'
 import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
 import { batcherDefaults } from '@inferpool/core'
 import { Command, Option } from 'commander'
-import { POOL_DEFAULTS, createPool } from '../pool/index.js'
+import { runClusterPrimary } from '../cluster/primary.js'
+import { joinCluster } from '../cluster/worker.js'
 import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
+import { POOL_DEFAULTS, createPool, defaultIntraOpThreads } from '../pool/index.js'
 import { HANDLER_DEFAULTS } from '../server/options.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
 import type { PoolOptions } from '../types.js'
@@ -22,12 +26,16 @@ export const CLI_DEFAULTS = {
 } as const
 
 export const API_KEY_ENV = 'INFERPOOL_API_KEY'
+/** The port variable Knative and KServe set for a container. */
+export const PORT_ENV = 'PORT'
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 
 interface ServeFlags {
   model?: ModelFlag[]
+  processes: number
   replicas: number
+  intraOpThreads?: number
   concurrency: number
   maxBatchSize: number
   minBatchSize: number
@@ -74,9 +82,22 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
       ).argParser(modelFlag),
     )
     .addOption(
-      new Option('--replicas <n>', 'worker threads per model, each holding one ONNX Runtime session')
+      new Option(
+        '--processes <n>',
+        'server processes sharing the port (node:cluster), each with its own pools; ' +
+          'inference threads per model = processes × replicas × intra-op threads',
+      )
+        .argParser(integerAtLeast(1))
+        .default(1),
+    )
+    .addOption(
+      new Option('--replicas <n>', 'worker threads per model in each process, each holding one ONNX Runtime session')
         .argParser(integerAtLeast(1))
         .default(POOL_DEFAULTS.replicas, `${POOL_DEFAULTS.replicas}: one per core, at most 2`),
+    )
+    .addOption(
+      new Option('--intra-op-threads <n>', "threads of each session's intra-op pool (default: cores / (processes × replicas), at least 1)")
+        .argParser(integerAtLeast(1)),
     )
     .addOption(
       new Option('--concurrency <n>', 'batches in flight per replica')
@@ -126,7 +147,9 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .argParser(milliseconds(true))
         .default(CLI_DEFAULTS.timeoutMs),
     )
-    .addOption(new Option('-p, --port <port>', 'TCP port (0: any free port)').argParser(port).default(SERVER_DEFAULTS.port))
+    .addOption(
+      new Option('-p, --port <port>', 'TCP port (0: any free port)').argParser(port).env(PORT_ENV).default(SERVER_DEFAULTS.port),
+    )
     .addOption(
       new Option('--grpc-port <port>', 'gRPC port (inference.GRPCInferenceService, as Triton); 0 turns gRPC off')
         .argParser(port)
@@ -193,14 +216,32 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
           `error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`,
         )
       }
+      // The primary of several processes only supervises them; each of them runs serveCommand.
+      if (flags.processes > 1 && cluster.isPrimary) {
+        process.exit(await runClusterPrimary({ ...flags, log: out.log, error: out.error }))
+      }
       await serveCommand(flags, out)
     })
 
   return program
 }
 
+/** Inference threads per model and how they multiply, for the banner. */
+function threadsLine(flags: ServeFlags, intraOpThreads: number): string {
+  const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
+  const total = flags.processes * flags.replicas * intraOpThreads
+  return (
+    `  threads per model: ${count(flags.processes, 'process', 'processes')} × ${count(flags.replicas, 'replica', 'replicas')} × ` +
+    `${count(intraOpThreads, 'intra-op thread', 'intra-op threads')} = ${total}, on ${count(availableParallelism(), 'core', 'cores')}`
+  )
+}
+
 async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
+  // A process forked by `--processes n`'s primary (see ../cluster/primary.ts).
+  const member = cluster.isWorker ? joinCluster() : undefined
   const models = flags.model ?? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }]
+  const intraOpThreads =
+    flags.intraOpThreads ?? defaultIntraOpThreads({ cores: availableParallelism(), replicas: flags.replicas, processes: flags.processes })
   const poolOptions = (path: string): PoolOptions & { worker?: undefined } => ({
     model: path,
     replicas: flags.replicas,
@@ -212,7 +253,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
       maxQueueSize: flags.maxQueueSize,
       whenFull: flags.whenFull,
     },
-    session: { executionProviders: [flags.provider] },
+    session: { executionProviders: [flags.provider], intraOpNumThreads: intraOpThreads },
     isolation: flags.isolation,
     timeoutMs: flags.timeoutMs,
   })
@@ -235,8 +276,10 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     shutdownTimeoutMs: flags.shutdownTimeoutMs,
     drainDelayMs: flags.drainDelayMs,
     processMetrics: true,
-    handleSignals: true,
+    handleSignals: member === undefined,
+    collectMetrics: member?.collectMetrics,
   })
+  member?.attach(server, server.handler.registry)
 
   const fail = async (message: string): Promise<never> => {
     out.error(`inferpool: ${message}`)
@@ -244,32 +287,46 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     process.exit(1)
   }
 
-  let url: string
-  try {
-    url = await server.listen()
-  } catch (error) {
-    const ports = flags.grpcPort === 0 ? `${flags.port}` : `${flags.port} (HTTP) / ${flags.grpcPort} (gRPC)`
-    return fail(`cannot listen on ${flags.host}:${ports}: ${(error as Error).message}`)
+  const listen = async (): Promise<string> => {
+    try {
+      return await server.listen()
+    } catch (error) {
+      const ports = flags.grpcPort === 0 ? `${flags.port}` : `${flags.port} (HTTP) / ${flags.grpcPort} (gRPC)`
+      return fail(`cannot listen on ${flags.host}:${ports}: ${(error as Error).message}`)
+    }
   }
-  const grpcPart = server.grpcAddress === undefined ? '' : ` and grpc://${server.grpcAddress}`
-  out.log(`inferpool listening on ${url}${grpcPart} (loading ${models.length} model${models.length === 1 ? '' : 's'}…)`)
+  // A lone server listens at once (/v2/health/live answers while the models load). A
+  // process of a cluster joins the shared ports only once its models have loaded, so a
+  // port never hands a connection to a process that cannot serve it yet — a replacement
+  // for a process that died included.
+  let url = member === undefined ? await listen() : undefined
+  if (url !== undefined) {
+    const grpcPart = server.grpcAddress === undefined ? '' : ` and grpc://${server.grpcAddress}`
+    out.log(`inferpool listening on ${url}${grpcPart} (loading ${models.length} model${models.length === 1 ? '' : 's'}…)`)
+  }
   try {
     await server.handler.ready()
   } catch (error) {
     return fail(`a model failed to load: ${(error as Error).message}`)
   }
+  if (member?.stopping) return
+  url ??= await listen()
 
   const loaded = await Promise.all(models.map(async (m) => ({ ...m, pool: await pools[m.name] })))
+  const banner: string[] = []
   for (const { name, path, pool } of loaded) {
     const md = pool.metadata
-    out.log(
+    banner.push(
       `  model ${name}: ${path} — ${md.replicas} replica${md.replicas === 1 ? '' : 's'} × concurrency ${md.concurrency}, ` +
         `max batch ${md.maxBatchSize}, ${md.executionProvider}`,
     )
   }
+  banner.push(threadsLine(flags, intraOpThreads))
   const first = loaded[0]
-  out.log('Try it:')
-  out.log(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
-  out.log(`Metrics at ${url}/metrics. Ctrl-C (SIGINT) or SIGTERM shuts down gracefully.`)
+  banner.push('Try it:')
+  banner.push(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
+  banner.push(`Metrics at ${url}/metrics. Ctrl-C (SIGINT) or SIGTERM shuts down gracefully.`)
+  if (member !== undefined) return member.ready(url, banner)
+  for (const line of banner) out.log(line)
   out.log('inferpool: ready')
 }

@@ -41,6 +41,17 @@ export const POOL_DEFAULTS = {
   logSeverityLevel: 4,
 } as const
 
+/**
+ * Default `session.intraOpNumThreads`: the cores shared out between every session that
+ * runs at once on the machine — `replicas` per pool, in each of `processes` server
+ * processes (`inferpool serve --processes`). Each session sizes its intra-op pool to all
+ * cores by default; several sessions with that default fight over them
+ * (docs/runtime-facts.md#onnxruntime-node-in-worker-threads: 831 vs 1,393 runs/s on 2 cores).
+ */
+export function defaultIntraOpThreads(shape: { cores: number; replicas: number; processes?: number }): number {
+  return Math.max(1, Math.floor(shape.cores / (shape.replicas * (shape.processes ?? 1))))
+}
+
 /** The options the pool runs with, all resolved. */
 export interface ResolvedPoolOptions {
   model: string | Uint8Array
@@ -203,9 +214,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     'session.intraOpNumThreads',
     session.intraOpNumThreads,
     1,
-    // Each session sizes its intra-op pool to all cores by default; with several
-    // replicas they fight (docs/runtime-facts.md: 831 vs 1,393 runs/s on 2 cores).
-    Math.max(1, Math.floor(cores / replicas)),
+    defaultIntraOpThreads({ cores, replicas }),
   )
   const interOpNumThreads = integerAtLeast('session.interOpNumThreads', session.interOpNumThreads, 1, POOL_DEFAULTS.interOpNumThreads)
   const graphOptimizationLevel = oneOf(

@@ -290,7 +290,7 @@ class Handler {
     if (isMetrics) {
       return this.#only(req, GET, async () => {
         await this.metrics.refresh()
-        const text = await this.metrics.registry.metrics()
+        const text = await this.options.collectMetrics(this.metrics.registry)
         this.#send(req, res, 200, text, this.metrics.registry.contentType)
       })
     }

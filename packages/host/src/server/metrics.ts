@@ -13,7 +13,7 @@
  *   the pool, not only this handler's.
  */
 import { Counter, Gauge, Histogram, collectDefaultMetrics } from 'prom-client'
-import type { Registry } from 'prom-client'
+import type { Aggregator, Registry } from 'prom-client'
 import type { PoolStats } from '../types.js'
 import type { ServedPool } from './served-pool.js'
 
@@ -113,6 +113,8 @@ export class ServerMetrics {
       'inferpool_batch_slots_utilization_ratio',
       'Fraction of time the batch slots (replicas x concurrency) were busy since the pool started.',
       (s) => s.utilization,
+      // Across the processes of `inferpool serve --processes n` a ratio is averaged; every other metric here is summed.
+      'average',
     )
     this.#statsGauge('inferpool_replicas', 'Worker threads of the pool.', (s) => s.replicas.length)
     this.#statsGauge(
@@ -184,12 +186,13 @@ export class ServerMetrics {
     }
   }
 
-  #statsGauge(name: string, help: string, read: (stats: PoolStats) => number): void {
+  #statsGauge(name: string, help: string, read: (stats: PoolStats) => number, aggregator: Aggregator = 'sum'): void {
     const all = (): Generator<[string, PoolStats]> => this.#stats()
     new Gauge<Labels>({
       name,
       help,
       labelNames: ['model'],
+      aggregator,
       registers: [this.registry],
       collect() {
         for (const [model, stats] of all()) this.set({ model }, read(stats))

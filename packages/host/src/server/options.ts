@@ -3,7 +3,7 @@
  * validated once, at construction, with a message naming the option and echoing the
  * bad value.
  */
-import { booleanOption, integerOption, invalidOption, numberOption, stringOption } from '@inferpool/core/internal'
+import { booleanOption, functionOption, integerOption, invalidOption, numberOption, stringOption } from '@inferpool/core/internal'
 import type { Registry } from 'prom-client'
 
 export interface RequestHandlerOptions {
@@ -79,6 +79,12 @@ export interface RequestHandlerOptions {
    * @default console
    */
   logger?: Pick<Console, 'error'>
+  /**
+   * What `GET /metrics` answers, given this handler's registry (Prometheus text format).
+   * `inferpool serve --processes n` sets it to the aggregate of every server process.
+   * @default (registry) => registry.metrics()
+   */
+  collectMetrics?: (registry: Registry) => Promise<string>
 }
 
 export const HANDLER_DEFAULTS = {
@@ -113,11 +119,12 @@ export interface ResolvedHandlerOptions {
   registry: Registry | undefined
   processMetrics: boolean
   logger: Pick<Console, 'error'>
+  collectMetrics: (registry: Registry) => Promise<string>
 }
 
 export function resolveHandlerOptions(options: RequestHandlerOptions = {}): ResolvedHandlerOptions {
   if (typeof options !== 'object' || options === null) invalidOption('type', 'options', 'an object', options)
-  const { timeoutMs, registry, logger } = options
+  const { timeoutMs, registry, logger, collectMetrics } = options
   const apiKey = stringOption('apiKey', options.apiKey)
   const processMetrics = booleanOption('processMetrics', options.processMetrics, HANDLER_DEFAULTS.processMetrics)
   if (logger !== undefined && (typeof logger !== 'object' || logger === null || typeof logger.error !== 'function')) {
@@ -126,6 +133,7 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
   if (registry !== undefined && (typeof registry !== 'object' || registry === null || typeof registry.metrics !== 'function')) {
     invalidOption('type', 'registry', 'a prom-client Registry', registry)
   }
+  const collect = functionOption<(registry: Registry) => Promise<string>>('collectMetrics', collectMetrics)
   return {
     apiKey,
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? HANDLER_DEFAULTS.maxBodyBytes, 1),
@@ -138,5 +146,6 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
     registry,
     processMetrics,
     logger: logger ?? console,
+    collectMetrics: collect ?? ((own) => own.metrics()),
   }
 }

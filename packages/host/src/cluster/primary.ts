@@ -1,0 +1,271 @@
+/**
+ * The primary of `inferpool serve --processes n` (node:cluster). It serves nothing itself:
+ * it forks n server processes that share the listening port (each with its own pools),
+ * and owns their lifecycle:
+ *
+ *   starting ──every process ready──▶ serving ──SIGTERM/SIGINT──▶ stopping ──all exited──▶ exit
+ *       │                                                             ▲
+ *       └── a process exits before it was ready (a model cannot load) ┘  (exit 1)
+ *
+ * - While serving, a process that exits is replaced after a back-off
+ *   ({@link restartDelayMs}) and counted in `inferpool_process_restarts_total`.
+ * - `/metrics` on any process is answered with the aggregate of every ready process's
+ *   registry plus the primary's own (prom-client's `AggregatorRegistry.aggregate`).
+ * - On SIGTERM/SIGINT every process drains (the same graceful shutdown as one process)
+ *   and the primary exits once all have: 0 when all shut down cleanly, else 1. A process
+ *   still running `shutdownTimeoutMs` + {@link HARD_STOP_GRACE_MS} later is killed.
+ *   A second signal kills them all at once.
+ * - The processes end with the primary: node:cluster makes a server process exit as
+ *   soon as its IPC channel to the primary closes, whatever ended the primary.
+ */
+import cluster from 'node:cluster'
+import type { Worker } from 'node:cluster'
+import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client'
+import { COLLECT_TIMEOUT_MS, isOurs } from './messages.js'
+import type { MetricsJson, ToPrimary, ToServer } from './messages.js'
+
+/** Longest extra wait, past `shutdownTimeoutMs`, for a draining process before it is killed. */
+export const HARD_STOP_GRACE_MS = 5_000
+
+/**
+ * Delay before replacing a process: 250 ms, doubling with each replacement of the same
+ * process that exited before it was ready, up to 30 s (the pool's thread rebuilds back
+ * off the same way). A process that became ready resets it.
+ */
+export function restartDelayMs(failuresBeforeReady: number): number {
+  return Math.min(30_000, 250 * 2 ** Math.min(failuresBeforeReady, 10))
+}
+
+export interface ClusterOptions {
+  /** Server processes to run. */
+  processes: number
+  /** The servers' own `shutdownTimeoutMs`: how long the primary waits for a drain. */
+  shutdownTimeoutMs: number
+  log(line: string): void
+  error(line: string): void
+}
+
+interface Slot {
+  readonly index: number
+  worker: Worker | undefined
+  ready: boolean
+  /** Consecutive replacements of this slot that exited before they were ready. */
+  failures: number
+  respawn: NodeJS.Timeout | undefined
+}
+
+type State = 'starting' | 'serving' | 'stopping'
+
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const
+
+function describeExit(code: number | null, signal: string | null): string {
+  return signal !== null ? `was killed by ${signal}` : `exited with code ${code}`
+}
+
+/** Runs the primary until every server process has ended; resolves with the exit code to use. */
+export function runClusterPrimary(options: ClusterOptions): Promise<number> {
+  return new ClusterPrimary(options).run()
+}
+
+class ClusterPrimary {
+  readonly #options: ClusterOptions
+  readonly #slots: Slot[]
+  readonly #registry = new Registry()
+  readonly #restarts: Counter
+  #state: State = 'starting'
+  #exitCode = 0
+  #hardStop: NodeJS.Timeout | undefined
+  #finish: ((code: number) => void) | undefined
+  #nextId = 0
+  /** Per process, the scrapes waiting for its own metrics, by request id. */
+  readonly #collecting = new Map<Worker, Map<number, (metrics: MetricsJson | undefined) => void>>()
+
+  constructor(options: ClusterOptions) {
+    this.#options = options
+    this.#slots = Array.from({ length: options.processes }, (_, index) => ({
+      index,
+      worker: undefined,
+      ready: false,
+      failures: 0,
+      respawn: undefined,
+    }))
+    const registers = [this.#registry]
+    this.#restarts = new Counter({
+      name: 'inferpool_process_restarts_total',
+      help: 'Server processes replaced after they exited (inferpool serve --processes).',
+      registers,
+    })
+    const slots = this.#slots
+    new Gauge({
+      name: 'inferpool_processes',
+      help: 'Server processes configured (inferpool serve --processes).',
+      registers,
+      collect() {
+        this.set(slots.length)
+      },
+    })
+    new Gauge({
+      name: 'inferpool_processes_ready',
+      help: 'Server processes whose models are loaded and that take connections now.',
+      registers,
+      collect() {
+        this.set(slots.filter((slot) => slot.ready).length)
+      },
+    })
+  }
+
+  run(): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.#finish = resolve))
+    for (const signal of SIGNALS) process.on(signal, this.#onSignal)
+    this.#options.log(`inferpool: starting ${this.#slots.length} server processes…`)
+    for (const slot of this.#slots) this.#fork(slot)
+    return done.finally(() => {
+      for (const signal of SIGNALS) process.off(signal, this.#onSignal)
+    })
+  }
+
+  #fork(slot: Slot): void {
+    slot.respawn = undefined
+    const worker = cluster.fork({ INFERPOOL_PROCESS_INDEX: String(slot.index) })
+    slot.worker = worker
+    slot.ready = false
+    this.#collecting.set(worker, new Map())
+    worker.on('message', (message: unknown) => {
+      if (isOurs<ToPrimary>(message)) this.#onMessage(slot, worker, message)
+    })
+    // Sending to a process that just died fails asynchronously; its 'exit' handles the rest.
+    worker.on('error', () => {})
+    worker.once('exit', (code, signal) => this.#onExit(slot, worker, code, signal))
+  }
+
+  #send(worker: Worker, message: ToServer): void {
+    if (worker.isConnected()) worker.send(message)
+  }
+
+  #onMessage(slot: Slot, worker: Worker, message: ToPrimary): void {
+    switch (message.type) {
+      case 'inferpool:ready': {
+        if (slot.worker !== worker) return
+        slot.ready = true
+        slot.failures = 0
+        if (this.#state === 'stopping') {
+          // It loaded after the drain began: it was told to shut down already (see #stop).
+          return
+        }
+        if (this.#state === 'starting' && this.#slots.every((s) => s.ready)) {
+          this.#state = 'serving'
+          this.#options.log(`inferpool listening on ${message.url} (${this.#slots.length} server processes share the port)`)
+          for (const line of message.banner) this.#options.log(line)
+          this.#options.log('inferpool: ready')
+        } else if (this.#state === 'serving') {
+          this.#options.log(`inferpool: server process ${worker.process.pid} is ready (replacing one that exited)`)
+        }
+        return
+      }
+      case 'inferpool:aggregate': {
+        this.#aggregate().then(
+          (text) => this.#send(worker, { type: 'inferpool:aggregated', id: message.id, text }),
+          (error: unknown) =>
+            this.#send(worker, { type: 'inferpool:aggregated', id: message.id, error: (error as Error).message ?? String(error) }),
+        )
+        return
+      }
+      case 'inferpool:own-metrics': {
+        const waiting = this.#collecting.get(worker)
+        waiting?.get(message.id)?.(message.metrics)
+        waiting?.delete(message.id)
+        return
+      }
+    }
+  }
+
+  #onExit(slot: Slot, worker: Worker, code: number | null, signal: string | null): void {
+    for (const settle of this.#collecting.get(worker)?.values() ?? []) settle(undefined)
+    this.#collecting.delete(worker)
+    if (slot.worker !== worker) return
+    const wasReady = slot.ready
+    slot.worker = undefined
+    slot.ready = false
+    const pid = worker.process.pid
+
+    if (this.#state === 'stopping') {
+      if (code !== 0) this.#exitCode = 1
+      this.#finishIfAllExited()
+      return
+    }
+    if (this.#state === 'starting' && !wasReady) {
+      this.#options.error(`inferpool: server process ${pid} ${describeExit(code, signal)} before it was ready; stopping`)
+      this.#stop(1)
+      return
+    }
+    this.#restarts.inc()
+    if (!wasReady) slot.failures++
+    const delay = restartDelayMs(slot.failures)
+    this.#options.error(`inferpool: server process ${pid} ${describeExit(code, signal)}; starting a replacement in ${delay} ms`)
+    slot.respawn = setTimeout(() => this.#fork(slot), delay)
+  }
+
+  readonly #onSignal = (signal: NodeJS.Signals): void => {
+    if (this.#state === 'stopping') {
+      this.#options.error(`inferpool: ${signal} again, exiting now`)
+      for (const slot of this.#slots) slot.worker?.process.kill('SIGKILL')
+      process.exit(1)
+    }
+    this.#options.log(
+      `inferpool: ${signal} received, draining ${this.#slots.length} server processes (up to ${this.#options.shutdownTimeoutMs} ms)`,
+    )
+    this.#stop(0)
+  }
+
+  #stop(exitCode: number): void {
+    this.#state = 'stopping'
+    this.#exitCode = Math.max(this.#exitCode, exitCode)
+    for (const slot of this.#slots) {
+      clearTimeout(slot.respawn)
+      slot.respawn = undefined
+      // Server processes ignore signals (a terminal's Ctrl-C reaches the whole process
+      // group): the primary alone decides when they drain.
+      if (slot.worker !== undefined) this.#send(slot.worker, { type: 'inferpool:shutdown' })
+    }
+    this.#hardStop = setTimeout(() => {
+      this.#exitCode = 1
+      for (const slot of this.#slots) slot.worker?.process.kill('SIGKILL')
+    }, this.#options.shutdownTimeoutMs + HARD_STOP_GRACE_MS)
+    this.#finishIfAllExited()
+  }
+
+  #finishIfAllExited(): void {
+    if (this.#slots.some((slot) => slot.worker !== undefined)) return
+    clearTimeout(this.#hardStop)
+    this.#options.log(
+      this.#exitCode === 0 ? 'inferpool: shut down cleanly' : 'inferpool: shutdown did not complete cleanly in every server process',
+    )
+    this.#finish?.(this.#exitCode)
+  }
+
+  /** Every ready process's own metrics and the primary's, aggregated by prom-client. */
+  async #aggregate(): Promise<string> {
+    const id = this.#nextId++
+    const serving = this.#slots.flatMap((slot) => (slot.ready && slot.worker !== undefined ? [slot.worker] : []))
+    const replies = await Promise.all(serving.map((worker) => this.#collect(worker, id)))
+    const own = await this.#registry.getMetricsAsJSON()
+    const all = [...replies.filter((r): r is MetricsJson => r !== undefined), own]
+    return AggregatorRegistry.aggregate(all).metrics()
+  }
+
+  /** One process's own metrics; `undefined` if it exits or does not answer in time. */
+  #collect(worker: Worker, id: number): Promise<MetricsJson | undefined> {
+    const waiting = this.#collecting.get(worker)
+    if (waiting === undefined || !worker.isConnected()) return Promise.resolve(undefined)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(undefined), COLLECT_TIMEOUT_MS)
+      const settle = (metrics: MetricsJson | undefined): void => {
+        clearTimeout(timer)
+        waiting.delete(id)
+        resolve(metrics)
+      }
+      waiting.set(id, settle)
+      this.#send(worker, { type: 'inferpool:collect', id })
+    })
+  }
+}
