@@ -550,7 +550,7 @@ describe('one pool behind both protocols', () => {
     expect(responses.map((r) => [r.error_message, r.infer_response.id])).toEqual([['', 'streamed']])
     expect(float32s(responses[0].infer_response.raw_output_contents[0])).toEqual(Array.from(direct[1].output.data as Float32Array))
     expect([status.code, status.metadata.get('inferpool-code')]).toEqual([grpc.status.UNAVAILABLE, ['ERR_SHUTTING_DOWN']])
-    expect(await closed).toEqual({ forced: false })
+    expect(await closed).toEqual({ forced: false, lost: 0 })
     const after = await closing.client.call('ServerLive', {}, { deadlineMs: 5_000 })
     expect(after.ok ? 'ok' : after.code).toBe(grpc.status.UNAVAILABLE)
   })

@@ -48,11 +48,13 @@ export async function stopAll(): Promise<void> {
 
 /**
  * Starts `inferpool serve <args>` and resolves once it prints `inferpool: ready`; rejects
- * with its output if it exits first.
+ * with its output if it exits first. gRPC is off unless `args` name a `--grpc-port`: its
+ * default (8001) is one fixed port, which servers started side by side would fight over.
  */
 export function startServe(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<ServeProcess> {
+  const grpc = args.some((arg) => arg === '--grpc-port' || arg.startsWith('--grpc-port=')) ? [] : ['--grpc-port', '0']
   const child = track(
-    spawn(process.execPath, [cli, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [cli, 'serve', ...args, ...grpc], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
   )
   let text = ''
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))

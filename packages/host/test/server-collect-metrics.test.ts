@@ -54,7 +54,7 @@ describe('collectMetrics', () => {
     )
     servers.push(s)
     const res = await http(`${s.url}/metrics`)
-    expect([res.status, res.json]).toEqual([500, { error: { code: 'ERR_INTERNAL', message: 'Internal server error' } }])
+    expect([res.status, res.json]).toEqual([500, { error: 'Internal server error', code: 'ERR_INTERNAL' }])
     expect(errors).toHaveLength(1)
     fail = false
     expect((await http(`${s.url}/metrics`)).status).toBe(200)
@@ -62,7 +62,7 @@ describe('collectMetrics', () => {
 
   it('must be a function', () => {
     expect(() => createRequestHandler({ demo }, { collectMetrics: 'text' as never })).toThrow(
-      new TypeError('Expected `collectMetrics` to be a function, got `text` (string)'),
+      new TypeError('Expected `collectMetrics` to be a function, got `"text"` (string)'),
     )
   })
 })

@@ -173,7 +173,7 @@ describe('forced shutdown and escalation (closePools: true)', () => {
     const server = await serve({ m: pool }, { port: 0, shutdownTimeoutMs: 50 })
     const [held, ...queued] = await heldAndQueued(server.url as string, pool)
 
-    expect(await server.close()).toEqual({ forced: true })
+    expect(await server.close()).toEqual({ forced: true, lost: 3 })
 
     expect(answer(await held)).toEqual({ status: 503, code: 'ERR_SHUTTING_DOWN' })
     expect((await Promise.all(queued)).map(answer)).toEqual([
@@ -193,7 +193,7 @@ describe('forced shutdown and escalation (closePools: true)', () => {
     const graceful = server.close()
     const hard = server.close({ drain: false })
 
-    expect(await Promise.all([graceful, hard])).toEqual([{ forced: true }, { forced: true }])
+    expect(await Promise.all([graceful, hard])).toEqual([{ forced: true, lost: 3 }, { forced: true, lost: 3 }])
     expect(answer(await held)).toEqual({ status: 503, code: 'ERR_SHUTTING_DOWN' })
     expect((await Promise.all(queued)).map(answer)).toEqual([
       { status: 503, code: 'ERR_BATCHER_CLOSED' },
@@ -211,7 +211,7 @@ describe('forced shutdown and escalation (closePools: true)', () => {
     const graceful = server.close()
     const destroyed = server.destroy(new Error('operator said stop'))
 
-    expect(await Promise.all([graceful, destroyed])).toEqual([{ forced: true }, { forced: true }])
+    expect(await Promise.all([graceful, destroyed])).toEqual([{ forced: true, lost: 3 }, { forced: true, lost: 3 }])
     expect((await Promise.all(requests)).map(answer)).toEqual(new Array(3).fill({ status: 503, code: 'ERR_SHUTTING_DOWN' }))
     expect({ destroyed: server.destroyed, handlerDestroyed: server.handler.destroyed }).toEqual({ destroyed: true, handlerDestroyed: true })
     await until(() => pool.destroyed)
