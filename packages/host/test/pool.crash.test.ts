@@ -47,7 +47,7 @@ describe('worker crash mid-batch', () => {
         const error = (outcome as PromiseRejectedResult).reason as WorkerCrashedError
         expect(error).toBeInstanceOf(WorkerCrashedError)
         expect(error.code).toBe('ERR_WORKER_CRASHED')
-        expect(error.message).toMatch(/^The worker thread died twice running this row \(/)
+        expect(error.message).toMatch(/^The replica died twice running this row \(/)
         expect(error.message).toMatch(reason)
       } else {
         expect(outcome).toEqual({ status: 'fulfilled', value: i * 2 })

@@ -108,7 +108,7 @@ describe('Dispatcher', () => {
     expect(error).toMatchObject({
       code: 'ERR_WORKER_CRASHED',
       message:
-        'The worker thread died twice running this row (worker exited with code: 2; replacement threads died while loading: exit code 3)',
+        'The replica died twice running this row (worker exited with code: 2; replacement threads died while loading: exit code 3)',
       details: {
         rows: 1,
         reason: 'worker exited with code: 2; replacement threads died while loading: exit code 3',
@@ -121,7 +121,7 @@ describe('Dispatcher', () => {
   it('counts crashed rows only once the batch is down to one row (the batcher splits the rest)', async () => {
     const twice = [failure({ kind: 'crashed', reason: 'x' }), failure({ kind: 'crashed', reason: 'x' })]
     expect((await dispatch(twice, 4)).crashed).toBe(0)
-    expect((await dispatch(twice, 4)).error).toMatchObject({ message: 'The worker thread died twice running a batch of 4 rows (x)' })
+    expect((await dispatch(twice, 4)).error).toMatchObject({ message: 'The replica died twice running a batch of 4 rows (x)' })
   })
 
   it('re-routes a batch whose replicas were retired up to MAX_REROUTES times without counting a crash', async () => {

@@ -20,6 +20,7 @@ import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../ser
 import { handlerInternals } from '../server/handler.js'
 import type { InferpoolRequestHandler } from '../server/handler.js'
 import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../server/metadata.js'
+import { submitRows } from '../server/submit-rows.js'
 import { modelConfigOf } from '../server/triton/config.js'
 import { statsCollectorOf } from '../server/triton/stats.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
@@ -158,27 +159,10 @@ class GrpcService {
         admit()
         results = [await pending]
       } else {
-        const controller = new AbortController()
-        const onAbort = (): void => controller.abort()
-        signal.addEventListener('abort', onAbort, { once: true })
-        try {
-          const inferOptions = { signal: controller.signal, timeoutMs }
-          const pending = decoded.rows.map((row) => {
-            try {
-              return pool.infer(row, inferOptions)
-            } catch (error) {
-              return Promise.reject(error)
-            }
-          })
-          admit()
-          results = await Promise.all(pending)
-        } catch (error) {
-          // The other rows of the request are of no use any more.
-          controller.abort()
-          throw error
-        } finally {
-          signal.removeEventListener('abort', onAbort)
-        }
+        // All the request's rows or none, one signal for all (as over HTTP).
+        const pending = submitRows(pool, decoded.rows, { signal, timeoutMs })
+        admit()
+        results = await pending
       }
       const response = inferResponse(
         entry.name,

@@ -168,7 +168,7 @@ export class Dispatcher {
         const reason = failure.reason + (loadDeath === undefined ? '' : `; replacement threads died while loading: ${loadDeath}`)
         return this.#countCrashed(
           new WorkerCrashedError(
-            `The worker thread died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`,
+            `The replica died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`,
             {
               cause: failure.cause,
               details: { rows, reason, ...(loadDeath === undefined ? {} : { loadDeath }) },

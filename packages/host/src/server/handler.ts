@@ -22,7 +22,7 @@ import { Registry } from 'prom-client'
 import { TimeoutError } from '@inferpool/core'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
-import type { RowInput, RowOutput } from '../types.js'
+import type { RowOutput } from '../types.js'
 import { doorOf, retryAfterSeconds } from './admission.js'
 import type { AdmissionTicket } from './admission.js'
 import { BINARY_CONTENT_TYPE, HEADER_LENGTH_HEADER, headerLengthOf } from './binary.js'
@@ -42,6 +42,7 @@ import {
   UnauthorizedError,
 } from './errors.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
+import { submitRows } from './submit-rows.js'
 import { ServerMetrics } from './metrics.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
@@ -564,40 +565,6 @@ class Handler {
   }
 }
 
-/**
- * Queues a request's rows: all or none through `inferMany` when the pool has it; one by
- * one otherwise (a remote pool), where the shared signal still cancels the siblings of
- * a row that fails.
- */
-function submitRows(
-  pool: ServedPool,
-  rows: RowInput[],
-  options: { signal: AbortSignal; timeoutMs: number | undefined },
-): Promise<RowOutput[]> {
-  if (pool.inferMany !== undefined) return pool.inferMany(rows, options)
-  const controller = new AbortController()
-  const forward = (): void => controller.abort(options.signal.reason)
-  options.signal.addEventListener('abort', forward, { once: true })
-  const each = { signal: controller.signal, timeoutMs: options.timeoutMs }
-  const pending = rows.map((row) => {
-    try {
-      return pool.infer(row, each)
-    } catch (error) {
-      return Promise.reject(error)
-    }
-  })
-  return Promise.all(pending).then(
-    (results) => {
-      options.signal.removeEventListener('abort', forward)
-      return results
-    },
-    (error: unknown) => {
-      options.signal.removeEventListener('abort', forward)
-      controller.abort(error)
-      throw error
-    },
-  )
-}
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest()

@@ -1,0 +1,41 @@
+/**
+ * How a request's rows enter a pool, for every protocol (HTTP and gRPC alike): all of
+ * them or none, and one signal for the request.
+ */
+import type { RowInput, RowOutput } from '../types.js'
+import type { ServedPool } from './served-pool.js'
+
+/**
+ * Queues a request's rows: all or none through `inferMany` when the pool has it; one by
+ * one otherwise (a remote pool), where the shared signal still cancels the siblings of
+ * a row that fails.
+ */
+export function submitRows(
+  pool: ServedPool,
+  rows: RowInput[],
+  options: { signal: AbortSignal; timeoutMs: number | undefined },
+): Promise<RowOutput[]> {
+  if (pool.inferMany !== undefined) return pool.inferMany(rows, options)
+  const controller = new AbortController()
+  const forward = (): void => controller.abort(options.signal.reason)
+  options.signal.addEventListener('abort', forward, { once: true })
+  const each = { signal: controller.signal, timeoutMs: options.timeoutMs }
+  const pending = rows.map((row) => {
+    try {
+      return pool.infer(row, each)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  })
+  return Promise.all(pending).then(
+    (results) => {
+      options.signal.removeEventListener('abort', forward)
+      return results
+    },
+    (error: unknown) => {
+      options.signal.removeEventListener('abort', forward)
+      controller.abort(error)
+      throw error
+    },
+  )
+}
