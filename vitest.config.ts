@@ -25,11 +25,7 @@ const summaryLine: Reporter = {
 
 export default defineConfig({
   test: {
-    include: [
-      'packages/*/test/**/*.test.ts',
-      'bench/test/**/*.test.ts',
-      'tools/*/test/**/*.test.ts',
-    ],
+    include: ['packages/*/test/**/*.test.ts', 'bench/test/**/*.test.ts', 'tools/*/test/**/*.test.ts'],
     reporters: ['default', summaryLine],
     // onnxruntime-node is a native addon: child processes isolate it best (docs/runtime-facts.md#vitest).
     pool: 'forks',

@@ -44,13 +44,33 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
   }))
   if (poolRows.length) {
     const callerTicks = [...new Set(r.pool.map((p) => p.callers))].sort((a, b) => a - b)
-    const x = { field: 'callers', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'concurrent callers', axis: { values: callerTicks } } as const
-    const color = { field: 'shape', type: 'nominal', title: null, sort: shapeOrder, legend: { ...LEGEND, orient: 'bottom', columns: 2 } } as const
+    const x = {
+      field: 'callers',
+      type: 'quantitative',
+      scale: { type: 'log', base: 2 },
+      title: 'concurrent callers',
+      axis: { values: callerTicks },
+    } as const
+    const color = {
+      field: 'shape',
+      type: 'nominal',
+      title: null,
+      sort: shapeOrder,
+      legend: { ...LEGEND, orient: 'bottom', columns: 2 },
+    } as const
     const reference = (field: 'limit' | 'direct', label: string, dash: number[]) => [
-      { mark: { type: 'rule', strokeDash: dash }, encoding: { y: { field, aggregate: 'max', type: 'quantitative' }, color: { value: '#555' } } },
+      {
+        mark: { type: 'rule', strokeDash: dash },
+        encoding: { y: { field, aggregate: 'max', type: 'quantitative' }, color: { value: '#555' } },
+      },
       {
         mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 2, dy: -2, fontSize: 9 },
-        encoding: { y: { field, aggregate: 'max', type: 'quantitative' }, x: { value: 0 }, text: { value: label }, color: { value: '#333' } },
+        encoding: {
+          y: { field, aggregate: 'max', type: 'quantitative' },
+          x: { value: 0 },
+          text: { value: label },
+          color: { value: '#333' },
+        },
       },
     ]
     specs.throughput = {
@@ -87,7 +107,13 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
           x,
           y: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'latency (ms, log)' },
           color,
-          strokeDash: { field: 'batch', type: 'nominal', title: null, sort: [biggestBatch, batchOf(1)], legend: { ...LEGEND, orient: 'bottom' } },
+          strokeDash: {
+            field: 'batch',
+            type: 'nominal',
+            title: null,
+            sort: [biggestBatch, batchOf(1)],
+            legend: { ...LEGEND, orient: 'bottom' },
+          },
         },
       },
     }
@@ -121,7 +147,9 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
         layer: [
           {
             mark: 'rect',
-            encoding: { color: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s', scale: { scheme: 'blues' }, legend: { format: ',d' } } },
+            encoding: {
+              color: { field: 'rowsPerSec', type: 'quantitative', title: 'rows/s', scale: { scheme: 'blues' }, legend: { format: ',d' } },
+            },
           },
           { mark: { type: 'text', fontSize: 12 }, encoding: { text: { field: 'text' }, color: { value: 'black' } } },
         ],
@@ -174,7 +202,9 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
     if (r.thirdParty) {
       const t = r.thirdParty
       const values = [
-        ...t.direct.filter((p) => p.callers === t.pool[0]?.callers).map((p) => ({ runner: 'direct, main thread', rowsPerSec: Math.round(p.rowsPerSec) })),
+        ...t.direct
+          .filter((p) => p.callers === t.pool[0]?.callers)
+          .map((p) => ({ runner: 'direct, main thread', rowsPerSec: Math.round(p.rowsPerSec) })),
         ...t.pool.map((p) => ({ runner: `pool, ${p.replicas} replica(s)`, rowsPerSec: Math.round(p.rowsPerSec) })),
       ]
       panels.push({

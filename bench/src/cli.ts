@@ -144,7 +144,9 @@ async function main(argv: string[]): Promise<number> {
     for (const replicas of config.replicas)
       for (const concurrency of config.concurrency)
         for (const maxBatchSize of config.maxBatchSize)
-          result.pool.push(...(await runPoolConfig(create, model, { replicas, concurrency, maxBatchSize }, config.callers, config.window, limit(), step)))
+          result.pool.push(
+            ...(await runPoolConfig(create, model, { replicas, concurrency, maxBatchSize }, config.callers, config.window, limit(), step)),
+          )
   })
 
   // The pool shape the later scenarios use: the best at the most callers — replicas ×
@@ -155,7 +157,8 @@ async function main(argv: string[]): Promise<number> {
     const best = atMost.reduce<PoolPoint | undefined>((a, b) => (!a || b.rowsPerSec > a.rowsPerSec ? b : a), undefined)
     const shapes = result.shapes?.median.filter((m) => m.callers === Math.max(...result.shapes!.callers))
     const bestShapeMedian = shapes?.reduce((a, b) => (b.rowsPerSec > a.rowsPerSec ? b : a))
-    if (bestShapeMedian) return { replicas: bestShapeMedian.replicas, concurrency: bestShapeMedian.concurrency, maxBatchSize: bestShapeMedian.maxBatchSize }
+    if (bestShapeMedian)
+      return { replicas: bestShapeMedian.replicas, concurrency: bestShapeMedian.concurrency, maxBatchSize: bestShapeMedian.maxBatchSize }
     return best
       ? { replicas: best.replicas, concurrency: best.concurrency, maxBatchSize: best.maxBatchSize }
       : { replicas: config.replicas.at(-1)!, concurrency: config.concurrency[0], maxBatchSize: config.maxBatchSize.at(-1)! }
@@ -164,7 +167,17 @@ async function main(argv: string[]): Promise<number> {
   await scenario('shapes', async () => {
     const batch = bestShape().maxBatchSize
     const callers = [...new Set([1, config.callers.at(-1)!])]
-    result.shapes = await runShapeRounds(createTensorPool, model, config.replicas, config.concurrency, batch, callers, config.shapeRounds, config.window, step)
+    result.shapes = await runShapeRounds(
+      createTensorPool,
+      model,
+      config.replicas,
+      config.concurrency,
+      batch,
+      callers,
+      config.shapeRounds,
+      config.window,
+      step,
+    )
   })
 
   await scenario('waits', async () => {
@@ -173,18 +186,35 @@ async function main(argv: string[]): Promise<number> {
     for (const policy of config.policies) {
       // A policy can never ask for a bigger minimum than the batch size allows.
       const minBatchSize = Math.min(policy.minBatchSize, shape.maxBatchSize)
-      result.waits.push(...(await runPoolConfig(create, model, { ...shape, ...policy, minBatchSize }, waitCallers(config), config.window, limit(), step)))
+      result.waits.push(
+        ...(await runPoolConfig(create, model, { ...shape, ...policy, minBatchSize }, waitCallers(config), config.window, limit(), step)),
+      )
     }
   })
 
   await scenario('targets', async () => {
     result.targets = await runTargetRounds(
-      createTensorPool, model, bestShape(), maxBatchFor(model, LIMIT_BATCH), config.callers.at(-1)!, config.targetRounds, config.targetWindow, step,
+      createTensorPool,
+      model,
+      bestShape(),
+      maxBatchFor(model, LIMIT_BATCH),
+      config.callers.at(-1)!,
+      config.targetRounds,
+      config.targetWindow,
+      step,
     )
   })
 
   await scenario('isolation', async () => {
-    result.isolation = await runIsolation(createTensorPool, model, bestShape(), config.callers.at(-1)!, config.isolationRounds, config.targetWindow, step)
+    result.isolation = await runIsolation(
+      createTensorPool,
+      model,
+      bestShape(),
+      config.callers.at(-1)!,
+      config.isolationRounds,
+      config.targetWindow,
+      step,
+    )
   })
 
   // Efficiency = rows/s ÷ the practical limit; the interleaved rounds give the steadier
@@ -202,7 +232,8 @@ async function main(argv: string[]): Promise<number> {
     ]
     // The naive Python server of issue 11 (FastAPI + onnxruntime per request), when python3 has its packages.
     const pythonMissing = await pythonBaselineMissing()
-    if (pythonMissing === null) specs.push({ server: 'python-fastapi', config: { kind: 'python', model: modelPath, modelName: HTTP_MODEL_NAME } })
+    if (pythonMissing === null)
+      specs.push({ server: 'python-fastapi', config: { kind: 'python', model: modelPath, modelName: HTTP_MODEL_NAME } })
     else console.error(`bench: the naive Python baseline (python-fastapi) is skipped: ${pythonMissing}`)
     // One server failing (say, the pool server) must not cost the other servers' figures.
     const failures: string[] = []
@@ -235,7 +266,14 @@ async function main(argv: string[]): Promise<number> {
   await scenario('grpc', async () => {
     const shape = bestShape()
     const pool = { replicas: shape.replicas, concurrency: shape.concurrency, maxBatchSize: Math.max(shape.maxBatchSize, 2) }
-    const options = { model: modelPath, modelName: HTTP_MODEL_NAME, pool, connections: config.grpcConnections, rounds: config.grpcRounds, window: config.grpcWindow }
+    const options = {
+      model: modelPath,
+      modelName: HTTP_MODEL_NAME,
+      pool,
+      connections: config.grpcConnections,
+      rounds: config.grpcRounds,
+      window: config.grpcWindow,
+    }
     result.grpc.push(...(await runGrpc(model, options, step)))
   })
 
@@ -259,7 +297,14 @@ async function main(argv: string[]): Promise<number> {
     result.overload = await runOverload(
       model,
       modelPath,
-      { comfortable: o.comfortable, rowsPerRequest: o.rowsPerRequest, warmupMs: o.window.warmupMs, durationMs: o.window.durationMs, serveArgs: [...(o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)]), ...o.serveArgs], bin: o.bin },
+      {
+        comfortable: o.comfortable,
+        rowsPerRequest: o.rowsPerRequest,
+        warmupMs: o.window.warmupMs,
+        durationMs: o.window.durationMs,
+        serveArgs: [...(o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)]), ...o.serveArgs],
+        bin: o.bin,
+      },
       step,
     )
   })
@@ -284,7 +329,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(`results: ${jsonPath}`)
   } else {
     console.log(formatReport(full))
-    console.log(`\nresults: ${jsonPath}${full.charts.length ? `\ncharts:  ${full.charts.map((c) => join(outDir, c)).join('\n         ')}` : ''}`)
+    console.log(
+      `\nresults: ${jsonPath}${full.charts.length ? `\ncharts:  ${full.charts.map((c) => join(outDir, c)).join('\n         ')}` : ''}`,
+    )
   }
   return errors.length ? 1 : 0
 }

@@ -50,7 +50,10 @@ export interface ClosedLoopResult {
 }
 
 export class ClosedLoopHungError extends Error {
-  constructor(readonly outstanding: number, readonly waitedMs: number) {
+  constructor(
+    readonly outstanding: number,
+    readonly waitedMs: number,
+  ) {
     super(`closed loop: ${outstanding} call(s) still outstanding ${Math.round(waitedMs)} ms after the window closed`)
     this.name = 'ClosedLoopHungError'
   }
@@ -128,9 +131,12 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<ClosedL
   const all = Promise.all(Array.from({ length: callers }, (_, i) => loop(i)))
   let guard: NodeJS.Timeout | undefined
   const hung = new Promise<never>((_, reject) => {
-    guard = setTimeout(() => {
-      reject(new ClosedLoopHungError(outstanding, now() - (windowClosedAt || startedAt)))
-    }, warmupMs + durationMs + drainTimeoutMs)
+    guard = setTimeout(
+      () => {
+        reject(new ClosedLoopHungError(outstanding, now() - (windowClosedAt || startedAt)))
+      },
+      warmupMs + durationMs + drainTimeoutMs,
+    )
     guard.unref()
   })
   try {

@@ -17,7 +17,21 @@
  */
 import { parseArgs } from 'node:util'
 
-export const SCENARIOS = ['core', 'direct', 'pool', 'shapes', 'waits', 'targets', 'isolation', 'http', 'grpc', 'processes', 'third-party', 'memory', 'overload'] as const
+export const SCENARIOS = [
+  'core',
+  'direct',
+  'pool',
+  'shapes',
+  'waits',
+  'targets',
+  'isolation',
+  'http',
+  'grpc',
+  'processes',
+  'third-party',
+  'memory',
+  'overload',
+] as const
 /** Scenarios that run only when named in `--only` (they take minutes on their own). */
 export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload']
 export type Scenario = (typeof SCENARIOS)[number]
@@ -70,7 +84,14 @@ export interface BenchConfig {
   doorWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
   /** Connections of the capacity point, request sizes and window of the overload scenario. */
-  overload: { comfortable: number; rowsPerRequest: number[]; window: Window; bin: string | null; timeoutMs: number | null; serveArgs: string[] }
+  overload: {
+    comfortable: number
+    rowsPerRequest: number[]
+    window: Window
+    bin: string | null
+    timeoutMs: number | null
+    serveArgs: string[]
+  }
   json: boolean
   out: string | null
   charts: boolean
@@ -162,7 +183,14 @@ const FULL = {
   doorRounds: 3,
   doorWindow: { warmupMs: 500, durationMs: 1500 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
-  overload: { comfortable: 16, rowsPerRequest: [1, 64], window: { warmupMs: 1000, durationMs: 5000 }, bin: null as string | null, timeoutMs: null as number | null, serveArgs: [] as string[] },
+  overload: {
+    comfortable: 16,
+    rowsPerRequest: [1, 64],
+    window: { warmupMs: 1000, durationMs: 5000 },
+    bin: null as string | null,
+    timeoutMs: null as number | null,
+    serveArgs: [] as string[],
+  },
 }
 
 const QUICK: typeof FULL = {
@@ -190,7 +218,14 @@ const QUICK: typeof FULL = {
   doorRounds: 1,
   doorWindow: { warmupMs: 150, durationMs: 350 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
-  overload: { comfortable: 4, rowsPerRequest: [1, 64], window: { warmupMs: 200, durationMs: 800 }, bin: null, timeoutMs: null, serveArgs: [] },
+  overload: {
+    comfortable: 4,
+    rowsPerRequest: [1, 64],
+    window: { warmupMs: 200, durationMs: 800 },
+    bin: null,
+    timeoutMs: null,
+    serveArgs: [],
+  },
 }
 
 function fail(message: string): never {
@@ -206,7 +241,10 @@ export class UsageError extends Error {
 
 function intList(flag: string, value: string | undefined, min: number): number[] | undefined {
   if (value === undefined) return undefined
-  const parts = value.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
   if (parts.length === 0) fail(`--${flag} expects a comma-separated list of integers >= ${min}, got "${value}"`)
   const list = parts.map((p) => {
     const n = Number(p)

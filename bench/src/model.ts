@@ -31,7 +31,17 @@ export interface ModelInfo {
 }
 
 const SUPPORTED: ReadonlySet<string> = new Set([
-  'float32', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool',
+  'float32',
+  'float64',
+  'int8',
+  'uint8',
+  'int16',
+  'uint16',
+  'int32',
+  'uint32',
+  'int64',
+  'uint64',
+  'bool',
 ])
 
 /** KServe v2 / Open Inference Protocol datatype names. */
@@ -69,7 +79,8 @@ export async function readModelInfo(path: string, dimOverrides: Record<string, n
   try {
     const convert = (meta: ort.InferenceSession.ValueMetadata): ModelTensor => {
       if (!meta.isTensor) throw new Error(`${path}: ${meta.name} is not a tensor; the bench only feeds tensors`)
-      if (!SUPPORTED.has(meta.type)) throw new Error(`${path}: ${meta.name} has element type ${meta.type}, which the bench cannot synthesise`)
+      if (!SUPPORTED.has(meta.type))
+        throw new Error(`${path}: ${meta.name} has element type ${meta.type}, which the bench cannot synthesise`)
       const dims = [...meta.shape]
       const rowDims = dims.slice(1).map((d) => {
         if (typeof d === 'number' && d > 0) return d
@@ -106,16 +117,25 @@ export function randomArray(tensor: ModelTensor, rows: number, rng: () => number
       return arr
     }
     // Raw binary16 bits of values in [0, 1) (0x3c00 is 1.0): always finite.
-    case 'float16': return ints(new Uint16Array(n), 0x3c00)
+    case 'float16':
+      return ints(new Uint16Array(n), 0x3c00)
     // readModelInfo refuses string models: the bench synthesises numbers only.
-    case 'string': throw new Error(`${tensor.name}: the bench cannot synthesise string tensors`)
-    case 'int8': return ints(new Int8Array(n), 10)
-    case 'uint8': return ints(new Uint8Array(n), 10)
-    case 'bool': return ints(new Uint8Array(n), 2)
-    case 'int16': return ints(new Int16Array(n), 10)
-    case 'uint16': return ints(new Uint16Array(n), 10)
-    case 'int32': return ints(new Int32Array(n), 10)
-    case 'uint32': return ints(new Uint32Array(n), 10)
+    case 'string':
+      throw new Error(`${tensor.name}: the bench cannot synthesise string tensors`)
+    case 'int8':
+      return ints(new Int8Array(n), 10)
+    case 'uint8':
+      return ints(new Uint8Array(n), 10)
+    case 'bool':
+      return ints(new Uint8Array(n), 2)
+    case 'int16':
+      return ints(new Int16Array(n), 10)
+    case 'uint16':
+      return ints(new Uint16Array(n), 10)
+    case 'int32':
+      return ints(new Int32Array(n), 10)
+    case 'uint32':
+      return ints(new Uint32Array(n), 10)
     case 'int64':
     case 'uint64': {
       const arr = tensor.type === 'int64' ? new BigInt64Array(n) : new BigUint64Array(n)
@@ -134,9 +154,7 @@ export function randomRows(info: ModelInfo, count: number, seed = 1): Array<Reco
 /** ORT feeds for a batch of `rows` random rows (for the direct baselines). */
 export function randomFeeds(info: ModelInfo, rows: number, seed = 1): Record<string, ort.Tensor> {
   const rng = createRng(seed)
-  return Object.fromEntries(
-    info.inputs.map((t) => [t.name, new ort.Tensor(t.type, randomArray(t, rows, rng), [rows, ...t.rowDims])]),
-  )
+  return Object.fromEntries(info.inputs.map((t) => [t.name, new ort.Tensor(t.type, randomArray(t, rows, rng), [rows, ...t.rowDims])]))
 }
 
 /** ORT feeds holding one given row. */

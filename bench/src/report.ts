@@ -38,7 +38,11 @@ export function formatReport(r: BenchResult): string {
   if (r.direct) {
     out.push('\nDirect onnxruntime-node baselines')
     const rows: Array<Array<string | number>> = r.direct.row.map((p) => [
-      `one row per run(), main thread, ${p.callers} caller(s)`, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p95), ms(p.latencyMs.p99),
+      `one row per run(), main thread, ${p.callers} caller(s)`,
+      n0(p.rowsPerSec),
+      ms(p.latencyMs.p50),
+      ms(p.latencyMs.p95),
+      ms(p.latencyMs.p99),
     ])
     for (const v of r.direct.practicalLimit?.variants ?? []) {
       rows.push([`${v.description}${v.name === r.direct.practicalLimit?.best ? '  ← practical limit' : ''}`, n0(v.rowsPerSec), '', '', ''])
@@ -50,11 +54,31 @@ export function formatReport(r: BenchResult): string {
     out.push(`\n${title}`)
     out.push(
       table(
-        ['replicas', 'conc', 'maxBatch', ...(policy ? ['minBatch', 'waitMs'] : []), 'callers', 'rows/s', 'p50 ms', 'p95 ms', 'p99 ms', 'mean batch', 'efficiency'],
+        [
+          'replicas',
+          'conc',
+          'maxBatch',
+          ...(policy ? ['minBatch', 'waitMs'] : []),
+          'callers',
+          'rows/s',
+          'p50 ms',
+          'p95 ms',
+          'p99 ms',
+          'mean batch',
+          'efficiency',
+        ],
         points.map((p) => [
-          p.replicas, p.concurrency, p.effectiveMaxBatchSize,
+          p.replicas,
+          p.concurrency,
+          p.effectiveMaxBatchSize,
           ...(policy ? [p.minBatchSize ?? '–', p.maxWaitMs ?? '–'] : []),
-          p.callers, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p95), ms(p.latencyMs.p99), n2(p.meanBatchSize), ratio(p.efficiency),
+          p.callers,
+          n0(p.rowsPerSec),
+          ms(p.latencyMs.p50),
+          ms(p.latencyMs.p95),
+          ms(p.latencyMs.p99),
+          n2(p.meanBatchSize),
+          ratio(p.efficiency),
         ]),
       ),
     )
@@ -67,7 +91,15 @@ export function formatReport(r: BenchResult): string {
     out.push(
       table(
         ['replicas', 'conc', 'callers', 'rows/s', 'p50 ms', 'p99 ms', 'efficiency'],
-        r.shapes.median.map((m) => [m.replicas, m.concurrency, m.callers, n0(m.rowsPerSec), ms(m.p50Ms), ms(m.p99Ms), ratio(limit ? m.rowsPerSec / limit : null)]),
+        r.shapes.median.map((m) => [
+          m.replicas,
+          m.concurrency,
+          m.callers,
+          n0(m.rowsPerSec),
+          ms(m.p50Ms),
+          ms(m.p99Ms),
+          ratio(limit ? m.rowsPerSec / limit : null),
+        ]),
       ),
     )
   }
@@ -80,22 +112,48 @@ export function formatReport(r: BenchResult): string {
         ['round', 'practical limit rows/s', 'pool rows/s', 'batching off rows/s', 'direct p50 ms (1 caller)', 'pool p50 ms (1 caller)'],
         [
           ...t.rounds.map((x, i) => [
-            String(i + 1), n0(x.practicalLimit.rowsPerSec), n0(x.pool.rowsPerSec), n0(x.batchingOff.rowsPerSec), ms(x.direct1.latencyMs.p50), ms(x.pool1.latencyMs.p50),
+            String(i + 1),
+            n0(x.practicalLimit.rowsPerSec),
+            n0(x.pool.rowsPerSec),
+            n0(x.batchingOff.rowsPerSec),
+            ms(x.direct1.latencyMs.p50),
+            ms(x.pool1.latencyMs.p50),
           ]),
-          ['median', n0(t.median.practicalLimitRowsPerSec), n0(t.median.poolRowsPerSec), n0(t.median.batchingOffRowsPerSec), ms(t.median.directP50Ms), ms(t.median.poolP50MsAt1)],
+          [
+            'median',
+            n0(t.median.practicalLimitRowsPerSec),
+            n0(t.median.poolRowsPerSec),
+            n0(t.median.batchingOffRowsPerSec),
+            ms(t.median.directP50Ms),
+            ms(t.median.poolP50MsAt1),
+          ],
         ],
       ),
     )
   }
   if (r.isolation) {
     const x = r.isolation
-    out.push(`\nThread vs process mode (interleaved; r${x.shape.replicas} c${x.shape.concurrency} b${x.shape.maxBatchSize}, ${x.callers} callers and 1)`)
+    out.push(
+      `\nThread vs process mode (interleaved; r${x.shape.replicas} c${x.shape.concurrency} b${x.shape.maxBatchSize}, ${x.callers} callers and 1)`,
+    )
     out.push(
       table(
         ['round', 'thread rows/s', 'process rows/s', 'thread p50 ms (1 caller)', 'process p50 ms (1 caller)'],
         [
-          ...x.rounds.map((y, i) => [String(i + 1), n0(y.thread.rowsPerSec), n0(y.process.rowsPerSec), ms(y.thread1.latencyMs.p50), ms(y.process1.latencyMs.p50)]),
-          ['median', n0(x.median.threadRowsPerSec), n0(x.median.processRowsPerSec), ms(x.median.threadP50MsAt1), ms(x.median.processP50MsAt1)],
+          ...x.rounds.map((y, i) => [
+            String(i + 1),
+            n0(y.thread.rowsPerSec),
+            n0(y.process.rowsPerSec),
+            ms(y.thread1.latencyMs.p50),
+            ms(y.process1.latencyMs.p50),
+          ]),
+          [
+            'median',
+            n0(x.median.threadRowsPerSec),
+            n0(x.median.processRowsPerSec),
+            ms(x.median.threadP50MsAt1),
+            ms(x.median.processP50MsAt1),
+          ],
         ],
       ),
     )
@@ -114,20 +172,35 @@ export function formatReport(r: BenchResult): string {
         ['server', 'connections', 'rows/s', 'p50 ms', 'p95 ms', 'p99 ms', 'server RSS MiB'],
         r.http.map((p) => [
           p.pool ? `${p.server} (r${p.pool.replicas} c${p.pool.concurrency} b${p.pool.maxBatchSize})` : p.server,
-          p.connections, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p95), ms(p.latencyMs.p99), p.serverRssMiB.toFixed(0),
+          p.connections,
+          n0(p.rowsPerSec),
+          ms(p.latencyMs.p50),
+          ms(p.latencyMs.p95),
+          ms(p.latencyMs.p99),
+          p.serverRssMiB.toFixed(0),
         ]),
       ),
     )
-  }  if (r.door) {
+  }
+  if (r.door) {
     const d = r.door.summary
-    out.push(`\nThe door (single-row requests, ${d.connections} connections, median of ${d.rounds} interleaved round(s); no-op = parse and answer, no inference)`)
+    out.push(
+      `\nThe door (single-row requests, ${d.connections} connections, median of ${d.rounds} interleaved round(s); no-op = parse and answer, no inference)`,
+    )
     out.push(
       table(
         ['encoding', 'inferpool req/s', 'no-op req/s', 'inferpool ÷ no-op'],
-        (['json', 'binary'] as const).map((e) => [e, n0(d.single.inferpool[e]), n0(d.single.noop[e]), ratio(d.single.inferpool[e] / d.single.noop[e])]),
+        (['json', 'binary'] as const).map((e) => [
+          e,
+          n0(d.single.inferpool[e]),
+          n0(d.single.noop[e]),
+          ratio(d.single.inferpool[e] / d.single.noop[e]),
+        ]),
       ),
     )
-    out.push(`binary ÷ JSON through inferpool: ${ratio(d.binaryVsJson)} (target >= 1.3); JSON ÷ its no-op: ${ratio(d.jsonVsNoop)} (target >= 0.8)`)
+    out.push(
+      `binary ÷ JSON through inferpool: ${ratio(d.binaryVsJson)} (target >= 1.3); JSON ÷ its no-op: ${ratio(d.jsonVsNoop)} (target >= 0.8)`,
+    )
     out.push(`${d.multiRows}-row requests through inferpool: JSON ${n0(d.multi.json)} rows/s, binary ${n0(d.multi.binary)} rows/s`)
   }
   if (r.grpc.length) {
@@ -144,9 +217,9 @@ export function formatReport(r: BenchResult): string {
           ms(p.latencyMs.p50),
           ms(p.latencyMs.p99),
           p.serverCpuUsPerRow.toFixed(1),
-      ]),
-    ),
-  )
+        ]),
+      ),
+    )
   }
 
   if (r.processes?.length) {
@@ -156,7 +229,11 @@ export function formatReport(r: BenchResult): string {
         ['processes × replicas × intra-op', 'connections', 'rows/s', 'p50 ms', 'p95 ms', 'p99 ms'],
         r.processes.map((p) => [
           `${p.processes} × ${p.replicas} × ${p.intraOpThreads}`,
-          p.connections, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p95), ms(p.latencyMs.p99),
+          p.connections,
+          n0(p.rowsPerSec),
+          ms(p.latencyMs.p50),
+          ms(p.latencyMs.p95),
+          ms(p.latencyMs.p99),
         ]),
       ),
     )
@@ -164,13 +241,22 @@ export function formatReport(r: BenchResult): string {
 
   if (r.thirdParty) {
     const t = r.thirdParty
-    out.push(`\nThird-party model ${t.model} (input ${t.input.name} [${t.input.dims.join(',')}], fixed batch ${t.fixedBatchSize ?? 'none'})`)
+    out.push(
+      `\nThird-party model ${t.model} (input ${t.input.name} [${t.input.dims.join(',')}], fixed batch ${t.fixedBatchSize ?? 'none'})`,
+    )
     out.push(
       table(
         ['runner', 'callers', 'rows/s', 'p50 ms', 'p99 ms', 'mean batch'],
         [
           ...t.direct.map((p) => ['direct, main thread', p.callers, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p99), '1.00']),
-          ...t.pool.map((p) => [`pool, ${p.replicas} replica(s)`, p.callers, n0(p.rowsPerSec), ms(p.latencyMs.p50), ms(p.latencyMs.p99), n2(p.meanBatchSize)]),
+          ...t.pool.map((p) => [
+            `pool, ${p.replicas} replica(s)`,
+            p.callers,
+            n0(p.rowsPerSec),
+            ms(p.latencyMs.p50),
+            ms(p.latencyMs.p99),
+            n2(p.meanBatchSize),
+          ]),
         ],
       ),
     )
@@ -181,7 +267,13 @@ export function formatReport(r: BenchResult): string {
     out.push(
       table(
         ['model', 'replicas', 'RSS after load MiB', 'RSS after requests MiB', 'per replica MiB'],
-        r.memory.map((p) => [p.model, p.replicas, p.rssAfterLoadMiB.toFixed(1), p.rssAfterRunMiB.toFixed(1), p.perReplicaMiB === null ? '–' : p.perReplicaMiB.toFixed(1)]),
+        r.memory.map((p) => [
+          p.model,
+          p.replicas,
+          p.rssAfterLoadMiB.toFixed(1),
+          p.rssAfterRunMiB.toFixed(1),
+          p.perReplicaMiB === null ? '–' : p.perReplicaMiB.toFixed(1),
+        ]),
       ),
     )
   }
@@ -192,16 +284,42 @@ export function formatReport(r: BenchResult): string {
     )
     out.push(
       table(
-        ['rows/req', 'conns', 'load', '2xx/s', '÷ capacity', '503 share', 'p99 2xx ms', 'max ms', 'late', 'server-side slow', 'RSS before→after→settled MiB (s)', 'heap MiB', 'slots busy', 'client CPU', 'CPU per server thread (cores)'],
+        [
+          'rows/req',
+          'conns',
+          'load',
+          '2xx/s',
+          '÷ capacity',
+          '503 share',
+          'p99 2xx ms',
+          'max ms',
+          'late',
+          'server-side slow',
+          'RSS before→after→settled MiB (s)',
+          'heap MiB',
+          'slots busy',
+          'client CPU',
+          'CPU per server thread (cores)',
+        ],
         o.points.map((p) => [
-          p.rowsPerRequest, p.connections, `${p.load}×`, n0(p.okPerSec), ratio(p.goodputVsCapacity), `${(p.share503 * 100).toFixed(1)} %`,
-          ms(p.okLatencyMs.p99), String(p.maxAnswerMs), p.deadlineMisses,
+          p.rowsPerRequest,
+          p.connections,
+          `${p.load}×`,
+          n0(p.okPerSec),
+          ratio(p.goodputVsCapacity),
+          `${(p.share503 * 100).toFixed(1)} %`,
+          ms(p.okLatencyMs.p99),
+          String(p.maxAnswerMs),
+          p.deadlineMisses,
           p.serverOver === null ? '–' : `${p.serverOver.answers} > ${p.serverOver.seconds} s`,
           `${p.rssMiB.before.toFixed(0)}→${p.rssMiB.after.toFixed(0)}→${p.rssMiB.settled.toFixed(0)} (${(p.rssMiB.settledAfterMs / 1000).toFixed(1)})`,
           `${p.heapUsedMiB.before.toFixed(0)}→${p.heapUsedMiB.after.toFixed(0)}→${p.heapUsedMiB.settled.toFixed(0)}`,
           `${(p.slotUtilization * 100).toFixed(0)} %`,
           p.clientCores.toFixed(2),
-          p.threads.slice(0, 4).map((t) => `${t.name} ${t.cores.toFixed(2)}`).join(', '),
+          p.threads
+            .slice(0, 4)
+            .map((t) => `${t.name} ${t.cores.toFixed(2)}`)
+            .join(', '),
         ]),
       ),
     )

@@ -44,7 +44,14 @@ export interface Summary {
   practicalLimitRowsPerSec: number | null
   directRowRowsPerSec: number | null
   /** The pool point with the most rows/s at the most callers. */
-  bestPool: { replicas: number; concurrency: number; maxBatchSize: number; callers: number; rowsPerSec: number; efficiency: number | null } | null
+  bestPool: {
+    replicas: number
+    concurrency: number
+    maxBatchSize: number
+    callers: number
+    rowsPerSec: number
+    efficiency: number | null
+  } | null
   /** The same replicas × concurrency with `maxBatchSize: 1`, at the most callers. */
   batchingOffRowsPerSec: number | null
   http: {

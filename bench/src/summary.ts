@@ -17,9 +17,14 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
   const poolMost = r.pool.length ? maxOf(r.pool.map((p) => p.callers)) : null
   const atMost = r.pool.filter((p) => p.callers === poolMost)
   const best = atMost.length ? atMost.reduce((a, b) => (b.rowsPerSec > a.rowsPerSec ? b : a)) : null
-  const off = best ? atMost.find((p) => p.replicas === best.replicas && p.concurrency === best.concurrency && p.maxBatchSize === 1) : undefined
+  const off = best
+    ? atMost.find((p) => p.replicas === best.replicas && p.concurrency === best.concurrency && p.maxBatchSize === 1)
+    : undefined
   const bestAt1 = best
-    ? r.pool.find((p) => p.callers === 1 && p.replicas === best.replicas && p.concurrency === best.concurrency && p.maxBatchSize === best.maxBatchSize)
+    ? r.pool.find(
+        (p) =>
+          p.callers === 1 && p.replicas === best.replicas && p.concurrency === best.concurrency && p.maxBatchSize === best.maxBatchSize,
+      )
     : undefined
 
   const targets: TargetCheck[] = []
@@ -33,7 +38,9 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
     actual: r.core?.ratio ?? null,
     target: 0.5,
     comparison: '>=',
-    detail: r.core ? `${Math.round(r.core.inferpoolItemsPerSec)} vs ${Math.round(r.core.dataloaderItemsPerSec)} items/s` : 'core scenario not run',
+    detail: r.core
+      ? `${Math.round(r.core.inferpoolItemsPerSec)} vs ${Math.round(r.core.dataloaderItemsPerSec)} items/s`
+      : 'core scenario not run',
   })
   if (t) {
     const m = t.median
@@ -70,7 +77,10 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
       actual: best && limit ? best.rowsPerSec / limit : null,
       target: 0.9,
       comparison: '>=',
-      detail: best && limit ? `${label(best)}: ${Math.round(best.rowsPerSec)} vs ${Math.round(limit)} rows/s (sweep)` : 'pool or direct scenario not run',
+      detail:
+        best && limit
+          ? `${label(best)}: ${Math.round(best.rowsPerSec)} vs ${Math.round(limit)} rows/s (sweep)`
+          : 'pool or direct scenario not run',
     })
     check({
       id: 'pool-vs-batching-off',
@@ -78,7 +88,10 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
       actual: best && off && off.rowsPerSec > 0 ? best.rowsPerSec / off.rowsPerSec : null,
       target: 15,
       comparison: '>=',
-      detail: best && off ? `${Math.round(best.rowsPerSec)} vs ${Math.round(off.rowsPerSec)} rows/s (sweep)` : 'no maxBatchSize 1 point in the sweep',
+      detail:
+        best && off
+          ? `${Math.round(best.rowsPerSec)} vs ${Math.round(off.rowsPerSec)} rows/s (sweep)`
+          : 'no maxBatchSize 1 point in the sweep',
     })
     check({
       id: 'p50-at-1-caller',
@@ -86,7 +99,8 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
       actual: bestAt1 && direct1 ? bestAt1.latencyMs.p50 - direct1.latencyMs.p50 : null,
       target: 0.3,
       comparison: '<=',
-      detail: bestAt1 && direct1 ? `${bestAt1.latencyMs.p50.toFixed(3)} vs ${direct1.latencyMs.p50.toFixed(3)} ms (sweep)` : 'no 1-caller points',
+      detail:
+        bestAt1 && direct1 ? `${bestAt1.latencyMs.p50.toFixed(3)} vs ${direct1.latencyMs.p50.toFixed(3)} ms (sweep)` : 'no 1-caller points',
     })
   }
 
@@ -157,7 +171,14 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
     practicalLimitRowsPerSec: limit,
     directRowRowsPerSec: directMost?.rowsPerSec ?? null,
     bestPool: best
-      ? { replicas: best.replicas, concurrency: best.concurrency, maxBatchSize: best.maxBatchSize, callers: best.callers, rowsPerSec: best.rowsPerSec, efficiency: best.efficiency }
+      ? {
+          replicas: best.replicas,
+          concurrency: best.concurrency,
+          maxBatchSize: best.maxBatchSize,
+          callers: best.callers,
+          rowsPerSec: best.rowsPerSec,
+          efficiency: best.efficiency,
+        }
       : null,
     batchingOffRowsPerSec: off?.rowsPerSec ?? null,
     http:
@@ -246,7 +267,9 @@ function suggest(r: Omit<BenchResult, 'summary'>, bestSwept: PoolPoint | null): 
         shapesMost.map((m) => `r${m.replicas} c${m.concurrency}: ${Math.round(m.rowsPerSec)} rows/s`).join(', '),
     )
   } else {
-    evidence.push(`most rows/s at ${bestSwept.callers} callers in the sweep: ${label(bestSwept)} (${Math.round(bestSwept.rowsPerSec)} rows/s)`)
+    evidence.push(
+      `most rows/s at ${bestSwept.callers} callers in the sweep: ${label(bestSwept)} (${Math.round(bestSwept.rowsPerSec)} rows/s)`,
+    )
   }
   const shape = r.pool.filter((p) => p.callers === bestSwept.callers && p.replicas === replicas && p.concurrency === concurrency)
   const top = maxOf(shape.map((p) => p.rowsPerSec))
@@ -270,7 +293,9 @@ function suggest(r: Omit<BenchResult, 'summary'>, bestSwept: PoolPoint | null): 
     const winnerLatency = at1.get(key(winner))?.latencyMs.p50
     const baseLatency = base ? at1.get(key(base))?.latencyMs.p50 : undefined
     const worthIt =
-      base !== undefined && winner !== base && winner.rowsPerSec > base.rowsPerSec * 1.05 &&
+      base !== undefined &&
+      winner !== base &&
+      winner.rowsPerSec > base.rowsPerSec * 1.05 &&
       (winnerLatency === undefined || baseLatency === undefined || winnerLatency <= baseLatency * 1.1)
     if (worthIt) {
       minBatchSize = winner.minBatchSize ?? 1

@@ -36,9 +36,16 @@ async function bench(args: string[]): Promise<{ code: number; stdout: string; st
 describe('pnpm bench --quick', () => {
   it('runs every scenario on a tiny configuration, exits 0 and writes a complete result JSON with charts', async () => {
     const { code, stdout, stderr, out } = await bench([
-      '--quick', '--json',
-      '--callers', '1,8', '--connections', '4',
-      '--warmup-ms', '50', '--duration-ms', '200',
+      '--quick',
+      '--json',
+      '--callers',
+      '1,8',
+      '--connections',
+      '4',
+      '--warmup-ms',
+      '50',
+      '--duration-ms',
+      '200',
     ])
     expect(stderr.includes('FAILED') ? stderr : '').toBe('')
     expect(code).toBe(0)
@@ -95,7 +102,9 @@ describe('pnpm bench --quick', () => {
 
     // One interleaved isolation round on the same shape: both modes at 8 callers and 1, then memory.
     expect(result.isolation?.shape).toEqual({ replicas: 1, concurrency: 1, maxBatchSize: 128 })
-    expect(result.isolation?.rounds.map((x) => [x.thread.callers, x.process.callers, x.thread1.callers, x.process1.callers])).toEqual([[8, 8, 1, 1]])
+    expect(result.isolation?.rounds.map((x) => [x.thread.callers, x.process.callers, x.thread1.callers, x.process1.callers])).toEqual([
+      [8, 8, 1, 1],
+    ])
     expect(result.isolation?.rounds[0].process.calls).toBeGreaterThan(0)
     expect(result.isolation?.memory?.processReplicaMiB).toHaveLength(1)
     expect(result.isolation?.memory?.processReplicaMiB[0]).toBeGreaterThan(0)
@@ -179,9 +188,23 @@ describe('pnpm bench --quick', () => {
 
   it('runs the tuning scenarios (shapes, waits) when asked, with the shape chosen from the interleaved rounds', async () => {
     const { code, stdout, stderr } = await bench([
-      '--quick', '--json', '--only', 'pool,shapes,waits', '--no-charts',
-      '--replicas', '1,2', '--concurrency', '1', '--max-batch-size', '8', '--callers', '1,4',
-      '--warmup-ms', '20', '--duration-ms', '100',
+      '--quick',
+      '--json',
+      '--only',
+      'pool,shapes,waits',
+      '--no-charts',
+      '--replicas',
+      '1,2',
+      '--concurrency',
+      '1',
+      '--max-batch-size',
+      '8',
+      '--callers',
+      '1,4',
+      '--warmup-ms',
+      '20',
+      '--duration-ms',
+      '100',
     ])
     expect(stderr.includes('FAILED') ? stderr : '').toBe('')
     expect(code).toBe(0)

@@ -23,7 +23,21 @@ describe('bench flags', () => {
     // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts,
     // plus the door: 3 rounds × (inferpool, no-op) × (JSON, binary) and 2 multi-row points;
     // gRPC: 3 rounds × 5 variants and one 64-row point.
-    expect(plannedPoints(c, true)).toEqual({ core: 1, direct: 4, pool: 64, shapes: 3, waits: 9, targets: 3, isolation: 4, http: 9 + 14, grpc: 16, processes: 6, 'third-party': 6, memory: 8, overload: 0 })
+    expect(plannedPoints(c, true)).toEqual({
+      core: 1,
+      direct: 4,
+      pool: 64,
+      shapes: 3,
+      waits: 9,
+      targets: 3,
+      isolation: 4,
+      http: 9 + 14,
+      grpc: 16,
+      processes: 6,
+      'third-party': 6,
+      memory: 8,
+      overload: 0,
+    })
     expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
   })
 
@@ -49,7 +63,17 @@ describe('bench flags', () => {
 
   it('select scenarios with --only and --skip, in run order', () => {
     expect(parseConfig(['--only', 'memory,pool'])!.scenarios).toEqual(['pool', 'memory'])
-    expect(parseConfig(['--skip', 'http,core,waits'])!.scenarios).toEqual(['direct', 'pool', 'shapes', 'targets', 'isolation', 'grpc', 'processes', 'third-party', 'memory'])
+    expect(parseConfig(['--skip', 'http,core,waits'])!.scenarios).toEqual([
+      'direct',
+      'pool',
+      'shapes',
+      'targets',
+      'isolation',
+      'grpc',
+      'processes',
+      'third-party',
+      'memory',
+    ])
     expect(parseConfig(['--quick', '--only', 'waits'])!.scenarios).toEqual(['waits'])
     expect(parseConfig(['--only', 'overload,http'])!.scenarios).toEqual(['http', 'overload'])
   })
@@ -74,7 +98,10 @@ describe('bench flags', () => {
     [['--callers', '0'], '--callers expects a comma-separated list of integers >= 1, got "0"'],
     [['--replicas', '1.5'], '--replicas expects a comma-separated list of integers >= 1, got "1.5"'],
     [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
-    [['--only', 'pool,gpu'], '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload)'],
+    [
+      ['--only', 'pool,gpu'],
+      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload)',
+    ],
     [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
     [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],
     [['extra'], 'unexpected argument "extra" (see --help)'],

@@ -88,7 +88,9 @@ describe('the no-op door', () => {
     expect(binRes.headers.get('content-type')).toBe('application/octet-stream')
     const raw = Buffer.from(await binRes.arrayBuffer())
     const headerLength = Number(binRes.headers.get('inference-header-content-length'))
-    const header = JSON.parse(raw.subarray(0, headerLength).toString()) as { outputs: Array<{ shape: number[]; parameters: { binary_data_size: number } }> }
+    const header = JSON.parse(raw.subarray(0, headerLength).toString()) as {
+      outputs: Array<{ shape: number[]; parameters: { binary_data_size: number } }>
+    }
     expect(header.outputs[0]).toMatchObject({ shape: [3, 16], parameters: { binary_data_size: 3 * 16 * 4 } })
     expect(raw.length - headerLength).toBe(3 * 16 * 4)
   })

@@ -72,7 +72,12 @@ export async function runDirectRow(
 }
 
 /** The practical limit: the best of the two full-batch tight loops. */
-export async function runPracticalLimit(info: ModelInfo, batchSize: number, window: Window, onPoint: (label: string) => void): Promise<PracticalLimit> {
+export async function runPracticalLimit(
+  info: ModelInfo,
+  batchSize: number,
+  window: Window,
+  onPoint: (label: string) => void,
+): Promise<PracticalLimit> {
   const cores = os.availableParallelism()
   const variants: LimitVariant[] = []
   variants.push(await runWorkerThreadsLimit(info, batchSize, cores, window))

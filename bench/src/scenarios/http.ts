@@ -46,9 +46,7 @@ export function v2RequestBody(info: ModelInfo): string {
   return JSON.stringify({
     inputs: info.inputs.map((t) => {
       const row = randomArray(t, 1, rng)
-      const data = Array.from(row as ArrayLike<number | bigint>, (v) =>
-        typeof v === 'bigint' ? Number(v) : Math.round(v * 1e4) / 1e4,
-      )
+      const data = Array.from(row as ArrayLike<number | bigint>, (v) => (typeof v === 'bigint' ? Number(v) : Math.round(v * 1e4) / 1e4))
       return { name: t.name, shape: [1, ...t.rowDims], datatype: KSERVE_DATATYPE[t.type], data }
     }),
   })
@@ -86,7 +84,10 @@ async function startPythonServer(config: ServerConfig): Promise<RunningServer> {
   })
   try {
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`python server did not start within ${SERVER_START_TIMEOUT_MS} ms`)), SERVER_START_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => reject(new Error(`python server did not start within ${SERVER_START_TIMEOUT_MS} ms`)),
+        SERVER_START_TIMEOUT_MS,
+      )
       let out = ''
       child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
         out += chunk
@@ -122,7 +123,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     stderrTail = (stderrTail + chunk).slice(-2000)
   })
   const message = new Promise<ServerMessage>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${config.kind} server did not start within ${SERVER_START_TIMEOUT_MS} ms`)), SERVER_START_TIMEOUT_MS)
+    const timer = setTimeout(
+      () => reject(new Error(`${config.kind} server did not start within ${SERVER_START_TIMEOUT_MS} ms`)),
+      SERVER_START_TIMEOUT_MS,
+    )
     child.once('message', (m: ServerMessage) => {
       clearTimeout(timer)
       resolve(m)
@@ -192,7 +196,9 @@ export async function load(
   const result = await instance
   const elapsedMs = performance.now() - started
   if (failed > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`HTTP load on ${url}: ${failed} non-200 (${firstFailure || 'none'}), ${result.errors} errors, ${result.timeouts} timeouts`)
+    throw new Error(
+      `HTTP load on ${url}: ${failed} non-200 (${firstFailure || 'none'}), ${result.errors} errors, ${result.timeouts} timeouts`,
+    )
   }
   return { ok, elapsedMs }
 }
@@ -364,8 +370,18 @@ export async function runDoorRounds(
       // Alternate which goes first, so neither encoding always meets a warmer machine.
       const order: Array<['inferpool' | 'noop', DoorEncoding]> =
         round % 2 === 1
-          ? [['inferpool', 'json'], ['noop', 'json'], ['inferpool', 'binary'], ['noop', 'binary']]
-          : [['noop', 'binary'], ['inferpool', 'binary'], ['noop', 'json'], ['inferpool', 'json']]
+          ? [
+              ['inferpool', 'json'],
+              ['noop', 'json'],
+              ['inferpool', 'binary'],
+              ['noop', 'binary'],
+            ]
+          : [
+              ['noop', 'binary'],
+              ['inferpool', 'binary'],
+              ['noop', 'json'],
+              ['inferpool', 'json'],
+            ]
       for (const [server, encoding] of order) await measure(server, single[encoding], round)
     }
     for (const encoding of ['json', 'binary'] as const) await measure('inferpool', doorRequest(info, encoding, multiRows), 0)
@@ -384,8 +400,7 @@ export async function runDoorRounds(
     inferpool: { json: median('inferpool', 'json'), binary: median('inferpool', 'binary') },
     noop: { json: median('noop', 'json'), binary: median('noop', 'binary') },
   }
-  const multiOf = (encoding: DoorEncoding) =>
-    points.find((p) => p.rowsPerRequest === multiRows && p.encoding === encoding)?.rowsPerSec ?? 0
+  const multiOf = (encoding: DoorEncoding) => points.find((p) => p.rowsPerRequest === multiRows && p.encoding === encoding)?.rowsPerSec ?? 0
   return {
     points,
     summary: {

@@ -14,10 +14,7 @@ export interface LimitWorkerData {
   durationMs: number
 }
 
-export type LimitWorkerMessage =
-  | { type: 'ready' }
-  | { type: 'done'; rowsPerSec: number }
-  | { type: 'error'; message: string }
+export type LimitWorkerMessage = { type: 'ready' } | { type: 'done'; rowsPerSec: number } | { type: 'error'; message: string }
 
 const port = parentPort
 if (port) {

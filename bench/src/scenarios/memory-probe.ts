@@ -32,7 +32,12 @@ async function main(): Promise<void> {
   randomRows(info, 1)
   if (config.replicas === 0) {
     const rss = process.memoryUsage().rss
-    process.send?.({ type: 'done', rssAfterLoadBytes: rss, rssAfterRunBytes: rss, heapUsedBytes: process.memoryUsage().heapUsed } satisfies MemoryProbeMessage)
+    process.send?.({
+      type: 'done',
+      rssAfterLoadBytes: rss,
+      rssAfterRunBytes: rss,
+      heapUsedBytes: process.memoryUsage().heapUsed,
+    } satisfies MemoryProbeMessage)
     return
   }
   const pool = await createPool({
@@ -50,9 +55,18 @@ async function main(): Promise<void> {
   const heapUsedBytes = process.memoryUsage().heapUsed
   const replicaRssBytes = config.isolation === 'process' ? pool.stats.replicas.map((r) => r.rssBytes ?? 0) : undefined
   await pool.close()
-  process.send?.({ type: 'done', rssAfterLoadBytes, rssAfterRunBytes, heapUsedBytes, ...(replicaRssBytes ? { replicaRssBytes } : {}) } satisfies MemoryProbeMessage)
+  process.send?.({
+    type: 'done',
+    rssAfterLoadBytes,
+    rssAfterRunBytes,
+    heapUsedBytes,
+    ...(replicaRssBytes ? { replicaRssBytes } : {}),
+  } satisfies MemoryProbeMessage)
 }
 
 main().catch((error: unknown) => {
-  process.send?.({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies MemoryProbeMessage)
+  process.send?.({
+    type: 'error',
+    message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  } satisfies MemoryProbeMessage)
 })

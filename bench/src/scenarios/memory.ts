@@ -28,7 +28,11 @@ export function probe(config: MemoryProbeConfig): Promise<Extract<MemoryProbeMes
     let result: MemoryProbeMessage | undefined
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`memory probe (${config.replicas} replicas, ${config.isolation ?? 'thread'}) did not finish within ${PROBE_TIMEOUT_MS} ms`))
+      reject(
+        new Error(
+          `memory probe (${config.replicas} replicas, ${config.isolation ?? 'thread'}) did not finish within ${PROBE_TIMEOUT_MS} ms`,
+        ),
+      )
     }, PROBE_TIMEOUT_MS)
     child.on('message', (m: MemoryProbeMessage) => {
       result = m

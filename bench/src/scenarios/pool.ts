@@ -46,7 +46,13 @@ export function poolRows(info: ModelInfo, count = 64): RowInput[] {
   )
 }
 
-export function configLabel(c: { replicas: number; concurrency: number; maxBatchSize: number; minBatchSize?: number | null; maxWaitMs?: number | null }): string {
+export function configLabel(c: {
+  replicas: number
+  concurrency: number
+  maxBatchSize: number
+  minBatchSize?: number | null
+  maxWaitMs?: number | null
+}): string {
   let label = `r${c.replicas} c${c.concurrency} b${c.maxBatchSize}`
   if ((c.minBatchSize ?? null) !== null || (c.maxWaitMs ?? null) !== null) label += ` min${c.minBatchSize ?? '-'} wait${c.maxWaitMs ?? '-'}`
   return label

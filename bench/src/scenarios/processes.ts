@@ -51,9 +51,20 @@ interface RunningCli {
 async function startCli(model: string, modelName: string, shape: ProcessesShape): Promise<RunningCli> {
   const bin = join(dirname(hostPackageJson()), 'bin', 'inferpool.js')
   const args = [
-    bin, 'serve', '--port', '0', '--model', `${modelName}=${model}`,
-    '--processes', String(shape.processes), '--replicas', String(shape.replicas),
-    '--intra-op-threads', String(shape.intraOpThreads), '--max-queue-size', '100000',
+    bin,
+    'serve',
+    '--port',
+    '0',
+    '--model',
+    `${modelName}=${model}`,
+    '--processes',
+    String(shape.processes),
+    '--replicas',
+    String(shape.replicas),
+    '--intra-op-threads',
+    String(shape.intraOpThreads),
+    '--max-queue-size',
+    '100000',
   ]
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = once(child, 'exit')

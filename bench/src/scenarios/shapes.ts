@@ -40,7 +40,9 @@ export async function runShapeRounds(
   window: Window,
   onPoint: (label: string) => void,
 ): Promise<ShapeRounds> {
-  const configs: PoolConfig[] = replicasList.flatMap((replicas) => concurrencyList.map((concurrency) => ({ replicas, concurrency, maxBatchSize })))
+  const configs: PoolConfig[] = replicasList.flatMap((replicas) =>
+    concurrencyList.map((concurrency) => ({ replicas, concurrency, maxBatchSize })),
+  )
   const pools: Pool[] = []
   try {
     for (const config of configs) pools.push(await openPool(createPool, info, config))

@@ -62,7 +62,8 @@ export interface PythonServerConfig {
   modelName: string
 }
 
-export type ServerConfig = PlainServerConfig | PoolServerConfig | NoopServerConfig | PythonServerConfig | GrpcServerConfig | GrpcNoopServerConfig
+export type ServerConfig =
+  PlainServerConfig | PoolServerConfig | NoopServerConfig | PythonServerConfig | GrpcServerConfig | GrpcNoopServerConfig
 
 /** Reports a start-up failure to the parent and exits non-zero. */
 export function reportStartupFailure(error: unknown): void {

@@ -1,4 +1,12 @@
-import { booleanOption, describeValue as describe, finiteOption, functionOption, integerOption, invalidOption, numberOption } from './internal.js'
+import {
+  booleanOption,
+  describeValue as describe,
+  finiteOption,
+  functionOption,
+  integerOption,
+  invalidOption,
+  numberOption,
+} from './internal.js'
 import type { CloseOptions, DynamicBatcherOptions, SubmitOptions } from './types.js'
 
 /**
@@ -70,9 +78,7 @@ export function resolveOptions<Item>(options: DynamicBatcherOptions<Item> | unde
   const maxBatchSize = o.maxBatchSize === undefined ? defaults.maxBatchSize : integerOption('maxBatchSize', o.maxBatchSize, 1)
   const minBatchSize = o.minBatchSize === undefined ? defaults.minBatchSize : integerOption('minBatchSize', o.minBatchSize, 1)
   if (minBatchSize > maxBatchSize) {
-    throw new RangeError(
-      `Expected \`minBatchSize\` to be <= \`maxBatchSize\` (${maxBatchSize}), got ${describe(minBatchSize)}`,
-    )
+    throw new RangeError(`Expected \`minBatchSize\` to be <= \`maxBatchSize\` (${maxBatchSize}), got ${describe(minBatchSize)}`)
   }
   const whenFull = o.whenFull === undefined ? defaults.whenFull : o.whenFull
   if (whenFull !== 'wait' && whenFull !== 'reject') fail('whenFull', `'wait' or 'reject'`, whenFull, TypeError)
@@ -86,8 +92,7 @@ export function resolveOptions<Item>(options: DynamicBatcherOptions<Item> | unde
         ? defaults.maxBatchCost
         : numberOption('maxBatchCost', o.maxBatchCost, 0, { allowInfinity: true, exclusive: true }),
     cost: functionOption('cost', o.cost),
-    maxQueueSize:
-      o.maxQueueSize === undefined ? defaults.maxQueueSize : integerOption('maxQueueSize', o.maxQueueSize, 1, true),
+    maxQueueSize: o.maxQueueSize === undefined ? defaults.maxQueueSize : integerOption('maxQueueSize', o.maxQueueSize, 1, true),
     whenFull,
     maxConcurrentBatches:
       o.maxConcurrentBatches === undefined
@@ -96,8 +101,7 @@ export function resolveOptions<Item>(options: DynamicBatcherOptions<Item> | unde
     batchKey: functionOption('batchKey', o.batchKey),
     isolateFailures: booleanOption('isolateFailures', o.isolateFailures, defaults.isolateFailures),
     now: functionOption<() => number>('now', o.now) ?? defaultNow,
-    statsWindow:
-      o.statsWindow === undefined ? defaults.statsWindow : integerOption('statsWindow', o.statsWindow, 1),
+    statsWindow: o.statsWindow === undefined ? defaults.statsWindow : integerOption('statsWindow', o.statsWindow, 1),
   }
 }
 
@@ -130,9 +134,7 @@ export function resolveSubmit(options: SubmitOptions, out: ResolvedSubmit): void
   out.signal = signal
   const timeoutMs = options.timeoutMs
   out.timeoutMs =
-    timeoutMs === undefined || timeoutMs === Infinity
-      ? Infinity
-      : numberOption('timeoutMs', timeoutMs, 0, { max: MAX_TIMER_MS })
+    timeoutMs === undefined || timeoutMs === Infinity ? Infinity : numberOption('timeoutMs', timeoutMs, 0, { max: MAX_TIMER_MS })
   const priority = options.priority
   out.priority =
     priority === undefined ? 0 : typeof priority === 'number' && Number.isFinite(priority) ? priority : finiteOption('priority', priority)

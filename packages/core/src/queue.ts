@@ -165,7 +165,7 @@ export class PriorityQueue<N extends QueueNode> {
     let taken = 0
     let full = false
     const levels = this.levels
-    for (let i = 0; i < levels.length; ) {
+    for (let i = 0; i < levels.length;) {
       if (taken >= maxCount) {
         full = true
         break

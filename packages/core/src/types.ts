@@ -33,10 +33,7 @@ export interface BatchContext {
  * Runs one batch. Must return (or resolve to) an array with exactly one entry per
  * item, in the same order. An `Error` instance in a slot fails that item only.
  */
-export type ProcessBatch<Item, Result> = (
-  items: Item[],
-  context: BatchContext,
-) => Array<Result | Error> | Promise<Array<Result | Error>>
+export type ProcessBatch<Item, Result> = (items: Item[], context: BatchContext) => Array<Result | Error> | Promise<Array<Result | Error>>
 
 /** Options of `DynamicBatcher`. Every option is validated once, at construction. */
 export interface DynamicBatcherOptions<Item> {

@@ -11,9 +11,7 @@ function constructing(options: unknown): () => void {
 
 describe('constructor misuse', () => {
   it('requires processBatch to be a function', () => {
-    expect(() => new DynamicBatcher(42 as never)).toThrow(
-      new TypeError('Expected `processBatch` to be a function, got `42` (number)'),
-    )
+    expect(() => new DynamicBatcher(42 as never)).toThrow(new TypeError('Expected `processBatch` to be a function, got `42` (number)'))
     expect(() => new DynamicBatcher(undefined as never)).toThrow(
       new TypeError('Expected `processBatch` to be a function, got `undefined` (undefined)'),
     )
@@ -61,9 +59,7 @@ describe('constructor misuse', () => {
   })
 
   it('accepts Infinity where a bound is optional', () => {
-    expect(
-      () => new DynamicBatcher(echo, { maxWaitMs: Infinity, maxBatchCost: Infinity, maxQueueSize: Infinity }),
-    ).not.toThrow()
+    expect(() => new DynamicBatcher(echo, { maxWaitMs: Infinity, maxBatchCost: Infinity, maxQueueSize: Infinity })).not.toThrow()
   })
 })
 
@@ -74,24 +70,14 @@ describe('submit misuse', () => {
     ['options', 'fast', TypeError, 'Expected `options` to be an object, got `"fast"` (string)'],
     ['options', null, TypeError, 'Expected `options` to be an object, got `null` (null)'],
     ['signal', { signal: {} }, TypeError, 'Expected `signal` to be an AbortSignal, got `{}` (object)'],
-    [
-      'timeoutMs',
-      { timeoutMs: -1 },
-      RangeError,
-      'Expected `timeoutMs` to be a finite number >= 0 and <= 2147483647, got `-1` (number)',
-    ],
+    ['timeoutMs', { timeoutMs: -1 }, RangeError, 'Expected `timeoutMs` to be a finite number >= 0 and <= 2147483647, got `-1` (number)'],
     [
       'timeoutMs',
       { timeoutMs: 2 ** 31 },
       RangeError,
       'Expected `timeoutMs` to be a finite number >= 0 and <= 2147483647, got `2147483648` (number)',
     ],
-    [
-      'timeoutMs',
-      { timeoutMs: '5' },
-      TypeError,
-      'Expected `timeoutMs` to be a finite number >= 0 and <= 2147483647, got `"5"` (string)',
-    ],
+    ['timeoutMs', { timeoutMs: '5' }, TypeError, 'Expected `timeoutMs` to be a finite number >= 0 and <= 2147483647, got `"5"` (string)'],
     ['priority', { priority: Number.NaN }, RangeError, 'Expected `priority` to be a finite number, got `NaN` (number)'],
     ['priority', { priority: '1' }, TypeError, 'Expected `priority` to be a finite number, got `"1"` (string)'],
     ['cost', { cost: -1 }, RangeError, 'Expected `cost` to be a finite number >= 0, got `-1` (number)'],
@@ -105,9 +91,7 @@ describe('submit misuse', () => {
 
   it('rejects a cost function result that is not a finite number >= 0', async () => {
     const b = new DynamicBatcher(echo, { cost: () => Number.NaN })
-    await expect(b.submit(1)).rejects.toEqual(
-      new RangeError('Expected `cost(item)` to be a finite number >= 0, got `NaN` (number)'),
-    )
+    await expect(b.submit(1)).rejects.toEqual(new RangeError('Expected `cost(item)` to be a finite number >= 0, got `NaN` (number)'))
   })
 
   it("rejects an item's own estimator returning a non-number", async () => {
@@ -157,9 +141,7 @@ describe('submit misuse', () => {
 describe('other methods', () => {
   it('setMaxBatchSize and setMaxWaitMs validate like the options and leave the value unchanged', () => {
     const b = new DynamicBatcher(echo, { maxBatchSize: 8, maxWaitMs: 5 })
-    expect(() => b.setMaxBatchSize(0)).toThrow(
-      new RangeError('Expected `maxBatchSize` to be an integer >= 1, got `0` (number)'),
-    )
+    expect(() => b.setMaxBatchSize(0)).toThrow(new RangeError('Expected `maxBatchSize` to be an integer >= 1, got `0` (number)'))
     expect(() => b.setMaxWaitMs(-2)).toThrow(
       new RangeError('Expected `maxWaitMs` to be a number >= 0 (Infinity allowed), got `-2` (number)'),
     )
@@ -168,12 +150,8 @@ describe('other methods', () => {
 
   it('close rejects bad options', async () => {
     const b = new DynamicBatcher(echo)
-    await expect(b.close('now' as never)).rejects.toEqual(
-      new TypeError('Expected `options` to be an object, got `"now"` (string)'),
-    )
-    await expect(b.close({ drain: 'no' as never })).rejects.toEqual(
-      new TypeError('Expected `drain` to be a boolean, got `"no"` (string)'),
-    )
+    await expect(b.close('now' as never)).rejects.toEqual(new TypeError('Expected `options` to be an object, got `"now"` (string)'))
+    await expect(b.close({ drain: 'no' as never })).rejects.toEqual(new TypeError('Expected `drain` to be a boolean, got `"no"` (string)'))
     // A bad call does not close the batcher.
     expect(await b.submit(1)).toBe(1)
   })

@@ -163,10 +163,7 @@ describe('cost budget', () => {
 
   it('stops a batch at the first item that does not fit and keeps it at the head (no skipping ahead)', async () => {
     const g = gate<Job>()
-    const [batcher, calls] = batcherFixture<Job>(
-      { maxBatchSize: 10, maxBatchCost: 10, cost: (j) => j.tokens },
-      g.process,
-    )
+    const [batcher, calls] = batcherFixture<Job>({ maxBatchSize: 10, maxBatchCost: 10, cost: (j) => j.tokens }, g.process)
     const blocker = batcher.submit(job('blocker', 1))
     await flush()
     const jobs = [job('a', 4), job('b', 5), job('c', 3), job('d', 2), job('e', 1)].map((j) => batcher.submit(j))
@@ -230,9 +227,7 @@ describe('batchKey', () => {
     const [batcher, calls] = batcherFixture<Row>({ maxBatchSize: 10, batchKey: (r) => r.shape }, g.process)
     const blocker = batcher.submit(row('x', 'X'))
     await flush()
-    const rows = [row('a1', 'A'), row('b1', 'B'), row('a2', 'A'), row('b2', 'B'), row('a3', 'A')].map((r) =>
-      batcher.submit(r),
-    )
+    const rows = [row('a1', 'A'), row('b1', 'B'), row('a2', 'A'), row('b2', 'B'), row('a3', 'A')].map((r) => batcher.submit(r))
     g.pending[0].resolve(g.pending[0].items)
     await flush()
     g.pending[1].resolve(g.pending[1].items)
@@ -246,7 +241,7 @@ describe('batchKey', () => {
     ])
   })
 
-  it("picks the key of the highest-priority item first", async () => {
+  it('picks the key of the highest-priority item first', async () => {
     const g = gate<Row>()
     const [batcher, calls] = batcherFixture<Row>({ maxBatchSize: 10, batchKey: (r) => r.shape }, g.process)
     const blocker = batcher.submit(row('x', 'X'))
@@ -295,7 +290,10 @@ describe('run-time changes', () => {
     expect(groups(calls)).toEqual([[1, 2, 3, 4, 5, 6]])
     const more = [7, 8, 9].map((i) => batcher.submit(i))
     await flush()
-    expect(groups(calls)).toEqual([[1, 2, 3, 4, 5, 6], [7, 8]])
+    expect(groups(calls)).toEqual([
+      [1, 2, 3, 4, 5, 6],
+      [7, 8],
+    ])
     batcher.setMaxBatchSize(1)
     g.pending[1].resolve(g.pending[1].items)
     await flush()

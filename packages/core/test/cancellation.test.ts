@@ -172,7 +172,7 @@ describe('while running', () => {
 })
 
 describe('clean-up', () => {
-  it("removes the abort listener and clears the timeout once an item settles with a result", async () => {
+  it('removes the abort listener and clears the timeout once an item settles with a result', async () => {
     const [batcher] = batcherFixture()
     const controller = new AbortController()
     expect(await batcher.submit(1, { signal: controller.signal, timeoutMs: 1000 })).toBe(1)

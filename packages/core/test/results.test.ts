@@ -51,10 +51,7 @@ describe('whole-batch failures', () => {
   it('does not split a batch whose result array has the wrong length, even with isolateFailures', async () => {
     const [batcher, calls] = batcherFixture({ maxBatchSize: 2, isolateFailures: true }, () => [])
     const outcomes = await Promise.allSettled([1, 2].map((i) => batcher.submit(i)))
-    expect(outcomes.map((o) => (o as PromiseRejectedResult).reason.code)).toEqual([
-      'ERR_BATCH_SIZE_MISMATCH',
-      'ERR_BATCH_SIZE_MISMATCH',
-    ])
+    expect(outcomes.map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(['ERR_BATCH_SIZE_MISMATCH', 'ERR_BATCH_SIZE_MISMATCH'])
     expect(groups(calls)).toEqual([[1, 2]])
   })
 
@@ -72,9 +69,7 @@ describe('whole-batch failures', () => {
 describe('per-item errors', () => {
   it('fails only the item whose slot holds an Error; the others get their results', async () => {
     const bad = new RangeError('row 2 is malformed')
-    const [batcher] = batcherFixture<number, number | Error>({ maxBatchSize: 3 }, (items) =>
-      items.map((i) => (i === 2 ? bad : i * 10)),
-    )
+    const [batcher] = batcherFixture<number, number | Error>({ maxBatchSize: 3 }, (items) => items.map((i) => (i === 2 ? bad : i * 10)))
     const outcomes = await Promise.allSettled([1, 2, 3].map((i) => batcher.submit(i)))
     expect(outcomes).toEqual([
       { status: 'fulfilled', value: 10 },
@@ -171,10 +166,7 @@ describe('isolateFailures', () => {
   })
 
   it('keeps the batch key on the re-runs', async () => {
-    const [batcher, calls] = batcherFixture<number>(
-      { maxBatchSize: 4, isolateFailures: true, batchKey: () => 'k' },
-      failOnPoison,
-    )
+    const [batcher, calls] = batcherFixture<number>({ maxBatchSize: 4, isolateFailures: true, batchKey: () => 'k' }, failOnPoison)
     await Promise.allSettled([1, 3].map((i) => batcher.submit(i)))
     expect(calls.map((c) => [c.context.key, c.items])).toEqual([
       ['k', [1, 3]],

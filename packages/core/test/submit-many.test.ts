@@ -17,7 +17,10 @@ describe('submitMany: admission is all or nothing', () => {
     const single = track(batcher.submit(4))
     const second = track(batcher.submitMany([5, 6]))
     await flush()
-    expect(groups(calls)).toEqual([[1, 2, 3, 4], [5, 6]])
+    expect(groups(calls)).toEqual([
+      [1, 2, 3, 4],
+      [5, 6],
+    ])
     expect(first).toEqual({ status: 'fulfilled', value: [10, 20, 30] })
     expect(single).toEqual({ status: 'fulfilled', value: 40 })
     expect(second).toEqual({ status: 'fulfilled', value: [50, 60] })
@@ -75,7 +78,12 @@ describe('submitMany: admission is all or nothing', () => {
       g.pending[i].resolve(g.pending[i].items)
       await flush()
     }
-    expect(groups(calls)).toEqual([[0, 1], [2, 3], [4, 5], [6, 7]])
+    expect(groups(calls)).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+      [6, 7],
+    ])
     expect(waiting).toEqual({ status: 'fulfilled', value: [4, 5, 6] })
     expect(later).toEqual({ status: 'fulfilled', value: 7 })
   })

@@ -107,7 +107,12 @@ const closeConnection = (): Record<string, string> => ({ connection: 'close' })
 /** Every error class inferpool raises on purpose, in the order of the README's table. */
 export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
   // The caller's request is wrong: fix it, do not retry it.
-  spec({ class: InvalidInputError, http: 400, grpc: 'INVALID_ARGUMENT', summary: 'The request does not match the model (name, datatype, shape, value); rejected before it is queued.' }),
+  spec({
+    class: InvalidInputError,
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    summary: 'The request does not match the model (name, datatype, shape, value); rejected before it is queued.',
+  }),
   spec({ class: MalformedJsonError, http: 400, grpc: 'INVALID_ARGUMENT', summary: 'The body is not valid JSON (or not UTF-8).' }),
   spec({
     class: MalformedBinaryError,
@@ -115,8 +120,19 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     grpc: 'INVALID_ARGUMENT',
     summary: 'Binary tensor data whose framing does not add up (header length, sizes, shape × datatype, trailing bytes).',
   }),
-  spec({ class: ItemTooLargeError, http: 400, grpc: 'INVALID_ARGUMENT', summary: "A row's cost exceeds `maxBatchCost`: it could never fit a batch." }),
-  spec({ class: UnauthorizedError, http: 401, grpc: 'UNAUTHENTICATED', summary: '`apiKey` is set and the bearer token is missing or wrong.', headers: () => ({ 'www-authenticate': 'Bearer' }) }),
+  spec({
+    class: ItemTooLargeError,
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    summary: "A row's cost exceeds `maxBatchCost`: it could never fit a batch.",
+  }),
+  spec({
+    class: UnauthorizedError,
+    http: 401,
+    grpc: 'UNAUTHENTICATED',
+    summary: '`apiKey` is set and the bearer token is missing or wrong.',
+    headers: () => ({ 'www-authenticate': 'Bearer' }),
+  }),
   spec({ class: ModelNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No model (or version) by that name is served.' }),
   spec({ class: RouteNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No route matches the path.' }),
   spec({
@@ -145,26 +161,103 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     grpc: 'RESOURCE_EXHAUSTED',
     summary: 'The request has more rows than the whole queue holds (`maxQueueSize`): it could never be admitted.',
   }),
-  spec({ class: PayloadTooLargeError, http: 413, grpc: 'RESOURCE_EXHAUSTED', summary: 'The body is longer than `maxBodyBytes`.', headers: closeConnection }),
-  spec({ class: UnsupportedMediaTypeError, http: 415, grpc: 'INVALID_ARGUMENT', summary: 'The body is compressed or otherwise encoded.', headers: closeConnection }),
+  spec({
+    class: PayloadTooLargeError,
+    http: 413,
+    grpc: 'RESOURCE_EXHAUSTED',
+    summary: 'The body is longer than `maxBodyBytes`.',
+    headers: closeConnection,
+  }),
+  spec({
+    class: UnsupportedMediaTypeError,
+    http: 415,
+    grpc: 'INVALID_ARGUMENT',
+    summary: 'The body is compressed or otherwise encoded.',
+    headers: closeConnection,
+  }),
   // The server cannot take it now: retry later, elsewhere.
-  spec({ class: QueueFullError, http: 503, grpc: 'UNAVAILABLE', retryable: true, summary: "The model's queue is full (`whenFull: 'reject'`)." }),
-  spec({ class: ShuttingDownError, http: 503, grpc: 'UNAVAILABLE', retryable: true, summary: 'The server is shutting down and takes no new requests.' }),
-  spec({ class: BatcherClosedError, http: 503, grpc: 'UNAVAILABLE', retryable: true, summary: "The pool is closing or closed; a row queued when it was destroyed fails with it too." }),
-  spec({ class: ModelNotReadyError, http: 503, grpc: 'UNAVAILABLE', retryable: true, summary: "The model's pool has not finished loading, or failed to load." }),
-  spec({ class: ModelLoadError, http: 503, grpc: 'UNAVAILABLE', summary: "The model (or a user worker's `load`) failed to load in a replica." }),
-  spec({ class: ProviderUnavailableError, http: 503, grpc: 'UNAVAILABLE', summary: 'The execution provider (CUDA) is not installed or cannot load.' }),
+  spec({
+    class: QueueFullError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    retryable: true,
+    summary: "The model's queue is full (`whenFull: 'reject'`).",
+  }),
+  spec({
+    class: ShuttingDownError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    retryable: true,
+    summary: 'The server is shutting down and takes no new requests.',
+  }),
+  spec({
+    class: BatcherClosedError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    retryable: true,
+    summary: 'The pool is closing or closed; a row queued when it was destroyed fails with it too.',
+  }),
+  spec({
+    class: ModelNotReadyError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    retryable: true,
+    summary: "The model's pool has not finished loading, or failed to load.",
+  }),
+  spec({
+    class: ModelLoadError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    summary: "The model (or a user worker's `load`) failed to load in a replica.",
+  }),
+  spec({
+    class: ProviderUnavailableError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    summary: 'The execution provider (CUDA) is not installed or cannot load.',
+  }),
   spec({ class: StartupTimeoutError, http: 503, grpc: 'UNAVAILABLE', summary: 'Not every replica loaded within `startupTimeoutMs`.' }),
-  spec({ class: RemotePoolClosedError, http: 503, grpc: 'UNAVAILABLE', retryable: true, summary: 'The thread owning a pool reached through `connectPool` closed its end or ended.' }),
-  spec({ class: RemoteConnectTimeoutError, http: 503, grpc: 'UNAVAILABLE', summary: '`connectPool` got no answer within `connectTimeoutMs`.' }),
+  spec({
+    class: RemotePoolClosedError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    retryable: true,
+    summary: 'The thread owning a pool reached through `connectPool` closed its end or ended.',
+  }),
+  spec({
+    class: RemoteConnectTimeoutError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    summary: '`connectPool` got no answer within `connectTimeoutMs`.',
+  }),
   // Deadlines.
-  spec({ class: TimeoutError, http: 504, grpc: 'DEADLINE_EXCEEDED', summary: "The request's `timeoutMs` passed before its result arrived." }),
+  spec({
+    class: TimeoutError,
+    http: 504,
+    grpc: 'DEADLINE_EXCEEDED',
+    summary: "The request's `timeoutMs` passed before its result arrived.",
+  }),
   spec({ class: BatchTimeoutError, http: 504, grpc: 'DEADLINE_EXCEEDED', summary: 'The batch holding the row ran past `batchTimeoutMs`.' }),
   // The model or a replica failed on this row.
-  spec({ class: InferenceError, http: 500, grpc: 'INTERNAL', summary: "ONNX Runtime (or a user worker's `run`) failed on this row, alone." }),
+  spec({
+    class: InferenceError,
+    http: 500,
+    grpc: 'INTERNAL',
+    summary: "ONNX Runtime (or a user worker's `run`) failed on this row, alone.",
+  }),
   spec({ class: WorkerCrashedError, http: 500, grpc: 'INTERNAL', summary: 'The replica died running this row, even alone in its batch.' }),
-  spec({ class: BatchSizeMismatchError, http: 500, grpc: 'INTERNAL', summary: 'A worker returned a different number of results (or output rows) than the batch had rows.' }),
-  spec({ class: OutputShapeMismatchError, http: 500, grpc: 'INTERNAL', summary: "The rows of one request have outputs of different shapes, which cannot form one tensor." }),
+  spec({
+    class: BatchSizeMismatchError,
+    http: 500,
+    grpc: 'INTERNAL',
+    summary: 'A worker returned a different number of results (or output rows) than the batch had rows.',
+  }),
+  spec({
+    class: OutputShapeMismatchError,
+    http: 500,
+    grpc: 'INTERNAL',
+    summary: 'The rows of one request have outputs of different shapes, which cannot form one tensor.',
+  }),
 ])
 
 /** The code of an error the server did not raise on purpose (its message is not sent to the client). */

@@ -118,7 +118,10 @@ describe('flag validation', () => {
     [['--when-full', 'drop'], "error: option '--when-full <policy>' argument 'drop' is invalid. Allowed choices are reject, wait."],
     [['--body-timeout-ms', '0'], "error: option '--body-timeout-ms <ms>' argument '0' is invalid. Expected an integer >= 1."],
     [['--model', 'demo'], "error: option '-m, --model <name=path>' argument 'demo' is invalid. Expected name=path.onnx."],
-    [['--model', 'x=/no/such/model.onnx'], "error: option '-m, --model <name=path>' argument 'x=/no/such/model.onnx' is invalid. No model file at /no/such/model.onnx."],
+    [
+      ['--model', 'x=/no/such/model.onnx'],
+      "error: option '-m, --model <name=path>' argument 'x=/no/such/model.onnx' is invalid. No model file at /no/such/model.onnx.",
+    ],
     [['--model', `a=${demoModel}`, '--model', `a=${demoModel}`], "Model name 'a' is given twice."],
     [['--model', `-x=${demoModel}`], 'must be letters, digits'],
     [['--min-batch-size', '10', '--max-batch-size', '4'], "error: option '--min-batch-size <n>' (10) must be <= --max-batch-size (4)"],
@@ -143,7 +146,10 @@ describe('inferpool serve', () => {
     const out = server.output()
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(out).toContain(`model demo: ${demoModel} — 1 replica × concurrency 1, max batch 128, cpu`)
-    const curl = out.split('\n').find((line) => line.trim().startsWith('curl '))?.trim() as string
+    const curl = out
+      .split('\n')
+      .find((line) => line.trim().startsWith('curl '))
+      ?.trim() as string
     const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
       execFile('sh', ['-c', curl], (error, stdout) => (error ? reject(error) : resolve({ stdout }))),
     )
@@ -172,7 +178,11 @@ describe('inferpool serve', () => {
     const server = await start(['--replicas', '1'], { INFERPOOL_API_KEY: 'from-env' })
     expect((await http(`${server.url}/v2/models/demo`)).status).toBe(401)
     expect((await http(`${server.url}/v2/models/demo`, { headers: { authorization: 'Bearer from-env' } })).status).toBe(200)
-    const curl = server.output().split('\n').find((line) => line.trim().startsWith('curl '))?.trim() as string
+    const curl = server
+      .output()
+      .split('\n')
+      .find((line) => line.trim().startsWith('curl '))
+      ?.trim() as string
     expect(curl).toContain('-H "authorization: Bearer $INFERPOOL_API_KEY"')
     const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
       execFile('sh', ['-c', curl], { env: { ...process.env, INFERPOOL_API_KEY: 'from-env' } }, (error, stdout) =>
@@ -197,9 +207,7 @@ describe('inferpool serve', () => {
     server.child.kill('SIGTERM')
     const answered = await answers
     expect(answered.map((a) => a.status)).toEqual([200, 200, 200, 200, 200])
-    expect(answered.map((a) => (a.json as { outputs: Array<{ shape: number[] }> }).outputs[0].shape)).toEqual(
-      new Array(5).fill([1, 16]),
-    )
+    expect(answered.map((a) => (a.json as { outputs: Array<{ shape: number[] }> }).outputs[0].shape)).toEqual(new Array(5).fill([1, 16]))
     expect(await server.exit).toBe(0)
     expect(server.output()).toContain('inferpool: shut down cleanly')
   })
@@ -207,7 +215,16 @@ describe('inferpool serve', () => {
   it('with --grpc-port prints both addresses, and SIGTERM answers HTTP and gRPC requests in flight', async () => {
     const grpcPort = await freePort()
     const server = await start([
-      '--grpc-port', String(grpcPort), '--replicas', '1', '--min-batch-size', '8', '--max-batch-size', '8', '--max-wait-ms', '600000',
+      '--grpc-port',
+      String(grpcPort),
+      '--replicas',
+      '1',
+      '--min-batch-size',
+      '8',
+      '--max-batch-size',
+      '8',
+      '--max-wait-ms',
+      '600000',
     ])
     expect(server.output()).toContain(`and grpc://127.0.0.1:${grpcPort} (loading 1 model…)`)
     const client = grpcClient(`127.0.0.1:${grpcPort}`)
@@ -229,7 +246,10 @@ describe('inferpool serve', () => {
       }
       server.child.kill('SIGTERM')
       expect((await httpAnswers).map((a) => a.status)).toEqual([200, 200])
-      expect((await grpcAnswers).map((a) => (a.ok ? a.response.outputs[0].shape : a.code))).toEqual([[1, 16], [1, 16]])
+      expect((await grpcAnswers).map((a) => (a.ok ? a.response.outputs[0].shape : a.code))).toEqual([
+        [1, 16],
+        [1, 16],
+      ])
       expect(await server.exit).toBe(0)
     } finally {
       client.close()

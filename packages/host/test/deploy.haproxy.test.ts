@@ -115,12 +115,18 @@ function startLoad(url: string): { counts: LoadCounts; stop(): Promise<'stopped'
       }
       const req = request(
         `${url}/v2/models/demo/infer`,
-        { method: 'POST', agent, timeout: 10_000, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          method: 'POST',
+          agent,
+          timeout: 10_000,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = ''
           res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
           res.on('end', () => {
-            const shape = res.statusCode === 200 ? (JSON.parse(text) as { outputs: Array<{ shape: number[] }> }).outputs[0].shape : undefined
+            const shape =
+              res.statusCode === 200 ? (JSON.parse(text) as { outputs: Array<{ shape: number[] }> }).outputs[0].shape : undefined
             if (shape?.join() === '1,16') {
               counts.ok++
               resolve()

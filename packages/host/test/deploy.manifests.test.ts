@@ -213,10 +213,7 @@ describe('Dockerfile', () => {
     expect(flagValue(cmd, '--model')).toBe('model=/mnt/models/model.onnx')
     for (const flag of flagsOf(cmd)) expect([flag, helpFlags().has(flag)]).toEqual([flag, true])
     const local = { models, ports: await localPorts([port]) }
-    const server = await startServe(
-      [...cmd.map((arg) => localize(arg, local)), '--replicas=1'],
-      { PORT: String(local.ports.get(port)) },
-    )
+    const server = await startServe([...cmd.map((arg) => localize(arg, local)), '--replicas=1'], { PORT: String(local.ports.get(port)) })
     expect(server.url).toBe(`http://127.0.0.1:${local.ports.get(port)}`)
     expect((await http(`${server.url}/v2/models/model/ready`)).status).toBe(200)
     server.child.kill('SIGTERM')

@@ -33,7 +33,10 @@ describe('the error registry', () => {
 
   it("is the README's error table, row for row", () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
-    const block = readme.slice(readme.indexOf('<!-- errors:start -->') + '<!-- errors:start -->'.length, readme.indexOf('<!-- errors:end -->'))
+    const block = readme.slice(
+      readme.indexOf('<!-- errors:start -->') + '<!-- errors:start -->'.length,
+      readme.indexOf('<!-- errors:end -->'),
+    )
     expect(block.trim()).toBe(errorTableMarkdown())
     for (const s of ERROR_REGISTRY) expect(block).toContain(`| \`${s.code}\` | \`${s.class.name}\` |`)
   })
@@ -83,7 +86,12 @@ describe('the error registry', () => {
   it('rebuilds an unregistered code as a RemoteWorkerError keeping the code, and round-trips through toWire', () => {
     const error = fromWire({ code: 'ERR_TOKENIZER', message: 'no vocab', details: { file: 'v.txt' } })
     expect(error).toBeInstanceOf(RemoteWorkerError)
-    expect([error.name, error.code, error.message, error.details]).toEqual(['RemoteWorkerError', 'ERR_TOKENIZER', 'no vocab', { file: 'v.txt' }])
+    expect([error.name, error.code, error.message, error.details]).toEqual([
+      'RemoteWorkerError',
+      'ERR_TOKENIZER',
+      'no vocab',
+      { file: 'v.txt' },
+    ])
     const original = new host.MethodNotAllowedError('PUT', ['GET'])
     const back = fromWire(structuredClone(toWire(original))) as InstanceType<typeof host.MethodNotAllowedError>
     expect(back).toBeInstanceOf(host.MethodNotAllowedError)

@@ -18,7 +18,13 @@ afterAll(async () => {
 })
 
 async function crashPool(extra: Record<string, unknown> = {}): Promise<Pool<Item, number>> {
-  const pool = await createPool<Item, number>({ model: models.demoMlp, worker: workers.crash, replicas: 2, batching: { maxBatchSize: 8 }, ...extra })
+  const pool = await createPool<Item, number>({
+    model: models.demoMlp,
+    worker: workers.crash,
+    replicas: 2,
+    batching: { maxBatchSize: 8 },
+    ...extra,
+  })
   pools.push(pool)
   return pool
 }

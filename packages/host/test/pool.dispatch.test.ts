@@ -107,8 +107,7 @@ describe('Dispatcher', () => {
     expect(error).toBeInstanceOf(WorkerCrashedError)
     expect(error).toMatchObject({
       code: 'ERR_WORKER_CRASHED',
-      message:
-        'The replica died twice running this row (worker exited with code: 2; replacement threads died while loading: exit code 3)',
+      message: 'The replica died twice running this row (worker exited with code: 2; replacement threads died while loading: exit code 3)',
       details: {
         rows: 1,
         reason: 'worker exited with code: 2; replacement threads died while loading: exit code 3',

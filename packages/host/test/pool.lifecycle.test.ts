@@ -99,7 +99,13 @@ describe('cancellation while queued', () => {
   it("applies the pool's default timeoutMs to requests that set none", async () => {
     const gate = new Int32Array(new SharedArrayBuffer(4))
     const log = new Int32Array(new SharedArrayBuffer(64))
-    const pool = await createPool<GateItem, number>({ model: models.demoMlp, worker: workers.gate, workerOptions: { gate, log }, replicas: 1, timeoutMs: 15 })
+    const pool = await createPool<GateItem, number>({
+      model: models.demoMlp,
+      worker: workers.gate,
+      workerOptions: { gate, log },
+      replicas: 1,
+      timeoutMs: 15,
+    })
     pools.push(pool as Pool<unknown, unknown>)
     const held = pool.infer({ value: 1, hold: true }, { timeoutMs: 60_000 })
     await running(pool, 1)
@@ -210,7 +216,9 @@ describe('escalation (close, then a harder close or destroy)', () => {
   it('rejects a close() whose drain is not a boolean, naming the option', async () => {
     const pool = await createPool({ model: models.demoMlp, replicas: 1 })
     pools.push(pool as Pool<unknown, unknown>)
-    await expect(pool.close({ drain: 'no' as unknown as boolean })).rejects.toThrow(new TypeError('Expected `drain` to be a boolean, got `"no"` (string)'))
+    await expect(pool.close({ drain: 'no' as unknown as boolean })).rejects.toThrow(
+      new TypeError('Expected `drain` to be a boolean, got `"no"` (string)'),
+    )
     expect(pool.closed).toBe(false)
   })
 })

@@ -29,7 +29,10 @@ afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()))
 })
 
-async function flakyPool(replicas: number, extra: Record<string, unknown> = {}): Promise<{ pool: Pool<Item, number>; control: Int32Array; warnings: string[] }> {
+async function flakyPool(
+  replicas: number,
+  extra: Record<string, unknown> = {},
+): Promise<{ pool: Pool<Item, number>; control: Int32Array; warnings: string[] }> {
   const control = new Int32Array(new SharedArrayBuffer(4 * 8))
   const logger = recordingLogger()
   const pool = await createPool<Item, number>({
@@ -97,11 +100,15 @@ describe('a replacement thread that dies while loading (piscina then stops repla
     control[RUN_CRASHES] = 1
     control[LOAD_EXITS] = 1
     const rebuilt = next(pool, 'onRebuild')
-    const outcomes = await within(Promise.all(Array.from({ length: 12 }, (_, value) => pool.infer(value === 3 ? { value, crash: 'once' } : { value }))))
+    const outcomes = await within(
+      Promise.all(Array.from({ length: 12 }, (_, value) => pool.infer(value === 3 ? { value, crash: 'once' } : { value }))),
+    )
     expect(outcomes).toEqual({ status: 'fulfilled', value: Array.from({ length: 12 }, (_, value) => value * 2) })
     expect(await within(rebuilt)).toMatchObject({ status: 'fulfilled', value: { generation: 2 } })
     // Both threads of the new set load; requests after that are served by them.
-    expect(await within(Promise.all(Array.from({ length: 16 }, (_, value) => pool.infer({ value }))))).toMatchObject({ status: 'fulfilled' })
+    expect(await within(Promise.all(Array.from({ length: 16 }, (_, value) => pool.infer({ value }))))).toMatchObject({
+      status: 'fulfilled',
+    })
     expect(pool.stats.replicas.map((r) => r.state)).toEqual(['ready', 'ready'])
     expect(pool.stats.rebuilds).toBe(1)
   })
@@ -217,7 +224,9 @@ describe('close() while threads exit', () => {
   })
 
   it('leaves a process that exits on its own with code 0 (no abort, nothing holding the loop)', async () => {
-    const child = spawn(process.execPath, [workers.closeWhileLoadsExit, workers.flakyLoad, models.demoMlp], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [workers.closeWhileLoadsExit, workers.flakyLoad, models.demoMlp], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
@@ -296,7 +305,9 @@ describe('a run that never returns', () => {
   it('with batchTimeoutMs: only the row that hangs alone fails, with ERR_BATCH_TIMEOUT; its thread is replaced and close finishes', async () => {
     // Well above a thread's start: the split halves wait for the replacement within it.
     const { pool } = await flakyPool(1, { batchTimeoutMs: 2_000 })
-    const outcomes = await within(Promise.allSettled([1, 2, 3, 4].map((value) => pool.infer(value === 3 ? { value, hang: true } : { value }))))
+    const outcomes = await within(
+      Promise.allSettled([1, 2, 3, 4].map((value) => pool.infer(value === 3 ? { value, hang: true } : { value }))),
+    )
     expect(outcomes).toMatchObject({ status: 'fulfilled' })
     const [one, two, three, four] = (outcomes as PromiseFulfilledResult<Array<PromiseSettledResult<number>>>).value
     expect([one, two, four]).toEqual([2, 4, 8].map((value) => ({ status: 'fulfilled', value })))
@@ -314,7 +325,9 @@ describe('a run that never returns', () => {
   })
 
   it('validates batchTimeoutMs', () => {
-    expect(() => resolvePoolOptions({ model: 'm.onnx', batchTimeoutMs: 0 })).toThrow(new RangeError('Expected `batchTimeoutMs` to be an integer >= 1, got `0` (number)'))
+    expect(() => resolvePoolOptions({ model: 'm.onnx', batchTimeoutMs: 0 })).toThrow(
+      new RangeError('Expected `batchTimeoutMs` to be an integer >= 1, got `0` (number)'),
+    )
     expect(resolvePoolOptions({ model: 'm.onnx' }).batchTimeoutMs).toBeUndefined()
   })
 })

@@ -11,7 +11,10 @@ import { validateRow } from '../src/pool/validate-input.js'
 describe('every byte of a packed batch is written', () => {
   it('fills padding gaps with the default value 0', () => {
     const shape = buildModelShape(
-      { inputs: [{ name: 'ids', type: 'int64', dims: ['batch', 'seq'] }], outputs: [{ name: 'y', type: 'float32', dims: ['batch', 'seq'] }] },
+      {
+        inputs: [{ name: 'ids', type: 'int64', dims: ['batch', 'seq'] }],
+        outputs: [{ name: 'y', type: 'float32', dims: ['batch', 'seq'] }],
+      },
       resolvePoolOptions({ model: 'm.onnx', padding: { ids: {} } }, 2),
     )
     const rows = [

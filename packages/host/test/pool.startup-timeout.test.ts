@@ -8,8 +8,14 @@ const slowModel = fileURLToPath(new URL('../../../fixtures/models/third-party/li
 const demoMlp = fileURLToPath(new URL('../models/demo-mlp.onnx', import.meta.url))
 
 /** Runs fixtures/startup-timeout-child.mjs; resolves with how it ended and what it printed. */
-function child(model: string, replicas: number, timeouts: number[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, [childScript, model, String(replicas), ...timeouts.map(String)], { stdio: ['ignore', 'pipe', 'pipe'] })
+function child(
+  model: string,
+  replicas: number,
+  timeouts: number[],
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, [childScript, model, String(replicas), ...timeouts.map(String)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))

@@ -53,7 +53,11 @@ class FakePiscina extends EventEmitter {
 
 function supervise(deferWhileLoading: boolean) {
   const first = new FakePiscina(2)
-  const { ledger, generations, exits: recorded } = superviseThreads(first, () => new FakePiscina(2), {
+  const {
+    ledger,
+    generations,
+    exits: recorded,
+  } = superviseThreads(first, () => new FakePiscina(2), {
     replicas: 2,
     startupTimeoutMs: STARTUP_TIMEOUT_MS,
     native: deferWhileLoading,
@@ -66,7 +70,13 @@ function supervise(deferWhileLoading: boolean) {
   }
   /** What the thread transport does with a load report. */
   const noteLoaded = (threadId: number, ok: boolean) => reportLoad(ledger, generations, threadId, ok)
-  const supervisor = { noteLoaded, stop: () => generations.stop(), get lastLoadDeath() { return ledger.lastLoadDeath } }
+  const supervisor = {
+    noteLoaded,
+    stop: () => generations.stop(),
+    get lastLoadDeath() {
+      return ledger.lastLoadDeath
+    },
+  }
   /** Crashes a loaded thread of the first generation; returns its replacement (loading, watched). */
   const replaceOne = (): FakeThread => {
     ;(first.threads[0] as FakeThread).emit('exit', 3)

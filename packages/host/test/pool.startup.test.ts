@@ -125,7 +125,9 @@ describe('execution providers', () => {
     pools.push(pool)
     expect(pool.metadata.executionProvider).toBe('cpu')
     expect(logger.warnings).toHaveLength(1)
-    expect(logger.warnings[0]).toMatch(/^inferpool: Execution provider 'cuda' is unavailable .* Falling back to the CPU execution provider \(fallback: 'cpu'\)\.$/)
+    expect(logger.warnings[0]).toMatch(
+      /^inferpool: Execution provider 'cuda' is unavailable .* Falling back to the CPU execution provider \(fallback: 'cpu'\)\.$/,
+    )
     const out = await pool.infer({ input: new Float32Array(256) })
     expect(out.output.dims).toEqual([16])
   })

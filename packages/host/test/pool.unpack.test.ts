@@ -29,12 +29,19 @@ describe('unpacking a batch into rows', () => {
   it('gives each row a view of every output at its own offset, without copying', () => {
     const out = unpackOutputs(outputs, rows, shape)
     expect(out).toHaveLength(3)
-    expect(out.map((r) => Array.from(r.scores.data as Float32Array))).toEqual([[0, 1, 2], [10, 11, 12], [20, 21, 22]])
+    expect(out.map((r) => Array.from(r.scores.data as Float32Array))).toEqual([
+      [0, 1, 2],
+      [10, 11, 12],
+      [20, 21, 22],
+    ])
     expect(out.map((r) => Array.from(r.label.data as BigInt64Array))).toEqual([[5n], [6n], [7n]])
     expect((out[1].scores.data as Float32Array).buffer).toBe(scores.buffer)
     expect((out[1].scores.data as Float32Array).byteOffset).toBe(12)
     expect((out[2].label.data as BigInt64Array).byteOffset).toBe(16)
-    expect(out[0]).toEqual({ scores: { type: 'float32', dims: [3], data: Float32Array.from([0, 1, 2]) }, label: { type: 'int64', dims: [], data: BigInt64Array.from([5n]) } })
+    expect(out[0]).toEqual({
+      scores: { type: 'float32', dims: [3], data: Float32Array.from([0, 1, 2]) },
+      label: { type: 'int64', dims: [], data: BigInt64Array.from([5n]) },
+    })
   })
 
   it("gives each row its own dims array, so one caller changing it does not change another's", () => {

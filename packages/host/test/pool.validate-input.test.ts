@@ -62,7 +62,10 @@ describe('model facts derived once per pool', () => {
 
   it('records a padded axis under its length name and keeps it out of the batch key', () => {
     const padded = shapeOf(
-      { inputs: [{ name: 'ids', type: 'int64', dims: ['batch', 'seq'] }], outputs: [{ name: 'y', type: 'float32', dims: ['batch', 'seq'] }] },
+      {
+        inputs: [{ name: 'ids', type: 'int64', dims: ['batch', 'seq'] }],
+        outputs: [{ name: 'y', type: 'float32', dims: ['batch', 'seq'] }],
+      },
       { ids: {} },
     )
     expect(padded.inputs[0].dynamicAxes).toEqual([{ axis: 0, symbol: 'seq', lengthName: 'seq', keyPrefix: null }])
@@ -87,7 +90,14 @@ describe('validating one row', () => {
 
   it('copies the dims of a dynamic input, so a caller reusing its dims array cannot change a queued row', () => {
     const dims = [3]
-    const row = validateRow({ ids: { data: new BigInt64Array(3), dims }, mask: { data: new BigInt64Array(3), dims }, extra: { data: new Float32Array(2), dims: [1, 2] } }, tokens)
+    const row = validateRow(
+      {
+        ids: { data: new BigInt64Array(3), dims },
+        mask: { data: new BigInt64Array(3), dims },
+        extra: { data: new Float32Array(2), dims: [1, 2] },
+      },
+      tokens,
+    )
     dims[0] = 7
     expect(row.tensors[0].dims).toEqual([3])
     expect(row.tensors[1].dims).toEqual([3])
@@ -112,20 +122,46 @@ describe('validating one row', () => {
 
   it('rejects dims with a hole as not being non-negative integers', () => {
     const dims = new Array<number>(1)
-    const err = rejection(() => validateRow({ ids: { data: new BigInt64Array(1), dims }, mask: { data: new BigInt64Array(1), dims: [1] }, extra: { data: new Float32Array(2), dims: [1, 2] } }, tokens))
-    expect(err).toMatchObject({ code: 'ERR_INVALID_INPUT', message: 'Input "ids" dims must be an array of non-negative integers, got [null]' })
+    const err = rejection(() =>
+      validateRow(
+        {
+          ids: { data: new BigInt64Array(1), dims },
+          mask: { data: new BigInt64Array(1), dims: [1] },
+          extra: { data: new Float32Array(2), dims: [1, 2] },
+        },
+        tokens,
+      ),
+    )
+    expect(err).toMatchObject({
+      code: 'ERR_INVALID_INPUT',
+      message: 'Input "ids" dims must be an array of non-negative integers, got [null]',
+    })
   })
 
   it('checks that inputs agree on a shared axis name, and lets unshared axis names differ freely', () => {
     const err = rejection(() =>
-      validateRow({ ids: { data: new BigInt64Array(2), dims: [2] }, mask: { data: new BigInt64Array(3), dims: [3] }, extra: { data: new Float32Array(2), dims: [1, 2] } }, tokens),
+      validateRow(
+        {
+          ids: { data: new BigInt64Array(2), dims: [2] },
+          mask: { data: new BigInt64Array(3), dims: [3] },
+          extra: { data: new Float32Array(2), dims: [1, 2] },
+        },
+        tokens,
+      ),
     )
     expect(err).toMatchObject({
       code: 'ERR_INVALID_INPUT',
       message: 'Inputs "ids" and "mask" disagree on axis "seq": 2 vs 3',
       details: { axis: 'seq', ids: 2, mask: 3 },
     })
-    const row = validateRow({ ids: { data: new BigInt64Array(2), dims: [2] }, mask: { data: new BigInt64Array(2), dims: [2] }, extra: { data: new Float32Array(8), dims: [4, 2] } }, tokens)
+    const row = validateRow(
+      {
+        ids: { data: new BigInt64Array(2), dims: [2] },
+        mask: { data: new BigInt64Array(2), dims: [2] },
+        extra: { data: new Float32Array(8), dims: [4, 2] },
+      },
+      tokens,
+    )
     expect(row.key).toBe('ids:0=2;mask:0=2;extra:0=4;')
   })
 })

@@ -18,7 +18,12 @@ if (workerData.script === 'hang') {
   report('result', {
     inputByteLength: input.byteLength,
     sent: Array.from(copy),
-    output: { type: out.output.type, dims: out.output.dims, data: Array.from(out.output.data), isFloat32: out.output.data instanceof Float32Array },
+    output: {
+      type: out.output.type,
+      dims: out.output.dims,
+      data: Array.from(out.output.data),
+      isFloat32: out.output.data instanceof Float32Array,
+    },
   })
   try {
     await remote.infer({ nope: new Float32Array(3) })

@@ -277,10 +277,12 @@ describe('real worker threads feeding one pool in the main thread', () => {
   it('two HTTP server threads share batches of one pool, and shut down cleanly', async () => {
     const shared = await pool({ model: demoModel, replicas: 1, batching: { maxBatchSize: 8, minBatchSize: 8, maxWaitMs: 600_000 } })
     const reference = await pool({ model: demoModel, replicas: 1 })
-    const exposed = [0, 1].map(() => new MessageChannel()).map(({ port1, port2 }) => ({
-      handle: exposePool(shared, port1),
-      worker: startWorker('./remote-http-worker.mjs', { port: port2 }, [port2 as never]),
-    }))
+    const exposed = [0, 1]
+      .map(() => new MessageChannel())
+      .map(({ port1, port2 }) => ({
+        handle: exposePool(shared, port1),
+        worker: startWorker('./remote-http-worker.mjs', { port: port2 }, [port2 as never]),
+      }))
     const workers = exposed.map((e) => e.worker)
     const urls = await Promise.all(workers.map((w) => nextMessage<{ url: string }>(w, 'listening').then((m) => m.url)))
 
@@ -316,7 +318,11 @@ describe('real worker threads feeding one pool in the main thread', () => {
     exposePool(demo, port1)
     const worker = startWorker('./remote-client-worker.mjs', { port: port2 }, [port2 as never])
     const [result, error, closed] = await Promise.all([
-      nextMessage<{ inputByteLength: number; sent: number[]; output: { type: string; dims: number[]; data: number[]; isFloat32: boolean } }>(worker, 'result'),
+      nextMessage<{
+        inputByteLength: number
+        sent: number[]
+        output: { type: string; dims: number[]; data: number[]; isFloat32: boolean }
+      }>(worker, 'result'),
       nextMessage<Record<string, unknown>>(worker, 'error'),
       nextMessage<Record<string, unknown>>(worker, 'closed'),
     ])

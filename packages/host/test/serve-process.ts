@@ -91,7 +91,14 @@ export function childPids(pid: number): Promise<number[]> {
     execFile('ps', ['-o', 'pid=', '--ppid', String(pid)], (error, stdout) => {
       // ps exits 1 when no process matches.
       if (error !== null && stdout.trim() !== '') return reject(error)
-      resolve(stdout.split('\n').map((s) => s.trim()).filter(Boolean).map(Number).sort((a, b) => a - b))
+      resolve(
+        stdout
+          .split('\n')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .map(Number)
+          .sort((a, b) => a - b),
+      )
     }),
   )
 }

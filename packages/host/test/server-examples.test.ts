@@ -75,8 +75,11 @@ describe('examples/grpc.js and examples/grpc-client.js', () => {
     const { url, child, exit, output } = await start('grpc.js')
     const grpcAddress = /grpc:\/\/(\S+)/.exec(output())?.[1] as string
     const ran = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      execFile(process.execPath, [`${examples}dist/grpc-client.js`], { env: { ...process.env, GRPC_ADDRESS: grpcAddress } }, (error, stdout) =>
-        resolve({ code: error === null ? 0 : (error.code as number | null), stdout }),
+      execFile(
+        process.execPath,
+        [`${examples}dist/grpc-client.js`],
+        { env: { ...process.env, GRPC_ADDRESS: grpcAddress } },
+        (error, stdout) => resolve({ code: error === null ? 0 : (error.code as number | null), stdout }),
       )
     })
     expect(ran.code).toBe(0)

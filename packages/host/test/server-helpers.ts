@@ -22,21 +22,25 @@ export function http(
   options: { method?: string; body?: string | Buffer; headers?: Record<string, string> } = {},
 ): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? (options.body === undefined ? 'GET' : 'POST'), headers: options.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8')
-        let json: unknown
-        try {
-          json = text.length > 0 ? JSON.parse(text) : undefined
-        } catch {
-          json = undefined
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
-      })
-      res.on('error', reject)
-    })
+    const req = request(
+      url,
+      { method: options.method ?? (options.body === undefined ? 'GET' : 'POST'), headers: options.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          let json: unknown
+          try {
+            json = text.length > 0 ? JSON.parse(text) : undefined
+          } catch {
+            json = undefined
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
+        })
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(options.body)
   })
@@ -73,9 +77,7 @@ export function metric(text: string, name: string, labels: Record<string, string
     const open = line.indexOf('{')
     const close = line.lastIndexOf('}')
     const labelText = open === -1 ? '' : line.slice(open + 1, close)
-    const found = Object.fromEntries(
-      [...labelText.matchAll(/([a-zA-Z_]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
-    )
+    const found = Object.fromEntries([...labelText.matchAll(/([a-zA-Z_]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
     if (Object.entries(labels).every(([k, v]) => found[k] === v) && Object.keys(found).length === Object.keys(labels).length) {
       return Number(line.slice(close === -1 ? line.indexOf(' ') : close + 1).trim())
     }

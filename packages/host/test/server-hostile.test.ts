@@ -55,7 +55,13 @@ const cases: Case[] = [
   ['a negative dim', 'demo', demoInput({ shape: [-1, 256] }), 400, 'ERR_INVALID_INPUT'],
   ['a non-integer dim', 'demo', demoInput({ shape: [1.5, 256] }), 400, 'ERR_INVALID_INPUT'],
   ['dims as strings', 'demo', demoInput({ shape: ['1', '256'] }), 400, 'ERR_INVALID_INPUT'],
-  ['an infinite dim (1e400)', 'demo', JSON.stringify(demoInput({ shape: [1, 256] })).replace('[1,256]', '[1e400,256]'), 400, 'ERR_INVALID_INPUT'],
+  [
+    'an infinite dim (1e400)',
+    'demo',
+    JSON.stringify(demoInput({ shape: [1, 256] })).replace('[1,256]', '[1e400,256]'),
+    400,
+    'ERR_INVALID_INPUT',
+  ],
   ['zero rows', 'demo', demoInput({ shape: [0, 256], data: [] }), 400, 'ERR_INVALID_INPUT'],
   ['2^53 - 1 rows', 'demo', demoInput({ shape: [Number.MAX_SAFE_INTEGER, 256] }), 400, 'ERR_INVALID_INPUT'],
   ['more rows than maxRowsPerRequest', 'demo', demoInput({ shape: [1025, 256] }), 400, 'ERR_INVALID_INPUT'],
@@ -145,9 +151,21 @@ const cases: Case[] = [
   ['an unknown requested output', 'demo', { inputs: validInputs, outputs: [{ name: 'logits' }] }, 400, 'ERR_INVALID_INPUT'],
   ['requested outputs as an object', 'demo', { inputs: validInputs, outputs: { name: 'output' } }, 400, 'ERR_INVALID_INPUT'],
   ['JSON data and binary_data_size on one input', 'demo', demoInput({ parameters: { binary_data_size: 1024 } }), 400, 'ERR_INVALID_INPUT'],
-  ['binary_data_size without Inference-Header-Content-Length', 'demo', demoInput({ data: undefined, parameters: { binary_data_size: 1024 } }), 400, 'ERR_MALFORMED_BINARY'],
+  [
+    'binary_data_size without Inference-Header-Content-Length',
+    'demo',
+    demoInput({ data: undefined, parameters: { binary_data_size: 1024 } }),
+    400,
+    'ERR_MALFORMED_BINARY',
+  ],
   ['an FP32 value past the float range (1e39)', 'demo', demoInput({ data: [1e39, ...zeros(255)] }), 400, 'ERR_INVALID_INPUT'],
-  ['a number literal past the double range (1e400) as FP32', 'demo', `{"inputs":[{"name":"input","shape":[1,256],"datatype":"FP32","data":[1e400${',0'.repeat(255)}]}]}`, 400, 'ERR_INVALID_INPUT'],
+  [
+    'a number literal past the double range (1e400) as FP32',
+    'demo',
+    `{"inputs":[{"name":"input","shape":[1,256],"datatype":"FP32","data":[1e400${',0'.repeat(255)}]}]}`,
+    400,
+    'ERR_INVALID_INPUT',
+  ],
 ]
 
 describe('hostile request bodies', () => {
@@ -161,9 +179,7 @@ describe('hostile request bodies', () => {
     const good = await post(`${url}/v2/models/demo/infer`, demoRequest(rows))
     const direct = await pools[0].infer({ input: Float32Array.from(rows[0]) })
     expect(good.status).toBe(200)
-    expect((good.json as { outputs: Array<{ data: number[] }> }).outputs[0].data).toEqual(
-      Array.from(direct.output.data as Float32Array),
-    )
+    expect((good.json as { outputs: Array<{ data: number[] }> }).outputs[0].data).toEqual(Array.from(direct.output.data as Float32Array))
   })
 
   it('serves the binary tensor data extension: a JSON header and 1024 raw bytes give the same answer as JSON zeros', async () => {

@@ -48,9 +48,7 @@ describe('graceful shutdown', () => {
     const reference = await createPool({ model: demoModel, replicas: 1 })
     pools.push(reference)
     const expected = await Promise.all(rows.map((row) => reference.infer({ input: Float32Array.from(row) })))
-    expect(answered.map((a) => (a.json as Out).outputs[0].data)).toEqual(
-      expected.map((e) => Array.from(e.output.data as Float32Array)),
-    )
+    expect(answered.map((a) => (a.json as Out).outputs[0].data)).toEqual(expected.map((e) => Array.from(e.output.data as Float32Array)))
     await expect(pool.infer({ input: new Float32Array(256) })).rejects.toMatchObject({ code: 'ERR_BATCHER_CLOSED' })
     await expect(http(`${url}/v2/health/live`)).rejects.toMatchObject({ code: 'ECONNREFUSED' })
     expect(server.server.listening).toBe(false)
@@ -64,7 +62,11 @@ describe('graceful shutdown', () => {
     const answer = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
       const req = request(
         `${server.url}/v2/models/demo/infer`,
-        { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } },
+        {
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        },
         (res) => {
           const chunks: Buffer[] = []
           res.on('data', (c: Buffer) => chunks.push(c))
@@ -180,7 +182,11 @@ describe('forced shutdown and escalation (closePools: true)', () => {
       { status: 503, code: 'ERR_BATCHER_CLOSED' },
       { status: 503, code: 'ERR_BATCHER_CLOSED' },
     ])
-    expect({ poolClosed: pool.closed, serverClosed: server.closed, destroyed: server.destroyed }).toEqual({ poolClosed: true, serverClosed: true, destroyed: false })
+    expect({ poolClosed: pool.closed, serverClosed: server.closed, destroyed: server.destroyed }).toEqual({
+      poolClosed: true,
+      serverClosed: true,
+      destroyed: false,
+    })
     expect(server.server.listening).toBe(false)
     await end()
   })
@@ -193,7 +199,10 @@ describe('forced shutdown and escalation (closePools: true)', () => {
     const graceful = server.close()
     const hard = server.close({ drain: false })
 
-    expect(await Promise.all([graceful, hard])).toEqual([{ forced: true, lost: 3 }, { forced: true, lost: 3 }])
+    expect(await Promise.all([graceful, hard])).toEqual([
+      { forced: true, lost: 3 },
+      { forced: true, lost: 3 },
+    ])
     expect(answer(await held)).toEqual({ status: 503, code: 'ERR_SHUTTING_DOWN' })
     expect((await Promise.all(queued)).map(answer)).toEqual([
       { status: 503, code: 'ERR_BATCHER_CLOSED' },
@@ -211,7 +220,10 @@ describe('forced shutdown and escalation (closePools: true)', () => {
     const graceful = server.close()
     const destroyed = server.destroy(new Error('operator said stop'))
 
-    expect(await Promise.all([graceful, destroyed])).toEqual([{ forced: true, lost: 3 }, { forced: true, lost: 3 }])
+    expect(await Promise.all([graceful, destroyed])).toEqual([
+      { forced: true, lost: 3 },
+      { forced: true, lost: 3 },
+    ])
     expect((await Promise.all(requests)).map(answer)).toEqual(new Array(3).fill({ status: 503, code: 'ERR_SHUTTING_DOWN' }))
     expect({ destroyed: server.destroyed, handlerDestroyed: server.handler.destroyed }).toEqual({ destroyed: true, handlerDestroyed: true })
     await until(() => pool.destroyed)

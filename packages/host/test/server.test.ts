@@ -134,7 +134,15 @@ describe('inference', () => {
     const body = {
       inputs: [
         { name: 'a', shape: [2, 3], datatype: 'FP32', data: [1, 2, 3, 4, 5, 6] },
-        { name: 'b', shape: [2, 2], datatype: 'INT32', data: [[1, 2], [30, -4]] },
+        {
+          name: 'b',
+          shape: [2, 2],
+          datatype: 'INT32',
+          data: [
+            [1, 2],
+            [30, -4],
+          ],
+        },
       ],
       outputs: [{ name: 'b_sum' }],
     }
@@ -545,11 +553,15 @@ describe('embedding', () => {
     expect(() => createRequestHandler({ demo }, { maxRowsPerRequest: '2' as unknown as number })).toThrow(
       new TypeError('Expected `maxRowsPerRequest` to be an integer >= 1, got `"2"` (string)'),
     )
-    expect(() => createServer({ demo }, { port: 65536 })).toThrow(new RangeError('Expected `port` to be an integer in [0, 65535], got `65536` (number)'))
+    expect(() => createServer({ demo }, { port: 65536 })).toThrow(
+      new RangeError('Expected `port` to be an integer in [0, 65535], got `65536` (number)'),
+    )
     expect(() => createServer({ demo }, { shutdownTimeoutMs: 1.5 })).toThrow(
       new RangeError('Expected `shutdownTimeoutMs` to be an integer >= 0, got `1.5` (number)'),
     )
-    expect(() => resolvePoolOptions({ model: 'm.onnx', replicas: 1.5 })).toThrow(new RangeError('Expected `replicas` to be an integer >= 1, got `1.5` (number)'))
+    expect(() => resolvePoolOptions({ model: 'm.onnx', replicas: 1.5 })).toThrow(
+      new RangeError('Expected `replicas` to be an integer >= 1, got `1.5` (number)'),
+    )
     expect(() => createRequestHandler({})).toThrow(new TypeError('Expected `pools` to hold at least one model, got none'))
     expect(() => createRequestHandler({ 'a/b': demo })).toThrow(TypeError)
   })

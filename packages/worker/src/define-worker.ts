@@ -163,7 +163,8 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
     const facts = () => ({ threadId, busyMs: performance.now() - started })
     const outcome = await ensureLoaded()
     if (!outcome.ok) return { result: { ok: false, error: outcome.error, ...facts() }, transfer: NO_TRANSFER }
-    if (task.kind === 'describe') return { result: { ok: true, kind: 'describe', description: outcome.description, ...facts() }, transfer: NO_TRANSFER }
+    if (task.kind === 'describe')
+      return { result: { ok: true, kind: 'describe', description: outcome.description, ...facts() }, transfer: NO_TRANSFER }
 
     const transfers: ArrayBuffer[] = []
     const context: RunContext = {
@@ -175,7 +176,10 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
     try {
       value = await definition.run(outcome.state, task.payload as Batch, context)
     } catch (err) {
-      return { result: { ok: false, error: serializeError(err, 'ERR_INFERENCE', { batchId: task.batchId }), ...facts() }, transfer: NO_TRANSFER }
+      return {
+        result: { ok: false, error: serializeError(err, 'ERR_INFERENCE', { batchId: task.batchId }), ...facts() },
+        transfer: NO_TRANSFER,
+      }
     }
     if (Array.isArray(value)) {
       // Errors do not survive structured cloning with their code: send them as data.

@@ -7,11 +7,7 @@ import type { SerializedError, WorkerErrorCode } from './protocol.js'
  * anything else thrown by `run` reaches the caller as `ERR_INFERENCE`.
  */
 export class WorkerError extends InferpoolError {
-  constructor(
-    code: WorkerErrorCode | (string & {}),
-    message: string,
-    options?: { cause?: unknown; details?: Record<string, unknown> },
-  ) {
+  constructor(code: WorkerErrorCode | (string & {}), message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
     super(code, message, options)
   }
 }

@@ -73,7 +73,11 @@ export function toOrtSessionOptions(config: OnnxSessionConfig = {}): InferenceSe
  * thread takes the next device, counting through `counter` (one Int32 over a
  * SharedArrayBuffer shared by every thread of the pool, so replacements keep turning).
  */
-export function pickDevice(config: OnnxSessionConfig, deviceIds: readonly number[] | undefined, counter: Int32Array | undefined): OnnxSessionConfig {
+export function pickDevice(
+  config: OnnxSessionConfig,
+  deviceIds: readonly number[] | undefined,
+  counter: Int32Array | undefined,
+): OnnxSessionConfig {
   if (config.executionProvider !== 'cuda' || !deviceIds || deviceIds.length === 0) return { ...config }
   const turn = counter ? Atomics.add(counter, 0, 1) : 0
   return { ...config, deviceId: deviceIds[turn % deviceIds.length] }
@@ -105,9 +109,7 @@ export async function createSession(model: string | Uint8Array, config: OnnxSess
   env.logLevel = ENV_LOG_LEVELS[options.logSeverityLevel ?? DEFAULT_LOG_SEVERITY_LEVEL]
   const source = describeModelSource(model)
   try {
-    return typeof model === 'string'
-      ? await InferenceSession.create(model, options)
-      : await InferenceSession.create(model, options)
+    return typeof model === 'string' ? await InferenceSession.create(model, options) : await InferenceSession.create(model, options)
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     if (config.executionProvider === 'cuda' && isProviderLoadFailure(message)) {
@@ -125,7 +127,19 @@ export async function createSession(model: string | Uint8Array, config: OnnxSess
 }
 
 const SUPPORTED_TYPES: ReadonlySet<string> = new Set<WireTensorType>([
-  'float32', 'float16', 'float64', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool', 'string',
+  'float32',
+  'float16',
+  'float64',
+  'int8',
+  'uint8',
+  'int16',
+  'uint16',
+  'int32',
+  'uint32',
+  'int64',
+  'uint64',
+  'bool',
+  'string',
 ])
 
 function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSession.ValueMetadata[]): WireTensorInfo[] {
@@ -136,9 +150,13 @@ function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSe
       })
     }
     if (!SUPPORTED_TYPES.has(value.type)) {
-      throw new WorkerError('ERR_MODEL_LOAD', `Model ${kind} "${value.name}" has element type ${value.type}, which inferpool does not support`, {
-        details: { [kind]: value.name, type: value.type },
-      })
+      throw new WorkerError(
+        'ERR_MODEL_LOAD',
+        `Model ${kind} "${value.name}" has element type ${value.type}, which inferpool does not support`,
+        {
+          details: { [kind]: value.name, type: value.type },
+        },
+      )
     }
     return { name: value.name, type: value.type as WireTensorType, dims: [...value.shape] }
   })
@@ -150,9 +168,16 @@ export function describeSession(session: InferenceSession): WorkerDescription {
 }
 
 type TypedArrayConstructor =
-  | Float32ArrayConstructor | Float64ArrayConstructor | Int8ArrayConstructor | Uint8ArrayConstructor
-  | Int16ArrayConstructor | Uint16ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor
-  | BigInt64ArrayConstructor | BigUint64ArrayConstructor
+  | Float32ArrayConstructor
+  | Float64ArrayConstructor
+  | Int8ArrayConstructor
+  | Uint8ArrayConstructor
+  | Int16ArrayConstructor
+  | Uint16ArrayConstructor
+  | Int32ArrayConstructor
+  | Uint32ArrayConstructor
+  | BigInt64ArrayConstructor
+  | BigUint64ArrayConstructor
 
 /** The typed array class ORT uses for each element type (`bool` travels as bytes, `float16` as its bits). */
 export const TYPED_ARRAY_OF: Readonly<Record<WireTensorType, TypedArrayConstructor>> = {
@@ -190,8 +215,7 @@ export function wireFromTensor(tensor: Tensor): WireTensor {
   if (!SUPPORTED_TYPES.has(type)) throw new WorkerError('ERR_INFERENCE', `Output of element type ${tensor.type} is not supported`)
   if (type === 'string') return { type, dims: [...tensor.dims], buffer: encodeStrings(tensor.data as string[]) }
   const data = tensor.data as unknown as ArrayBufferView
-  const exact =
-    data.buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
+  const exact = data.buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength
   const buffer = exact
     ? (data.buffer as ArrayBuffer)
     : (data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer)

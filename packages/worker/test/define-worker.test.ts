@@ -58,7 +58,11 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
       await vi.advanceTimersByTimeAsync(500)
       expect(await stuck).toMatchObject({
         ok: false,
-        error: { code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: a retried load did not finish within 500 ms', details: { timeoutMs: 500 } },
+        error: {
+          code: 'ERR_MODEL_LOAD',
+          message: 'Worker failed to load: a retried load did not finish within 500 ms',
+          details: { timeoutMs: 500 },
+        },
       })
       expect(await runtime.handler({ kind: 'run', batchId: 2, payload: [2] })).toMatchObject({ ok: true, value: [20] })
       expect(attempts).toBe(3)
@@ -107,7 +111,12 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
     expect(plain.ok).toBe(false)
     expect(plain.error).toEqual({ code: 'ERR_INFERENCE', message: 'bad shape', name: 'Error', details: { batchId: 7, name: 'TypeError' } })
     const coded = (await runtime.handler({ kind: 'run', batchId: 8, payload: ['coded'] })) as TaskResult & { ok: false }
-    expect(coded.error).toEqual({ code: 'ERR_TOKENIZER', message: 'unknown token', name: 'WorkerError', details: { token: 'x', batchId: 8 } })
+    expect(coded.error).toEqual({
+      code: 'ERR_TOKENIZER',
+      message: 'unknown token',
+      name: 'WorkerError',
+      details: { token: 'x', batchId: 8 },
+    })
   })
 
   it('turns an Error in one result slot into a serialized slot error', async () => {
@@ -176,7 +185,11 @@ describe('defineWorker in a real worker thread', () => {
       workerData: { channel: channelName, options: null } satisfies WorkerBootData,
     })
     try {
-      expect(await report).toMatchObject({ type: 'loaded', ok: false, error: { code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: no model here' } })
+      expect(await report).toMatchObject({
+        type: 'loaded',
+        ok: false,
+        error: { code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: no model here' },
+      })
       const result = (await piscina.run({ kind: 'describe' })) as TaskResult
       expect(result).toMatchObject({ ok: false, error: { code: 'ERR_MODEL_LOAD', message: 'Worker failed to load: no model here' } })
     } finally {

@@ -60,7 +60,8 @@ describe('ONNX helpers', () => {
     )
     expect(error).toMatchObject({
       code: 'ERR_MODEL_LOAD',
-      message: "Failed to load model /missing/model.onnx: Load model from /missing/model.onnx failed:Load model /missing/model.onnx failed. File doesn't exist",
+      message:
+        "Failed to load model /missing/model.onnx: Load model from /missing/model.onnx failed:Load model /missing/model.onnx failed. File doesn't exist",
       details: { model: '/missing/model.onnx' },
     })
   })
@@ -83,7 +84,10 @@ describe('device choice', () => {
   })
 
   it('leaves CPU sessions and single-device settings alone', () => {
-    expect(pickDevice({ executionProvider: 'cpu', intraOpNumThreads: 2 }, [0, 1], undefined)).toEqual({ executionProvider: 'cpu', intraOpNumThreads: 2 })
+    expect(pickDevice({ executionProvider: 'cpu', intraOpNumThreads: 2 }, [0, 1], undefined)).toEqual({
+      executionProvider: 'cpu',
+      intraOpNumThreads: 2,
+    })
     expect(pickDevice({ executionProvider: 'cuda' }, [3], undefined)).toEqual({ executionProvider: 'cuda', deviceId: 3 })
   })
 })

@@ -48,7 +48,10 @@ export function node(
 
 /** Gemm: `out = alpha * A' * B' + beta * C` (A' = transpose(A) if transA...). */
 export function gemm(
-  a: string, b: string, c: string, out: string,
+  a: string,
+  b: string,
+  c: string,
+  out: string,
   opts: { transA?: boolean; transB?: boolean; alpha?: number; beta?: number } = {},
 ): OnnxTypes.INodeProto {
   const attrs: Record<string, AttributeValue> = {}

@@ -1,8 +1,29 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { Tensor } from 'onnxruntime-node'
 import {
-  buildModel, catalog, constant, floatTensor, identity, int64Tensor, int64Vector, IR_VERSION, matMul, mlpWeights, mulberry32,
-  onnx, OPSET, parseModel, PRODUCER_NAME, serializeModel, slice, squeeze, sub, tanh, tensor, uniformFloat32, unsqueeze,
+  buildModel,
+  catalog,
+  constant,
+  floatTensor,
+  identity,
+  int64Tensor,
+  int64Vector,
+  IR_VERSION,
+  matMul,
+  mlpWeights,
+  mulberry32,
+  onnx,
+  OPSET,
+  parseModel,
+  PRODUCER_NAME,
+  serializeModel,
+  slice,
+  squeeze,
+  sub,
+  tanh,
+  tensor,
+  uniformFloat32,
+  unsqueeze,
 } from '../src/index.js'
 import { expectClose, openSession, releaseSessions } from './helpers.js'
 
@@ -10,7 +31,10 @@ afterAll(releaseSessions)
 
 describe('mulberry32', () => {
   it('yields the same sequence for the same seed and a different one for another seed', () => {
-    const take = (seed: number) => { const r = mulberry32(seed); return Array.from({ length: 5 }, r) }
+    const take = (seed: number) => {
+      const r = mulberry32(seed)
+      return Array.from({ length: 5 }, r)
+    }
     expect(take(42)).toEqual(take(42))
     expect(take(42)).not.toEqual(take(43))
   })
@@ -39,7 +63,7 @@ describe('tensor', () => {
     expect(bytesOf(t)).toEqual([0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0xc0])
   })
 
-  it('writes int64 from numbers and bigints, negatives in two\'s complement', () => {
+  it("writes int64 from numbers and bigints, negatives in two's complement", () => {
     const t = int64Tensor('i', [2], [-1, 2n ** 40n])
     expect(t.dataType).toBe(onnx.TensorProto.DataType.INT64)
     expect(bytesOf(t)).toEqual([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 1, 0, 0])
@@ -57,13 +81,14 @@ describe('tensor', () => {
 })
 
 describe('buildModel / serializeModel', () => {
-  const tiny = () => buildModel({
-    name: 'tiny',
-    inputs: [{ name: 'x', type: 'float32', dims: ['batch', 3] }],
-    outputs: [{ name: 'y', type: 'float32', dims: ['batch', 3] }],
-    nodes: [identity('x', 'y')],
-    metadata: { purpose: 'test' },
-  })
+  const tiny = () =>
+    buildModel({
+      name: 'tiny',
+      inputs: [{ name: 'x', type: 'float32', dims: ['batch', 3] }],
+      outputs: [{ name: 'y', type: 'float32', dims: ['batch', 3] }],
+      nodes: [identity('x', 'y')],
+      metadata: { purpose: 'test' },
+    })
 
   it('writes IR version 8, opset 17, the producer, dim_param for strings and dim_value for numbers', () => {
     const parsed = parseModel(serializeModel(tiny()))
@@ -84,21 +109,25 @@ describe('buildModel / serializeModel', () => {
   })
 
   it('rejects a node that reads a value nothing produced', () => {
-    expect(() => buildModel({
-      name: 'broken',
-      inputs: [{ name: 'x', type: 'float32', dims: [1] }],
-      outputs: [{ name: 'y', type: 'float32', dims: [1] }],
-      nodes: [sub('x', 'missing', 'y')],
-    })).toThrow('model "broken": node Sub_y reads "missing" before anything produces it')
+    expect(() =>
+      buildModel({
+        name: 'broken',
+        inputs: [{ name: 'x', type: 'float32', dims: [1] }],
+        outputs: [{ name: 'y', type: 'float32', dims: [1] }],
+        nodes: [sub('x', 'missing', 'y')],
+      }),
+    ).toThrow('model "broken": node Sub_y reads "missing" before anything produces it')
   })
 
   it('rejects a graph output that no node produces', () => {
-    expect(() => buildModel({
-      name: 'broken',
-      inputs: [{ name: 'x', type: 'float32', dims: [1] }],
-      outputs: [{ name: 'z', type: 'float32', dims: [1] }],
-      nodes: [identity('x', 'y')],
-    })).toThrow('model "broken": graph output "z" is produced by no node')
+    expect(() =>
+      buildModel({
+        name: 'broken',
+        inputs: [{ name: 'x', type: 'float32', dims: [1] }],
+        outputs: [{ name: 'z', type: 'float32', dims: [1] }],
+        nodes: [identity('x', 'y')],
+      }),
+    ).toThrow('model "broken": graph output "z" is produced by no node')
   })
 
   it('builds graphs from the other node helpers that onnxruntime runs as the JS equivalent computes', async () => {
@@ -112,8 +141,13 @@ describe('buildModel / serializeModel', () => {
         { name: 'activated', type: 'float32', dims: ['batch', 2] },
         { name: 'strided', type: 'float32', dims: ['batch', 2] },
       ],
-      initializers: [int64Vector('starts', [0]), int64Vector('ends', [3]), int64Vector('axes', [1]), int64Vector('steps', [2]),
-        floatTensor('one', [], [1])],
+      initializers: [
+        int64Vector('starts', [0]),
+        int64Vector('ends', [3]),
+        int64Vector('axes', [1]),
+        int64Vector('steps', [2]),
+        floatTensor('one', [], [1]),
+      ],
       nodes: [
         constant('w', floatTensor('w_value', [3, 2], w)),
         matMul('x', 'w', 'mm'),
@@ -145,13 +179,18 @@ describe('buildModel / serializeModel', () => {
 describe('mlpWeights', () => {
   it('rejects fewer than two sizes or non-integer sizes, echoing the value', () => {
     expect(() => mlpWeights({ sizes: [4] })).toThrow(new RangeError('Expected `sizes` to be at least two positive integers, got [4]'))
-    expect(() => mlpWeights({ sizes: [4, 2.5] })).toThrow(new RangeError('Expected `sizes` to be at least two positive integers, got [4, 2.5]'))
+    expect(() => mlpWeights({ sizes: [4, 2.5] })).toThrow(
+      new RangeError('Expected `sizes` to be at least two positive integers, got [4, 2.5]'),
+    )
     expect(() => mlpWeights({ sizes: [4, 0] })).toThrow(RangeError)
   })
 
   it('lays out one weight matrix and bias per layer, reproducibly per seed', () => {
     const a = mlpWeights({ sizes: [3, 5, 2], seed: 9 })
-    expect(a.layers.map((l) => [l.inFeatures, l.outFeatures, l.weight.length, l.bias.length])).toEqual([[3, 5, 15, 5], [5, 2, 10, 2]])
+    expect(a.layers.map((l) => [l.inFeatures, l.outFeatures, l.weight.length, l.bias.length])).toEqual([
+      [3, 5, 15, 5],
+      [5, 2, 10, 2],
+    ])
     expect(mlpWeights({ sizes: [3, 5, 2], seed: 9 })).toEqual(a)
     expect(mlpWeights({ sizes: [3, 5, 2], seed: 10 }).layers[0].weight).not.toEqual(a.layers[0].weight)
   })

@@ -9,7 +9,9 @@ import { expectClose, openSession, releaseSessions, testInput } from './helpers.
 
 let scratch: string
 
-beforeAll(async () => { scratch = await mkdtemp(join(tmpdir(), 'model-builder-')) })
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'model-builder-'))
+})
 afterAll(async () => {
   await releaseSessions()
   await rm(scratch, { recursive: true, force: true })

@@ -11,9 +11,8 @@ const opened: InferenceSession[] = []
  */
 export async function openSession(model: string | Uint8Array): Promise<InferenceSession> {
   const options: InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4 }
-  const session = typeof model === 'string'
-    ? await InferenceSession.create(modelPath(model), options)
-    : await InferenceSession.create(model, options)
+  const session =
+    typeof model === 'string' ? await InferenceSession.create(modelPath(model), options) : await InferenceSession.create(model, options)
   opened.push(session)
   return session
 }

@@ -1,8 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { Tensor } from 'onnxruntime-node'
 import {
-  DEMO_MLP_SIZES, demoMlpWeights, fixedBatchWeights, hardcodedBatch1Reference, hardcodedBatch1Weights, isPoisonRow,
-  linearReference, mlpReference, multiIoReference, poisonReference, poisonTable, TOKEN_POOL_DIM, tokenPoolReference,
+  DEMO_MLP_SIZES,
+  demoMlpWeights,
+  fixedBatchWeights,
+  hardcodedBatch1Reference,
+  hardcodedBatch1Weights,
+  isPoisonRow,
+  linearReference,
+  mlpReference,
+  multiIoReference,
+  poisonReference,
+  poisonTable,
+  TOKEN_POOL_DIM,
+  tokenPoolReference,
   tokenPoolWeights,
 } from '../src/index.js'
 import { expectClose, openSession, releaseSessions, testInput } from './helpers.js'
@@ -79,8 +90,16 @@ describe('token-pool.onnx', () => {
   })
 
   it('returns the embedding rows and their masked mean, as the JS reference computes them', async () => {
-    const idRows = [[17, 999, 0, 42, 5], [3, 3, 3, 0, 0], [-1, 500, 0, 0, 0]]
-    const maskRows = [[1, 1, 1, 1, 1], [1, 1, 1, 0, 0], [1, 1, 0, 0, 0]]
+    const idRows = [
+      [17, 999, 0, 42, 5],
+      [3, 3, 3, 0, 0],
+      [-1, 500, 0, 0, 0],
+    ]
+    const maskRows = [
+      [1, 1, 1, 1, 1],
+      [1, 1, 1, 0, 0],
+      [1, 1, 0, 0, 0],
+    ]
     const { tokenEmbeddings, pooled } = await run(idRows, maskRows)
     const ref = tokenPoolReference(weights, idRows.flat(), maskRows.flat(), 3, 5)
     expect(tokenEmbeddings.dims).toEqual([3, 5, TOKEN_POOL_DIM])
@@ -95,7 +114,15 @@ describe('token-pool.onnx', () => {
     for (let length = 1; length <= 48; length++) {
       const row = Array.from({ length }, (_, i) => (i * 37 + length * 11) % 1000)
       const alone = await run([row], [row.map(() => 1)])
-      expect(alone.pooled.data).toEqual(tokenPoolReference(weights, row, row.map(() => 1), 1, length).pooled)
+      expect(alone.pooled.data).toEqual(
+        tokenPoolReference(
+          weights,
+          row,
+          row.map(() => 1),
+          1,
+          length,
+        ).pooled,
+      )
       for (const paddedLength of [length + 1, length + 5, 64]) {
         const padded = [...row, ...new Array<number>(paddedLength - length).fill(0)]
         const mask = padded.map((_, i) => (i < length ? 1 : 0))
@@ -135,8 +162,9 @@ describe('fixed-batch.onnx', () => {
 
   it('rejects a batch of 2 before running', async () => {
     const s = await openSession('fixtures/models/fixed-batch.onnx')
-    await expect(s.run({ x: new Tensor('float32', new Float32Array(16), [2, 8]) }))
-      .rejects.toThrow('Got invalid dimensions for input: x for the following indices\n index: 0 Got: 2 Expected: 1')
+    await expect(s.run({ x: new Tensor('float32', new Float32Array(16), [2, 8]) })).rejects.toThrow(
+      'Got invalid dimensions for input: x for the following indices\n index: 0 Got: 2 Expected: 1',
+    )
   })
 })
 
@@ -144,7 +172,9 @@ describe('poison.onnx', () => {
   const table = poisonTable()
   const batchWith = (firstValues: number[]) => {
     const x = testInput(firstValues.length * 4, 33)
-    firstValues.forEach((v, r) => { x[r * 4] = v })
+    firstValues.forEach((v, r) => {
+      x[r * 4] = v
+    })
     return x
   }
 
@@ -169,8 +199,10 @@ describe('poison.onnx', () => {
     const x = batchWith([1, 2, poison, 3])
     expect(() => poisonReference(table, x, 4)).toThrow(RangeError)
     const run = s.run({ x: new Tensor('float32', x, [4, 4]) })
-    await expect(run).rejects.toThrow("Non-zero status code returned while running Gather node. Name:'Gather_looked_up' " +
-      `Status Message: indices element out of data bounds, ${idxText}must be within the inclusive range [-10,9]`)
+    await expect(run).rejects.toThrow(
+      "Non-zero status code returned while running Gather node. Name:'Gather_looked_up' " +
+        `Status Message: indices element out of data bounds, ${idxText}must be within the inclusive range [-10,9]`,
+    )
   })
 
   it('keeps working for good batches after a poisoned one failed', async () => {
@@ -200,7 +232,9 @@ describe('hardcoded-batch1.onnx', () => {
   it.each([2, 3, 64])('fails a batch of %i at run time in its Reshape', async (batch) => {
     const s = await openSession('fixtures/models/hardcoded-batch1.onnx')
     const run = s.run({ x: new Tensor('float32', testInput(batch * 8, batch), [batch, 8]) })
-    await expect(run).rejects.toThrow(`The input tensor cannot be reshaped to the requested shape. Input shape:{${batch},8}, requested shape:{1,8}`)
+    await expect(run).rejects.toThrow(
+      `The input tensor cannot be reshaped to the requested shape. Input shape:{${batch},8}, requested shape:{1,8}`,
+    )
   })
 })
 

@@ -96,13 +96,13 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default(POOL_DEFAULTS.replicas, `${POOL_DEFAULTS.replicas}: one per core, at most 2`),
     )
     .addOption(
-      new Option('--intra-op-threads <n>', "threads of each session's intra-op pool (default: cores / (processes × replicas), at least 1)")
-        .argParser(integerAtLeast(1)),
+      new Option(
+        '--intra-op-threads <n>',
+        "threads of each session's intra-op pool (default: cores / (processes × replicas), at least 1)",
+      ).argParser(integerAtLeast(1)),
     )
     .addOption(
-      new Option('--concurrency <n>', 'batches in flight per replica')
-        .argParser(integerAtLeast(1))
-        .default(POOL_DEFAULTS.concurrency),
+      new Option('--concurrency <n>', 'batches in flight per replica').argParser(integerAtLeast(1)).default(POOL_DEFAULTS.concurrency),
     )
     .addOption(
       new Option('--max-batch-size <n>', 'most rows in one batch (capped by a fixed batch dim of the model)')
@@ -127,7 +127,7 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     .addOption(
       new Option(
         '--when-full <policy>',
-        'when a request\'s rows do not fit the queue: reject them at once with 503 + Retry-After (before reading the body ' +
+        "when a request's rows do not fit the queue: reject them at once with 503 + Retry-After (before reading the body " +
           'when its length tells), or wait for room (bounded by --timeout-ms)',
       )
         .choices(['reject', 'wait'])
@@ -147,18 +147,14 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .argParser(milliseconds(true))
         .default(CLI_DEFAULTS.timeoutMs),
     )
-    .addOption(
-      new Option('-p, --port <port>', 'TCP port (0: any free port)').argParser(port).env(PORT_ENV).default(SERVER_DEFAULTS.port),
-    )
+    .addOption(new Option('-p, --port <port>', 'TCP port (0: any free port)').argParser(port).env(PORT_ENV).default(SERVER_DEFAULTS.port))
     .addOption(
       new Option('--grpc-port <port>', 'gRPC port (inference.GRPCInferenceService, as Triton); 0 turns gRPC off')
         .argParser(port)
         .default(GRPC_SERVER_DEFAULTS.port),
     )
     .addOption(
-      new Option('--host <address>', 'address to bind; 0.0.0.0 serves other machines (set --api-key)').default(
-        SERVER_DEFAULTS.host,
-      ),
+      new Option('--host <address>', 'address to bind; 0.0.0.0 serves other machines (set --api-key)').default(SERVER_DEFAULTS.host),
     )
     .addOption(
       new Option(
@@ -172,7 +168,10 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default('cpu'),
     )
     .addOption(
-      new Option('--isolation <mode>', 'replicas as worker threads, or as child processes (a native crash then costs one batch, not the server)')
+      new Option(
+        '--isolation <mode>',
+        'replicas as worker threads, or as child processes (a native crash then costs one batch, not the server)',
+      )
         .choices(['thread', 'process'])
         .default('thread'),
     )
@@ -182,12 +181,12 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default(HANDLER_DEFAULTS.maxBodyBytes, `${HANDLER_DEFAULTS.maxBodyBytes} (16 MiB)`),
     )
     .addOption(
-      new Option('--headers-timeout-ms <ms>', 'longest time for a request\'s headers to arrive; a slower client gets 408')
+      new Option('--headers-timeout-ms <ms>', "longest time for a request's headers to arrive; a slower client gets 408")
         .argParser(integerAtLeast(1))
         .default(SERVER_DEFAULTS.headersTimeoutMs),
     )
     .addOption(
-      new Option('--body-timeout-ms <ms>', 'longest time for a request\'s body to arrive after its headers; a stalled body gets 408')
+      new Option('--body-timeout-ms <ms>', "longest time for a request's body to arrive after its headers; a stalled body gets 408")
         .argParser(integerAtLeast(1))
         .default(HANDLER_DEFAULTS.bodyTimeoutMs),
     )
@@ -212,9 +211,7 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     )
     .action(async (flags: ServeFlags, command: Command) => {
       if (flags.minBatchSize > flags.maxBatchSize) {
-        command.error(
-          `error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`,
-        )
+        command.error(`error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`)
       }
       // The primary of several processes only supervises them; each of them runs serveCommand.
       if (flags.processes > 1 && cluster.isPrimary) {
@@ -258,9 +255,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     timeoutMs: flags.timeoutMs,
   })
   // Pools load while the server already answers /v2/health/live (ready comes after).
-  const pools = Object.fromEntries(
-    models.map((m) => [m.name, createPool(poolOptions(m.path))]),
-  )
+  const pools = Object.fromEntries(models.map((m) => [m.name, createPool(poolOptions(m.path))]))
   const server = createServer(pools, {
     port: flags.port,
     // On the command line 0 turns gRPC off (a free port is of little use to a client).

@@ -167,13 +167,10 @@ export class Dispatcher {
         const loadDeath = failure.details?.loadDeath as string | undefined
         const reason = failure.reason + (loadDeath === undefined ? '' : `; replacement threads died while loading: ${loadDeath}`)
         return this.#countCrashed(
-          new WorkerCrashedError(
-            `The replica died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`,
-            {
-              cause: failure.cause,
-              details: { rows, reason, ...(loadDeath === undefined ? {} : { loadDeath }) },
-            },
-          ),
+          new WorkerCrashedError(`The replica died twice running ${rows === 1 ? 'this row' : `a batch of ${rows} rows`} (${reason})`, {
+            cause: failure.cause,
+            details: { rows, reason, ...(loadDeath === undefined ? {} : { loadDeath }) },
+          }),
           rows,
         )
       }

@@ -91,7 +91,9 @@ export interface ModelShape {
 }
 
 function rowDimsOf(info: WireTensorInfo): RowDim[] {
-  return info.dims.slice(1).map((d): RowDim => (typeof d === 'number' && d >= 0 ? { fixed: d } : { dynamic: typeof d === 'string' ? d : null }))
+  return info.dims
+    .slice(1)
+    .map((d): RowDim => (typeof d === 'number' && d >= 0 ? { fixed: d } : { dynamic: typeof d === 'string' ? d : null }))
 }
 
 function loadError(message: string, model: string): ModelLoadError {
@@ -103,7 +105,10 @@ export function buildModelShape(description: WorkerDescription, options: Resolve
   const model = options.modelLabel
   for (const info of [...description.inputs, ...description.outputs]) {
     if (info.dims.length === 0) {
-      throw loadError(`Model ${model}: "${info.name}" is a scalar; inferpool needs a batch dimension first on every input and output`, model)
+      throw loadError(
+        `Model ${model}: "${info.name}" is a scalar; inferpool needs a batch dimension first on every input and output`,
+        model,
+      )
     }
   }
   let fixedBatchSize: number | null = null
@@ -138,7 +143,14 @@ export function buildModelShape(description: WorkerDescription, options: Resolve
       paddedLengthName.set(info.name, dim.dynamic ?? `${info.name}#${pad.axis}`)
       padding = { axis: pad.axis, value: pad.value ?? 0 }
     }
-    return { name: info.name, type: info.type, declaredDims: [...info.dims], rowDims, padding, ...rowFacts(info.name, info.type, rowDims, padding, paddedLengthName) }
+    return {
+      name: info.name,
+      type: info.type,
+      declaredDims: [...info.dims],
+      rowDims,
+      padding,
+      ...rowFacts(info.name, info.type, rowDims, padding, paddedLengthName),
+    }
   })
 
   const outputs = description.outputs.map((info): OutputSpec => {

@@ -243,7 +243,12 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
   }
   const processes = resolveProcesses(options)
   if (processes.isolation === 'process' && options.resourceLimits !== undefined) {
-    invalid('range', 'resourceLimits', "unset with `isolation: 'process'` (limits of worker threads; cap a process with `processes.maxRssMb`)", options.resourceLimits)
+    invalid(
+      'range',
+      'resourceLimits',
+      "unset with `isolation: 'process'` (limits of worker threads; cap a process with `processes.maxRssMb`)",
+      options.resourceLimits,
+    )
   }
 
   return {

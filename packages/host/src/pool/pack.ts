@@ -106,13 +106,23 @@ function cutAxis(data: TypedArray, dims: number[], axis: number, length: number)
   const Ctor = data.constructor as new (n: number) => TypedArray
   const out = new Ctor(outer * length * inner)
   for (let o = 0; o < outer; o++) {
-    ;(out as Float32Array).set((data as Float32Array).subarray(o * dims[axis] * inner, o * dims[axis] * inner + length * inner), o * length * inner)
+    ;(out as Float32Array).set(
+      (data as Float32Array).subarray(o * dims[axis] * inner, o * dims[axis] * inner + length * inner),
+      o * length * inner,
+    )
   }
   return { data: out, dims: newDims }
 }
 
 /** A row's view of one output: the output's data for row `r`, cut back where padded. */
-function rowOutput(spec: OutputSpec, buffer: ArrayBuffer | StringData, rowDims: readonly number[], rowSize: number, r: number, row: ValidRow): OutputTensor {
+function rowOutput(
+  spec: OutputSpec,
+  buffer: ArrayBuffer | StringData,
+  rowDims: readonly number[],
+  rowSize: number,
+  r: number,
+  row: ValidRow,
+): OutputTensor {
   // A string output's rows are slices of the batch's decoded strings (never padded: see model-shape.ts).
   if (Array.isArray(buffer)) return { type: spec.type, data: buffer.slice(r * rowSize, (r + 1) * rowSize), dims: rowDims.slice() }
   const Ctor = spec.ctor
@@ -156,9 +166,12 @@ export function unpackOutputs(
     if (spec.type === 'string' && wire.type === 'string') {
       const strings = decodeStrings(wire.buffer)
       if (strings.length !== elements) {
-        throw new InferenceError(`The worker returned output "${spec.name}" with ${strings.length} strings for dims [${wire.dims.join(', ')}]`, {
-          details: { output: spec.name },
-        })
+        throw new InferenceError(
+          `The worker returned output "${spec.name}" with ${strings.length} strings for dims [${wire.dims.join(', ')}]`,
+          {
+            details: { output: spec.name },
+          },
+        )
       }
       const dims = wire.dims.slice(1)
       buffers.push(strings)
@@ -167,9 +180,12 @@ export function unpackOutputs(
       continue
     }
     if (wire.type !== spec.type || wire.buffer.byteLength !== elements * spec.ctor.BYTES_PER_ELEMENT) {
-      throw new InferenceError(`The worker returned output "${spec.name}" as ${wire.type} [${wire.dims.join(', ')}] in ${wire.buffer.byteLength} bytes; the model declares ${spec.type}`, {
-        details: { output: spec.name },
-      })
+      throw new InferenceError(
+        `The worker returned output "${spec.name}" as ${wire.type} [${wire.dims.join(', ')}] in ${wire.buffer.byteLength} bytes; the model declares ${spec.type}`,
+        {
+          details: { output: spec.name },
+        },
+      )
     }
     const dims = wire.dims.slice(1)
     buffers.push(wire.buffer)

@@ -69,9 +69,12 @@ function checkOne(spec: InputSpec, value: unknown): { data: TensorData; dims: re
   }
   if (spec.type === 'string') {
     if (!isStringArray(data)) {
-      throw new InvalidInputError(`Input "${spec.name}" must be an array of strings (${spec.expected} without the batch dimension), got ${typeName(data)}`, {
-        details: { input: spec.name, expectedType: spec.type, actual: typeName(data) },
-      })
+      throw new InvalidInputError(
+        `Input "${spec.name}" must be an array of strings (${spec.expected} without the batch dimension), got ${typeName(data)}`,
+        {
+          details: { input: spec.name, expectedType: spec.type, actual: typeName(data) },
+        },
+      )
     }
   } else if (!(data instanceof spec.ctor)) {
     throw new InvalidInputError(`Input "${spec.name}" must be a ${spec.ctor.name} (${spec.type}), got ${typeName(data)}`, {

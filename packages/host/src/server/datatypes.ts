@@ -7,19 +7,7 @@ import type { TensorType, TypedArray } from '../types.js'
 
 /** Datatype names of the Open Inference Protocol (KServe v2). */
 export type ProtocolDatatype =
-  | 'BOOL'
-  | 'UINT8'
-  | 'UINT16'
-  | 'UINT32'
-  | 'UINT64'
-  | 'INT8'
-  | 'INT16'
-  | 'INT32'
-  | 'INT64'
-  | 'FP16'
-  | 'FP32'
-  | 'FP64'
-  | 'BYTES'
+  'BOOL' | 'UINT8' | 'UINT16' | 'UINT32' | 'UINT64' | 'INT8' | 'INT16' | 'INT32' | 'INT64' | 'FP16' | 'FP32' | 'FP64' | 'BYTES'
 
 type TypedArrayConstructor = {
   new (length: number): TypedArray
@@ -53,8 +41,7 @@ function integerReader(min: number, max: number): ElementReader {
 // 64-bit integers arrive as JSON numbers, which are doubles: only safe integers are exact,
 // so anything beyond 2^53 is refused rather than silently rounded.
 function bigIntegerReader(min: number): ElementReader {
-  return (value) =>
-    typeof value === 'number' && Number.isSafeInteger(value) && value >= min ? BigInt(value) : undefined
+  return (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= min ? BigInt(value) : undefined)
 }
 
 // JSON.parse turns a literal too large for a double (1e400) into Infinity, and JSON has
@@ -62,8 +49,7 @@ function bigIntegerReader(min: number): ElementReader {
 const readFloat64: ElementReader = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined)
 // Math.fround rounds as a Float32Array store does: a value that overflows to Infinity
 // there (1e39) is refused instead of becoming Infinity.
-const readFloat32: ElementReader = (value) =>
-  typeof value === 'number' && Number.isFinite(Math.fround(value)) ? value : undefined
+const readFloat32: ElementReader = (value) => (typeof value === 'number' && Number.isFinite(Math.fround(value)) ? value : undefined)
 const readHalf: ElementReader = (value) => (typeof value === 'number' && Number.isFinite(value) ? halfBits(value) : undefined)
 const readBool: ElementReader = (value) => {
   if (value === true || value === 1) return 1
@@ -139,7 +125,13 @@ function halfJson(data: TypedArray): string | undefined {
 export type NumericType = Exclude<TensorType, 'string'>
 
 const TABLE: Record<NumericType, DatatypeInfo> = {
-  float32: { protocol: 'FP32', create: Float32Array, read: readFloat32, expects: 'a number within FP32 range (|x| <= 3.4028234663852886e38)', json: numbersJson },
+  float32: {
+    protocol: 'FP32',
+    create: Float32Array,
+    read: readFloat32,
+    expects: 'a number within FP32 range (|x| <= 3.4028234663852886e38)',
+    json: numbersJson,
+  },
   float64: { protocol: 'FP64', create: Float64Array, read: readFloat64, expects: 'a finite number', json: numbersJson },
   // ONNX Runtime holds float16 tensors as their raw bits in a Uint16Array.
   float16: { protocol: 'FP16', create: Uint16Array, read: readHalf, expects: 'a number within FP16 range (|x| <= 65504)', json: halfJson },
@@ -152,7 +144,13 @@ const TABLE: Record<NumericType, DatatypeInfo> = {
     expects: 'an integer in [-32768, 32767]',
     json: integersJson,
   },
-  uint16: { protocol: 'UINT16', create: Uint16Array, read: integerReader(0, 65535), expects: 'an integer in [0, 65535]', json: integersJson },
+  uint16: {
+    protocol: 'UINT16',
+    create: Uint16Array,
+    read: integerReader(0, 65535),
+    expects: 'an integer in [0, 65535]',
+    json: integersJson,
+  },
   int32: {
     protocol: 'INT32',
     create: Int32Array,

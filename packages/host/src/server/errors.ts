@@ -9,11 +9,9 @@ import { InferpoolError } from '@inferpool/core'
 export class ModelNotFoundError extends InferpoolError {
   static readonly code = 'ERR_MODEL_NOT_FOUND'
   constructor(model: string, version?: string) {
-    super(
-      ModelNotFoundError.code,
-      version === undefined ? `Unknown model '${model}'` : `Unknown model '${model}' version '${version}'`,
-      { details: version === undefined ? { model } : { model, version } },
-    )
+    super(ModelNotFoundError.code, version === undefined ? `Unknown model '${model}'` : `Unknown model '${model}' version '${version}'`, {
+      details: version === undefined ? { model } : { model, version },
+    })
   }
 }
 

@@ -565,7 +565,6 @@ class Handler {
   }
 }
 
-
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest()
 }

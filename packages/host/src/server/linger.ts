@@ -38,8 +38,7 @@ export function bodyUnread(req: IncomingMessage): boolean {
 export function lingerOnUnreadBody(req: IncomingMessage, res: ServerResponse, options: LingerOptions): void {
   const declared = Number(req.headers['content-length'])
   // An error may ask for the close itself (`Connection: close` from the error registry).
-  let close =
-    options.close || res.getHeader('connection') === 'close' || (Number.isFinite(declared) && declared > options.maxBytes)
+  let close = options.close || res.getHeader('connection') === 'close' || (Number.isFinite(declared) && declared > options.maxBytes)
   let seen = 0
   const discard = (chunk: Buffer): void => {
     seen += chunk.length

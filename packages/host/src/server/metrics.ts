@@ -125,11 +125,7 @@ export class ServerMetrics {
     this.#statsCounter('inferpool_rows_submitted_total', 'Rows accepted by the pool.', (s) => s.submitted)
     this.#statsCounter('inferpool_rows_completed_total', 'Rows resolved with a result.', (s) => s.completed)
     this.#statsCounter('inferpool_rows_failed_total', 'Rows failed by their batch or their own error.', (s) => s.failed)
-    this.#statsCounter(
-      'inferpool_rows_rejected_total',
-      'Rows refused at submission (queue full, too large, closed).',
-      (s) => s.rejected,
-    )
+    this.#statsCounter('inferpool_rows_rejected_total', 'Rows refused at submission (queue full, too large, closed).', (s) => s.rejected)
     this.#statsCounter('inferpool_rows_timed_out_total', 'Rows that timed out.', (s) => s.timedOut)
     this.#statsCounter('inferpool_rows_cancelled_total', 'Rows aborted or timed out.', (s) => s.cancelled)
     this.#statsCounter('inferpool_worker_restarts_total', 'Worker threads replaced after a crash.', (s) => s.restarts)

@@ -178,11 +178,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const { port = SERVER_DEFAULTS.port, host = SERVER_DEFAULTS.host } = options
   checkInteger('port', port, 0, 65535)
   if (typeof host !== 'string' || host.length === 0) invalidOption('type', 'host', 'a non-empty string', host)
-  const shutdownTimeoutMs = checkInteger(
-    'shutdownTimeoutMs',
-    options.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs,
-    0,
-  )
+  const shutdownTimeoutMs = checkInteger('shutdownTimeoutMs', options.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs, 0)
   const closePools = booleanOption('closePools', options.closePools, SERVER_DEFAULTS.closePools)
   const handleSignals = booleanOption('handleSignals', options.handleSignals, SERVER_DEFAULTS.handleSignals)
   const headersTimeoutMs = checkInteger('headersTimeoutMs', options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs, 1)
@@ -326,7 +322,8 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       // The handler first: its requests are answered 503 (ERR_SHUTTING_DOWN), whatever
       // error the pools' rows then fail with.
       const answered = handler.destroy(error)
-      if (closePools) eachPool((pool) => (pool.destroy !== undefined ? pool.destroy(error) : pool.close?.({ drain: false }))).catch(logFailure)
+      if (closePools)
+        eachPool((pool) => (pool.destroy !== undefined ? pool.destroy(error) : pool.close?.({ drain: false }))).catch(logFailure)
       await answered
       connections.destroyAll()
       await grpc?.close({ force: true })

@@ -80,11 +80,7 @@ export function buildPoison(table: Float32Array = poisonTable()): OnnxTypes.Mode
     doc: 'y = x + table[int64(x[:, 0])]; a row whose x[0] is outside (-11, 10) fails the whole batch',
     inputs: [{ name: 'x', type: 'float32', dims: ['batch', 4] }],
     outputs: [{ name: 'y', type: 'float32', dims: ['batch', 4] }],
-    initializers: [
-      floatTensor('table', [POISON_TABLE_ROWS, 4], table),
-      int64Vector('zero', [0]),
-      int64Vector('one', [1]),
-    ],
+    initializers: [floatTensor('table', [POISON_TABLE_ROWS, 4], table), int64Vector('zero', [0]), int64Vector('one', [1])],
     nodes: [
       slice('x', 'zero', 'one', 'col0', 'one'),
       squeeze('col0', 'one', 'col0_flat'),
@@ -193,7 +189,8 @@ export function buildMultiIo(): OnnxTypes.ModelProto {
 
 /** Plain-JS `multi-io.onnx`. */
 export function multiIoReference(a: ArrayLike<number>, b: ArrayLike<number>, batch: number): { aScaled: Float32Array; bSum: Float64Array } {
-  if (a.length !== batch * 3 || b.length !== batch * 2) throw new RangeError(`multiIoReference: expected ${batch} × 3 and ${batch} × 2 values`)
+  if (a.length !== batch * 3 || b.length !== batch * 2)
+    throw new RangeError(`multiIoReference: expected ${batch} × 3 and ${batch} × 2 values`)
   const aScaled = Float32Array.from(a, (v) => Math.fround(v) * 2)
   const bSum = new Float64Array(batch)
   for (let r = 0; r < batch; r++) bSum[r] = b[r * 2] + b[r * 2 + 1]
@@ -215,12 +212,7 @@ export function buildFp16(): OnnxTypes.ModelProto {
       { name: 'sum', type: 'float32', dims: ['batch'] },
     ],
     initializers: [tensor('two', 'float32', [], [2]), int64Vector('axes_1', [1])],
-    nodes: [
-      cast('x', 'float32', 'x32'),
-      mul('x32', 'two', 'y32'),
-      cast('y32', 'float16', 'y'),
-      reduceSum('x32', 'axes_1', 'sum', false),
-    ],
+    nodes: [cast('x', 'float32', 'x32'), mul('x32', 'two', 'y32'), cast('y32', 'float16', 'y'), reduceSum('x32', 'axes_1', 'sum', false)],
   })
 }
 
