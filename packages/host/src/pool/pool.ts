@@ -161,6 +161,28 @@ async function startPool(
   }
 }
 
+/**
+ * The batcher's options for one request, or `undefined` when it has none: made once per
+ * request, and not at all in the common case (no signal, timeout, priority or cost).
+ */
+function submitOptions(inferOptions: InferOptions, poolTimeoutMs: number | undefined): SubmitOptions | undefined {
+  const timeoutMs = inferOptions.timeoutMs ?? poolTimeoutMs
+  if (
+    inferOptions.signal === undefined &&
+    timeoutMs === undefined &&
+    inferOptions.priority === undefined &&
+    inferOptions.cost === undefined
+  ) {
+    return undefined
+  }
+  const submit: SubmitOptions = {}
+  if (inferOptions.signal !== undefined) submit.signal = inferOptions.signal
+  if (timeoutMs !== undefined) submit.timeoutMs = timeoutMs
+  if (inferOptions.priority !== undefined) submit.priority = inferOptions.priority
+  if (inferOptions.cost !== undefined) submit.cost = inferOptions.cost
+  return submit
+}
+
 function facade(
   options: ResolvedPoolOptions,
   codec: Codec<unknown>,
@@ -193,22 +215,8 @@ function facade(
       } catch (err) {
         return Promise.reject(err)
       }
-      const timeoutMs = inferOptions.timeoutMs ?? options.timeoutMs
-      // Once per request: no options object for the batcher unless there is something in it.
-      if (
-        inferOptions.signal === undefined &&
-        timeoutMs === undefined &&
-        inferOptions.priority === undefined &&
-        inferOptions.cost === undefined
-      ) {
-        return batcher.submit(item)
-      }
-      const submit: SubmitOptions = {}
-      if (inferOptions.signal !== undefined) submit.signal = inferOptions.signal
-      if (timeoutMs !== undefined) submit.timeoutMs = timeoutMs
-      if (inferOptions.priority !== undefined) submit.priority = inferOptions.priority
-      if (inferOptions.cost !== undefined) submit.cost = inferOptions.cost
-      return batcher.submit(item, submit)
+      const submit = submitOptions(inferOptions, options.timeoutMs)
+      return submit === undefined ? batcher.submit(item) : batcher.submit(item, submit)
     },
     inferMany(inputs: readonly unknown[], inferOptions: InferOptions = NO_OPTIONS): Promise<unknown[]> {
       if (!Array.isArray(inputs)) {
@@ -221,12 +229,7 @@ function facade(
       } catch (err) {
         return Promise.reject(err)
       }
-      const timeoutMs = inferOptions.timeoutMs ?? options.timeoutMs
-      const submit: SubmitOptions = {}
-      if (inferOptions.signal !== undefined) submit.signal = inferOptions.signal
-      if (timeoutMs !== undefined) submit.timeoutMs = timeoutMs
-      if (inferOptions.priority !== undefined) submit.priority = inferOptions.priority
-      if (inferOptions.cost !== undefined) submit.cost = inferOptions.cost
+      const submit = submitOptions(inferOptions, options.timeoutMs)
       return batcher.submitMany(items, submit)
     },
     get admission() {
