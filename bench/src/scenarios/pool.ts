@@ -59,7 +59,7 @@ export function configLabel(c: {
 }
 
 /** Starts a pool for `config` (warnings silenced: the bench reports its own figures). */
-export function openPool(createPool: CreatePool, info: ModelInfo, config: PoolConfig): Promise<Pool> {
+export function openPool(createPool: CreatePool, info: Pick<ModelInfo, 'path'>, config: PoolConfig): Promise<Pool> {
   const batching: BatchingOptions = { maxBatchSize: config.maxBatchSize }
   if (config.minBatchSize !== undefined) batching.minBatchSize = config.minBatchSize
   if (config.maxWaitMs !== undefined) batching.maxWaitMs = config.maxWaitMs

@@ -3,22 +3,14 @@
  * gRPC on ephemeral 127.0.0.1 ports over one pool, so the bench can load either door of
  * the same pool. `node grpc-server.js '<GrpcServerConfig JSON>'`.
  */
-import { serve, type BatchingOptions } from '@inferpool/host'
-import { createTensorPool as createPool } from '../pool-api.js'
+import { serve } from '@inferpool/host'
+import { createTensorPool } from '../pool-api.js'
+import { openPool } from '../scenarios/pool.js'
 import { answerCpuRequests, reportStartupFailure, type GrpcServerConfig, type ServerMessage } from './protocol.js'
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as GrpcServerConfig
-  const batching: BatchingOptions = { maxBatchSize: config.maxBatchSize }
-  if (config.minBatchSize !== undefined) batching.minBatchSize = config.minBatchSize
-  if (config.maxWaitMs !== undefined) batching.maxWaitMs = config.maxWaitMs
-  const pool = await createPool({
-    model: config.model,
-    replicas: config.replicas,
-    concurrency: config.concurrency,
-    batching,
-    logger: { warn: () => {}, info: () => {} },
-  })
+  const pool = await openPool(createTensorPool, { path: config.model }, config)
   const quiet = { error: () => {}, info: () => {} }
   const server = await serve({ [config.modelName]: pool }, { port: 0, grpcPort: 0, logger: quiet, shutdownTimeoutMs: 5_000 })
   const port = Number(new URL(server.url as string).port)

@@ -5,22 +5,14 @@
  * `node pool-server.js '<PoolServerConfig JSON>'`.
  */
 import { createServer } from 'node:http'
-import { createRequestHandler, type BatchingOptions } from '@inferpool/host'
-import { createTensorPool as createPool } from '../pool-api.js'
+import { createRequestHandler } from '@inferpool/host'
+import { createTensorPool } from '../pool-api.js'
+import { openPool } from '../scenarios/pool.js'
 import { listenAndReport, reportStartupFailure, type PoolServerConfig } from './protocol.js'
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '') as PoolServerConfig
-  const batching: BatchingOptions = { maxBatchSize: config.maxBatchSize }
-  if (config.minBatchSize !== undefined) batching.minBatchSize = config.minBatchSize
-  if (config.maxWaitMs !== undefined) batching.maxWaitMs = config.maxWaitMs
-  const pool = await createPool({
-    model: config.model,
-    replicas: config.replicas,
-    concurrency: config.concurrency,
-    batching,
-    logger: { warn: () => {}, info: () => {} },
-  })
+  const pool = await openPool(createTensorPool, { path: config.model }, config)
   const server = createServer(createRequestHandler({ [config.modelName]: pool }))
   listenAndReport(server, () => pool.close({ drain: false }))
 }
