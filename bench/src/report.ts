@@ -11,6 +11,8 @@ function table(headers: string[], rows: Array<Array<string | number>>): string {
 const n0 = (x: number | null | undefined) => (x === null || x === undefined ? '–' : Math.round(x).toLocaleString('en-US'))
 const n2 = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(2))
 const ms = (x: number) => x.toFixed(x < 10 ? 3 : 1)
+/** The unit a target's figure is in: ms for latencies, µs for CPU per row, × for ratios. */
+const unitOf = (id: string): string => (id.includes('p50') ? 'ms' : id.includes('cpu') ? 'µs' : '×')
 const ratio = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${x.toFixed(2)}×`)
 
 export function formatReport(r: BenchResult): string {
@@ -109,12 +111,23 @@ export function formatReport(r: BenchResult): string {
     out.push(`\nTarget rounds (interleaved; r${t.shape.replicas} c${t.shape.concurrency} b${t.shape.maxBatchSize}, ${t.callers} callers)`)
     out.push(
       table(
-        ['round', 'practical limit rows/s', 'pool rows/s', 'batching off rows/s', 'direct p50 ms (1 caller)', 'pool p50 ms (1 caller)'],
+        [
+          'round',
+          'practical limit rows/s',
+          'pool rows/s',
+          'host CPU µs/row',
+          'GC threads µs/row',
+          'batching off rows/s',
+          'direct p50 ms (1 caller)',
+          'pool p50 ms (1 caller)',
+        ],
         [
           ...t.rounds.map((x, i) => [
             String(i + 1),
             n0(x.practicalLimit.rowsPerSec),
             n0(x.pool.rowsPerSec),
+            n2(x.pool.hostCpuUsPerRow),
+            n2(x.pool.platformCpuUsPerRow),
             n0(x.batchingOff.rowsPerSec),
             ms(x.direct1.latencyMs.p50),
             ms(x.pool1.latencyMs.p50),
@@ -123,6 +136,8 @@ export function formatReport(r: BenchResult): string {
             'median',
             n0(t.median.practicalLimitRowsPerSec),
             n0(t.median.poolRowsPerSec),
+            n2(t.median.hostCpuUsPerRow),
+            n2(t.median.platformCpuUsPerRow),
             n0(t.median.batchingOffRowsPerSec),
             ms(t.median.directP50Ms),
             ms(t.median.poolP50MsAt1),
@@ -331,8 +346,8 @@ export function formatReport(r: BenchResult): string {
       ['target', 'actual', 'goal', 'met', 'detail'],
       s.targets.map((t) => [
         t.id,
-        t.actual === null ? '–' : t.id.includes('p50') ? `${t.actual.toFixed(3)} ms` : ratio(t.actual),
-        `${t.comparison} ${t.id.includes('p50') ? `${t.target} ms` : `${t.target}×`}`,
+        t.actual === null ? '–' : `${t.actual.toFixed(t.id.includes('p50') ? 3 : 2)}${unitOf(t.id) === '×' ? '×' : ` ${unitOf(t.id)}`}`,
+        `${t.comparison} ${t.target}${unitOf(t.id) === '×' ? '×' : ` ${unitOf(t.id)}`}`,
         t.met === null ? 'n/a' : t.met ? 'yes' : 'NO',
         t.detail,
       ]),

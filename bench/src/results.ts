@@ -23,6 +23,7 @@ export interface TargetCheck {
     | 'pool-vs-practical-limit'
     | 'pool-vs-batching-off'
     | 'p50-at-1-caller'
+    | 'host-cpu-per-row'
     | 'door-json-vs-noop'
     | 'door-binary-vs-json'
     | 'grpc-stream-vs-json'

@@ -167,6 +167,7 @@ describe('pnpm bench --quick', () => {
       'pool-vs-practical-limit',
       'pool-vs-batching-off',
       'p50-at-1-caller',
+      'host-cpu-per-row',
       'process-vs-thread',
       'process-p50-at-1-caller',
       'grpc-stream-vs-json',

@@ -26,6 +26,8 @@ function point(
     maxWaitMs: null,
     meanBatchSize: Math.min(callers, maxBatchSize),
     efficiency: null,
+    hostCpuUsPerRow: null,
+    platformCpuUsPerRow: null,
     callers,
     calls: 1,
     rows: 1,
@@ -154,6 +156,8 @@ describe('summary', () => {
             batchingOffRowsPerSec: 5_000,
             directP50Ms: 0.02,
             poolP50MsAt1: 0.25,
+            hostCpuUsPerRow: 1.1,
+            platformCpuUsPerRow: 0.4,
           },
         },
       }),
@@ -163,7 +167,8 @@ describe('summary', () => {
       ['core-vs-dataloader', null, null],
       ['pool-vs-practical-limit', 0.75, false],
       ['pool-vs-batching-off', 30, true],
-      ['p50-at-1-caller', 0.25 - 0.02, true],
+      ['p50-at-1-caller', 0.25 - 0.02, false],
+      ['host-cpu-per-row', 1.1, true],
     ])
   })
 

@@ -6,6 +6,7 @@ import type { BatchingOptions, Pool, PoolStats, RowInput } from '@inferpool/host
 import { runClosedLoop, type ClosedLoopResult } from '../closed-loop.js'
 import { randomRows, type ModelInfo } from '../model.js'
 import type { CreatePool } from '../pool-api.js'
+import { cpuPerRow, readThreadCpu, type ThreadCpuReading } from '../thread-cpu.js'
 import type { Window } from './direct.js'
 
 export interface PoolConfig {
@@ -32,6 +33,13 @@ export interface PoolPoint extends ClosedLoopResult {
   meanBatchSize: number
   /** rows/s ÷ the practical limit's rows/s (null without a practical limit). */
   efficiency: number | null
+  /**
+   * CPU µs per row over the window of the host thread (the callers run there, as a
+   * server's handlers would) and of V8's and libuv's platform threads (thread-cpu.ts);
+   * null where per-thread CPU cannot be read.
+   */
+  hostCpuUsPerRow: number | null
+  platformCpuUsPerRow: number | null
 }
 
 /** Single-row inputs for `pool.infer`, built once: a typed array per input, or `{ data, dims }` for dynamic row axes. */
@@ -84,15 +92,24 @@ export async function measurePool(
 ): Promise<PoolPoint> {
   let before: PoolStats | undefined
   let after: PoolStats | undefined
+  let cpuBefore: ThreadCpuReading = null
+  let cpuAfter: ThreadCpuReading = null
   let next = 0
   const mask = rows.length - 1 // rows.length is a power of two
   const result = await runClosedLoop({
     callers,
     ...window,
     call: () => pool.infer(rows[next++ & mask]),
-    onWindowStart: () => (before = pool.stats),
-    onWindowEnd: () => (after = pool.stats),
+    onWindowStart: () => {
+      before = pool.stats
+      cpuBefore = readThreadCpu()
+    },
+    onWindowEnd: () => {
+      cpuAfter = readThreadCpu()
+      after = pool.stats
+    },
   })
+  const cpu = cpuPerRow(cpuBefore, cpuAfter, result.rows)
   const batches = after && before ? after.batches - before.batches : 0
   const completed = after && before ? after.completed - before.completed : 0
   return {
@@ -105,6 +122,8 @@ export async function measurePool(
     maxWaitMs: config.maxWaitMs ?? null,
     meanBatchSize: batches > 0 ? completed / batches : 0,
     efficiency: practicalLimit ? result.rowsPerSec / practicalLimit : null,
+    hostCpuUsPerRow: cpu?.hostUsPerRow ?? null,
+    platformCpuUsPerRow: cpu?.platformUsPerRow ?? null,
     ...result,
   }
 }

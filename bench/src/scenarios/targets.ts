@@ -37,7 +37,16 @@ export interface TargetRounds {
     batchingOffRowsPerSec: number
     directP50Ms: number
     poolP50MsAt1: number
+    /** Host-thread CPU µs per row of the pool at the most callers (null: not readable here). */
+    hostCpuUsPerRow: number | null
+    /** The platform threads' (mostly garbage collection) CPU µs per row, same points. */
+    platformCpuUsPerRow: number | null
   }
+}
+
+function medianOrNull(values: Array<number | null>): number | null {
+  const known = values.filter((v): v is number => v !== null)
+  return known.length === values.length && known.length > 0 ? median(known) : null
 }
 
 export function median(values: number[]): number {
@@ -95,6 +104,8 @@ export async function runTargetRounds(
         batchingOffRowsPerSec: median(rounds.map((x) => x.batchingOff.rowsPerSec)),
         directP50Ms: median(rounds.map((x) => x.direct1.latencyMs.p50)),
         poolP50MsAt1: median(rounds.map((x) => x.pool1.latencyMs.p50)),
+        hostCpuUsPerRow: medianOrNull(rounds.map((x) => x.pool.hostCpuUsPerRow)),
+        platformCpuUsPerRow: medianOrNull(rounds.map((x) => x.pool.platformCpuUsPerRow)),
       },
     }
   } finally {

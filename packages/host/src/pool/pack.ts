@@ -19,6 +19,22 @@ export interface PackedBatch {
   transfer: ArrayBuffer[]
 }
 
+/**
+ * A fresh ArrayBuffer of exactly `bytes`, not zero-filled: every byte is written by
+ * `packBatch` before it is sent. It is its own allocation (never Node's shared Buffer
+ * slab, which would be cloned instead of transferred), and skipping the zero fill of
+ * `new ArrayBuffer` saves a pass over the whole batch on the host thread
+ * (docs/runtime-facts.md#moving-data-between-threads-and-processes).
+ */
+function uninitialized(bytes: number): ArrayBuffer {
+  return Buffer.allocUnsafeSlow(bytes).buffer as ArrayBuffer
+}
+
+/** `value` as an element of a `ctor` array: 64-bit integer arrays take bigints only. */
+function elementOf(ctor: InputSpec['ctor'], value: number | bigint): number | bigint {
+  return ctor === BigInt64Array || ctor === BigUint64Array ? BigInt(value) : Number(value)
+}
+
 const product = (dims: readonly number[]): number => {
   let n = 1
   for (let i = 0; i < dims.length; i++) n *= dims[i]
@@ -73,14 +89,12 @@ export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRow
       continue
     }
     const Ctor = spec.ctor
-    const buffer = new ArrayBuffer(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
+    const buffer = uninitialized(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
     const view = new Ctor(buffer) as TypedArray
     const pad = spec.padding
     if (pad) {
-      if (pad.value !== 0 && pad.value !== 0n) {
-        const value = spec.type === 'int64' || spec.type === 'uint64' ? BigInt(pad.value) : Number(pad.value)
-        ;(view as Float32Array).fill(value as number, 0, rowSize * rows.length)
-      }
+      // Padding is every element a row's data does not cover: fill the callers' rows first.
+      ;(view as Float32Array).fill(elementOf(spec.ctor, pad.value) as number, 0, rowSize * rows.length)
       for (let r = 0; r < rows.length; r++) {
         const { data, dims } = rows[r].tensors[index]
         copyPadded(view, r * rowSize, data as TypedArray, dims, rowDims, pad.axis)
@@ -89,6 +103,8 @@ export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRow
       // The one copy of a row's data on its way to the worker.
       for (let r = 0; r < rows.length; r++) (view as Float32Array).set(rows[r].tensors[index].data as Float32Array, r * rowSize)
     }
+    // Fill rows of a fixed batch size are zeros.
+    if (batchRows > rows.length) (view as Float32Array).fill(elementOf(Ctor, 0) as number, rowSize * rows.length)
     inputs[spec.name] = { type: spec.type, dims: [batchRows, ...rowDims], buffer }
     transfer.push(buffer)
   }

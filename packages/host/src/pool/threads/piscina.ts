@@ -65,6 +65,9 @@ export function balancer(
  * - `atomics: 'async'`: between tasks a worker keeps its event loop running (with
  *   'sync' it blocks in `Atomics.wait()`), so it hears the pool's dispose message and
  *   a user worker's timers keep working.
+ * - `recordTiming: false`: piscina's own wait/run histograms cost a clock read and a
+ *   record per task on the host thread; nothing reads them (the batcher keeps the
+ *   pool's timings).
  * The pool's channel name, the worker's options and the bound of a retried load
  * (`startupTimeoutMs`) travel in `workerData`.
  */
@@ -83,6 +86,7 @@ export function createPiscina(
     idleTimeout: Infinity,
     concurrentTasksPerWorker: options.concurrency,
     atomics: 'async',
+    recordTiming: false,
     workerData,
     loadBalancer: loadBalancer as never,
     ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
