@@ -122,6 +122,12 @@ describe('options are validated once, naming the option and echoing the value', 
       'Expected `batching.maxBatchSize` to be an integer >= 1, got `0` (number)',
     ],
     [
+      'a batching option at the top level, where it would be ignored',
+      { maxBatchSize: 8 },
+      'TypeError',
+      'Expected `maxBatchSize` to be given under `batching` (batching: { maxBatchSize: … }), got `8` (number)',
+    ],
+    [
       'a provider list',
       { session: { executionProviders: ['cuda', 'cpu'] } },
       'RangeError',

@@ -80,6 +80,22 @@ export interface ResolvedPoolOptions {
 }
 
 /** ``Expected `name` to be …, got `value` (type)``: the one message style of every option (@inferpool/core/internal). */
+/** The keys of `BatchingOptions`: the only place outside the type that lists them. */
+const BATCHING_KEYS = [
+  'maxBatchSize',
+  'minBatchSize',
+  'maxWaitMs',
+  'maxQueueSize',
+  'whenFull',
+  'maxBatchCost',
+  'isolateFailures',
+  'statsWindow',
+] as const satisfies ReadonlyArray<keyof BatchingOptions>
+/** Fails to compile when `BatchingOptions` gains a key that `BATCHING_KEYS` lacks. */
+type Unlisted = Exclude<keyof BatchingOptions, (typeof BATCHING_KEYS)[number]>
+const everyBatchingKeyListed: [Unlisted] extends [never] ? true : never = true
+void everyBatchingKeyListed
+
 function invalid(kind: 'type' | 'range', name: string, expected: string, value: unknown): never {
   invalidOption(kind, name, expected, value)
 }
@@ -201,6 +217,12 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
 
   const batching = options.batching ?? {}
   if (typeof batching !== 'object' || batching === null) invalid('type', 'batching', 'an object', batching)
+  // Batching options belong under `batching`. Given at the top level they would be
+  // ignored, and the pool would run with the defaults while its user believes otherwise.
+  for (const key of BATCHING_KEYS) {
+    if (key in options)
+      invalid('type', key, `given under \`batching\` (batching: { ${key}: … })`, (options as unknown as Record<string, unknown>)[key])
+  }
   const maxBatchSize = integerAtLeast('batching.maxBatchSize', batching.maxBatchSize, 1, POOL_DEFAULTS.maxBatchSize)
   if (batching.isolateFailures !== undefined && typeof batching.isolateFailures !== 'boolean') {
     invalid('type', 'batching.isolateFailures', 'a boolean', batching.isolateFailures)
