@@ -1,5 +1,5 @@
 import { chooseQueue, type FormationLimits } from './batch-formation.js'
-import { Entry, kCancel, onEntryTimeout, QUEUED, RETRY, RUNNING, SETTLED, WAITING, type EntryOwner } from './entry.js'
+import { Entry, Guard, kCancel, onGuardTimeout, QUEUED, RETRY, RUNNING, SETTLED, WAITING, type EntryOwner } from './entry.js'
 import { BatchSizeMismatchError, BatcherClosedError, ItemTooLargeError, QueueFullError, RequestTooLargeError } from './errors.js'
 import { Group, kCancelGroup, onGroupTimeout, type GroupOwner } from './group.js'
 import {
@@ -269,11 +269,15 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(signal.reason)
     }
 
-    const entry = new Entry(this, item, key, cost, priority, ++this.seq, this.stamp(), signal, timeoutMs)
+    const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
     capturing = entry
     const promise = new Promise(capture) as Promise<Result>
-    if (signal !== undefined) signal.addEventListener('abort', entry)
-    if (timeoutMs !== Infinity) entry.timer = setTimeout(onEntryTimeout, timeoutMs, entry)
+    if (signal !== undefined || timeoutMs !== Infinity) {
+      const guard = new Guard(this, entry, signal, timeoutMs)
+      entry.guard = guard
+      if (signal !== undefined) signal.addEventListener('abort', guard)
+      if (timeoutMs !== Infinity) guard.timer = setTimeout(onGuardTimeout, timeoutMs, guard)
+    }
     if (full) {
       entry.state = WAITING
       this.waiters.push(entry)
@@ -343,14 +347,14 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(signal.reason)
     }
 
-    const group = new Group(this, n, signal, s.timeoutMs)
+    const group = new Group(this, n, this.seq + 1, signal, s.timeoutMs)
     capturing = group
     const promise = new Promise(capture) as Promise<Result[]>
     const enqueuedAt = this.stamp()
     for (let i = 0; i < n; i++) {
-      const entry = new Entry(this, items[i], keys?.[i], costs[i], s.priority, ++this.seq, enqueuedAt, undefined, Infinity)
+      // Consecutive `seq`s: member i has `seq === group.firstSeq + i`.
+      const entry = new Entry(items[i], keys?.[i], costs[i], s.priority, ++this.seq, enqueuedAt)
       entry.group = group
-      entry.index = i
       group.members.push(entry)
       if (full) {
         entry.state = WAITING
@@ -526,7 +530,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
         // Not `queued` any more: already taken out (by a pump about to start it, or by
         // rejectPending); only the state is left to settle.
         if (!entry.queued) break
-        const queue = entry.queue as PriorityQueue<AnyEntry>
+        const queue = this.queueOf(entry.key) as PriorityQueue<AnyEntry>
         queue.remove(entry)
         this.queuedCount--
         if (queue.size === 0) this.dropQueue(queue)
@@ -555,7 +559,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return
     }
     if (group.settled) return
-    group.results[entry.index] = value
+    group.results[entry.seq - group.firstSeq] = value
     if (--group.remaining === 0) {
       group.release()
       group.resolve(group.results)
@@ -624,10 +628,14 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       this.lastQueue = queue
     }
     entry.state = QUEUED
-    entry.queue = queue
     queue.push(entry)
     this.queuedCount++
     if (this.inFlight < this.maxConcurrent) this.schedulePump()
+  }
+
+  /** The key queue holding `key`'s items (a live QUEUED entry's queue always exists). */
+  private queueOf(key: unknown): PriorityQueue<AnyEntry> | undefined {
+    return this.lastQueue !== undefined && Object.is(key, this.lastKey) ? this.lastQueue : this.queues.get(key)
   }
 
   private dropQueue(queue: PriorityQueue<AnyEntry>): void {
@@ -759,7 +767,6 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       const entry = entries[i]
       entry.state = RUNNING
       entry.batch = run
-      entry.queue = undefined
       items[i] = entry.item as Item
       if (waits !== undefined) waits.record(now - entry.enqueuedAt)
     }
@@ -907,13 +914,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private settle(entry: AnyEntry): void {
     if (entry.state === RUNNING || entry.state === RETRY) this.inFlightItems--
     entry.state = SETTLED
-    if (entry.timer !== undefined) {
-      clearTimeout(entry.timer)
-      entry.timer = undefined
-    }
-    if (entry.signal !== undefined) entry.signal.removeEventListener('abort', entry)
+    if (entry.guard !== undefined) entry.guard.release()
     entry.batch = undefined
-    entry.queue = undefined
   }
 
   /** close({ drain: false }) / destroy(): rejects everything queued or waiting for room. */
