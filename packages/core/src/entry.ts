@@ -50,8 +50,18 @@ export class Entry implements QueueNode {
     readonly cost: number,
     readonly priority: number,
     readonly seq: number,
-    public enqueuedAt: number,
+    readonly stamp: Stamp,
   ) {}
+
+  /** Clock reading when it was submitted. */
+  get enqueuedAt(): number {
+    return this.stamp.at
+  }
+}
+
+/** One clock reading, shared by the entries submitted in the same turn (see `stamp()`). */
+export class Stamp {
+  constructor(readonly at: number) {}
 }
 
 /**
