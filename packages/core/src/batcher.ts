@@ -618,7 +618,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const key = entry.key
     let queue = this.lastQueue
     // Cache of the last key's queue: a stream of same-key items never touches the Map.
-    if (queue === undefined || !Object.is(key, this.lastKey)) {
+    if (queue === undefined || !sameKey(key, this.lastKey)) {
       queue = this.queues.get(key)
       if (queue === undefined) {
         queue = new PriorityQueue<AnyEntry>(key)
@@ -635,7 +635,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   /** The key queue holding `key`'s items (a live QUEUED entry's queue always exists). */
   private queueOf(key: unknown): PriorityQueue<AnyEntry> | undefined {
-    return this.lastQueue !== undefined && Object.is(key, this.lastKey) ? this.lastQueue : this.queues.get(key)
+    return this.lastQueue !== undefined && sameKey(key, this.lastKey) ? this.lastQueue : this.queues.get(key)
   }
 
   private dropQueue(queue: PriorityQueue<AnyEntry>): void {
@@ -957,4 +957,12 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
 function isWaiting(entry: AnyEntry): boolean {
   return entry.state === WAITING
+}
+
+/**
+ * The Map's own key equality (SameValueZero), inline: `Object.is` is a call into a
+ * builtin on every submit.
+ */
+function sameKey(a: unknown, b: unknown): boolean {
+  return a === b || (a !== a && b !== b)
 }

@@ -130,7 +130,7 @@ export class PriorityQueue<N extends QueueNode> {
 
   push(node: N): void {
     let level = this.last
-    if (level === undefined || level.priority !== node.priority) level = this.level(node.priority)
+    if (level === undefined || level.priority !== node.priority) level = this.find(node.priority)
     node.queued = true
     level.fifo.push(node)
     this.size++
@@ -222,6 +222,19 @@ export class PriorityQueue<N extends QueueNode> {
       fifo.shift()
       this.dead--
     }
+  }
+
+  /**
+   * The level of `priority`. A plain scan first, small enough to be inlined into `push`:
+   * items of mixed priorities arrive interleaved, so the `last` cache misses about
+   * every other push, and a call into `level` each time measured ~3% of the batcher.
+   */
+  private find(priority: number): Level<N> {
+    const levels = this.levels
+    for (let i = 0; i < levels.length; i++) {
+      if (levels[i].priority === priority) return (this.last = levels[i])
+    }
+    return this.level(priority)
   }
 
   private level(priority: number): Level<N> {
