@@ -11,6 +11,7 @@ import {
   resolveClose,
   resolveOptions,
   resolveSubmit,
+  resolveSubmitFields,
   type ResolvedOptions,
   type ResolvedSubmit,
 } from './options.js'
@@ -222,6 +223,25 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
    * TypeError/RangeError for bad arguments. Never throws synchronously.
    */
   submit(item: Item, options?: SubmitOptions): Promise<Result> {
+    // Small on purpose, with the work in `enter`: V8 then inlines `submit` into the
+    // caller, where the fields of an options literal such as `{ priority }` are read
+    // right where the literal is made, so the literal itself need not be allocated.
+    if (options === undefined || this.closing) return this.enter(item, undefined, undefined, undefined, undefined)
+    if (options === null || typeof options !== 'object') return this.rejectOptions(options)
+    let signal: unknown, timeoutMs: unknown, priority: unknown, cost: unknown
+    try {
+      signal = options.signal
+      timeoutMs = options.timeoutMs
+      priority = options.priority
+      cost = options.cost
+    } catch (error) {
+      return Promise.reject(error) // a throwing getter
+    }
+    return this.enter(item, signal, timeoutMs, priority, cost)
+  }
+
+  /** `submit` with its options read off the object, not validated yet. */
+  private enter(item: Item, signalOption: unknown, timeoutOption: unknown, priorityOption: unknown, costOption: unknown): Promise<Result> {
     if (this.closing) {
       this.rejected++
       return Promise.reject(new BatcherClosedError())
@@ -229,18 +249,26 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     let signal: AbortSignal | undefined
     let timeoutMs = Infinity
     let priority = 0
-    let cost: number | undefined
+    let cost: number
     let key: unknown
     try {
-      if (options !== undefined) {
+      if (
+        signalOption === undefined &&
+        timeoutOption === undefined &&
+        costOption === undefined &&
+        (priorityOption === undefined || (typeof priorityOption === 'number' && Number.isFinite(priorityOption)))
+      ) {
+        // The common case (nothing but a valid priority, if anything): nothing to copy.
+        if (priorityOption !== undefined) priority = priorityOption
+        cost = this.costOf(item)
+      } else {
         const s = this.submitOptions
-        resolveSubmit(options, s)
+        resolveSubmitFields(signalOption, timeoutOption, priorityOption, costOption, s)
         signal = s.signal
         timeoutMs = s.timeoutMs
         priority = s.priority
-        cost = s.cost
+        cost = s.cost ?? this.costOf(item)
       }
-      if (cost === undefined) cost = this.costOf(item)
       if (this.options.batchKey !== undefined) key = this.options.batchKey(item)
     } catch (error) {
       // Bad arguments, or the user's `cost`/`batchKey` threw: this call never entered.
@@ -284,6 +312,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       this.enqueue(entry)
     }
     return promise
+  }
+
+  /** `submit` with options that are not an object: rejects like any bad argument. */
+  private rejectOptions(options: unknown): Promise<never> {
+    const s: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined }
+    try {
+      resolveSubmit(options as SubmitOptions, s)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return Promise.reject(new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`))
   }
 
   /**
