@@ -800,15 +800,14 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const run = new Run(entries, now, ++this.batchSeq, key, cost, splitDepth)
     this.running.add(run)
     const items = new Array<Item>(n)
-    // Queue waits are recorded for first runs only: a re-run's wait is the failed run.
-    const waits = splitDepth === 0 ? this.queueWaits : undefined
     for (let i = 0; i < n; i++) {
       const entry = entries[i]
       entry.state = RUNNING
       entry.batch = run
       items[i] = entry.item as Item
-      if (waits !== undefined) waits.record(now - entry.enqueuedAt)
     }
+    // Queue waits are recorded for first runs only: a re-run's wait is the failed run.
+    if (splitDepth === 0) recordWaits(this.queueWaits, entries, now)
     this.batches++
     this.itemsDispatched += n
     this.batchSizes.record(n)
@@ -1004,4 +1003,24 @@ function isWaiting(entry: AnyEntry): boolean {
  */
 function sameKey(a: unknown, b: unknown): boolean {
   return a === b || (a !== a && b !== b)
+}
+
+/**
+ * Records the queue wait of every entry of a batch. Entries submitted in the same turn
+ * share a `Stamp`, so a batch is a few runs of equal waits: each run is one `recordRun`
+ * (a typed-array fill) instead of a `record` per item. Same samples, same order.
+ */
+function recordWaits(waits: SampleWindow, entries: readonly AnyEntry[], now: number): void {
+  let stamp = entries[0].stamp
+  let count = 0
+  for (let i = 0; i < entries.length; i++) {
+    const next = entries[i].stamp
+    if (next !== stamp) {
+      waits.recordRun(now - stamp.at, count)
+      stamp = next
+      count = 0
+    }
+    count++
+  }
+  waits.recordRun(now - stamp.at, count)
 }
