@@ -1,6 +1,6 @@
 import { TimeoutError } from './errors.js'
 import type { Group } from './group.js'
-import type { PriorityQueue, QueueNode } from './queue.js'
+import type { QueueNode } from './queue.js'
 
 /** Lifecycle of one submitted item. Every entry ends in SETTLED exactly once. */
 export const WAITING = 0 // waiting for room in a full queue (whenFull: 'wait')
@@ -17,48 +17,86 @@ export interface EntryOwner {
   [kCancel](entry: Entry, reason: unknown, timedOut: boolean): void
 }
 
+/** What a running batch exposes to its entries (cancellation while running). */
+export interface EntryRun {
+  live: number
+  abort(reason: unknown): void
+}
+
 /**
- * One submitted item. It is also its own abort listener (`handleEvent`), and its
- * timeout callback is a module-level function receiving it as an argument, so an
- * item with a signal or a timeout costs no closure, and one without costs neither a
- * listener nor a timer.
+ * One submitted item, on the hot path of every `submit`: it holds only what every item
+ * needs. Per-item fields cost measurably at millions of items per second (each one is
+ * initialised on every submit and copied by every scavenge), so what only some items
+ * have lives elsewhere: the abort listener and the timer of an item submitted with a
+ * `signal` or `timeoutMs` in its `Guard`, the request of a `submitMany` item in
+ * `group` (its slot in the results is `seq - group.firstSeq`: members get consecutive
+ * `seq`s), and its key queue is found again by `key` when it is cancelled.
  */
 export class Entry implements QueueNode {
   state = QUEUED
   queued = false
   resolve: (value: unknown) => void = noop
   reject: (reason: unknown) => void = noop
-  /** Key queue while QUEUED. */
-  queue: PriorityQueue<Entry> | undefined = undefined
-  /** Running batch while RUNNING. */
-  batch: { live: number; abort(reason: unknown): void } | undefined = undefined
-  timer: ReturnType<typeof setTimeout> | undefined = undefined
-  /** The `submitMany` request this item belongs to, and its slot in the results. */
+  /** Running batch while RUNNING (or while RETRY, undefined). */
+  batch: EntryRun | undefined = undefined
+  /** The `submitMany` request this item belongs to. */
   group: Group | undefined = undefined
-  index = 0
+  /** Abort listener and timer of a single item with a `signal` or `timeoutMs`. */
+  guard: Guard | undefined = undefined
 
   constructor(
-    readonly owner: EntryOwner,
     readonly item: unknown,
     readonly key: unknown,
     readonly cost: number,
     readonly priority: number,
     readonly seq: number,
-    public enqueuedAt: number,
+    readonly stamp: Stamp,
+  ) {}
+
+  /** Clock reading when it was submitted. */
+  get enqueuedAt(): number {
+    return this.stamp.at
+  }
+}
+
+/** One clock reading, shared by the entries submitted in the same turn (see `stamp()`). */
+export class Stamp {
+  constructor(readonly at: number) {}
+}
+
+/**
+ * The abort listener (`handleEvent`: EventTarget calls it on listener objects) and the
+ * timer of one item. Its timeout callback is a module-level function receiving it as
+ * an argument, so an item with a signal or a timeout costs no closure.
+ */
+export class Guard {
+  timer: ReturnType<typeof setTimeout> | undefined = undefined
+
+  constructor(
+    readonly owner: EntryOwner,
+    readonly entry: Entry,
     readonly signal: AbortSignal | undefined,
     readonly timeoutMs: number,
   ) {}
 
-  /** Abort listener (EventTarget calls `handleEvent` on listener objects). */
   handleEvent(): void {
-    this.owner[kCancel](this, (this.signal as AbortSignal).reason, false)
+    this.owner[kCancel](this.entry, (this.signal as AbortSignal).reason, false)
+  }
+
+  /** Releases the timer and the listener. Call once, when the entry settles. */
+  release(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer)
+      this.timer = undefined
+    }
+    if (this.signal !== undefined) this.signal.removeEventListener('abort', this)
   }
 }
 
 function noop(): void {}
 
-/** `setTimeout(onEntryTimeout, ms, entry)`: no closure per item. */
-export function onEntryTimeout(entry: Entry): void {
-  entry.timer = undefined
-  entry.owner[kCancel](entry, new TimeoutError(entry.timeoutMs), true)
+/** `setTimeout(onGuardTimeout, ms, guard)`: no closure per item. */
+export function onGuardTimeout(guard: Guard): void {
+  guard.timer = undefined
+  guard.owner[kCancel](guard.entry, new TimeoutError(guard.timeoutMs), true)
 }

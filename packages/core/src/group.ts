@@ -34,6 +34,8 @@ export class Group {
   constructor(
     readonly owner: GroupOwner,
     size: number,
+    /** `seq` of the first member; a member's slot in `results` is `seq - firstSeq`. */
+    readonly firstSeq: number,
     readonly signal: AbortSignal | undefined,
     readonly timeoutMs: number,
   ) {

@@ -129,16 +129,17 @@ function isAbortSignal(value: unknown): value is AbortSignal {
  */
 export function resolveSubmit(options: SubmitOptions, out: ResolvedSubmit): void {
   if (options === null || typeof options !== 'object') fail('options', 'an object', options, TypeError)
-  const signal = options.signal
+  resolveSubmitFields(options.signal, options.timeoutMs, options.priority, options.cost, out)
+}
+
+/** `resolveSubmit` for option values already read off the object. */
+export function resolveSubmitFields(signal: unknown, timeoutMs: unknown, priority: unknown, cost: unknown, out: ResolvedSubmit): void {
   if (signal !== undefined && !isAbortSignal(signal)) fail('signal', 'an AbortSignal', signal, TypeError)
   out.signal = signal
-  const timeoutMs = options.timeoutMs
   out.timeoutMs =
     timeoutMs === undefined || timeoutMs === Infinity ? Infinity : numberOption('timeoutMs', timeoutMs, 0, { max: MAX_TIMER_MS })
-  const priority = options.priority
   out.priority =
     priority === undefined ? 0 : typeof priority === 'number' && Number.isFinite(priority) ? priority : finiteOption('priority', priority)
-  const cost = options.cost
   out.cost = cost === undefined ? undefined : checkCost(cost, 'cost')
 }
 

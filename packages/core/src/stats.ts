@@ -25,6 +25,27 @@ export class SampleWindow {
     if (this.count < this.capacity) this.count++
   }
 
+  /** `record(value)` `k` times, as one fill. */
+  recordRun(value: number, k: number): void {
+    const capacity = this.capacity
+    if (k >= capacity) {
+      this.samples.fill(value)
+      this.next = (this.next + k) % capacity
+      this.count = capacity
+      return
+    }
+    const end = this.next + k
+    if (end <= capacity) {
+      this.samples.fill(value, this.next, end)
+      this.next = end === capacity ? 0 : end
+    } else {
+      this.samples.fill(value, this.next)
+      this.samples.fill(value, 0, end - capacity)
+      this.next = end - capacity
+    }
+    this.count = Math.min(capacity, this.count + k)
+  }
+
   /**
    * Nearest-rank percentiles (the smallest sample such that at least p% of samples
    * are <= it), so every reported figure is a value that was actually observed.

@@ -20,6 +20,27 @@ describe('SampleWindow percentiles', () => {
     expect(window.percentiles()).toEqual({ p50: 20, p95: 25, p99: 25 })
   })
 
+  it('records a run of equal samples exactly as that many single records, across the wrap-around', () => {
+    const runs: Array<[number, number]> = [
+      [1, 3],
+      [2, 5],
+      [3, 1],
+      [4, 6],
+      [5, 0],
+      [6, 23],
+      [7, 2],
+    ]
+    const byRun = new SampleWindow(10)
+    const bySample = new SampleWindow(10)
+    for (const [value, k] of runs) {
+      byRun.recordRun(value, k)
+      for (let i = 0; i < k; i++) bySample.record(value)
+      expect(byRun.size).toBe(bySample.size)
+      expect(byRun.percentiles()).toEqual(bySample.percentiles())
+      expect(byRun['samples']).toEqual(bySample['samples'])
+    }
+  })
+
   it('reports zeros before any sample', () => {
     expect(new SampleWindow(4).percentiles()).toEqual({ p50: 0, p95: 0, p99: 0 })
   })
