@@ -171,7 +171,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
    *
    * The reading is a shared `Stamp` object, not a number on each entry: a fractional
    * number in an object field is a heap-allocated box of its own in V8, so a number per
-   * entry would cost an allocation per item; a shared object costs a pointer.
+   * entry would cost an allocation per item; a shared object costs a pointer
+   * (docs/runtime-facts.md#v8-on-the-hot-path).
    */
   private readonly coarseClock: boolean
   private currentStamp: Stamp | undefined = undefined
@@ -293,7 +294,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
     // A closure per promise, not a shared executor reading the entry from a module-level
     // variable: that variable lives in old space, so writing a fresh entry into it costs
-    // a write barrier on every submit, which measured ~7% slower than the closure.
+    // a write barrier on every submit, which measured ~7% slower than the closure
+    // (docs/runtime-facts.md#v8-on-the-hot-path).
     const promise = new Promise<Result>((resolve, reject) => {
       entry.resolve = resolve as (value: unknown) => void
       entry.reject = reject

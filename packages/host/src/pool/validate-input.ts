@@ -160,7 +160,8 @@ export function validateRow(input: RowInput, shape: ModelShape): ValidRow {
     }
   }
   const specs = shape.inputs
-  // Sized up front: `[]` then `push` would allocate room for 17 entries per row.
+  // Sized up front: `[]` then `push` would allocate room for 17 entries per row
+  // (docs/runtime-facts.md#v8-on-the-hot-path).
   const tensors: ValidRow['tensors'] = new Array(specs.length)
   let lengths = NO_LENGTHS
   // Dims that share a symbolic name must agree within a row (ORT would reject the batch).
