@@ -19,16 +19,16 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
-import { TimeoutError } from '@inferpool/core'
+import { RequestTooLargeError, TimeoutError } from '@inferpool/core'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import type { RowOutput } from '../types.js'
 import { doorOf, retryAfterSeconds } from './admission.js'
 import type { AdmissionTicket } from './admission.js'
-import { BINARY_CONTENT_TYPE, HEADER_LENGTH_HEADER, headerLengthOf } from './binary.js'
+import { BINARY_CONTENT_TYPE, declaredRows, HEADER_LENGTH_HEADER, headerLengthOf, readBinaryHeader } from './binary.js'
 import type { BinaryBody } from './binary.js'
-import { ClientGoneError, readBody } from './body.js'
-import { decodeInferRequest } from './decode.js'
+import { BodyReader, ClientGoneError } from './body.js'
+import { checkRowCount, decodeInferRequest } from './decode.js'
 import { MODEL_VERSION, encodeInferResponse } from './encode.js'
 import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from './metadata.js'
 import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
@@ -405,8 +405,36 @@ class Handler {
       // body's parse is the expensive part, not the refusal.
       const door = doorOf(served)
       this.#admittedTo.add(served)
-      const declared = Number(req.headers['content-length'])
-      if (Number.isFinite(declared)) estimate = door.rowSize.rows(declared)
+      const limits = { maxRows: this.options.maxRowsPerRequest }
+      const reader = new BodyReader(req, this.options.maxBodyBytes)
+      const reading = { leftMs: this.options.bodyTimeoutMs }
+      const declaredLength = Number(req.headers['content-length'])
+      const headerField = req.headers[HEADER_LENGTH_HEADER]
+      let header: unknown
+      if (headerField !== undefined) {
+        // Binary tensor data: the JSON header, read first (and alone, as far as the
+        // socket's chunks allow), declares the rows — the door counts those, and a
+        // request that cannot fit is refused before its tensor bytes are read.
+        const headerLength = headerLengthOf(headerField, Number.isFinite(declaredLength) ? declaredLength : this.options.maxBodyBytes)
+        if (headerLength === 0) {
+          estimate = 1 // the raw form: one row
+        } else if (headerLength !== undefined) {
+          await this.#read(reader, headerLength, reading)
+          if (reader.length >= headerLength) {
+            header = readBinaryHeader(reader.bytes(), headerLength)
+            const declared = declaredRows(header)
+            if (declared !== undefined) {
+              checkRowCount(declared.input, declared.rows, limits)
+              const state = served.admission
+              if (state !== undefined && declared.rows > state.maxQueueSize)
+                throw new RequestTooLargeError(declared.rows, state.maxQueueSize)
+              estimate = declared.rows
+            }
+          }
+        }
+      } else if (Number.isFinite(declaredLength)) {
+        estimate = door.rowSize.rows(declaredLength)
+      }
       // With 'wait' a request may wait for room until its deadline; with 'reject', for
       // `admissionWaitMs` at most.
       const deadlineMs = this.options.timeoutMs ?? MAX_TIMER_MS
@@ -415,12 +443,14 @@ class Handler {
       ticket = admission instanceof Promise ? await this.#parked(admission, res) : admission
       if (this.closing) throw new ShuttingDownError()
 
-      const body = await this.#readBody(req)
+      await this.#read(reader, Infinity, reading)
       if (controller.signal.aborted) throw controller.signal.reason
-      const headerLength = headerLengthOf(req.headers[HEADER_LENGTH_HEADER], body.length)
-      const request = decodeInferRequest(body, headerLength, served.metadata, { maxRows: this.options.maxRowsPerRequest })
+      const body = reader.bytes()
+      const headerLength = headerLengthOf(headerField, body.length)
+      const request = decodeInferRequest(body, headerLength, served.metadata, limits, header)
       rows = request.rows.length
-      door.rowSize.observe(body.length, rows)
+      // Bytes per row of JSON bodies only: binary tensors are far denser.
+      if (headerLength === undefined) door.rowSize.observe(body.length, rows)
       estimate = rows
       // The request's deadline counts from its arrival, body read included.
       const timeoutMs = this.options.timeoutMs === undefined ? undefined : this.options.timeoutMs - (performance.now() - started)
@@ -479,17 +509,23 @@ class Handler {
     }
   }
 
-  /** Reads the body within `bodyTimeoutMs`; a shutdown ends the read at once. */
-  async #readBody(req: IncomingMessage): Promise<Buffer> {
+  /**
+   * Reads the body up to `upTo` bytes within what is left of `bodyTimeoutMs` in
+   * `reading` (time spent waiting at the door between two reads does not count: the
+   * server was not reading then); a shutdown ends the read at once.
+   */
+  async #read(reader: BodyReader, upTo: number, reading: { leftMs: number }): Promise<void> {
     const read = new AbortController()
     const timeoutMs = this.options.bodyTimeoutMs
-    const timer = setTimeout(() => read.abort(new RequestTimeoutError(timeoutMs)), timeoutMs)
+    const started = performance.now()
+    const timer = setTimeout(() => read.abort(new RequestTimeoutError(timeoutMs)), Math.max(0, reading.leftMs))
     this.#reads.add(read)
     try {
-      return await readBody(req, this.options.maxBodyBytes, read.signal)
+      await reader.read(upTo, read.signal)
     } finally {
       clearTimeout(timer)
       this.#reads.delete(read)
+      reading.leftMs -= performance.now() - started
     }
   }
 
