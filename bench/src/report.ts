@@ -297,6 +297,7 @@ export function formatReport(r: BenchResult): string {
           'server-side slow',
           'RSS before→after→settled MiB (s)',
           'heap MiB',
+          'external MiB',
           'slots busy',
           'client CPU',
           'CPU per server thread (cores)',
@@ -314,6 +315,7 @@ export function formatReport(r: BenchResult): string {
           p.serverOver === null ? '–' : `${p.serverOver.answers} > ${p.serverOver.seconds} s`,
           `${p.rssMiB.before.toFixed(0)}→${p.rssMiB.after.toFixed(0)}→${p.rssMiB.settled.toFixed(0)} (${(p.rssMiB.settledAfterMs / 1000).toFixed(1)})`,
           `${p.heapUsedMiB.before.toFixed(0)}→${p.heapUsedMiB.after.toFixed(0)}→${p.heapUsedMiB.settled.toFixed(0)}`,
+          `${p.externalMiB.before.toFixed(0)}→${p.externalMiB.after.toFixed(0)}→${p.externalMiB.settled.toFixed(0)}`,
           `${(p.slotUtilization * 100).toFixed(0)} %`,
           p.clientCores.toFixed(2),
           p.threads

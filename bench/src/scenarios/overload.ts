@@ -79,6 +79,11 @@ export interface OverloadPoint {
   /** JS heap in use (from the server's /metrics): before, right after, and once RSS settled. */
   heapUsedMiB: { before: number; after: number; settled: number }
   /**
+   * Memory of the main thread's isolate outside its JS heap (`process.memoryUsage().external`,
+   * from the server's /metrics: request bodies, typed arrays), at the same three moments.
+   */
+  externalMiB: { before: number; after: number; settled: number }
+  /**
    * Share of the pool's batch slots busy over the window (from its cumulative
    * `inferpool_batch_slots_utilization_ratio`, taken as counted from the process start).
    */
@@ -186,6 +191,7 @@ interface Scrape {
   answered: number
   at: number
   heapUsedMiB: number
+  externalMiB: number
   utilization: number
   startTime: number
 }
@@ -207,6 +213,7 @@ async function scrape(base: string): Promise<Scrape> {
     answered: value('inferpool_request_duration_seconds_count'),
     at: Date.now() / 1000,
     heapUsedMiB: Math.round((value('nodejs_heap_size_used_bytes') / 2 ** 20) * 10) / 10,
+    externalMiB: Math.round((value('nodejs_external_memory_bytes') / 2 ** 20) * 10) / 10,
     utilization: value('inferpool_batch_slots_utilization_ratio'),
     startTime: value('process_start_time_seconds'),
   }
@@ -358,6 +365,7 @@ export async function runOverload(
           clientCores: Math.round(((clientUsed.user + clientUsed.system) / 1e6 / seconds) * 100) / 100,
           rssMiB: { before, after, settled: settled.rss, settledAfterMs: settled.afterMs },
           heapUsedMiB: { before: scrapeBefore.heapUsedMiB, after: scrapeAfter.heapUsedMiB, settled: scrapeSettled.heapUsedMiB },
+          externalMiB: { before: scrapeBefore.externalMiB, after: scrapeAfter.externalMiB, settled: scrapeSettled.externalMiB },
           slotUtilization: windowUtilization(scrapeBefore, scrapeAfter),
           serverOver: serverOver(scrapeBefore, scrapeAfter, timeoutMs),
         })
