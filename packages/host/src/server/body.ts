@@ -111,13 +111,6 @@ export class BodyReader {
   }
 }
 
-/** Reads a whole body (see `BodyReader`). */
-export async function readBody(req: IncomingMessage, limit: number, signal?: AbortSignal): Promise<Buffer> {
-  const reader = new BodyReader(req, limit)
-  await reader.read(Infinity, signal)
-  return reader.bytes()
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** Parses a JSON body; invalid UTF-8 or JSON is `MalformedJsonError`. */

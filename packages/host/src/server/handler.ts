@@ -12,7 +12,7 @@
  *   GET  /v2/models/{name}[/versions/1]/config Triton's model configuration (triton/config.ts)
  *   GET  /v2/models[/{name}[/versions/1]]/stats Triton's statistics (triton/stats.ts)
  *   POST /v2/models/{name}[/versions/1]/infer  inference, JSON or binary tensor data (binary.ts);
- *                                              each row goes through the pool on its own
+ *                                              its rows enter the pool together (submit-rows.ts)
  *   GET  /metrics                              Prometheus text format
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
@@ -408,33 +408,9 @@ class Handler {
       const limits = { maxRows: this.options.maxRowsPerRequest }
       const reader = new BodyReader(req, this.options.maxBodyBytes)
       const reading = { leftMs: this.options.bodyTimeoutMs }
-      const declaredLength = Number(req.headers['content-length'])
       const headerField = req.headers[HEADER_LENGTH_HEADER]
-      let header: unknown
-      if (headerField !== undefined) {
-        // Binary tensor data: the JSON header, read first (and alone, as far as the
-        // socket's chunks allow), declares the rows — the door counts those, and a
-        // request that cannot fit is refused before its tensor bytes are read.
-        const headerLength = headerLengthOf(headerField, Number.isFinite(declaredLength) ? declaredLength : this.options.maxBodyBytes)
-        if (headerLength === 0) {
-          estimate = 1 // the raw form: one row
-        } else if (headerLength !== undefined) {
-          await this.#read(reader, headerLength, reading)
-          if (reader.length >= headerLength) {
-            header = readBinaryHeader(reader.bytes(), headerLength)
-            const declared = declaredRows(header)
-            if (declared !== undefined) {
-              checkRowCount(declared.input, declared.rows, limits)
-              const state = served.admission
-              if (state !== undefined && declared.rows > state.maxQueueSize)
-                throw new RequestTooLargeError(declared.rows, state.maxQueueSize)
-              estimate = declared.rows
-            }
-          }
-        }
-      } else if (Number.isFinite(declaredLength)) {
-        estimate = door.rowSize.rows(declaredLength)
-      }
+      const counted = await this.#rowsAtTheDoor(req, served, reader, reading, limits)
+      estimate = counted.rows
       // With 'wait' a request may wait for room until its deadline; with 'reject', for
       // `admissionWaitMs` at most.
       const deadlineMs = this.options.timeoutMs ?? MAX_TIMER_MS
@@ -447,7 +423,7 @@ class Handler {
       if (controller.signal.aborted) throw controller.signal.reason
       const body = reader.bytes()
       const headerLength = headerLengthOf(headerField, body.length)
-      const request = decodeInferRequest(body, headerLength, served.metadata, limits, header)
+      const request = decodeInferRequest(body, headerLength, served.metadata, limits, counted.header)
       rows = request.rows.length
       // Bytes per row of JSON bodies only: binary tensors are far denser.
       if (headerLength === undefined) door.rowSize.observe(body.length, rows)
@@ -488,6 +464,42 @@ class Handler {
       ticket?.release()
       admitted()
     }
+  }
+
+  /**
+   * The rows the door counts for a request before its body is read. A binary request
+   * (`Inference-Header-Content-Length`) has its JSON header read first — alone, as far
+   * as the socket's chunks allow — and the rows its inputs' `shape` declares are
+   * counted (refused here when no wait could ever admit them), so a request that does
+   * not fit is refused before its tensor bytes are read; the parsed header is returned
+   * so it is parsed once. A JSON body's rows are estimated from its `Content-Length`.
+   */
+  async #rowsAtTheDoor(
+    req: IncomingMessage,
+    pool: ServedPool,
+    reader: BodyReader,
+    reading: { leftMs: number },
+    limits: { maxRows: number },
+  ): Promise<{ rows: number; header: unknown }> {
+    const declaredLength = Number(req.headers['content-length'])
+    const headerField = req.headers[HEADER_LENGTH_HEADER]
+    if (headerField === undefined) {
+      return { rows: Number.isFinite(declaredLength) ? doorOf(pool).rowSize.rows(declaredLength) : 1, header: undefined }
+    }
+    const headerLength = headerLengthOf(headerField, Number.isFinite(declaredLength) ? declaredLength : this.options.maxBodyBytes) as number
+    // The raw form (no JSON header) is one row.
+    if (headerLength === 0) return { rows: 1, header: undefined }
+    await this.#read(reader, headerLength, reading)
+    // A body shorter than its header is refused by the decode, with the lengths.
+    if (reader.length < headerLength) return { rows: 1, header: undefined }
+    const header = readBinaryHeader(reader.bytes(), headerLength)
+    const declared = declaredRows(header)
+    // Without a usable shape the decode refuses the request, saying what is wrong.
+    if (declared === undefined) return { rows: 1, header }
+    checkRowCount(declared.input, declared.rows, limits)
+    const state = pool.admission
+    if (state !== undefined && declared.rows > state.maxQueueSize) throw new RequestTooLargeError(declared.rows, state.maxQueueSize)
+    return { rows: declared.rows, header }
   }
 
   /** Waits for room at the door; a client that leaves meanwhile gives its place up. */
