@@ -334,6 +334,27 @@ describe('early rejection of binary requests, from the rows their header declare
     expect(p.stats.submitted).toBe(0)
   })
 
+  it('answers 408 ERR_REQUEST_TIMEOUT to a binary request whose JSON header stalls, and closes its connection', async () => {
+    const p = await pool({ model: demoModel, replicas: 1 })
+    const s = await server(p, { bodyTimeoutMs: 200 })
+    const { head, headers } = binaryRequest(demoRows(18, 2))
+    const res = await new Promise<Answer>((resolve, reject) => {
+      const req = request(`${s.url}/v2/models/demo/infer`, { method: 'POST', agent: false, headers }, (r) => {
+        const chunks: Buffer[] = []
+        r.on('data', (c: Buffer) => chunks.push(c))
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, json: JSON.parse(Buffer.concat(chunks).toString()) }))
+      })
+      req.on('error', reject)
+      // Half of the JSON header, then nothing.
+      req.write(head.subarray(0, head.length >> 1))
+    })
+    expect(res.status).toBe(408)
+    expect(res.json).toEqual({ error: 'The request body did not arrive within 200 ms', code: 'ERR_REQUEST_TIMEOUT' })
+    expect(res.headers.connection).toBe('close')
+    expect(p.stats.submitted).toBe(0)
+    await until(() => s.handler.activeRequests === 0)
+  })
+
   it('serves a binary request that fits with the outputs onnxruntime computes', async () => {
     const p = await holdingPool(16)
     const s = await server(p, { admissionWaitMs: 0 })
