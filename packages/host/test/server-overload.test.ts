@@ -302,6 +302,33 @@ describe('early rejection of binary requests, from the rows their header declare
     expect(sent.rows).toBe(10)
   })
 
+  it('answers 503 to fetch from the header of a 1 MB binary request the queue has no room for, most of its body unread', async () => {
+    // Batches form only at 1,024 rows: 10 queued rows stay, 1,014 slots free.
+    const p = await pool({
+      model: demoModel,
+      replicas: 1,
+      batching: { maxBatchSize: 1024, minBatchSize: 1024, maxWaitMs: 600_000, maxQueueSize: 1024 },
+    })
+    const sent = rowsSent(p)
+    const s = await server(p, { admissionWaitMs: 0 })
+    const read = bytesReadAtAnswer(s)
+    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(19, 10)))
+    await until(() => p.stats.queued === 10)
+    // 1,020 rows of 1 KiB each for 1,014 free slots.
+    const { head, tensor, headers } = binaryRequest(demoRows(20, 1020))
+    const body = Buffer.concat([head, tensor])
+    const res = await fetch(`${s.url}/v2/models/demo/infer`, { method: 'POST', body, headers })
+    expect(res.status).toBe(503)
+    expect(await res.json()).toEqual({ error: 'Queue is full (maxQueueSize: 1024)', code: 'ERR_QUEUE_FULL' })
+    expect(res.headers.get('retry-after')).toBe('1')
+    expect(read).toHaveLength(1)
+    expect(read[0]).toBeLessThan(body.length / 4)
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
+    await p.close()
+    expect((await first).status).toBe(200)
+    expect(sent.rows).toBe(10)
+  })
+
   it('answers 413 ERR_REQUEST_TOO_LARGE to fetch and node:http for more rows than the whole queue, having read a small part of the body', async () => {
     const p = await holdingPool(16)
     const s = await server(p)
