@@ -285,6 +285,7 @@ export function formatReport(r: BenchResult): string {
     out.push(
       table(
         [
+          'encoding',
           'rows/req',
           'conns',
           'load',
@@ -303,6 +304,7 @@ export function formatReport(r: BenchResult): string {
           'CPU per server thread (cores)',
         ],
         o.points.map((p) => [
+          p.encoding,
           p.rowsPerRequest,
           p.connections,
           `${p.load}×`,
