@@ -300,6 +300,7 @@ async function main(argv: string[]): Promise<number> {
       {
         comfortable: o.comfortable,
         rowsPerRequest: o.rowsPerRequest,
+        encodings: o.encodings,
         warmupMs: o.window.warmupMs,
         durationMs: o.window.durationMs,
         serveArgs: [...(o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)]), ...o.serveArgs],

@@ -87,6 +87,7 @@ export interface BenchConfig {
   overload: {
     comfortable: number
     rowsPerRequest: number[]
+    encodings: Array<'json' | 'binary'>
     window: Window
     bin: string | null
     timeoutMs: number | null
@@ -124,8 +125,8 @@ Scenarios (--only / --skip, comma-separated):
   memory       resident memory vs replicas
   overload     (only with --only) \`inferpool serve\` with default settings at a
                comfortable concurrency, then 4× and 16× as many connections, single-row
-               and 64-row requests: goodput ÷ capacity, 503 share, p99, deadline misses,
-               CPU per server thread, memory
+               and 64-row requests, JSON and binary: goodput ÷ capacity, 503 share, p99,
+               deadline misses, CPU per server thread, memory
 
 Flags:
   --quick                    smoke run (< 30 s): small lists, short windows
@@ -186,6 +187,7 @@ const FULL = {
   overload: {
     comfortable: 16,
     rowsPerRequest: [1, 64],
+    encodings: ['json', 'binary'] as Array<'json' | 'binary'>,
     window: { warmupMs: 1000, durationMs: 5000 },
     bin: null as string | null,
     timeoutMs: null as number | null,
@@ -221,6 +223,7 @@ const QUICK: typeof FULL = {
   overload: {
     comfortable: 4,
     rowsPerRequest: [1, 64],
+    encodings: ['json', 'binary'] as Array<'json' | 'binary'>,
     window: { warmupMs: 200, durationMs: 800 },
     bin: null,
     timeoutMs: null,
@@ -392,7 +395,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     processes: has('processes') ? 2 * config.connections.length : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
-    overload: has('overload') ? 3 * config.overload.rowsPerRequest.length : 0,
+    overload: has('overload') ? 3 * config.overload.rowsPerRequest.length * config.overload.encodings.length : 0,
   }
 }
 

@@ -300,6 +300,7 @@ export function formatReport(r: BenchResult): string {
     out.push(
       table(
         [
+          'encoding',
           'rows/req',
           'conns',
           'load',
@@ -312,11 +313,13 @@ export function formatReport(r: BenchResult): string {
           'server-side slow',
           'RSS before→after→settled MiB (s)',
           'heap MiB',
+          'external MiB',
           'slots busy',
           'client CPU',
           'CPU per server thread (cores)',
         ],
         o.points.map((p) => [
+          p.encoding,
           p.rowsPerRequest,
           p.connections,
           `${p.load}×`,
@@ -329,6 +332,7 @@ export function formatReport(r: BenchResult): string {
           p.serverOver === null ? '–' : `${p.serverOver.answers} > ${p.serverOver.seconds} s`,
           `${p.rssMiB.before.toFixed(0)}→${p.rssMiB.after.toFixed(0)}→${p.rssMiB.settled.toFixed(0)} (${(p.rssMiB.settledAfterMs / 1000).toFixed(1)})`,
           `${p.heapUsedMiB.before.toFixed(0)}→${p.heapUsedMiB.after.toFixed(0)}→${p.heapUsedMiB.settled.toFixed(0)}`,
+          `${p.externalMiB.before.toFixed(0)}→${p.externalMiB.after.toFixed(0)}→${p.externalMiB.settled.toFixed(0)}`,
           `${(p.slotUtilization * 100).toFixed(0)} %`,
           p.clientCores.toFixed(2),
           p.threads

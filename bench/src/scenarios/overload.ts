@@ -1,8 +1,8 @@
 /**
  * Overload: `inferpool serve` with its default settings (a child process, as a user
  * runs it) against closed-loop autocannon clients at a comfortable concurrency (the
- * capacity), then at 4× and 16× that many connections, with single-row and 64-row JSON
- * requests. Per point: goodput (2xx/s) ÷ capacity, the share of 503s, the p99 of the
+ * capacity), then at 4× and 16× that many connections, with single-row and 64-row
+ * requests, JSON and binary tensor data. Per point: goodput (2xx/s) ÷ capacity, the share of 503s, the p99 of the
  * accepted requests, deadline misses (answers later than `--timeout-ms` + 1 s, and
  * client timeouts), the server's CPU per thread (from /proc: where the time goes —
  * the host thread against the replicas), and its resident memory before the load,
@@ -18,8 +18,9 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
-import { createRng, KSERVE_DATATYPE, randomArray, type ModelInfo } from '../model.js'
+import type { ModelInfo } from '../model.js'
 import { repoRoot } from '../paths.js'
+import { doorRequest, type DoorEncoding, type DoorRequest } from './http.js'
 
 /** The CLI's default `--timeout-ms`. */
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -32,6 +33,8 @@ export interface OverloadOptions {
   /** Connections of the capacity point; the overload points use 4× and 16× as many. */
   comfortable: number
   rowsPerRequest: number[]
+  /** Request encodings, each run at every size: KServe v2 JSON, binary tensor data. */
+  encodings: DoorEncoding[]
   warmupMs: number
   durationMs: number
   /** Extra `inferpool serve` flags (none: the defaults). */
@@ -47,6 +50,7 @@ export interface ThreadCpu {
 }
 
 export interface OverloadPoint {
+  encoding: DoorEncoding
   rowsPerRequest: number
   connections: number
   /** connections ÷ the comfortable connections. */
@@ -79,6 +83,11 @@ export interface OverloadPoint {
   /** JS heap in use (from the server's /metrics): before, right after, and once RSS settled. */
   heapUsedMiB: { before: number; after: number; settled: number }
   /**
+   * Memory of the main thread's isolate outside its JS heap (`process.memoryUsage().external`,
+   * from the server's /metrics: request bodies, typed arrays), at the same three moments.
+   */
+  externalMiB: { before: number; after: number; settled: number }
+  /**
    * Share of the pool's batch slots busy over the window (from its cumulative
    * `inferpool_batch_slots_utilization_ratio`, taken as counted from the process start).
    */
@@ -93,19 +102,6 @@ export interface OverloadResult {
   comfortable: number
   idleRssMiB: number
   points: OverloadPoint[]
-}
-
-/** One request body of `rows` rows for the model (the same bytes for every request). */
-function requestBody(info: ModelInfo, rows: number): string {
-  const rng = createRng(5)
-  return JSON.stringify({
-    inputs: info.inputs.map((t) => {
-      const data = Array.from(randomArray(t, rows, rng) as ArrayLike<number | bigint>, (v) =>
-        typeof v === 'bigint' ? Number(v) : Math.round(v * 1e4) / 1e4,
-      )
-      return { name: t.name, shape: [rows, ...t.rowDims], datatype: KSERVE_DATATYPE[t.type], data }
-    }),
-  })
 }
 
 interface Cli {
@@ -186,6 +182,7 @@ interface Scrape {
   answered: number
   at: number
   heapUsedMiB: number
+  externalMiB: number
   utilization: number
   startTime: number
 }
@@ -207,6 +204,7 @@ async function scrape(base: string): Promise<Scrape> {
     answered: value('inferpool_request_duration_seconds_count'),
     at: Date.now() / 1000,
     heapUsedMiB: Math.round((value('nodejs_heap_size_used_bytes') / 2 ** 20) * 10) / 10,
+    externalMiB: Math.round((value('nodejs_external_memory_bytes') / 2 ** 20) * 10) / 10,
     utilization: value('inferpool_batch_slots_utilization_ratio'),
     startTime: value('process_start_time_seconds'),
   }
@@ -252,7 +250,7 @@ function timeoutOf(serveArgs: string[]): number {
   return i === -1 ? DEFAULT_TIMEOUT_MS : Number(serveArgs[i + 1])
 }
 
-async function load(url: string, body: string, connections: number, durationMs: number, timeoutMs: number): Promise<LoadOutcome> {
+async function load(url: string, request: DoorRequest, connections: number, durationMs: number, timeoutMs: number): Promise<LoadOutcome> {
   const outcome: LoadOutcome = {
     elapsedMs: 0,
     ok: 0,
@@ -268,8 +266,8 @@ async function load(url: string, body: string, connections: number, durationMs: 
   const instance = autocannon({
     url,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
+    headers: request.headers,
+    body: request.body,
     connections,
     pipelining: 1,
     duration: durationMs / 1000,
@@ -319,8 +317,10 @@ export async function runOverload(
   const timeoutMs = timeoutOf(options.serveArgs)
   const idleRssMiB = rssMiB(pid)
   try {
-    for (const rows of options.rowsPerRequest) {
-      const body = requestBody(info, rows)
+    const series = options.encodings.flatMap((encoding) => options.rowsPerRequest.map((rows) => [encoding, rows] as const))
+    for (const [encoding, rows] of series) {
+      // The same bytes for every request of a point (doorRequest: seeded).
+      const body = doorRequest(info, encoding, rows)
       let capacity = 0
       for (const load_ of [1, 4, 16]) {
         const connections = options.comfortable * load_
@@ -341,6 +341,7 @@ export async function runOverload(
         if (load_ === 1) capacity = okPerSec
         const answers = outcome.ok + outcome.status503 + Object.values(outcome.other).reduce((a, b) => a + b, 0)
         points.push({
+          encoding,
           rowsPerRequest: rows,
           connections,
           load: load_,
@@ -358,10 +359,11 @@ export async function runOverload(
           clientCores: Math.round(((clientUsed.user + clientUsed.system) / 1e6 / seconds) * 100) / 100,
           rssMiB: { before, after, settled: settled.rss, settledAfterMs: settled.afterMs },
           heapUsedMiB: { before: scrapeBefore.heapUsedMiB, after: scrapeAfter.heapUsedMiB, settled: scrapeSettled.heapUsedMiB },
+          externalMiB: { before: scrapeBefore.externalMiB, after: scrapeAfter.externalMiB, settled: scrapeSettled.externalMiB },
           slotUtilization: windowUtilization(scrapeBefore, scrapeAfter),
           serverOver: serverOver(scrapeBefore, scrapeAfter, timeoutMs),
         })
-        onPoint(`overload ${rows} row${rows === 1 ? '' : 's'}, ${connections} connections`)
+        onPoint(`overload ${encoding} ${rows} row${rows === 1 ? '' : 's'}, ${connections} connections`)
       }
     }
   } finally {

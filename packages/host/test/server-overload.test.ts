@@ -5,7 +5,8 @@
  * body is timed out.
  */
 import { Agent, request } from 'node:http'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { InferenceSession, Tensor } from 'onnxruntime-node'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPool, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool, ServerOptions } from '@inferpool/host'
@@ -211,6 +212,205 @@ describe('early rejection', () => {
       expect(res.headers.connection).toBe('close')
     }
     expect(statuses).toEqual(new Array(20).fill(413))
+  })
+})
+
+/** A binary request of the demo model: its JSON header and the raw float32 rows. */
+function binaryRequest(rows: number[][]): { head: Buffer; tensor: Buffer; headers: Record<string, string> } {
+  const tensor = Buffer.from(new Float32Array(rows.flat()).buffer)
+  const head = Buffer.from(
+    JSON.stringify({
+      inputs: [{ name: 'input', shape: [rows.length, 256], datatype: 'FP32', parameters: { binary_data_size: tensor.length } }],
+      outputs: [{ name: 'output', parameters: { binary_data: true } }],
+    }),
+  )
+  return {
+    head,
+    tensor,
+    headers: {
+      'content-type': 'application/octet-stream',
+      'inference-header-content-length': String(head.length),
+      'content-length': String(head.length + tensor.length),
+    },
+  }
+}
+
+/**
+ * Bytes the server had read from the connection when it ended each answer (read
+ * synchronously in `res.end`, before any more of the socket can be read).
+ */
+function bytesReadAtAnswer(s: InferpoolServer): number[] {
+  const seen: number[] = []
+  s.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse
+    res.end = ((...args: unknown[]) => {
+      seen.push(req.socket.bytesRead)
+      return end(...args)
+    }) as ServerResponse['end']
+  })
+  return seen
+}
+
+describe('early rejection of binary requests, from the rows their header declares', () => {
+  it('answers 503 from the JSON header alone, before any tensor byte arrives, and keeps the connection', async () => {
+    const p = await holdingPool(16)
+    const sent = rowsSent(p)
+    const s = await server(p, { admissionWaitMs: 0 })
+    const read = bytesReadAtAnswer(s)
+    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(12, 10)))
+    await until(() => p.stats.queued === 10)
+
+    // 7 rows declared for 6 free slots (a length estimate would have said "fits": the
+    // tensors are 4 bytes per element). The client sends the HTTP head and the JSON
+    // header, and holds the tensor bytes back until the answer is in.
+    const { head, tensor, headers } = binaryRequest(demoRows(13, 7))
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    let req!: ReturnType<typeof request>
+    const early = await new Promise<Answer>((resolve, reject) => {
+      req = request(`${s.url}/v2/models/demo/infer`, { method: 'POST', agent, headers }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(Buffer.concat(chunks).toString()) }),
+        )
+      })
+      req.on('error', reject)
+      req.flushHeaders()
+      req.write(head)
+    })
+    expect(early.status).toBe(503)
+    expect(early.json).toEqual({ error: 'Queue is full (maxQueueSize: 16)', code: 'ERR_QUEUE_FULL' })
+    expect(early.headers['retry-after']).toBe('1')
+    expect(early.headers.connection).toBe('keep-alive')
+    // Its connection had carried the HTTP head and the JSON header, all read: nothing else was sent.
+    const socket = req.socket as NonNullable<typeof req.socket>
+    expect(read).toEqual([socket.bytesWritten])
+    req.end(tensor)
+    const next = await new Promise<number>((resolve, reject) => {
+      request(`${s.url}/v2/health/live`, { agent }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+        .on('error', reject)
+        .end()
+    })
+    expect(next).toBe(200)
+    agent.destroy()
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
+    await p.close()
+    expect((await first).status).toBe(200)
+    expect(sent.rows).toBe(10)
+  })
+
+  it('answers 503 to fetch from the header of a 1 MB binary request the queue has no room for, most of its body unread', async () => {
+    // Batches form only at 1,024 rows: 10 queued rows stay, 1,014 slots free.
+    const p = await pool({
+      model: demoModel,
+      replicas: 1,
+      batching: { maxBatchSize: 1024, minBatchSize: 1024, maxWaitMs: 600_000, maxQueueSize: 1024 },
+    })
+    const sent = rowsSent(p)
+    const s = await server(p, { admissionWaitMs: 0 })
+    const read = bytesReadAtAnswer(s)
+    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(19, 10)))
+    await until(() => p.stats.queued === 10)
+    // 1,020 rows of 1 KiB each for 1,014 free slots.
+    const { head, tensor, headers } = binaryRequest(demoRows(20, 1020))
+    const body = Buffer.concat([head, tensor])
+    const res = await fetch(`${s.url}/v2/models/demo/infer`, { method: 'POST', body, headers })
+    expect(res.status).toBe(503)
+    expect(await res.json()).toEqual({ error: 'Queue is full (maxQueueSize: 1024)', code: 'ERR_QUEUE_FULL' })
+    expect(res.headers.get('retry-after')).toBe('1')
+    expect(read).toHaveLength(1)
+    expect(read[0]).toBeLessThan(body.length / 4)
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
+    await p.close()
+    expect((await first).status).toBe(200)
+    expect(sent.rows).toBe(10)
+  })
+
+  it('answers 413 ERR_REQUEST_TOO_LARGE to fetch and node:http for more rows than the whole queue, having read a small part of the body', async () => {
+    const p = await holdingPool(16)
+    const s = await server(p)
+    const read = bytesReadAtAnswer(s)
+    // 1,000 rows of 1 KiB each: the 413 comes from the header's shape.
+    const { head, tensor, headers } = binaryRequest(demoRows(14, 1000))
+    const body = Buffer.concat([head, tensor])
+    const url = `${s.url}/v2/models/demo/infer`
+    const expected = { error: 'Request of 1000 items exceeds the whole queue (maxQueueSize: 16)', code: 'ERR_REQUEST_TOO_LARGE' }
+    const viaFetch = await fetch(url, { method: 'POST', body, headers })
+    expect(viaFetch.status).toBe(413)
+    expect(await viaFetch.json()).toEqual(expected)
+    const viaHttp = await http(url, { method: 'POST', body, headers })
+    expect(viaHttp.status).toBe(413)
+    expect(viaHttp.json).toEqual(expected)
+    // Each answer went out with most of the 1 MB body still unread (in the sockets'
+    // kernel buffers, then discarded after the answer).
+    expect(read).toHaveLength(2)
+    for (const bytes of read) expect(bytes).toBeLessThan(body.length / 4)
+    expect(p.stats).toMatchObject({ queued: 0, submitted: 0, rejected: 0 })
+  })
+
+  it('refuses more rows than maxRowsPerRequest from the header, naming the input', async () => {
+    const p = await pool({ model: demoModel, replicas: 1 })
+    const s = await server(p, { maxRowsPerRequest: 4 })
+    const { head, tensor, headers } = binaryRequest(demoRows(15, 5))
+    const res = await http(`${s.url}/v2/models/demo/infer`, { method: 'POST', body: Buffer.concat([head, tensor]), headers })
+    expect(res.status).toBe(400)
+    expect(res.json).toEqual({ error: 'A request may carry at most 4 rows, input "input" has 5', code: 'ERR_INVALID_INPUT' })
+    expect(p.stats.submitted).toBe(0)
+  })
+
+  it('answers 408 ERR_REQUEST_TIMEOUT to a binary request whose JSON header stalls, and closes its connection', async () => {
+    const p = await pool({ model: demoModel, replicas: 1 })
+    const s = await server(p, { bodyTimeoutMs: 200 })
+    const { head, headers } = binaryRequest(demoRows(18, 2))
+    const res = await new Promise<Answer>((resolve, reject) => {
+      const req = request(`${s.url}/v2/models/demo/infer`, { method: 'POST', agent: false, headers }, (r) => {
+        const chunks: Buffer[] = []
+        r.on('data', (c: Buffer) => chunks.push(c))
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, json: JSON.parse(Buffer.concat(chunks).toString()) }))
+      })
+      req.on('error', reject)
+      // Half of the JSON header, then nothing.
+      req.write(head.subarray(0, head.length >> 1))
+    })
+    expect(res.status).toBe(408)
+    expect(res.json).toEqual({ error: 'The request body did not arrive within 200 ms', code: 'ERR_REQUEST_TIMEOUT' })
+    expect(res.headers.connection).toBe('close')
+    expect(p.stats.submitted).toBe(0)
+    await until(() => s.handler.activeRequests === 0)
+  })
+
+  it('serves a binary request that fits with the outputs onnxruntime computes', async () => {
+    const p = await holdingPool(16)
+    const s = await server(p, { admissionWaitMs: 0 })
+    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(16, 10)))
+    await until(() => p.stats.queued === 10)
+    // 6 rows for 6 free slots: admitted whole, served once the pool drains.
+    const rows = demoRows(17, 6)
+    const { head, tensor, headers } = binaryRequest(rows)
+    const pending = fetch(`${s.url}/v2/models/demo/infer`, { method: 'POST', body: Buffer.concat([head, tensor]), headers })
+    await until(() => p.stats.queued === 16)
+    await p.close()
+    expect((await first).status).toBe(200)
+    const res = await pending
+    expect(res.status).toBe(200)
+    const raw = Buffer.from(await res.arrayBuffer())
+    const headerLength = Number(res.headers.get('inference-header-content-length'))
+    const header = JSON.parse(raw.subarray(0, headerLength).toString()) as {
+      outputs: Array<{ name: string; shape: number[]; parameters: { binary_data_size: number } }>
+    }
+    expect(header.outputs).toEqual([{ name: 'output', datatype: 'FP32', shape: [6, 16], parameters: { binary_data_size: 6 * 16 * 4 } }])
+    const out = raw.subarray(headerLength)
+    const served = Array.from(new Float32Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.length)))
+    const session = await InferenceSession.create(demoModel, { intraOpNumThreads: 1 })
+    try {
+      const direct = await session.run({ input: new Tensor('float32', new Float32Array(rows.flat()), [6, 256]) })
+      expect(served).toEqual(Array.from(direct.output.data as Float32Array))
+    } finally {
+      await session.release()
+    }
   })
 })
 

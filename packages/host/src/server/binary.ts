@@ -18,6 +18,7 @@
  */
 import { endianness } from 'node:os'
 import type { TypedArray } from '../types.js'
+import { parseJson } from './body.js'
 import { MalformedBinaryError } from './errors.js'
 
 /** The request and response header naming the length of the JSON header. */
@@ -47,6 +48,37 @@ export function headerLengthOf(value: string | string[] | undefined, bodyLength:
     })
   }
   return length
+}
+
+/**
+ * The JSON header of a binary body: its first `headerLength` bytes, parsed. `body` may
+ * hold only the header so far (the server reads it before the tensors: see
+ * `declaredRows`).
+ */
+export function readBinaryHeader(body: Buffer, headerLength: number): unknown {
+  return parseJson(body.subarray(0, headerLength))
+}
+
+/**
+ * The rows a binary request's JSON header declares, read before its tensor bytes so
+ * the door can count the request's real rows instead of estimating them from its
+ * length: the largest first dim of its inputs' `shape` (decode.ts later refuses inputs
+ * that disagree), with the input that declares it. `undefined` when no input declares
+ * a usable one; decode.ts then says what is wrong with the header.
+ */
+export function declaredRows(header: unknown): { rows: number; input: string } | undefined {
+  if (typeof header !== 'object' || header === null) return undefined
+  const inputs = (header as { inputs?: unknown }).inputs
+  if (!Array.isArray(inputs)) return undefined
+  let declared: { rows: number; input: string } | undefined
+  for (const input of inputs as unknown[]) {
+    if (typeof input !== 'object' || input === null) continue
+    const { name, shape } = input as { name?: unknown; shape?: unknown }
+    const rows: unknown = Array.isArray(shape) ? shape[0] : undefined
+    if (typeof name !== 'string' || typeof rows !== 'number' || !Number.isSafeInteger(rows) || rows < 1) continue
+    if (declared === undefined || rows > declared.rows) declared = { rows, input: name }
+  }
+  return declared
 }
 
 /** The bytes after the JSON header, handed out tensor by tensor in order. */

@@ -2,8 +2,11 @@
  * Reads a request body into memory, never holding more than `limit` bytes: a declared
  * `Content-Length` over the limit is refused before reading, and a body that streams
  * past the limit is refused as soon as the limit is crossed (what follows is left to
- * linger.ts: discarded, or the connection closed gently). `signal` ends the read early
- * (the body timeout, a shutdown) with its reason.
+ * linger.ts: discarded, or the connection closed gently). A read can stop part way
+ * (`read(upTo)`: a binary request's JSON header, which tells its rows before admission)
+ * and go on later; in between the rest stays in the socket, its client held by TCP
+ * flow control. `signal` ends a read early (the body timeout, a shutdown) with its
+ * reason.
  */
 import type { IncomingMessage } from 'node:http'
 import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js'
@@ -15,55 +18,97 @@ export class ClientGoneError extends Error {
   }
 }
 
-export function readBody(req: IncomingMessage, limit: number, signal?: AbortSignal): Promise<Buffer> {
-  const encoding = req.headers['content-encoding']
-  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    return Promise.reject(new UnsupportedMediaTypeError(`Content-Encoding '${encoding}'`))
+const EMPTY = Buffer.alloc(0)
+
+export class BodyReader {
+  readonly #req: IncomingMessage
+  readonly #limit: number
+  readonly #chunks: Buffer[] = []
+  #length = 0
+  #ended = false
+  #checked = false
+
+  constructor(req: IncomingMessage, limit: number) {
+    this.#req = req
+    this.#limit = limit
   }
-  const declared = req.headers['content-length']
-  if (declared !== undefined && Number(declared) > limit) {
-    return Promise.reject(new PayloadTooLargeError(limit))
+
+  /** Bytes read so far. */
+  get length(): number {
+    return this.#length
   }
-  if (signal?.aborted) return Promise.reject(signal.reason)
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let length = 0
-    const cleanup = (): void => {
-      req.off('data', onData)
-      req.off('end', onEnd)
-      req.off('error', onGone)
-      req.off('close', onGone)
-      signal?.removeEventListener('abort', onAbort)
-    }
-    const onAbort = (): void => {
-      cleanup()
-      chunks.length = 0
-      reject((signal as AbortSignal).reason)
-    }
-    const onData = (chunk: Buffer): void => {
-      length += chunk.length
-      if (length > limit) {
-        cleanup()
-        chunks.length = 0
-        reject(new PayloadTooLargeError(limit))
-        return
+
+  /** The whole body has been read. */
+  get ended(): boolean {
+    return this.#ended
+  }
+
+  /** The bytes read so far, as one buffer (joined once). */
+  bytes(): Buffer {
+    if (this.#chunks.length > 1) this.#chunks.splice(0, this.#chunks.length, Buffer.concat(this.#chunks, this.#length))
+    return this.#chunks[0] ?? EMPTY
+  }
+
+  /**
+   * Reads until at least `upTo` bytes have arrived (`Infinity`: the whole body) or the
+   * body ends, then stops reading. Rejects with `PayloadTooLargeError` past the limit,
+   * `ClientGoneError` when the client leaves, `signal`'s reason when it aborts.
+   */
+  read(upTo: number, signal?: AbortSignal): Promise<void> {
+    const req = this.#req
+    if (!this.#checked) {
+      this.#checked = true
+      const encoding = req.headers['content-encoding']
+      if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+        return Promise.reject(new UnsupportedMediaTypeError(`Content-Encoding '${encoding}'`))
       }
-      chunks.push(chunk)
+      const declared = req.headers['content-length']
+      if (declared !== undefined && Number(declared) > this.#limit) return Promise.reject(new PayloadTooLargeError(this.#limit))
     }
-    const onEnd = (): void => {
-      cleanup()
-      resolve(Buffer.concat(chunks, length))
-    }
-    const onGone = (): void => {
-      cleanup()
-      reject(new ClientGoneError())
-    }
-    req.on('data', onData)
-    req.on('end', onEnd)
-    req.on('error', onGone)
-    req.on('close', onGone)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
+    if (this.#ended || this.#length >= upTo) return Promise.resolve()
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    // Destroyed while no read was listening (between two reads): no 'close' will come.
+    if (req.destroyed) return Promise.reject(new ClientGoneError())
+    return new Promise((resolve, reject) => {
+      const cleanup = (): void => {
+        req.off('data', onData)
+        req.off('end', onEnd)
+        req.off('error', onGone)
+        req.off('close', onGone)
+        signal?.removeEventListener('abort', onAbort)
+      }
+      const fail = (error: unknown): void => {
+        cleanup()
+        this.#chunks.length = 0
+        reject(error)
+      }
+      const onAbort = (): void => fail((signal as AbortSignal).reason)
+      const onData = (chunk: Buffer): void => {
+        this.#length += chunk.length
+        if (this.#length > this.#limit) return fail(new PayloadTooLargeError(this.#limit))
+        this.#chunks.push(chunk)
+        if (this.#length >= upTo) {
+          // Stop here: what follows stays in the socket until the next read (or linger.ts).
+          req.pause()
+          cleanup()
+          resolve()
+        }
+      }
+      const onEnd = (): void => {
+        this.#ended = true
+        cleanup()
+        resolve()
+      }
+      const onGone = (): void => fail(new ClientGoneError())
+      req.on('data', onData)
+      req.on('end', onEnd)
+      req.on('error', onGone)
+      req.on('close', onGone)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      // A stream paused by an earlier partial read does not resume on a new 'data' listener.
+      req.resume()
+    })
+  }
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })

@@ -26,7 +26,7 @@
  *   `MAX_RANK`, never by the depth of the JSON.
  */
 import type { PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
-import { BinaryTail, readBytesElements, typedArrayOver } from './binary.js'
+import { BinaryTail, readBinaryHeader, readBytesElements, typedArrayOver } from './binary.js'
 import { parseJson } from './body.js'
 import { datatypeInfo, isProtocolDatatype, protocolDatatype } from './datatypes.js'
 import type { NumericType } from './datatypes.js'
@@ -113,18 +113,31 @@ export function decodeInferFields(
 /**
  * Decodes a request body. `headerLength` is the `Inference-Header-Content-Length`
  * (already checked against the body): `undefined` for a JSON body, 0 for the raw binary
- * form, else the length of the JSON header before the binary tensor data.
+ * form, else the length of the JSON header before the binary tensor data. `header` is
+ * that JSON header when it was already parsed (`readBinaryHeader`: the server reads it
+ * before admission), so it is parsed once.
  */
 export function decodeInferRequest(
   body: Buffer,
   headerLength: number | undefined,
   metadata: PoolMetadata,
   limits: DecodeLimits,
+  header?: unknown,
 ): DecodedInferRequest {
   if (headerLength === 0) return decodeRawRequest(body, metadata)
   if (headerLength === undefined) return decodeJsonRequest(parseJson(body), undefined, metadata, limits)
   const tail = new BinaryTail(body.subarray(headerLength))
-  return decodeJsonRequest(parseJson(body.subarray(0, headerLength)), tail, metadata, limits)
+  return decodeJsonRequest(header ?? readBinaryHeader(body, headerLength), tail, metadata, limits)
+}
+
+/** Refuses a request of more than `limits.maxRows` rows, naming the input that declares them. */
+export function checkRowCount(input: string, rows: number, limits: DecodeLimits): void {
+  if (rows > limits.maxRows) {
+    throw invalidInput(`A request may carry at most ${limits.maxRows} rows, input "${input}" has ${rows}`, {
+      input,
+      maxRows: limits.maxRows,
+    })
+  }
 }
 
 function decodeJsonRequest(
@@ -234,12 +247,7 @@ function decodeInput(
   }
 
   const dims = checkShape(name, shape)
-  if (dims[0] > limits.maxRows) {
-    throw invalidInput(`A request may carry at most ${limits.maxRows} rows, input "${name}" has ${dims[0]}`, {
-      input: name,
-      maxRows: limits.maxRows,
-    })
-  }
+  checkRowCount(name, dims[0], limits)
   // Compared with what the body really holds; a huge product (even one past 2^53, which
   // only loses precision) can never equal a real length.
   let total = 1

@@ -12,23 +12,23 @@
  *   GET  /v2/models/{name}[/versions/1]/config Triton's model configuration (triton/config.ts)
  *   GET  /v2/models[/{name}[/versions/1]]/stats Triton's statistics (triton/stats.ts)
  *   POST /v2/models/{name}[/versions/1]/infer  inference, JSON or binary tensor data (binary.ts);
- *                                              each row goes through the pool on its own
+ *                                              its rows enter the pool together (submit-rows.ts)
  *   GET  /metrics                              Prometheus text format
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
-import { TimeoutError } from '@inferpool/core'
+import { RequestTooLargeError, TimeoutError } from '@inferpool/core'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import type { RowOutput } from '../types.js'
 import { doorOf, retryAfterSeconds } from './admission.js'
 import type { AdmissionTicket } from './admission.js'
-import { BINARY_CONTENT_TYPE, HEADER_LENGTH_HEADER, headerLengthOf } from './binary.js'
+import { BINARY_CONTENT_TYPE, declaredRows, HEADER_LENGTH_HEADER, headerLengthOf, readBinaryHeader } from './binary.js'
 import type { BinaryBody } from './binary.js'
-import { ClientGoneError, readBody } from './body.js'
-import { decodeInferRequest } from './decode.js'
+import { BodyReader, ClientGoneError } from './body.js'
+import { checkRowCount, decodeInferRequest } from './decode.js'
 import { MODEL_VERSION, encodeInferResponse } from './encode.js'
 import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from './metadata.js'
 import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
@@ -405,8 +405,12 @@ class Handler {
       // body's parse is the expensive part, not the refusal.
       const door = doorOf(served)
       this.#admittedTo.add(served)
-      const declared = Number(req.headers['content-length'])
-      if (Number.isFinite(declared)) estimate = door.rowSize.rows(declared)
+      const limits = { maxRows: this.options.maxRowsPerRequest }
+      const reader = new BodyReader(req, this.options.maxBodyBytes)
+      const reading = { leftMs: this.options.bodyTimeoutMs }
+      const headerField = req.headers[HEADER_LENGTH_HEADER]
+      const counted = await this.#rowsAtTheDoor(req, served, reader, reading, limits)
+      estimate = counted.rows
       // With 'wait' a request may wait for room until its deadline; with 'reject', for
       // `admissionWaitMs` at most.
       const deadlineMs = this.options.timeoutMs ?? MAX_TIMER_MS
@@ -415,12 +419,14 @@ class Handler {
       ticket = admission instanceof Promise ? await this.#parked(admission, res) : admission
       if (this.closing) throw new ShuttingDownError()
 
-      const body = await this.#readBody(req)
+      await this.#read(reader, Infinity, reading)
       if (controller.signal.aborted) throw controller.signal.reason
-      const headerLength = headerLengthOf(req.headers[HEADER_LENGTH_HEADER], body.length)
-      const request = decodeInferRequest(body, headerLength, served.metadata, { maxRows: this.options.maxRowsPerRequest })
+      const body = reader.bytes()
+      const headerLength = headerLengthOf(headerField, body.length)
+      const request = decodeInferRequest(body, headerLength, served.metadata, limits, counted.header)
       rows = request.rows.length
-      door.rowSize.observe(body.length, rows)
+      // Bytes per row of JSON bodies only: binary tensors are far denser.
+      if (headerLength === undefined) door.rowSize.observe(body.length, rows)
       estimate = rows
       // The request's deadline counts from its arrival, body read included.
       const timeoutMs = this.options.timeoutMs === undefined ? undefined : this.options.timeoutMs - (performance.now() - started)
@@ -460,6 +466,42 @@ class Handler {
     }
   }
 
+  /**
+   * The rows the door counts for a request before its body is read. A binary request
+   * (`Inference-Header-Content-Length`) has its JSON header read first — alone, as far
+   * as the socket's chunks allow — and the rows its inputs' `shape` declares are
+   * counted (refused here when no wait could ever admit them), so a request that does
+   * not fit is refused before its tensor bytes are read; the parsed header is returned
+   * so it is parsed once. A JSON body's rows are estimated from its `Content-Length`.
+   */
+  async #rowsAtTheDoor(
+    req: IncomingMessage,
+    pool: ServedPool,
+    reader: BodyReader,
+    reading: { leftMs: number },
+    limits: { maxRows: number },
+  ): Promise<{ rows: number; header: unknown }> {
+    const declaredLength = Number(req.headers['content-length'])
+    const headerField = req.headers[HEADER_LENGTH_HEADER]
+    if (headerField === undefined) {
+      return { rows: Number.isFinite(declaredLength) ? doorOf(pool).rowSize.rows(declaredLength) : 1, header: undefined }
+    }
+    const headerLength = headerLengthOf(headerField, Number.isFinite(declaredLength) ? declaredLength : this.options.maxBodyBytes) as number
+    // The raw form (no JSON header) is one row.
+    if (headerLength === 0) return { rows: 1, header: undefined }
+    await this.#read(reader, headerLength, reading)
+    // A body shorter than its header is refused by the decode, with the lengths.
+    if (reader.length < headerLength) return { rows: 1, header: undefined }
+    const header = readBinaryHeader(reader.bytes(), headerLength)
+    const declared = declaredRows(header)
+    // Without a usable shape the decode refuses the request, saying what is wrong.
+    if (declared === undefined) return { rows: 1, header }
+    checkRowCount(declared.input, declared.rows, limits)
+    const state = pool.admission
+    if (state !== undefined && declared.rows > state.maxQueueSize) throw new RequestTooLargeError(declared.rows, state.maxQueueSize)
+    return { rows: declared.rows, header }
+  }
+
   /** Waits for room at the door; a client that leaves meanwhile gives its place up. */
   async #parked(admission: Promise<AdmissionTicket>, res: ServerResponse): Promise<AdmissionTicket> {
     let gone = false
@@ -479,17 +521,23 @@ class Handler {
     }
   }
 
-  /** Reads the body within `bodyTimeoutMs`; a shutdown ends the read at once. */
-  async #readBody(req: IncomingMessage): Promise<Buffer> {
+  /**
+   * Reads the body up to `upTo` bytes within what is left of `bodyTimeoutMs` in
+   * `reading` (time spent waiting at the door between two reads does not count: the
+   * server was not reading then); a shutdown ends the read at once.
+   */
+  async #read(reader: BodyReader, upTo: number, reading: { leftMs: number }): Promise<void> {
     const read = new AbortController()
     const timeoutMs = this.options.bodyTimeoutMs
-    const timer = setTimeout(() => read.abort(new RequestTimeoutError(timeoutMs)), timeoutMs)
+    const started = performance.now()
+    const timer = setTimeout(() => read.abort(new RequestTimeoutError(timeoutMs)), Math.max(0, reading.leftMs))
     this.#reads.add(read)
     try {
-      return await readBody(req, this.options.maxBodyBytes, read.signal)
+      await reader.read(upTo, read.signal)
     } finally {
       clearTimeout(timer)
       this.#reads.delete(read)
+      reading.leftMs -= performance.now() - started
     }
   }
 

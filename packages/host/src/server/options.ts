@@ -33,8 +33,9 @@ export interface RequestHandlerOptions {
    */
   timeoutMs?: number
   /**
-   * Longest time in ms for a request's body to arrive once its headers have; a
-   * stalled or very slow body is answered with 408 and its connection closed.
+   * Longest time in ms for a request's body to arrive once its headers have (a wait
+   * for room at the door, body unread, does not count); a stalled or very slow body is
+   * answered with 408 and its connection closed.
    * @default 30000
    */
   bodyTimeoutMs?: number
