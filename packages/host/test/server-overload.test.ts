@@ -57,6 +57,18 @@ interface Answer {
   json: unknown
 }
 
+/** GET /v2/health/live through `agent` (whose one socket the test keeps): the status. */
+function liveStatusOver(agent: Agent, s: InferpoolServer): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    request(`${s.url}/v2/health/live`, { agent }, (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
 /**
  * A POST whose body is sent in two parts: the headers (with the whole Content-Length)
  * and `first` bytes go out at once, the rest only when `sendRest()` is called.
@@ -178,15 +190,7 @@ describe('early rejection', () => {
     expect(early.headers.connection).toBe('keep-alive')
     sendRest()
     // The same connection carries the next request once the rest was discarded.
-    const next = await new Promise<number>((resolve, reject) => {
-      request(`${s.url}/v2/health/live`, { agent }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
-        .on('error', reject)
-        .end()
-    })
-    expect(next).toBe(200)
+    expect(await liveStatusOver(agent, s)).toBe(200)
     agent.destroy()
     // Refused at the door: the pool never heard of it.
     expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
@@ -251,14 +255,30 @@ function bytesReadAtAnswer(s: InferpoolServer): number[] {
   return seen
 }
 
+/**
+ * The door's fixture: a request of 10 rows queued (and held) on `p`, behind a server that
+ * answers at once when full. `settled()` checks that nothing but those 10 rows ever
+ * reached the pool, closes it and checks they were served.
+ */
+async function tenRowsQueued(p: Pool, seed: number): Promise<{ s: InferpoolServer; read: number[]; settled: () => Promise<void> }> {
+  const sent = rowsSent(p)
+  const s = await server(p, { admissionWaitMs: 0 })
+  const read = bytesReadAtAnswer(s)
+  const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(seed, 10)))
+  await until(() => p.stats.queued === 10)
+  const settled = async (): Promise<void> => {
+    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
+    await p.close()
+    expect((await first).status).toBe(200)
+    expect(sent.rows).toBe(10)
+  }
+  return { s, read, settled }
+}
+
 describe('early rejection of binary requests, from the rows their header declares', () => {
   it('answers 503 from the JSON header alone, before any tensor byte arrives, and keeps the connection', async () => {
     const p = await holdingPool(16)
-    const sent = rowsSent(p)
-    const s = await server(p, { admissionWaitMs: 0 })
-    const read = bytesReadAtAnswer(s)
-    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(12, 10)))
-    await until(() => p.stats.queued === 10)
+    const { s, read, settled } = await tenRowsQueued(p, 12)
 
     // 7 rows declared for 6 free slots (a length estimate would have said "fits": the
     // tensors are 4 bytes per element). The client sends the HTTP head and the JSON
@@ -286,20 +306,9 @@ describe('early rejection of binary requests, from the rows their header declare
     const socket = req.socket as NonNullable<typeof req.socket>
     expect(read).toEqual([socket.bytesWritten])
     req.end(tensor)
-    const next = await new Promise<number>((resolve, reject) => {
-      request(`${s.url}/v2/health/live`, { agent }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-      })
-        .on('error', reject)
-        .end()
-    })
-    expect(next).toBe(200)
+    expect(await liveStatusOver(agent, s)).toBe(200)
     agent.destroy()
-    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
-    await p.close()
-    expect((await first).status).toBe(200)
-    expect(sent.rows).toBe(10)
+    await settled()
   })
 
   it('answers 503 to fetch from the header of a 1 MB binary request the queue has no room for, most of its body unread', async () => {
@@ -309,11 +318,7 @@ describe('early rejection of binary requests, from the rows their header declare
       replicas: 1,
       batching: { maxBatchSize: 1024, minBatchSize: 1024, maxWaitMs: 600_000, maxQueueSize: 1024 },
     })
-    const sent = rowsSent(p)
-    const s = await server(p, { admissionWaitMs: 0 })
-    const read = bytesReadAtAnswer(s)
-    const first = post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(19, 10)))
-    await until(() => p.stats.queued === 10)
+    const { s, read, settled } = await tenRowsQueued(p, 19)
     // 1,020 rows of 1 KiB each for 1,014 free slots.
     const { head, tensor, headers } = binaryRequest(demoRows(20, 1020))
     const body = Buffer.concat([head, tensor])
@@ -323,10 +328,7 @@ describe('early rejection of binary requests, from the rows their header declare
     expect(res.headers.get('retry-after')).toBe('1')
     expect(read).toHaveLength(1)
     expect(read[0]).toBeLessThan(body.length / 4)
-    expect(p.stats).toMatchObject({ queued: 10, submitted: 10, rejected: 0 })
-    await p.close()
-    expect((await first).status).toBe(200)
-    expect(sent.rows).toBe(10)
+    await settled()
   })
 
   it('answers 413 ERR_REQUEST_TOO_LARGE to fetch and node:http for more rows than the whole queue, having read a small part of the body', async () => {
