@@ -98,6 +98,15 @@ interface ModelEntry {
 /** Largest delay `setTimeout` honours. */
 const MAX_TIMER_MS = 2_147_483_647
 
+/**
+ * The largest binary-request JSON header read before admission. A header of a few
+ * inputs' names, types and shapes is well under 1 KiB; a larger one carries JSON
+ * `data`, and reading and parsing it is the expense the door exists to avoid — so such
+ * a request is counted like a JSON body, from its Content-Length, and its header is read
+ * once admitted. It also bounds what a connection parked at the door holds in memory.
+ */
+const MAX_DOOR_HEADER_BYTES = 64 * 1024
+
 const GET = ['GET', 'HEAD'] as const
 const POST = ['POST'] as const
 
@@ -483,12 +492,15 @@ class Handler {
   ): Promise<{ rows: number; header: unknown }> {
     const declaredLength = Number(req.headers['content-length'])
     const headerField = req.headers[HEADER_LENGTH_HEADER]
-    if (headerField === undefined) {
-      return { rows: Number.isFinite(declaredLength) ? doorOf(pool).rowSize.rows(declaredLength) : 1, header: undefined }
-    }
-    const headerLength = headerLengthOf(headerField, Number.isFinite(declaredLength) ? declaredLength : this.options.maxBodyBytes) as number
+    // A chunked body has no length to count from (nor to check a header length against:
+    // the body reader's limit answers a body that grows too large).
+    if (!Number.isFinite(declaredLength)) return { rows: 1, header: undefined }
+    const fromLength = { rows: doorOf(pool).rowSize.rows(declaredLength), header: undefined }
+    if (headerField === undefined) return fromLength
+    const headerLength = headerLengthOf(headerField, declaredLength) as number
     // The raw form (no JSON header) is one row.
     if (headerLength === 0) return { rows: 1, header: undefined }
+    if (headerLength > MAX_DOOR_HEADER_BYTES) return fromLength
     await this.#read(reader, headerLength, reading)
     // A body shorter than its header is refused by the decode, with the lengths.
     if (reader.length < headerLength) return { rows: 1, header: undefined }
