@@ -116,7 +116,7 @@ export function formatReport(r: BenchResult): string {
           'practical limit rows/s',
           'pool rows/s',
           'host CPU µs/row',
-          'GC threads µs/row',
+          'V8 helper threads µs/row',
           'batching off rows/s',
           'direct p50 ms (1 caller)',
           'pool p50 ms (1 caller)',

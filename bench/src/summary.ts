@@ -79,7 +79,7 @@ export function summarize(r: Omit<BenchResult, 'summary'>): Summary {
       detail:
         m.hostCpuUsPerRow === null
           ? 'per-thread CPU is not readable on this platform (/proc)'
-          : `${shape}: ${m.hostCpuUsPerRow.toFixed(2)} µs on the host thread, plus ${(m.platformCpuUsPerRow ?? 0).toFixed(2)} µs on V8's platform threads (garbage collection), ${rounds}`,
+          : `${shape}: ${m.hostCpuUsPerRow.toFixed(2)} µs on the host thread, plus ${(m.platformCpuUsPerRow ?? 0).toFixed(2)} µs on V8's platform threads (garbage collection, compilation: every isolate's), ${rounds}`,
     })
   } else {
     check({

@@ -9,9 +9,10 @@
  *   packing and unpacking, hand-offs to the replicas;
  * - **platform threads**: those that exist when this module is first imported, before
  *   any pool or session starts — V8's helper threads (concurrent and parallel garbage
- *   collection, background compilation) and libuv's pool. In the pool scenarios they
- *   mostly collect garbage the host thread made;
- * - every thread started later: replicas (and onnxruntime's own threads).
+ *   collection, background compilation). They serve every isolate of the process, so
+ *   they collect the replicas' garbage too, not only the host thread's;
+ * - every thread started later: replicas, onnxruntime's own threads, and libuv's pool
+ *   (started lazily, on first use) — in neither of the two figures.
  *
  * The counters tick at USER_HZ (100 on Linux): 10 ms per thread. Over a window of
  * 1.5 s on a thread at 50 % that is ±1.5 %. Elsewhere than Linux the figures are null.

@@ -316,14 +316,14 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     return promise
   }
 
-  /** `submit` with options that are not an object: rejects like any bad argument. */
+  /** `submit` with options that are not an object: rejects with the validator's own TypeError. */
   private rejectOptions(options: unknown): Promise<never> {
-    const s: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined }
     try {
-      resolveSubmit(options as SubmitOptions, s)
+      resolveSubmit(options as SubmitOptions, this.submitOptions)
     } catch (error) {
       return Promise.reject(error)
     }
+    // resolveSubmit throws for every non-object; reaching here would be a validator bug.
     return Promise.reject(new TypeError(`Expected \`options\` to be an object, got ${describe(options)}`))
   }
 
@@ -391,10 +391,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       group.resolve = resolve as (value: unknown) => void
       group.reject = reject
     })
-    const enqueuedAt = this.stamp()
+    const stamp = this.stamp()
     for (let i = 0; i < n; i++) {
       // Consecutive `seq`s: member i has `seq === group.firstSeq + i`.
-      const entry = new Entry(items[i], keys?.[i], costs[i], s.priority, ++this.seq, enqueuedAt)
+      const entry = new Entry(items[i], keys?.[i], costs[i], s.priority, ++this.seq, stamp)
       entry.group = group
       group.members.push(entry)
       if (full) {

@@ -79,7 +79,6 @@ export interface ResolvedPoolOptions {
   maxRssBytes: number | undefined
 }
 
-/** ``Expected `name` to be …, got `value` (type)``: the one message style of every option (@inferpool/core/internal). */
 /** The keys of `BatchingOptions`: the only place outside the type that lists them. */
 const BATCHING_KEYS = [
   'maxBatchSize',
@@ -96,6 +95,7 @@ type Unlisted = Exclude<keyof BatchingOptions, (typeof BATCHING_KEYS)[number]>
 const everyBatchingKeyListed: [Unlisted] extends [never] ? true : never = true
 void everyBatchingKeyListed
 
+/** ``Expected `name` to be …, got `value` (type)``: the one message style of every option (@inferpool/core/internal). */
 function invalid(kind: 'type' | 'range', name: string, expected: string, value: unknown): never {
   invalidOption(kind, name, expected, value)
 }
