@@ -23,7 +23,7 @@ const TICK_MS = 10
 const HOST = String(process.pid)
 
 /** CPU ms per thread id, or null where /proc is not available. */
-function perThread(): Map<string, number> | null {
+export function readThreadCpu(): Map<string, number> | null {
   let tids: string[]
   try {
     tids = readdirSync('/proc/self/task')
@@ -46,13 +46,11 @@ function perThread(): Map<string, number> | null {
   return out
 }
 
-const platform = new Set(perThread()?.keys() ?? [])
+const platform = new Set(readThreadCpu()?.keys() ?? [])
 platform.delete(HOST)
 
 /** A reading to subtract from a later one. */
 export type ThreadCpuReading = Map<string, number> | null
-
-export const readThreadCpu = perThread
 
 /** CPU µs per row of the host thread and of the platform threads between two readings. */
 export interface ThreadCpuPerRow {
