@@ -90,8 +90,6 @@ let slowNumbers = 0
 /** The body's bytes and the read position: one parse at a time (the host thread is single). */
 let bytes: Buffer = Buffer.alloc(0)
 let pos = 0
-/** The body as a one-byte string (made when a number first needs it): number tokens are ASCII. */
-let text: string | undefined
 
 /**
  * Parses a JSON body, with arrays of numbers as `Float64Array`s; `NOT_PARSED` when it gives
@@ -111,7 +109,6 @@ export function parseJsonNumbers(body: Buffer): unknown {
     throw error
   } finally {
     bytes = Buffer.alloc(0)
-    text = undefined
     used = 0
     slowNumbers = 0
     if (scratch.length > SCRATCH_KEPT) scratch = new Float64Array(1024)
@@ -301,8 +298,7 @@ function readNumbers(b: Buffer, i: number, one: boolean): number {
       value = scale < 0 ? mantissa / POWERS_OF_TEN[-scale] : mantissa * POWERS_OF_TEN[scale]
     } else {
       if (++slowNumbers > SLOW_NUMBERS_MAX) throw GIVE_UP
-      text ??= b.toString('latin1')
-      value = Math.abs(Number(text.slice(start, i)))
+      value = Math.abs(Number(b.toString('latin1', start, i)))
     }
     if (count === out.length) {
       count -= used
