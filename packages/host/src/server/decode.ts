@@ -29,7 +29,9 @@
  * `Float64Array` (the body's standard path, body.ts `parseJson`, takes over whenever it
  * gives up). So wherever this module accepts a JSON array it accepts a `Float64Array` too,
  * as the same array: its elements are the numbers JSON.parse gives, read by the same
- * `Reader`s, and messages describe it as an array.
+ * `Reader`s, and messages describe it as an array. Those arrays view a buffer the next
+ * body's parse overwrites: everything kept from them is copied here (tensors into their
+ * own typed arrays, `shape` into a plain array), within the one synchronous decode.
  */
 import type { PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
 import { BinaryTail, readBinaryHeader, readBytesElements, typedArrayOver } from './binary.js'

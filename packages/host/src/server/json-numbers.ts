@@ -6,7 +6,8 @@
  *
  * `parseJsonNumbers(body)` returns what `JSON.parse(new TextDecoder('utf-8', { fatal:
  * true }).decode(body))` would, except that a non-empty array holding only numbers is a
- * `Float64Array` of exactly the doubles `JSON.parse` gives (bit for bit, `-0` too). It
+ * `Float64Array` of exactly the doubles `JSON.parse` gives (bit for bit, `-0` too), valid
+ * until the next call. It
  * never reports errors: on anything it does not fully handle it returns `NOT_PARSED`, and
  * the caller runs the standard path (body.ts `parseJson`), whose result and error messages
  * are then those of every other JSON body. It gives up on:
@@ -22,11 +23,13 @@
  * as Clinger's fast path does: both are exact doubles, and one IEEE multiplication or
  * division rounds their true product or quotient correctly, which is what JSON.parse
  * returns. Any other number (17 significant digits, large exponents) goes through
- * `Number(token)`, which V8 rounds correctly too (docs/runtime-facts.md#v8-on-the-hot-path).
+ * `Number(token)`, which V8 rounds correctly too (docs/runtime-facts.md#v8-on-the-hot-path)
+ * — up to `SLOW_NUMBERS_MAX` of them: a body written at full precision is left to
+ * JSON.parse, which reads it as fast.
  *
- * Allocation is bounded by the body, never by what it claims: numbers are gathered into one
- * reused scratch array (at most one element per two bytes of body) and copied out at their
- * exact count.
+ * Allocation is bounded by the body, never by what it claims: numbers go into one reused
+ * scratch buffer (at most one element per two bytes of body), and each array of numbers
+ * handed out is a view of it, which the next call overwrites.
  */
 import { isUtf8 } from 'node:buffer'
 
@@ -87,8 +90,10 @@ let used = 0
 /** Numbers of this body converted by `Number()`. */
 let slowNumbers = 0
 
+const EMPTY = Buffer.alloc(0)
+
 /** The body's bytes and the read position: one parse at a time (the host thread is single). */
-let bytes: Buffer = Buffer.alloc(0)
+let bytes: Buffer = EMPTY
 let pos = 0
 
 /**
@@ -104,11 +109,11 @@ export function parseJsonNumbers(body: Buffer): unknown {
     const value = readValue(0)
     skipSpace()
     return pos === body.length ? value : NOT_PARSED
-  } catch (error) {
-    if (error === GIVE_UP) return NOT_PARSED
-    throw error
+  } catch {
+    // GIVE_UP, or anything unforeseen: the standard path decides what the body is.
+    return NOT_PARSED
   } finally {
-    bytes = Buffer.alloc(0)
+    bytes = EMPTY
     used = 0
     slowNumbers = 0
     if (scratch.length > SCRATCH_KEPT) scratch = new Float64Array(1024)
