@@ -497,6 +497,17 @@ describe('decoding a JSON request through the fast parser', () => {
     )
   })
 
+  it("keeps a decoded request's rows intact when the next body is parsed (the parser reuses its buffer)", () => {
+    const doubles: PoolMetadata = { ...model, inputs: [{ name: 'd', type: 'float64', dims: ['batch', 2] }] }
+    const request = (a: number, b: number): Buffer =>
+      Buffer.from(JSON.stringify({ inputs: [{ name: 'd', shape: [1, 2], datatype: 'FP64', data: [a, b] }] }))
+    const first = decodeInferRequest(request(0.5, -1.25), undefined, doubles, limits)
+    const second = decodeInferRequest(request(7, 8), undefined, doubles, limits)
+    expect((first.rows[0].d as RowTensor).data).toEqual(Float64Array.of(0.5, -1.25))
+    expect((first.rows[0].d as RowTensor).dims).toEqual([2])
+    expect((second.rows[0].d as RowTensor).data).toEqual(Float64Array.of(7, 8))
+  })
+
   it('gives rows whose dims are plain arrays and whose data is the exact float32 of each number', () => {
     const body = Buffer.from(
       '{"inputs":[{"name":"f","shape":[1,2,2],"datatype":"FP32","data":[0.1,-0,1e-46,3.4028235e38]},' +
