@@ -216,6 +216,29 @@ describe('binary tensor data over HTTP', () => {
   })
 })
 
+describe('JSON bodies read by the fast number parser (server/json-numbers.ts)', () => {
+  // The demo model's max batch is smaller than 64: the server splits the rows into batches.
+  it.each([
+    ['4-decimal numbers, as the bench sends', (v: number) => Math.round(v * 1e4) / 1e4, false],
+    ['full-precision float32 numbers (17 digits, through the standard path), nested by row', (v: number) => v, true],
+  ])('answers a 64-row request of %s with outputs equal to direct onnxruntime', async (_, round, nested) => {
+    const rows = demoRows(11, 64).map((row) => row.map(round))
+    const data = nested ? rows : rows.flat()
+    const res = await post(`${url}/v2/models/demo/infer`, {
+      id: 'fast',
+      inputs: [{ name: 'input', shape: [64, 256], datatype: 'FP32', data }],
+    })
+    expect(res.status).toBe(200)
+    const direct = await demoSession.run({ input: new Tensor('float32', Float32Array.from(rows.flat()), [64, 256]) })
+    expect(res.json).toEqual({
+      model_name: 'demo',
+      model_version: '1',
+      id: 'fast',
+      outputs: [{ name: 'output', datatype: 'FP32', shape: [64, 16], data: Array.from(direct.output.data as Float32Array) }],
+    })
+  })
+})
+
 describe('FP16 end to end', () => {
   const halves = new Uint16Array([0x3c00, 0xc000, 0x3555, 0x0001, 0x7bff, 0x0000, 0xb800, 0x4500])
   const values = [1, -2, 0.333251953125, 2 ** -24, 65504, 0, -0.5, 5]

@@ -24,10 +24,19 @@
  *   the rows of one input are views into one array.
  * - Recursion into nested `data` is bounded by the length of `shape`, itself at most
  *   `MAX_RANK`, never by the depth of the JSON.
+ *
+ * A JSON body is parsed by json-numbers.ts, which gives each array of numbers as a
+ * `Float64Array` (the body's standard path, body.ts `parseJson`, takes over whenever it
+ * gives up). So wherever this module accepts a JSON array it accepts a `Float64Array` too,
+ * as the same array: its elements are the numbers JSON.parse gives, read by the same
+ * `Reader`s, and messages describe it as an array. Those arrays view a buffer the next
+ * body's parse overwrites: everything kept from them is copied here (tensors into their
+ * own typed arrays, `shape` into a plain array), within the one synchronous decode.
  */
 import type { PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
 import { BinaryTail, readBinaryHeader, readBytesElements, typedArrayOver } from './binary.js'
 import { parseJson } from './body.js'
+import { NOT_PARSED, parseJsonNumbers } from './json-numbers.js'
 import { datatypeInfo, isProtocolDatatype, protocolDatatype } from './datatypes.js'
 import type { NumericType } from './datatypes.js'
 import { MalformedBinaryError } from './errors.js'
@@ -58,13 +67,20 @@ export const MAX_RANK = 32
 
 type JsonObject = { readonly [key: string]: unknown }
 
+/** A JSON array: a plain array, or a `Float64Array` when json-numbers.ts read one of numbers only. */
+type JsonArray = readonly unknown[] | Float64Array
+
+function isArray(value: unknown): value is JsonArray {
+  return Array.isArray(value) || value instanceof Float64Array
+}
+
 function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return typeof value === 'object' && value !== null && !isArray(value)
 }
 
 function describe(value: unknown): string {
   if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
+  if (isArray(value)) return 'an array'
   if (typeof value === 'string') return `'${value.length > 64 ? `${value.slice(0, 64)}…` : value}'`
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
 }
@@ -125,9 +141,15 @@ export function decodeInferRequest(
   header?: unknown,
 ): DecodedInferRequest {
   if (headerLength === 0) return decodeRawRequest(body, metadata)
-  if (headerLength === undefined) return decodeJsonRequest(parseJson(body), undefined, metadata, limits)
+  if (headerLength === undefined) return decodeJsonRequest(parseJsonBody(body), undefined, metadata, limits)
   const tail = new BinaryTail(body.subarray(headerLength))
   return decodeJsonRequest(header ?? readBinaryHeader(body, headerLength), tail, metadata, limits)
+}
+
+/** A JSON body: through json-numbers.ts, or the standard path (and its errors) when that gives up. */
+function parseJsonBody(body: Buffer): unknown {
+  const value = parseJsonNumbers(body)
+  return value === NOT_PARSED ? parseJson(body) : value
 }
 
 /** Refuses a request of more than `limits.maxRows` rows, naming the input that declares them. */
@@ -157,7 +179,7 @@ function decodeJsonRequest(
   const outputs = decodeRequestedOutputs(body.outputs, metadata, binaryByDefault)
 
   const inputs = body.inputs
-  if (!Array.isArray(inputs) || inputs.length === 0) {
+  if (!isArray(inputs) || inputs.length === 0) {
     throw invalidInput(`'inputs' must be a non-empty array, got ${describe(inputs)}`)
   }
   const modelInputs = new Map(metadata.inputs.map((info) => [info.name, info]))
@@ -189,7 +211,7 @@ function booleanParameter(value: unknown, what: string): boolean {
 function decodeRequestedOutputs(requested: unknown, metadata: PoolMetadata, binaryByDefault: boolean): RequestedOutput[] {
   const all = metadata.outputs.map((info) => info.name)
   if (requested === undefined) return all.map((name) => ({ name, binary: binaryByDefault }))
-  if (!Array.isArray(requested)) throw invalidInput(`'outputs' must be an array, got ${describe(requested)}`)
+  if (!isArray(requested)) throw invalidInput(`'outputs' must be an array, got ${describe(requested)}`)
   if (requested.length > all.length) {
     throw invalidInput(`The model has ${all.length} output(s), the request asks for ${requested.length}`)
   }
@@ -272,12 +294,12 @@ function decodeInput(
     const sizeName = tail.sizeName?.(name) ?? 'binary_data_size'
     return { name, shape: dims, data: binaryTensor(info, dims, total, tail.take(name, binarySize), sizeName) }
   }
-  if (!Array.isArray(data)) throw invalidInput(`Input "${name}": 'data' must be an array, got ${describe(data)}`, { input: name })
+  if (!isArray(data)) throw invalidInput(`Input "${name}": 'data' must be an array, got ${describe(data)}`, { input: name })
   return { name, shape: dims, data: jsonTensor(info, dims, total, data) }
 }
 
 function checkShape(name: string, shape: unknown): number[] {
-  if (!Array.isArray(shape) || shape.length === 0 || shape.length > MAX_RANK) {
+  if (!isArray(shape) || shape.length === 0 || shape.length > MAX_RANK) {
     throw invalidInput(`Input "${name}": 'shape' must be an array of 1 to ${MAX_RANK} dims, rows first, got ${describe(shape)}`, {
       input: name,
     })
@@ -288,7 +310,8 @@ function checkShape(name: string, shape: unknown): number[] {
       throw invalidInput(`Input "${name}": shape[${axis}] must be a positive integer, got ${describe(dim)}`, { input: name })
     }
   }
-  return shape as number[]
+  // A plain array even when the body gave a Float64Array: rows' dims are `number[]`.
+  return Array.from(shape as ArrayLike<number>)
 }
 
 /** An input's binary data: a typed array over the body's bytes, or its BYTES elements as strings. */
@@ -332,9 +355,9 @@ function binaryStrings(name: string, total: number, bytes: Buffer): string[] {
 }
 
 /** An input's JSON `data` (flat or nested as `shape`) as one typed array (or strings), every element checked. */
-function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, data: readonly unknown[]): TensorData {
+function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, data: JsonArray): TensorData {
   const name = info.name
-  const nested = data.length > 0 && Array.isArray(data[0])
+  const nested = data.length > 0 && isArray(data[0])
   if (nested) {
     checkNested(data, dims, 0, name)
   } else if (data.length !== total) {
@@ -365,7 +388,7 @@ function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, da
 }
 
 /** Checks that nested `data` has exactly the lengths of `shape`, level by level. */
-function checkNested(data: readonly unknown[], shape: readonly number[], axis: number, name: string): void {
+function checkNested(data: JsonArray, shape: readonly number[], axis: number, name: string): void {
   if (data.length !== shape[axis]) {
     throw invalidInput(`Input "${name}": nested 'data' has ${data.length} entries at depth ${axis}, shape says ${shape[axis]}`, {
       input: name,
@@ -373,7 +396,7 @@ function checkNested(data: readonly unknown[], shape: readonly number[], axis: n
   }
   if (axis === shape.length - 1) return
   for (const child of data) {
-    if (!Array.isArray(child)) {
+    if (!isArray(child)) {
       throw invalidInput(`Input "${name}": nested 'data' must be arrays down to depth ${shape.length - 1}`, { input: name })
     }
     checkNested(child, shape, axis + 1, name)
@@ -385,7 +408,7 @@ function checkNested(data: readonly unknown[], shape: readonly number[], axis: n
  * every level above `lastAxis` is an array of the right length.
  */
 function fillNested(
-  node: readonly unknown[],
+  node: JsonArray,
   out: TensorData,
   offset: number,
   axis: number,
@@ -403,7 +426,7 @@ function fillNested(
     return offset
   }
   for (const child of node) {
-    offset = fillNested(child as readonly unknown[], out, offset, axis + 1, lastAxis, read, expects, name)
+    offset = fillNested(child as JsonArray, out, offset, axis + 1, lastAxis, read, expects, name)
   }
   return offset
 }
