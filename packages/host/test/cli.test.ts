@@ -162,6 +162,23 @@ describe('inferpool serve', () => {
     expect(server.output()).toContain('inferpool: shut down cleanly')
   })
 
+  it('runs one garbage collection once idle after inference requests, never for scrapes alone', async () => {
+    const server = await start(['--replicas', '1', '--idle-gc-ms', '1'])
+    const collections = async (): Promise<number | undefined> =>
+      metric((await http(`${server.url}/metrics`)).text, 'inferpool_idle_collections_total', {})
+    expect(await collections()).toBe(0)
+    expect((await post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(7, 2)))).status).toBe(200)
+    // Each scrape is a request too, so the collection comes in a gap between two of them.
+    while ((await collections()) === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    // No inference since: the scrapes do not make another one worth its pause.
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(await collections()).toBe(1)
+    }
+    server.child.kill('SIGTERM')
+    expect(await server.exit).toBe(0)
+  })
+
   it('--isolation process serves from replica processes and ends them on SIGTERM', async () => {
     const server = await start(['--replicas', '1', '--isolation', 'process'])
     const replicas = childrenOf(server.child.pid as number)

@@ -16,6 +16,7 @@ import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
 import type { PoolOptions } from '../types.js'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
+import { exposeGc } from './expose-gc.js'
 import { integerAtLeast, milliseconds, modelFlag, port } from './parse.js'
 import type { ModelFlag } from './parse.js'
 
@@ -56,6 +57,7 @@ interface ServeFlags {
   idleTimeoutMs: number
   shutdownTimeoutMs: number
   drainDelayMs: number
+  idleGcMs: number
 }
 
 export interface CliOutput {
@@ -209,6 +211,15 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .argParser(integerAtLeast(0))
         .default(SERVER_DEFAULTS.drainDelayMs),
     )
+    .addOption(
+      new Option(
+        '--idle-gc-ms <ms>',
+        'once no request has been in progress for this long after serving some, run one full garbage collection so memory ' +
+          'a burst left behind is freed (see the README on memory); 0: never',
+      )
+        .argParser(integerAtLeast(0))
+        .default(SERVER_DEFAULTS.idleCollectMs),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       if (flags.minBatchSize > flags.maxBatchSize) {
         command.error(`error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`)
@@ -270,6 +281,8 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     idleTimeoutMs: flags.idleTimeoutMs,
     shutdownTimeoutMs: flags.shutdownTimeoutMs,
     drainDelayMs: flags.drainDelayMs,
+    idleCollectMs: flags.idleGcMs,
+    collectGarbage: flags.idleGcMs === 0 ? undefined : exposeGc(),
     processMetrics: true,
     handleSignals: member === undefined,
     collectMetrics: member?.collectMetrics,

@@ -118,18 +118,32 @@ function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
 }
 
 /** Waiters for a counter to reach zero. */
+/** Told when a gate turns non-empty (`busy`) and empty again (`idle`). */
+export interface GateWatcher {
+  busy(): void
+  idle(): void
+}
+
 class Gate {
   #count = 0
   #waiters: Array<() => void> = []
+  #watcher: GateWatcher | undefined
   get count(): number {
     return this.#count
   }
+  /** One watcher (the server's idle collection), told of the transitions only. */
+  watch(watcher: GateWatcher | undefined): void {
+    this.#watcher = watcher
+  }
   enter(): void {
-    this.#count++
+    if (this.#count++ === 0) this.#watcher?.busy()
   }
   leave(): void {
     this.#count--
-    if (this.#count === 0) for (const wake of this.#waiters.splice(0)) wake()
+    if (this.#count === 0) {
+      this.#watcher?.idle()
+      for (const wake of this.#waiters.splice(0)) wake()
+    }
   }
   empty(): Promise<void> {
     return this.#count === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve))

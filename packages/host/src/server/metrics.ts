@@ -45,6 +45,7 @@ export class ServerMetrics {
   readonly #batchFill: Histogram<Labels>
   readonly #queueWait: Histogram<Labels>
   readonly #processing: Histogram<Labels>
+  readonly #idleCollections: Counter
 
   constructor(options: ServerMetricsOptions) {
     const registry = options.registry
@@ -104,6 +105,12 @@ export class ServerMetrics {
       help: 'Per batch, time from dispatch to settlement on a worker.',
       labelNames: ['model'],
       buckets: SECONDS_BUCKETS,
+      registers,
+    })
+
+    this.#idleCollections = new Counter({
+      name: 'inferpool_idle_collections_total',
+      help: 'Full garbage collections run once the server went idle after serving requests (ServerOptions.idleCollectMs).',
       registers,
     })
 
@@ -250,6 +257,11 @@ export class ServerMetrics {
       this.#pools.delete(model)
       this.#readStats.delete(model)
     }
+  }
+
+  /** Counts one idle garbage collection (idle-collection.ts). */
+  idleCollected(): void {
+    this.#idleCollections.inc()
   }
 
   /**
