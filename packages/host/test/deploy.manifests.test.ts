@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
-import { demoModel, http, metric } from './server-helpers.js'
+import { demoModel, demoRequest, demoRows, http, metric, post } from './server-helpers.js'
 import { cli, freePort, startServe, stopAll } from './serve-process.js'
 import type { ServeProcess } from './serve-process.js'
 
@@ -30,6 +30,16 @@ const GRPC_FLAGS = ['--grpc-port']
 
 const deployDir = fileURLToPath(new URL('../../../deploy/', import.meta.url))
 const hostDir = fileURLToPath(new URL('../', import.meta.url))
+
+/** Debian's jemalloc on this machine (package libjemalloc2), as the image installs it. */
+function hostJemalloc(): string {
+  const found = readdirSync('/usr/lib', { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name.endsWith('-linux-gnu'))
+    .map((entry) => join('/usr/lib', entry.name, 'libjemalloc.so.2'))
+    .find((path) => existsSync(path))
+  if (found === undefined) throw new Error('libjemalloc.so.2 is not installed (Debian package libjemalloc2; .ci/run installs it)')
+  return found
+}
 /** Labels Prometheus adds to a series when it scrapes a pod: not exported by the server itself. */
 const TARGET_LABELS = new Set(['namespace', 'pod', 'instance', 'job', 'service', 'container'])
 
@@ -218,6 +228,23 @@ describe('Dockerfile', () => {
     expect((await http(`${server.url}/v2/models/model/ready`)).status).toBe(200)
     server.child.kill('SIGTERM')
     expect(await server.exit).toBe(0)
+  })
+
+  it('preloads jemalloc with a decay time, and the server runs under it', async () => {
+    const env = Object.fromEntries(instruction('ENV').map((e) => e.split('=', 2) as [string, string]))
+    expect(env.LD_PRELOAD).toBe('/usr/local/lib/libjemalloc.so.2')
+    expect(env.MALLOC_CONF).toBe('background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0')
+    // The image links Debian's library to that path; here it is Debian's own (.ci/run installs it).
+    const library = hostJemalloc()
+    const server = await startServe(['--replicas=1'], { LD_PRELOAD: library, MALLOC_CONF: env.MALLOC_CONF })
+    expect(readFileSync(`/proc/${server.pid}/maps`, 'utf8')).toContain('libjemalloc.so.2')
+    const answer = await post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(5, 3)))
+    expect(answer.status).toBe(200)
+    expect((answer.json as { outputs: Array<{ shape: number[] }> }).outputs[0].shape).toEqual([3, 16])
+    server.child.kill('SIGTERM')
+    expect(await server.exit).toBe(0)
+    // jemalloc rejects an unknown MALLOC_CONF option on stderr; the image's options are all known.
+    expect(server.output()).not.toContain('<jemalloc>')
   })
 })
 
