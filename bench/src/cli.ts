@@ -305,6 +305,7 @@ async function main(argv: string[]): Promise<number> {
         durationMs: o.window.durationMs,
         serveArgs: [...(o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)]), ...o.serveArgs],
         bin: o.bin,
+        allocator: o.allocator,
       },
       step,
     )

@@ -92,6 +92,7 @@ export interface BenchConfig {
     bin: string | null
     timeoutMs: number | null
     serveArgs: string[]
+    allocator: 'glibc' | 'jemalloc' | null
   }
   json: boolean
   out: string | null
@@ -148,6 +149,9 @@ Flags:
                              CLI's default); answers later than it + 1 s count as misses
   --overload-serve-arg <a>   one more \`inferpool serve\` argument for the overload scenario
                              (repeatable, e.g. --overload-serve-arg=--concurrency=2)
+  --overload-allocator <a>   the overload scenario server's malloc: jemalloc (preloaded as
+                             the Docker image does) or glibc (default: jemalloc where
+                             Debian's libjemalloc2 is installed, else glibc)
   --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
                              checkout's packages/host/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
@@ -192,6 +196,7 @@ const FULL = {
     bin: null as string | null,
     timeoutMs: null as number | null,
     serveArgs: [] as string[],
+    allocator: null as 'glibc' | 'jemalloc' | null,
   },
 }
 
@@ -228,6 +233,7 @@ const QUICK: typeof FULL = {
     bin: null,
     timeoutMs: null,
     serveArgs: [],
+    allocator: null,
   },
 }
 
@@ -259,6 +265,12 @@ function intList(flag: string, value: string | undefined, min: number): number[]
 
 function intFlag(flag: string, value: string | undefined, min: number): number | undefined {
   return intList(flag, value, min)?.[0]
+}
+
+function allocatorFlag(value: string | undefined): 'glibc' | 'jemalloc' | null {
+  if (value === undefined) return null
+  if (value !== 'glibc' && value !== 'jemalloc') fail(`--overload-allocator: expected glibc or jemalloc, got "${value}"`)
+  return value
 }
 
 function scenarioList(flag: string, value: string): Scenario[] {
@@ -295,6 +307,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       'overload-bin': { type: 'string' },
       'overload-timeout-ms': { type: 'string' },
       'overload-serve-arg': { type: 'string', multiple: true },
+      'overload-allocator': { type: 'string' },
       json: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -371,6 +384,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       bin: values['overload-bin'] ?? null,
       timeoutMs: intFlag('overload-timeout-ms', values['overload-timeout-ms'], 1) ?? null,
       serveArgs: values['overload-serve-arg'] ?? [],
+      allocator: allocatorFlag(values['overload-allocator']),
     },
     json: values.json,
     out: values.out ?? null,

@@ -295,7 +295,7 @@ export function formatReport(r: BenchResult): string {
   if (r.overload) {
     const o = r.overload
     out.push(
-      `\nOverload (inferpool serve${o.serveArgs.length ? ` ${o.serveArgs.join(' ')}` : ', default settings'}; capacity at ${o.comfortable} connections; idle RSS ${o.idleRssMiB.toFixed(0)} MiB)`,
+      `\nOverload (inferpool serve${o.serveArgs.length ? ` ${o.serveArgs.join(' ')}` : ', default settings'}; malloc: ${o.allocator ?? 'glibc'}; capacity at ${o.comfortable} connections; idle RSS ${o.idleRssMiB.toFixed(0)} MiB)`,
     )
     out.push(
       table(

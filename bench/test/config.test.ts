@@ -41,6 +41,15 @@ describe('bench flags', () => {
     expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
   })
 
+  it('run the overload server on the allocator asked for, and refuse any other', () => {
+    expect(parseConfig([])!.overload.allocator).toBe(null)
+    expect(parseConfig(['--overload-allocator', 'glibc'])!.overload.allocator).toBe('glibc')
+    expect(parseConfig(['--overload-allocator=jemalloc'])!.overload.allocator).toBe('jemalloc')
+    expect(() => parseConfig(['--overload-allocator', 'tcmalloc'])).toThrow(
+      new UsageError('--overload-allocator: expected glibc or jemalloc, got "tcmalloc"'),
+    )
+  })
+
   it('accept the separator pnpm passes through (`pnpm bench -- --quick`)', () => {
     expect(parseConfig(['--', '--quick'])!.quick).toBe(true)
   })

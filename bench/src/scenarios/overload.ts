@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
@@ -41,6 +41,37 @@ export interface OverloadOptions {
   serveArgs: string[]
   /** The CLI to start; null: this checkout's. */
   bin: string | null
+  /**
+   * The server's malloc: `jemalloc` preloaded as the Docker image does (deploy/Dockerfile),
+   * or the system's glibc. null: jemalloc where Debian's libjemalloc2 is installed.
+   */
+  allocator: Allocator | null
+}
+
+export type Allocator = 'glibc' | 'jemalloc'
+
+/** The Docker image's jemalloc options (deploy/Dockerfile). */
+const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0'
+
+/** Debian's libjemalloc.so.2 (package libjemalloc2), or undefined. */
+function findJemalloc(): string | undefined {
+  try {
+    return readdirSync('/usr/lib', { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name.endsWith('-linux-gnu'))
+      .map((entry) => join('/usr/lib', entry.name, 'libjemalloc.so.2'))
+      .find((path) => existsSync(path))
+  } catch {
+    return undefined
+  }
+}
+
+/** The environment that makes the server run on `allocator`. */
+function allocatorEnv(allocator: Allocator): NodeJS.ProcessEnv {
+  if (allocator === 'glibc') return process.env
+  const library = findJemalloc()
+  if (library === undefined)
+    throw new Error('--overload-allocator jemalloc: libjemalloc.so.2 is not installed (apt-get install libjemalloc2)')
+  return { ...process.env, LD_PRELOAD: library, MALLOC_CONF: JEMALLOC_CONF }
 }
 
 export interface ThreadCpu {
@@ -99,6 +130,8 @@ export interface OverloadResult {
   /** The server's request deadline; answers later than it + 1 s are misses. */
   timeoutMs: number
   serveArgs: string[]
+  /** The server's malloc (see `OverloadOptions.allocator`). */
+  allocator: Allocator
   comfortable: number
   idleRssMiB: number
   points: OverloadPoint[]
@@ -110,9 +143,10 @@ interface Cli {
 }
 
 /** Starts `inferpool serve --port 0 …` and waits for "inferpool: ready". */
-async function startCli(bin: string, model: string, args: string[]): Promise<Cli> {
+async function startCli(bin: string, model: string, args: string[], env: NodeJS.ProcessEnv): Promise<Cli> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--model', `bench=${model}`, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   })
   let out = ''
   let err = ''
@@ -310,7 +344,8 @@ export async function runOverload(
   onPoint: (label: string) => void,
 ): Promise<OverloadResult> {
   const bin = options.bin ?? join(repoRoot, 'packages', 'host', 'bin', 'inferpool.js')
-  const cli = await startCli(bin, model, options.serveArgs)
+  const allocator = options.allocator ?? (findJemalloc() === undefined ? 'glibc' : 'jemalloc')
+  const cli = await startCli(bin, model, options.serveArgs, allocatorEnv(allocator))
   const pid = cli.child.pid as number
   const url = `${cli.url}/v2/models/bench/infer`
   const points: OverloadPoint[] = []
@@ -369,5 +404,5 @@ export async function runOverload(
   } finally {
     await stopCli(cli)
   }
-  return { bin, timeoutMs, serveArgs: options.serveArgs, comfortable: options.comfortable, idleRssMiB, points }
+  return { bin, timeoutMs, serveArgs: options.serveArgs, allocator, comfortable: options.comfortable, idleRssMiB, points }
 }
