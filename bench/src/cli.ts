@@ -303,6 +303,7 @@ async function main(argv: string[]): Promise<number> {
         encodings: o.encodings,
         warmupMs: o.window.warmupMs,
         durationMs: o.window.durationMs,
+        rounds: o.rounds,
         serveArgs: [...(o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)]), ...o.serveArgs],
         bin: o.bin,
         allocator: o.allocator,

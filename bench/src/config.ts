@@ -89,6 +89,7 @@ export interface BenchConfig {
     rowsPerRequest: number[]
     encodings: Array<'json' | 'binary'>
     window: Window
+    rounds: number
     bin: string | null
     timeoutMs: number | null
     serveArgs: string[]
@@ -149,6 +150,10 @@ Flags:
                              CLI's default); answers later than it + 1 s count as misses
   --overload-serve-arg <a>   one more \`inferpool serve\` argument for the overload scenario
                              (repeatable, e.g. --overload-serve-arg=--concurrency=2)
+  --overload-rounds <n>      rounds of each overload series (1×, 4×, 16×), each 16× point
+                             against its own round's capacity (default 3; --quick 1)
+  --overload-rows <list>     rows per request of the overload series (default 1,64)
+  --overload-encodings <l>   json and/or binary (default json,binary)
   --overload-allocator <a>   the overload scenario server's malloc: jemalloc (preloaded as
                              the Docker image does) or glibc (default: jemalloc where
                              Debian's libjemalloc2 is installed, else glibc)
@@ -193,6 +198,7 @@ const FULL = {
     rowsPerRequest: [1, 64],
     encodings: ['json', 'binary'] as Array<'json' | 'binary'>,
     window: { warmupMs: 1000, durationMs: 5000 },
+    rounds: 3,
     bin: null as string | null,
     timeoutMs: null as number | null,
     serveArgs: [] as string[],
@@ -230,6 +236,7 @@ const QUICK: typeof FULL = {
     rowsPerRequest: [1, 64],
     encodings: ['json', 'binary'] as Array<'json' | 'binary'>,
     window: { warmupMs: 200, durationMs: 800 },
+    rounds: 1,
     bin: null,
     timeoutMs: null,
     serveArgs: [],
@@ -265,6 +272,15 @@ function intList(flag: string, value: string | undefined, min: number): number[]
 
 function intFlag(flag: string, value: string | undefined, min: number): number | undefined {
   return intList(flag, value, min)?.[0]
+}
+
+function encodingList(value: string | undefined): Array<'json' | 'binary'> | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').map((e) => {
+    const encoding = e.trim()
+    if (encoding !== 'json' && encoding !== 'binary') fail(`--overload-encodings: expected json and/or binary, got "${encoding}"`)
+    return encoding
+  })
 }
 
 function allocatorFlag(value: string | undefined): 'glibc' | 'jemalloc' | null {
@@ -308,6 +324,9 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       'overload-timeout-ms': { type: 'string' },
       'overload-serve-arg': { type: 'string', multiple: true },
       'overload-allocator': { type: 'string' },
+      'overload-rounds': { type: 'string' },
+      'overload-rows': { type: 'string' },
+      'overload-encodings': { type: 'string' },
       json: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -381,6 +400,9 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     core: base.core,
     overload: {
       ...base.overload,
+      rounds: intFlag('overload-rounds', values['overload-rounds'], 1) ?? base.overload.rounds,
+      rowsPerRequest: intList('overload-rows', values['overload-rows'], 1) ?? base.overload.rowsPerRequest,
+      encodings: encodingList(values['overload-encodings']) ?? base.overload.encodings,
       bin: values['overload-bin'] ?? null,
       timeoutMs: intFlag('overload-timeout-ms', values['overload-timeout-ms'], 1) ?? null,
       serveArgs: values['overload-serve-arg'] ?? [],
@@ -409,7 +431,7 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     processes: has('processes') ? 2 * config.connections.length : 0,
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
-    overload: has('overload') ? 3 * config.overload.rowsPerRequest.length * config.overload.encodings.length : 0,
+    overload: has('overload') ? 3 * config.overload.rounds * config.overload.rowsPerRequest.length * config.overload.encodings.length : 0,
   }
 }
 

@@ -1,5 +1,7 @@
 /** The human-readable table printed at the end of a run. */
 import type { BenchResult } from './results.js'
+import type { OverloadPoint } from './scenarios/overload.js'
+import { median } from './scenarios/targets.js'
 
 function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = rows.map((r) => r.map(String))
@@ -14,6 +16,24 @@ const ms = (x: number) => x.toFixed(x < 10 ? 3 : 1)
 /** The unit a target's figure is in: ms for latencies, µs for CPU per row, × for ratios. */
 const unitOf = (id: string): string => (id.includes('p50') ? 'ms' : id.includes('cpu') ? 'µs' : '×')
 const ratio = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${x.toFixed(2)}×`)
+const mib = (x: number | null) => (x === null ? '–' : x.toFixed(0))
+
+/** Per series of the overload scenario: each round's 4× and 16× ratios and their medians. */
+function overloadMedians(points: readonly OverloadPoint[]): string[] {
+  const series = new Map<string, OverloadPoint[]>()
+  for (const p of points) {
+    const key = `${p.encoding} ${p.rowsPerRequest} row${p.rowsPerRequest === 1 ? '' : 's'}`
+    series.set(key, [...(series.get(key) ?? []), p])
+  }
+  return [...series].map(([key, ps]) => {
+    const at = (load: number) => ps.filter((p) => p.load === load).map((p) => p.goodputVsCapacity)
+    const rounds = (load: number) =>
+      `${at(load)
+        .map((x) => x.toFixed(2))
+        .join(', ')} (median ${ratio(median(at(load)))})`
+    return `overload ${key}: goodput ÷ capacity per round at 4× ${rounds(4)}, at 16× ${rounds(16)}`
+  })
+}
 
 export function formatReport(r: BenchResult): string {
   const out: string[] = []
@@ -302,6 +322,7 @@ export function formatReport(r: BenchResult): string {
         [
           'encoding',
           'rows/req',
+          'round',
           'conns',
           'load',
           '2xx/s',
@@ -321,6 +342,7 @@ export function formatReport(r: BenchResult): string {
         o.points.map((p) => [
           p.encoding,
           p.rowsPerRequest,
+          p.round,
           p.connections,
           `${p.load}×`,
           n0(p.okPerSec),
@@ -330,9 +352,10 @@ export function formatReport(r: BenchResult): string {
           String(p.maxAnswerMs),
           p.deadlineMisses,
           p.serverOver === null ? '–' : `${p.serverOver.answers} > ${p.serverOver.seconds} s`,
-          `${p.rssMiB.before.toFixed(0)}→${p.rssMiB.after.toFixed(0)}→${p.rssMiB.settled.toFixed(0)} (${(p.rssMiB.settledAfterMs / 1000).toFixed(1)})`,
-          `${p.heapUsedMiB.before.toFixed(0)}→${p.heapUsedMiB.after.toFixed(0)}→${p.heapUsedMiB.settled.toFixed(0)}`,
-          `${p.externalMiB.before.toFixed(0)}→${p.externalMiB.after.toFixed(0)}→${p.externalMiB.settled.toFixed(0)}`,
+          `${p.rssMiB.before.toFixed(0)}→${p.rssMiB.after.toFixed(0)}→${mib(p.rssMiB.settled)}` +
+            (p.rssMiB.settledAfterMs === null ? '' : ` (${(p.rssMiB.settledAfterMs / 1000).toFixed(1)})`),
+          `${p.heapUsedMiB.before.toFixed(0)}→${p.heapUsedMiB.after.toFixed(0)}→${mib(p.heapUsedMiB.settled)}`,
+          `${p.externalMiB.before.toFixed(0)}→${p.externalMiB.after.toFixed(0)}→${mib(p.externalMiB.settled)}`,
           `${(p.slotUtilization * 100).toFixed(0)} %`,
           p.clientCores.toFixed(2),
           p.threads
@@ -342,6 +365,9 @@ export function formatReport(r: BenchResult): string {
         ]),
       ),
     )
+  }
+  if (r.overload) {
+    for (const line of overloadMedians(r.overload.points)) out.push(line)
   }
   const s = r.summary
   out.push('\nTargets')

@@ -50,6 +50,17 @@ describe('bench flags', () => {
     )
   })
 
+  it('run the overload series for the rounds, rows and encodings asked for', () => {
+    expect(parseConfig([])!.overload).toMatchObject({ rounds: 3, rowsPerRequest: [1, 64], encodings: ['json', 'binary'] })
+    expect(parseConfig(['--quick'])!.overload.rounds).toBe(1)
+    const c = parseConfig(['--only', 'overload', '--overload-rounds', '2', '--overload-rows', '64', '--overload-encodings', 'binary'])!
+    expect(c.overload).toMatchObject({ rounds: 2, rowsPerRequest: [64], encodings: ['binary'] })
+    expect(plannedPoints(c, false).overload).toBe(6)
+    expect(() => parseConfig(['--overload-encodings', 'json,grpc'])).toThrow(
+      new UsageError('--overload-encodings: expected json and/or binary, got "grpc"'),
+    )
+  })
+
   it('accept the separator pnpm passes through (`pnpm bench -- --quick`)', () => {
     expect(parseConfig(['--', '--quick'])!.quick).toBe(true)
   })

@@ -37,6 +37,12 @@ export interface OverloadOptions {
   encodings: DoorEncoding[]
   warmupMs: number
   durationMs: number
+  /**
+   * Times each series (1×, 4×, 16×) is run, one after the other: each overload point is
+   * compared with the capacity of its own round, so the ratio is read from points minutes
+   * apart at most, and the medians over rounds say more than one pass on a shared machine.
+   */
+  rounds: number
   /** Extra `inferpool serve` flags (none: the defaults). */
   serveArgs: string[]
   /** The CLI to start; null: this checkout's. */
@@ -83,6 +89,8 @@ export interface ThreadCpu {
 export interface OverloadPoint {
   encoding: DoorEncoding
   rowsPerRequest: number
+  /** 1-based round of its series. */
+  round: number
   connections: number
   /** connections ÷ the comfortable connections. */
   load: number
@@ -110,14 +118,14 @@ export interface OverloadPoint {
   threads: ThreadCpu[]
   /** CPU of the load generator (this process) over the window, in cores: it shares the machine. */
   clientCores: number
-  rssMiB: { before: number; after: number; settled: number; settledAfterMs: number }
+  rssMiB: { before: number; after: number; settled: number | null; settledAfterMs: number | null }
   /** JS heap in use (from the server's /metrics): before, right after, and once RSS settled. */
-  heapUsedMiB: { before: number; after: number; settled: number }
+  heapUsedMiB: { before: number; after: number; settled: number | null }
   /**
    * Memory of the main thread's isolate outside its JS heap (`process.memoryUsage().external`,
    * from the server's /metrics: request bodies, typed arrays), at the same three moments.
    */
-  externalMiB: { before: number; after: number; settled: number }
+  externalMiB: { before: number; after: number; settled: number | null }
   /**
    * Share of the pool's batch slots busy over the window (from its cumulative
    * `inferpool_batch_slots_utilization_ratio`, taken as counted from the process start).
@@ -356,49 +364,53 @@ export async function runOverload(
     for (const [encoding, rows] of series) {
       // The same bytes for every request of a point (doorRequest: seeded).
       const body = doorRequest(info, encoding, rows)
-      let capacity = 0
-      for (const load_ of [1, 4, 16]) {
-        const connections = options.comfortable * load_
-        if (options.warmupMs > 0) await load(url, body, connections, options.warmupMs, timeoutMs)
-        const before = rssMiB(pid)
-        const scrapeBefore = await scrape(cli.url)
-        const ticks = threadTicks(pid)
-        const clientCpu = process.cpuUsage()
-        const outcome = await load(url, body, connections, options.durationMs, timeoutMs)
-        const seconds = outcome.elapsedMs / 1000
-        const threads = threadCpu(pid, ticks, seconds)
-        const clientUsed = process.cpuUsage(clientCpu)
-        const after = rssMiB(pid)
-        const scrapeAfter = await scrape(cli.url)
-        const settled = await settle(pid, idleRssMiB)
-        const scrapeSettled = await scrape(cli.url)
-        const okPerSec = outcome.ok / seconds
-        if (load_ === 1) capacity = okPerSec
-        const answers = outcome.ok + outcome.status503 + Object.values(outcome.other).reduce((a, b) => a + b, 0)
-        points.push({
-          encoding,
-          rowsPerRequest: rows,
-          connections,
-          load: load_,
-          windowMs: Math.round(outcome.elapsedMs),
-          answers,
-          okPerSec: Math.round(okPerSec * 10) / 10,
-          goodputVsCapacity: capacity > 0 ? Math.round((okPerSec / capacity) * 100) / 100 : 0,
-          share503: answers > 0 ? Math.round((outcome.status503 / answers) * 1000) / 1000 : 0,
-          otherStatuses: outcome.other,
-          okLatencyMs: outcome.okLatency.summary(),
-          maxAnswerMs: Math.round(outcome.maxAnswerMs),
-          deadlineMisses: outcome.late + outcome.timeouts,
-          clientErrors: outcome.errors,
-          threads,
-          clientCores: Math.round(((clientUsed.user + clientUsed.system) / 1e6 / seconds) * 100) / 100,
-          rssMiB: { before, after, settled: settled.rss, settledAfterMs: settled.afterMs },
-          heapUsedMiB: { before: scrapeBefore.heapUsedMiB, after: scrapeAfter.heapUsedMiB, settled: scrapeSettled.heapUsedMiB },
-          externalMiB: { before: scrapeBefore.externalMiB, after: scrapeAfter.externalMiB, settled: scrapeSettled.externalMiB },
-          slotUtilization: windowUtilization(scrapeBefore, scrapeAfter),
-          serverOver: serverOver(scrapeBefore, scrapeAfter, timeoutMs),
-        })
-        onPoint(`overload ${encoding} ${rows} row${rows === 1 ? '' : 's'}, ${connections} connections`)
+      for (let round = 1; round <= options.rounds; round++) {
+        let capacity = 0
+        for (const load_ of [1, 4, 16]) {
+          const connections = options.comfortable * load_
+          if (options.warmupMs > 0) await load(url, body, connections, options.warmupMs, timeoutMs)
+          const before = rssMiB(pid)
+          const scrapeBefore = await scrape(cli.url)
+          const ticks = threadTicks(pid)
+          const clientCpu = process.cpuUsage()
+          const outcome = await load(url, body, connections, options.durationMs, timeoutMs)
+          const seconds = outcome.elapsedMs / 1000
+          const threads = threadCpu(pid, ticks, seconds)
+          const clientUsed = process.cpuUsage(clientCpu)
+          const after = rssMiB(pid)
+          const scrapeAfter = await scrape(cli.url)
+          // Memory is followed after the overload points (the 1× and 4× ones lead straight on).
+          const settled = load_ === 16 ? await settle(pid, idleRssMiB) : { rss: null, afterMs: null }
+          const scrapeSettled = settled.rss === null ? null : await scrape(cli.url)
+          const okPerSec = outcome.ok / seconds
+          if (load_ === 1) capacity = okPerSec
+          const answers = outcome.ok + outcome.status503 + Object.values(outcome.other).reduce((a, b) => a + b, 0)
+          points.push({
+            encoding,
+            rowsPerRequest: rows,
+            round,
+            connections,
+            load: load_,
+            windowMs: Math.round(outcome.elapsedMs),
+            answers,
+            okPerSec: Math.round(okPerSec * 10) / 10,
+            goodputVsCapacity: capacity > 0 ? Math.round((okPerSec / capacity) * 100) / 100 : 0,
+            share503: answers > 0 ? Math.round((outcome.status503 / answers) * 1000) / 1000 : 0,
+            otherStatuses: outcome.other,
+            okLatencyMs: outcome.okLatency.summary(),
+            maxAnswerMs: Math.round(outcome.maxAnswerMs),
+            deadlineMisses: outcome.late + outcome.timeouts,
+            clientErrors: outcome.errors,
+            threads,
+            clientCores: Math.round(((clientUsed.user + clientUsed.system) / 1e6 / seconds) * 100) / 100,
+            rssMiB: { before, after, settled: settled.rss, settledAfterMs: settled.afterMs },
+            heapUsedMiB: { before: scrapeBefore.heapUsedMiB, after: scrapeAfter.heapUsedMiB, settled: scrapeSettled?.heapUsedMiB ?? null },
+            externalMiB: { before: scrapeBefore.externalMiB, after: scrapeAfter.externalMiB, settled: scrapeSettled?.externalMiB ?? null },
+            slotUtilization: windowUtilization(scrapeBefore, scrapeAfter),
+            serverOver: serverOver(scrapeBefore, scrapeAfter, timeoutMs),
+          })
+          onPoint(`overload ${encoding} ${rows} row${rows === 1 ? '' : 's'}, ${connections} connections, round ${round}`)
+        }
       }
     }
   } finally {
