@@ -8,18 +8,7 @@ import { parseJson } from '../src/server/body.js'
 import { decodeInferFields, decodeInferRequest } from '../src/server/decode.js'
 import { NOT_PARSED, parseJsonNumbers } from '../src/server/json-numbers.js'
 import type { PoolMetadata, RowTensor } from '../src/types.js'
-
-/** A seeded generator (mulberry32), so every run checks the same bodies. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { prng as rng } from './fixtures/models.js'
 
 /**
  * Fails unless `fast` is `json` as this parser promises: a non-empty array of numbers as
