@@ -559,6 +559,12 @@ describe('embedding', () => {
     expect(() => createServer({ demo }, { shutdownTimeoutMs: 1.5 })).toThrow(
       new RangeError('Expected `shutdownTimeoutMs` to be an integer >= 0, got `1.5` (number)'),
     )
+    expect(() => createServer({ demo }, { idleCollectMs: -1 })).toThrow(
+      new RangeError('Expected `idleCollectMs` to be an integer >= 0, got `-1` (number)'),
+    )
+    expect(() => createServer({ demo }, { collectGarbage: 'gc' as unknown as () => void })).toThrow(
+      new TypeError('Expected `collectGarbage` to be a function, got `"gc"` (string)'),
+    )
     expect(() => resolvePoolOptions({ model: 'm.onnx', replicas: 1.5 })).toThrow(
       new RangeError('Expected `replicas` to be an integer >= 1, got `1.5` (number)'),
     )
