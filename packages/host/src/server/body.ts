@@ -19,6 +19,8 @@ export class ClientGoneError extends Error {
 }
 
 const EMPTY = Buffer.alloc(0)
+/** The widest element of a protocol datatype (FP64, INT64, UINT64). */
+const ALIGNMENT = 8
 
 export class BodyReader {
   readonly #req: IncomingMessage
@@ -43,10 +45,29 @@ export class BodyReader {
     return this.#ended
   }
 
-  /** The bytes read so far, as one buffer (joined once). */
-  bytes(): Buffer {
-    if (this.#chunks.length > 1) this.#chunks.splice(0, this.#chunks.length, Buffer.concat(this.#chunks, this.#length))
-    return this.#chunks[0] ?? EMPTY
+  /**
+   * The bytes read so far, as one buffer (joined once). With `alignAt`, the byte at that
+   * offset is 8-byte aligned in memory: a binary request's tensors start right after its
+   * JSON header, and aligned they are read in place (binary.ts `typedArrayOver`) rather
+   * than copied a second time. A body that arrived as one chunk (aligned, when asked) is
+   * returned as it is.
+   */
+  bytes(alignAt?: number): Buffer {
+    const chunks = this.#chunks
+    if (chunks.length === 0) return EMPTY
+    if (chunks.length === 1 && (alignAt === undefined || (chunks[0].byteOffset + alignAt) % ALIGNMENT === 0)) return chunks[0]
+    const pad = alignAt === undefined ? 0 : (ALIGNMENT - (alignAt % ALIGNMENT)) % ALIGNMENT
+    // Uninitialised memory: the body's bytes are all written below, the padding zeroed.
+    const whole = Buffer.allocUnsafeSlow(pad + this.#length)
+    whole.fill(0, 0, pad)
+    let offset = pad
+    for (const chunk of chunks) {
+      whole.set(chunk, offset)
+      offset += chunk.length
+    }
+    const joined = whole.subarray(pad)
+    chunks.splice(0, chunks.length, joined)
+    return joined
   }
 
   /**

@@ -444,8 +444,8 @@ class Handler {
 
       await this.#read(reader, Infinity, reading)
       if (controller.signal.aborted) throw controller.signal.reason
-      const body = reader.bytes()
-      const headerLength = headerLengthOf(headerField, body.length)
+      const headerLength = headerLengthOf(headerField, reader.length)
+      const body = reader.bytes(headerLength)
       const request = decodeInferRequest(body, headerLength, served.metadata, limits, counted.header)
       rows = request.rows.length
       // Bytes per row of JSON bodies only: binary tensors are far denser.
@@ -518,7 +518,7 @@ class Handler {
     await this.#read(reader, headerLength, reading)
     // A body shorter than its header is refused by the decode, with the lengths.
     if (reader.length < headerLength) return { rows: 1, header: undefined }
-    const header = readBinaryHeader(reader.bytes(), headerLength)
+    const header = readBinaryHeader(reader.bytes(headerLength), headerLength)
     const declared = declaredRows(header)
     // Without a usable shape the decode refuses the request, saying what is wrong.
     if (declared === undefined) return { rows: 1, header }
