@@ -71,10 +71,9 @@ function findJemalloc(): string | undefined {
   }
 }
 
-/** The environment that makes the server run on `allocator`. */
-function allocatorEnv(allocator: Allocator): NodeJS.ProcessEnv {
+/** The environment that makes the server run on `allocator` (`library`: the jemalloc found, if any). */
+function allocatorEnv(allocator: Allocator, library: string | undefined): NodeJS.ProcessEnv {
   if (allocator === 'glibc') return process.env
-  const library = findJemalloc()
   if (library === undefined)
     throw new Error('--overload-allocator jemalloc: libjemalloc.so.2 is not installed (apt-get install libjemalloc2)')
   return { ...process.env, LD_PRELOAD: library, MALLOC_CONF: JEMALLOC_CONF }
@@ -352,8 +351,9 @@ export async function runOverload(
   onPoint: (label: string) => void,
 ): Promise<OverloadResult> {
   const bin = options.bin ?? join(repoRoot, 'packages', 'host', 'bin', 'inferpool.js')
-  const allocator = options.allocator ?? (findJemalloc() === undefined ? 'glibc' : 'jemalloc')
-  const cli = await startCli(bin, model, options.serveArgs, allocatorEnv(allocator))
+  const jemalloc = findJemalloc()
+  const allocator = options.allocator ?? (jemalloc === undefined ? 'glibc' : 'jemalloc')
+  const cli = await startCli(bin, model, options.serveArgs, allocatorEnv(allocator, jemalloc))
   const pid = cli.child.pid as number
   const url = `${cli.url}/v2/models/bench/infer`
   const points: OverloadPoint[] = []
