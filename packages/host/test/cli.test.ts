@@ -162,7 +162,7 @@ describe('inferpool serve', () => {
     expect(server.output()).toContain('inferpool: shut down cleanly')
   })
 
-  it('runs one garbage collection once idle after inference requests, never for scrapes alone', async () => {
+  it('runs a garbage collection once idle after inference requests, and scrapes alone bring no new one', async () => {
     const server = await start(['--replicas', '1', '--idle-gc-ms', '1'])
     const collections = async (): Promise<number | undefined> =>
       metric((await http(`${server.url}/metrics`)).text, 'inferpool_idle_collections_total', {})

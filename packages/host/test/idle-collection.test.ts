@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { IdleCollection } from '../src/server/idle-collection.js'
+import { IdleCollection, RELEASE_AFTER_MS } from '../src/server/idle-collection.js'
 
 describe('IdleCollection', () => {
   let clock = 0
@@ -29,7 +29,7 @@ describe('IdleCollection', () => {
     return { idle, collect, onCollected, logger }
   }
 
-  it('collects once, afterMs after the last request was answered', () => {
+  it('collects afterMs after the last request was answered, then once more RELEASE_AFTER_MS later, then never', () => {
     const { idle, collect, onCollected } = setup()
     start(idle)
     pass(500)
@@ -39,8 +39,51 @@ describe('IdleCollection', () => {
     pass(1)
     expect(collect).toHaveBeenCalledTimes(1)
     expect(onCollected).toHaveBeenCalledTimes(1)
-    pass(60_000)
+    pass(RELEASE_AFTER_MS - 1)
     expect(collect).toHaveBeenCalledTimes(1)
+    pass(1)
+    expect(collect).toHaveBeenCalledTimes(2)
+    expect(onCollected).toHaveBeenCalledTimes(2)
+    pass(60_000)
+    expect(collect).toHaveBeenCalledTimes(2)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('puts the releasing collection off while a scrape is in progress, to afterMs after it', () => {
+    const { idle, collect } = setup(100)
+    start(idle)
+    idle.idle()
+    pass(100)
+    expect(collect).toHaveBeenCalledTimes(1)
+    pass(RELEASE_AFTER_MS - 50)
+    start(idle, 'scrape')
+    pass(1000)
+    expect(collect).toHaveBeenCalledTimes(1)
+    idle.idle()
+    pass(99)
+    expect(collect).toHaveBeenCalledTimes(1)
+    pass(1)
+    expect(collect).toHaveBeenCalledTimes(2)
+  })
+
+  it('starts over after an inference request between the two collections', () => {
+    const { idle, collect } = setup(100)
+    start(idle)
+    idle.idle()
+    pass(100)
+    expect(collect).toHaveBeenCalledTimes(1)
+    pass(1000)
+    start(idle)
+    idle.idle()
+    // The first collection again, afterMs after this request, and its release after that.
+    pass(100)
+    expect(collect).toHaveBeenCalledTimes(2)
+    pass(RELEASE_AFTER_MS - 1)
+    expect(collect).toHaveBeenCalledTimes(2)
+    pass(1)
+    expect(collect).toHaveBeenCalledTimes(3)
+    pass(60_000)
+    expect(collect).toHaveBeenCalledTimes(3)
   })
 
   it('never collects while a request is in progress', () => {

@@ -214,8 +214,8 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     .addOption(
       new Option(
         '--idle-gc-ms <ms>',
-        'once no request has been in progress for this long after serving some, run one full garbage collection so memory ' +
-          'a burst left behind is freed (see the README on memory); 0: never',
+        'once no request has been in progress for this long after serving some, run a full garbage collection (and one ' +
+          'more 5.5 s later) so memory a burst left behind is freed (see the README on memory); 0: never',
       )
         .argParser(integerAtLeast(0))
         .default(SERVER_DEFAULTS.idleCollectMs),

@@ -1,6 +1,7 @@
 /**
  * After a burst, gives memory back once the server has gone quiet: one full garbage
- * collection `afterMs` after the last request was answered.
+ * collection `afterMs` after the last request was answered, and one more
+ * `RELEASE_AFTER_MS` after that if the server is still quiet.
  *
  * Why the server does this itself: V8 collects when a program allocates, and an idle
  * server allocates nothing. After an overload burst the main thread's heap and the dead
@@ -10,10 +11,23 @@
  * memory then falls depends on the allocator (docs/runtime-facts.md#memory-after-a-burst:
  * glibc keeps most of it, jemalloc with a decay time returns it).
  *
+ * Why a second one: V8 gives its young generation back (it grows from 1 to 32 MiB under
+ * load) only at a full collection that finds the allocation rate low over the last five
+ * seconds of collections (docs/runtime-facts.md#memory-after-a-burst). The first
+ * collection follows the burst too closely to qualify; it frees the old generation and
+ * the dead off-heap buffers. The second, over five seconds after it, shrinks the young
+ * generation.
+ *
  * Cheap on the request path: the server's request gates call `busy()`, `idle()` and
  * `inferenceStarted()` only when they turn non-empty or empty, and one timer at most is
  * pending, re-armed when it fires too early instead of being cleared and set per request.
  */
+
+/**
+ * Quiet time in ms between the first collection and the one that releases the young
+ * generation: just over V8's five-second allocation-rate window.
+ */
+export const RELEASE_AFTER_MS = 5_500
 
 export interface IdleCollectionOptions {
   /** Quiet time after the last answer before collecting, in ms. */
@@ -33,10 +47,15 @@ export class IdleCollection {
   readonly #now: () => number
   /** Requests being answered, as the gate last said: busy while true. */
   #busy = false
-  /** An inference request ran since the last collection. */
-  #dirty = false
+  /**
+   * The collection owed: `collect` once an inference request ran, `release` after that
+   * first collection, `none` once both ran.
+   */
+  #owed: 'none' | 'collect' | 'release' = 'none'
   /** When the server last went idle (`now()`). */
   #idleSince = 0
+  /** When the last collection ran (`now()`). */
+  #collectedAt = 0
   #timer: NodeJS.Timeout | undefined
   #closed = false
 
@@ -55,7 +74,12 @@ export class IdleCollection {
    * probes and metric scrapes alone never trigger one.
    */
   inferenceStarted(): void {
-    this.#dirty = true
+    if (this.#owed === 'release') {
+      // The pending timer is the release's, seconds away: the next `idle()` arms afresh.
+      clearTimeout(this.#timer)
+      this.#timer = undefined
+    }
+    this.#owed = 'collect'
   }
 
   /** The last request in progress was answered. */
@@ -80,18 +104,23 @@ export class IdleCollection {
   readonly #check = (): void => {
     this.#timer = undefined
     // Busy again: the next `idle()` arms the timer anew.
-    if (this.#busy || !this.#dirty || this.#closed) return
-    const quietMs = this.#now() - this.#idleSince
-    if (quietMs < this.#options.afterMs) {
-      this.#arm(this.#options.afterMs - quietMs)
+    if (this.#busy || this.#owed === 'none' || this.#closed) return
+    const now = this.#now()
+    const quietUntil = this.#idleSince + this.#options.afterMs
+    const due = this.#owed === 'collect' ? quietUntil : Math.max(quietUntil, this.#collectedAt + RELEASE_AFTER_MS)
+    if (now < due) {
+      this.#arm(due - now)
       return
     }
-    this.#dirty = false
+    const first = this.#owed === 'collect'
+    this.#owed = first ? 'release' : 'none'
+    this.#collectedAt = now
     try {
       this.#options.collect()
       this.#options.onCollected?.()
     } catch (error) {
       this.#options.logger.error('inferpool: the idle garbage collection failed', error)
     }
+    if (first) this.#arm(RELEASE_AFTER_MS)
   }
 }
