@@ -111,7 +111,7 @@ export interface ServerOptions extends RequestHandlerOptions {
    * later, one more, at which V8 gives back the young generation it grew under load.
    * Whether resident memory then falls depends on the allocator: see the host README's
    * "Memory after a burst". Needs `collectGarbage`. 0 turns it off.
-   * @default 2000
+   * @default 1000
    */
   idleCollectMs?: number
   /**
@@ -133,7 +133,7 @@ export const SERVER_DEFAULTS = {
   headersTimeoutMs: 20_000,
   idleTimeoutMs: 30_000,
   drainDelayMs: 0,
-  idleCollectMs: 2_000,
+  idleCollectMs: 1_000,
   closePools: true,
   handleSignals: false,
 } as const
