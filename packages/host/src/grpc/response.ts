@@ -8,8 +8,7 @@
 import type { inference } from '../../generated/inference.js'
 import type { RowOutput } from '../types.js'
 import { protocolDatatype } from '../server/datatypes.js'
-import { MODEL_VERSION, rawTensorBytes, sameDims } from '../server/encode.js'
-import { OutputShapeMismatchError } from '../server/errors.js'
+import { MODEL_VERSION, outputRuns, rawTensorBytes } from '../server/encode.js'
 
 export function inferResponse(
   modelName: string,
@@ -23,18 +22,10 @@ export function inferResponse(
     const first = results[0][name]
     const rowDims = first.dims
     const isString = first.type === 'string'
-    if (results.length === 1) {
-      // One row: its bytes (a view into its batch's output buffer) are encoded as is.
-      raw.push(rawTensorBytes(first.data, isString))
-    } else {
-      const chunks: Buffer[] = []
-      for (let r = 0; r < results.length; r++) {
-        const tensor = results[r][name]
-        if (r > 0 && !sameDims(rowDims, tensor.dims)) throw new OutputShapeMismatchError(name, rowDims, tensor.dims, r)
-        chunks.push(rawTensorBytes(tensor.data, isString))
-      }
-      raw.push(Buffer.concat(chunks))
-    }
+    const chunks = outputRuns(results, name).map((data) => rawTensorBytes(data, isString))
+    // One run (one row, or rows that ran together): its bytes, a view into its batch's
+    // output buffer, are encoded as they are.
+    raw.push(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
     outputs.push({ name, datatype: protocolDatatype(first.type), shape: [results.length, ...rowDims] })
   }
   return { model_name: modelName, model_version: MODEL_VERSION, id: id ?? '', outputs, raw_output_contents: raw }

@@ -449,9 +449,13 @@ function splitRows(inputs: readonly DecodedInput[]): RowInput[] {
   })
   const rows: RowInput[] = new Array(rowCount)
   for (let r = 0; r < rowCount; r++) {
-    rows[r] = Object.fromEntries(
-      parts.map((p) => [p.name, { data: rowOf(p.data, r * p.rowElements, (r + 1) * p.rowElements), dims: p.rowDims }]),
-    ) as RowInput
+    // A plain loop: `Object.fromEntries` over a mapped array made three arrays per row.
+    const row: RowInput = {}
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]
+      row[p.name] = { data: rowOf(p.data, r * p.rowElements, (r + 1) * p.rowElements), dims: p.rowDims }
+    }
+    rows[r] = row
   }
   return rows
 }
