@@ -15,6 +15,7 @@
 import { Counter, Gauge, Histogram, collectDefaultMetrics } from 'prom-client'
 import type { Aggregator, Registry } from 'prom-client'
 import type { PoolStats } from '../types.js'
+import { RowHistogram } from './row-histogram.js'
 import type { ServedPool } from './served-pool.js'
 
 const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
@@ -43,7 +44,7 @@ export class ServerMetrics {
   readonly #requestRows: Histogram<'model' | 'protocol'>
   readonly #batchSize: Histogram<Labels>
   readonly #batchFill: Histogram<Labels>
-  readonly #queueWait: Histogram<Labels>
+  readonly #queueWait: RowHistogram<Labels>
   readonly #processing: Histogram<Labels>
   readonly #idleCollections: Counter
 
@@ -93,10 +94,11 @@ export class ServerMetrics {
       buckets: RATIO_BUCKETS,
       registers,
     })
-    this.#queueWait = new Histogram({
+    // Fed a whole batch of rows at a time: see row-histogram.ts for why not prom-client's.
+    this.#queueWait = new RowHistogram({
       name: 'inferpool_queue_wait_seconds',
       help: 'Per row, time from submission to the dispatch of its batch.',
-      labelNames: ['model'],
+      labelName: 'model',
       buckets: SECONDS_BUCKETS,
       registers,
     })
@@ -246,7 +248,7 @@ export class ServerMetrics {
           this.#batchSize.observe({ model }, event.size)
           const max = pool.metadata.maxBatchSize
           if (max > 0) this.#batchFill.observe({ model }, Math.min(1, event.size / max))
-          for (const waitMs of event.queueWaitsMs) this.#queueWait.observe({ model }, waitMs / 1000)
+          this.#queueWait.observeAll(model, event.queueWaitsMs, 1000)
         },
         onSettle: (event) => {
           this.#processing.observe({ model }, event.processingMs / 1000)
