@@ -215,7 +215,7 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
       new Option(
         '--idle-gc-ms <ms>',
         'once no request has been in progress for this long after serving some, run a full garbage collection (and one ' +
-          'more 5.5 s later) so memory a burst left behind is freed (see the README on memory); 0: never',
+          'more 5.2 s later) so memory a burst left behind is freed (see the README on memory); 0: never',
       )
         .argParser(integerAtLeast(0))
         .default(SERVER_DEFAULTS.idleCollectMs),

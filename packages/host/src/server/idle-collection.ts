@@ -27,7 +27,7 @@
  * Quiet time in ms between the first collection and the one that releases the young
  * generation: just over V8's five-second allocation-rate window.
  */
-export const RELEASE_AFTER_MS = 5_500
+export const RELEASE_AFTER_MS = 5_200
 
 export interface IdleCollectionOptions {
   /** Quiet time after the last answer before collecting, in ms. */

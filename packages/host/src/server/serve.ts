@@ -107,7 +107,7 @@ export interface ServerOptions extends RequestHandlerOptions {
   /**
    * Once no request has been in progress for this long (ms) after serving some, run one
    * full garbage collection, so that what a burst left behind (dead request buffers, a
-   * grown heap) is freed now rather than at the next traffic; and, still idle 5.5 s
+   * grown heap) is freed now rather than at the next traffic; and, still idle 5.2 s
    * later, one more, at which V8 gives back the young generation it grew under load.
    * Whether resident memory then falls depends on the allocator: see the host README's
    * "Memory after a burst". Needs `collectGarbage`. 0 turns it off.
