@@ -405,6 +405,8 @@ describe('decoding a JSON request through the fast parser', () => {
     ['two rows', { inputs: [f([1, 2, 3, 4, 5, 6, 7, 8], [2, 2, 2]), i32([1, 2, 3, 4], [2, 2])] }, model],
     ['asked outputs', { inputs: [f([1, 2, 3, 4]), i32([1, 2])], outputs: [{ name: 'y', parameters: { binary_data: true } }] }, model],
     ['1e39 in FP32', { inputs: [f([1, 1e39, 3, 4]), i32([1, 2])] }, model],
+    ['FP32 values that round (-0, ties, just under the overflow)', { inputs: [f([-0, 0.1, 16777217, 3.4028235e38]), i32([1, 2])] }, model],
+    ['an FP32 value just over the overflow', { inputs: [f([1, 2, 3, -3.4028236e38]), i32([1, 2])] }, model],
     ['an out-of-range INT32', { inputs: [f([1, 2, 3, 4]), i32([1, 2 ** 31])] }, model],
     ['a non-integer INT32', { inputs: [f([1, 2, 3, 4]), i32([1, 2.5])] }, model],
     ['a string in FP32', { inputs: [f([1, '2', 3, 4]), i32([1, 2])] }, model],
