@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { IdleCollection, RELEASE_AFTER_MS } from '../src/server/idle-collection.js'
+import { IdleCollection, MAX_RELEASES, RELEASE_AFTER_MS } from '../src/server/idle-collection.js'
 
 describe('IdleCollection', () => {
   let clock = 0
@@ -21,11 +21,11 @@ describe('IdleCollection', () => {
     idle.busy()
     if (kind === 'inference') idle.inferenceStarted()
   }
-  const setup = (afterMs = 2000) => {
+  const setup = (afterMs = 2000, grown?: () => boolean) => {
     const collect = vi.fn()
     const onCollected = vi.fn()
     const logger = { error: vi.fn() }
-    const idle = new IdleCollection({ afterMs, collect, onCollected, logger, now: () => clock })
+    const idle = new IdleCollection({ afterMs, collect, grown, onCollected, logger, now: () => clock })
     return { idle, collect, onCollected, logger }
   }
 
@@ -47,6 +47,41 @@ describe('IdleCollection', () => {
     pass(60_000)
     expect(collect).toHaveBeenCalledTimes(2)
     expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('releases again, RELEASE_AFTER_MS apart, while grown() says memory is still held, at most MAX_RELEASES times', () => {
+    const grown = vi.fn(() => true)
+    const { idle, collect } = setup(100, grown)
+    start(idle)
+    idle.idle()
+    pass(100)
+    expect(collect).toHaveBeenCalledTimes(1)
+    // Asked only after releasing collections, never after the first.
+    expect(grown).toHaveBeenCalledTimes(0)
+    for (let release = 1; release <= MAX_RELEASES; release++) {
+      pass(RELEASE_AFTER_MS - 1)
+      expect(collect).toHaveBeenCalledTimes(release)
+      pass(1)
+      expect(collect).toHaveBeenCalledTimes(1 + release)
+    }
+    pass(60_000)
+    expect(collect).toHaveBeenCalledTimes(1 + MAX_RELEASES)
+    expect(grown).toHaveBeenCalledTimes(MAX_RELEASES - 1)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('stops releasing once grown() says the memory is back', () => {
+    const grown = vi.fn().mockReturnValueOnce(true).mockReturnValue(false)
+    const { idle, collect } = setup(100, grown)
+    start(idle)
+    idle.idle()
+    pass(100)
+    pass(RELEASE_AFTER_MS)
+    pass(RELEASE_AFTER_MS)
+    expect(collect).toHaveBeenCalledTimes(3)
+    pass(60_000)
+    expect(collect).toHaveBeenCalledTimes(3)
+    expect(grown).toHaveBeenCalledTimes(2)
   })
 
   it('puts the releasing collection off while a scrape is in progress, to afterMs after it', () => {

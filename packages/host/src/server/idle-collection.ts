@@ -23,17 +23,47 @@
  * pending, re-armed when it fires too early instead of being cleared and set per request.
  */
 
+import { getHeapSpaceStatistics } from 'node:v8'
+
+/** V8's young generation (`new_space`): its committed size now, in bytes. */
+function youngGenerationBytes(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0
+}
+
+/**
+ * The server's `grown`: whether V8's young generation is larger than when this was
+ * called (at server start). It grows from 1 to 32 MiB under load and only a releasing
+ * collection gives that back.
+ */
+export function youngGenerationGrown(): () => boolean {
+  const atStart = youngGenerationBytes()
+  return () => youngGenerationBytes() > atStart
+}
+
 /**
  * Quiet time in ms between the first collection and the one that releases the young
  * generation: just over V8's five-second allocation-rate window.
  */
 export const RELEASE_AFTER_MS = 5_200
 
+/**
+ * Releasing collections after one burst at most: V8 may still find the allocation rate
+ * too high at the first (JIT code installed in the quiet, a scrape's allocations), so
+ * another follows `RELEASE_AFTER_MS` later while `grown()` says memory is still held.
+ */
+export const MAX_RELEASES = 3
+
 export interface IdleCollectionOptions {
   /** Quiet time after the last answer before collecting, in ms. */
   readonly afterMs: number
   /** Runs one full collection (`globalThis.gc` under `--expose-gc`). */
   readonly collect: () => void
+  /**
+   * After a releasing collection: whether the heap still holds what one gives back (the
+   * server: V8's young generation larger than at start). While it does, up to
+   * `MAX_RELEASES` are run. @default () => false (one releasing collection)
+   */
+  readonly grown?: () => boolean
   /** Called after each collection (the metrics count them). */
   readonly onCollected?: () => void
   /** Where a collection that throws is reported. */
@@ -56,6 +86,8 @@ export class IdleCollection {
   #idleSince = 0
   /** When the last collection ran (`now()`). */
   #collectedAt = 0
+  /** Releasing collections run since the first collection after the last burst. */
+  #releases = 0
   #timer: NodeJS.Timeout | undefined
   #closed = false
 
@@ -113,14 +145,17 @@ export class IdleCollection {
       return
     }
     const first = this.#owed === 'collect'
-    this.#owed = first ? 'release' : 'none'
+    this.#releases = first ? 0 : this.#releases + 1
     this.#collectedAt = now
+    let grown = false
     try {
       this.#options.collect()
       this.#options.onCollected?.()
+      grown = !first && this.#releases < MAX_RELEASES && (this.#options.grown?.() ?? false)
     } catch (error) {
       this.#options.logger.error('inferpool: the idle garbage collection failed', error)
     }
-    if (first) this.#arm(RELEASE_AFTER_MS)
+    this.#owed = first || grown ? 'release' : 'none'
+    if (this.#owed === 'release') this.#arm(RELEASE_AFTER_MS)
   }
 }

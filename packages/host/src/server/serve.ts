@@ -38,7 +38,7 @@ import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import { ConnectionTracker } from './connections.js'
 import { createRequestHandler, handlerInternals } from './handler.js'
-import { IdleCollection } from './idle-collection.js'
+import { IdleCollection, youngGenerationGrown } from './idle-collection.js'
 import type { InferpoolRequestHandler, PoolsByModel } from './handler.js'
 import { checkInteger } from './options.js'
 import type { RequestHandlerOptions } from './options.js'
@@ -229,6 +229,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       : new IdleCollection({
           afterMs: idleCollectMs,
           collect: collectGarbage,
+          grown: youngGenerationGrown(),
           onCollected: () => inner.metrics.idleCollected(),
           logger,
         })
