@@ -330,7 +330,7 @@ describe('encoding a response', () => {
       [{ name: 'y', binary: false }],
       [out(new Uint16Array([0x3c00, 0xc000, 0x3555]), 'float16')],
     )
-    expect(response.kind === 'json' && JSON.parse(response.text).outputs[0]).toEqual({
+    expect(response.kind === 'json' && JSON.parse(response.pieces.join('')).outputs[0]).toEqual({
       name: 'y',
       datatype: 'FP16',
       shape: [1, 3],

@@ -90,7 +90,11 @@ describe('encodeInferResponse over merged runs', () => {
   it('writes the same JSON data as row by row', () => {
     const response = encodeInferResponse('m', 'id-1', [{ name: 'out', binary: false }], results)
     expect(response.kind).toBe('json')
-    expect(JSON.parse((response as { text: string }).text)).toEqual({
+    const pieces = (response as { pieces: readonly string[] }).pieces
+    // The data of the rows that ran together, and of the other row, are pieces of their own.
+    expect(pieces).toContain('0,0.5,1,1.5,2,2.5')
+    expect(pieces).toContain('7,8')
+    expect(JSON.parse(pieces.join(''))).toEqual({
       model_name: 'm',
       model_version: '1',
       id: 'id-1',
@@ -112,5 +116,45 @@ describe('encodeInferResponse over merged runs', () => {
     expect(Array.from(new Float32Array(tensor.buffer.slice(tensor.byteOffset, tensor.byteOffset + tensor.length)))).toEqual([
       0, 0.5, 1, 1.5, 2, 2.5, 7, 8,
     ])
+  })
+
+  it('joins several outputs, JSON and binary, into one valid header', () => {
+    const two: RowOutput[] = results.map((row, r) => ({ ...row, ids: { type: 'int32', data: new Int32Array([r, -r]), dims: [2] } }))
+    const json = encodeInferResponse(
+      'm',
+      'x"y',
+      [
+        { name: 'out', binary: false },
+        { name: 'ids', binary: false },
+      ],
+      two,
+    )
+    expect(JSON.parse((json as { pieces: readonly string[] }).pieces.join(''))).toEqual({
+      model_name: 'm',
+      model_version: '1',
+      id: 'x"y',
+      outputs: [
+        { name: 'out', datatype: 'FP32', shape: [4, 2], data: [0, 0.5, 1, 1.5, 2, 2.5, 7, 8] },
+        { name: 'ids', datatype: 'INT32', shape: [4, 2], data: [0, 0, 1, -1, 2, -2, 3, -3] },
+      ],
+    })
+    const mixed = encodeInferResponse(
+      'm',
+      undefined,
+      [
+        { name: 'out', binary: true },
+        { name: 'ids', binary: false },
+      ],
+      two,
+    )
+    const body = (mixed as { body: { chunks: Buffer[]; headerLength: number } }).body
+    expect(JSON.parse(body.chunks[0].toString('utf8'))).toEqual({
+      model_name: 'm',
+      model_version: '1',
+      outputs: [
+        { name: 'out', datatype: 'FP32', shape: [4, 2], parameters: { binary_data_size: 32 } },
+        { name: 'ids', datatype: 'INT32', shape: [4, 2], data: [0, 0, 1, -1, 2, -2, 3, -3] },
+      ],
+    })
   })
 })

@@ -19,8 +19,15 @@ import { NonFiniteOutputError, OutputShapeMismatchError } from './errors.js'
 /** The version every served model reports: one version per model name. */
 export const MODEL_VERSION = '1'
 
-/** A response body: JSON text, or a JSON header followed by binary tensors. */
-export type EncodedResponse = { readonly kind: 'json'; readonly text: string } | { readonly kind: 'binary'; readonly body: BinaryBody }
+/**
+ * A response body: JSON text, or a JSON header followed by binary tensors. The JSON text
+ * comes in pieces, to be written one after the other: each output's `data` text (some 20
+ * KB for 64 rows of 16 floats) is a piece of its own, so it is written as `join` made it
+ * instead of being copied into one string twice more (the nesting, then the flattening
+ * that measuring or writing a concatenated string does).
+ */
+export type EncodedResponse =
+  { readonly kind: 'json'; readonly pieces: readonly string[] } | { readonly kind: 'binary'; readonly body: BinaryBody }
 
 export function sameDims(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((d, i) => d === b[i])
@@ -86,9 +93,13 @@ export function encodeInferResponse(
   outputs: readonly RequestedOutput[],
   results: readonly RowOutput[],
 ): EncodedResponse {
-  const tensors: string[] = []
+  const pieces: string[] = []
   const binary: Buffer[] = []
-  for (const { name, binary: asBinary } of outputs) {
+  const idPart = id === undefined ? '' : `"id":${JSON.stringify(id)},`
+  // Short text between the data pieces, gathered until the next data piece or the end.
+  let glue = `{"model_name":${JSON.stringify(modelName)},"model_version":"${MODEL_VERSION}",${idPart}"outputs":[`
+  for (let o = 0; o < outputs.length; o++) {
+    const { name, binary: asBinary } = outputs[o]
     const first = results[0][name]
     const rowDims = first.dims
     const numeric = first.type === 'string' ? undefined : datatypeInfo(first.type)
@@ -97,7 +108,7 @@ export function encodeInferResponse(
       numeric ? numeric.json(data as TypedArray) : (data as StringData).map((e) => JSON.stringify(e)).join(',')
     // Raw bytes of a row's elements: little-endian numbers, or BYTES elements (4-byte length + UTF-8).
     const raw = (data: TensorData): Buffer => rawTensorBytes(data, numeric === undefined)
-    const parts: string[] = []
+    const texts: string[] = []
     let bytes = 0
     for (const data of outputRuns(results, name)) {
       if (asBinary) {
@@ -109,12 +120,22 @@ export function encodeInferResponse(
       }
       const text = json(data)
       if (text === undefined) throw new NonFiniteOutputError(name)
-      if (text.length > 0) parts.push(text)
+      if (text.length > 0) texts.push(text)
     }
-    const head = `{"name":${JSON.stringify(name)},"datatype":"${protocolDatatype(first.type)}","shape":${JSON.stringify([results.length, ...rowDims])}`
-    tensors.push(asBinary ? `${head},"parameters":{"binary_data_size":${bytes}}}` : `${head},"data":[${parts.join(',')}]}`)
+    if (o > 0) glue += ','
+    glue += `{"name":${JSON.stringify(name)},"datatype":"${protocolDatatype(first.type)}","shape":${JSON.stringify([results.length, ...rowDims])}`
+    if (asBinary) {
+      glue += `,"parameters":{"binary_data_size":${bytes}}}`
+      continue
+    }
+    glue += ',"data":['
+    for (let t = 0; t < texts.length; t++) {
+      if (t > 0) glue += ','
+      pieces.push(glue, texts[t])
+      glue = ''
+    }
+    glue += ']}'
   }
-  const idPart = id === undefined ? '' : `"id":${JSON.stringify(id)},`
-  const header = `{"model_name":${JSON.stringify(modelName)},"model_version":"${MODEL_VERSION}",${idPart}"outputs":[${tensors.join(',')}]}`
-  return outputs.some((o) => o.binary) ? { kind: 'binary', body: binaryBody(header, binary) } : { kind: 'json', text: header }
+  pieces.push(glue + ']}')
+  return outputs.some((o) => o.binary) ? { kind: 'binary', body: binaryBody(pieces.join(''), binary) } : { kind: 'json', pieces }
 }

@@ -472,7 +472,7 @@ class Handler {
         res.off('close', onClose)
       }
       const response = encodeInferResponse(entry.name, request.id, request.outputs, results)
-      if (response.kind === 'json') this.#send(req, res, 200, response.text)
+      if (response.kind === 'json') this.#send(req, res, 200, response.pieces)
       else this.#sendBinary(req, res, response.body)
     } catch (error) {
       const code = errorCodeOf(error)
@@ -593,14 +593,17 @@ class Handler {
     req: IncomingMessage,
     res: ServerResponse,
     status: number,
-    body: string,
+    body: string | readonly string[],
     contentType = 'application/json; charset=utf-8',
     headers?: Record<string, string>,
   ): void {
     if (res.headersSent || res.destroyed) return
     res.statusCode = status
     res.setHeader('content-type', contentType)
-    res.setHeader('content-length', Buffer.byteLength(body))
+    let length = 0
+    if (typeof body === 'string') length = Buffer.byteLength(body)
+    else for (const piece of body) length += Buffer.byteLength(piece)
+    res.setHeader('content-length', length)
     if (headers !== undefined) for (const [key, value] of Object.entries(headers)) res.setHeader(key, value)
     if (bodyUnread(req)) {
       // Answered before the body was read (a refusal, a timeout, a shutdown): make sure
@@ -616,7 +619,15 @@ class Handler {
       // server's close() can finish.
       res.setHeader('connection', 'close')
     }
-    res.end(req.method === 'HEAD' ? undefined : body)
+    if (req.method === 'HEAD') res.end()
+    else if (typeof body === 'string') res.end(body)
+    else {
+      // One write per piece, sent together (a data piece is never copied into a larger string).
+      res.cork()
+      for (const piece of body) res.write(piece)
+      res.end()
+      res.uncork()
+    }
   }
 
   #sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
