@@ -78,3 +78,40 @@ describe('BodyReader.bytes', () => {
     expect(await send(37, 13)).toEqual({ equal: true, alignedMod8: 0, length: 37 })
   })
 })
+
+describe('BodyReader.abort', () => {
+  it('ends the read in progress with the given error, and does nothing between reads', async () => {
+    const reason = new Error('body timeout')
+    const outcome = new Promise<{ first: string; second: unknown; length: number }>((resolve) => {
+      const stalled = createServer((req, res) => {
+        const reader = new BodyReader(req, 1 << 20)
+        // Between reads: nothing to end.
+        reader.abort(new Error('not reading'))
+        void reader.read(10).then(async () => {
+          const first = 'read 10'
+          const pending = reader.read(Infinity)
+          reader.abort(reason)
+          const second = await pending.then(
+            () => 'resolved',
+            (error: unknown) => error,
+          )
+          resolve({ first, second, length: reader.length })
+          res.end()
+          req.destroy()
+          stalled.close()
+        })
+      })
+      stalled.listen(0, '127.0.0.1', () => {
+        const port = (stalled.address() as AddressInfo).port
+        // 100 bytes declared, 20 sent: the rest never comes.
+        const req = request(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-length': '100' } })
+        req.on('error', () => {})
+        req.write(Buffer.alloc(20, 1))
+      })
+    })
+    const { first, second, length } = await outcome
+    expect(first).toBe('read 10')
+    expect(second).toBe(reason)
+    expect(length).toBe(20)
+  })
+})

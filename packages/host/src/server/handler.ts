@@ -168,7 +168,7 @@ class Handler {
    */
   readonly admitted = new Gate()
   /** Aborts the body reads in progress when the handler closes. */
-  readonly #reads = new Set<AbortController>()
+  readonly #reads = new Set<BodyReader>()
   /** Set while the server is about to close: readiness reports 503, requests are still served. */
   draining = false
   readonly #apiKeyDigest: Buffer | undefined
@@ -261,7 +261,7 @@ class Handler {
   /** Bodies still on the wire, or not yet read, are not waited for: those requests get 503 now. */
   #stopReading(): void {
     const shuttingDown = new ShuttingDownError()
-    for (const read of this.#reads) read.abort(shuttingDown)
+    for (const reader of this.#reads) reader.abort(shuttingDown)
     for (const pool of this.#admittedTo) doorOf(pool).gate.refuseParked(shuttingDown)
   }
 
@@ -553,16 +553,15 @@ class Handler {
    * server was not reading then); a shutdown ends the read at once.
    */
   async #read(reader: BodyReader, upTo: number, reading: { leftMs: number }): Promise<void> {
-    const read = new AbortController()
     const timeoutMs = this.options.bodyTimeoutMs
     const started = performance.now()
-    const timer = setTimeout(() => read.abort(new RequestTimeoutError(timeoutMs)), Math.max(0, reading.leftMs))
-    this.#reads.add(read)
+    const timer = setTimeout(() => reader.abort(new RequestTimeoutError(timeoutMs)), Math.max(0, reading.leftMs))
+    this.#reads.add(reader)
     try {
-      await reader.read(upTo, read.signal)
+      await reader.read(upTo)
     } finally {
       clearTimeout(timer)
-      this.#reads.delete(read)
+      this.#reads.delete(reader)
       reading.leftMs -= performance.now() - started
     }
   }
