@@ -58,6 +58,16 @@ export interface OutputTensor {
 /** One row's outputs by output name. */
 export type RowOutput = Record<string, OutputTensor>
 
+/**
+ * A request of several rows as one tensor per model input (`pool.inferBlock`): `dims`
+ * is the row count followed by the model's row dims, `data` every row's elements in
+ * row order.
+ */
+export type BlockInput = Record<string, { data: TypedArray; dims: readonly number[] }>
+
+/** `inferBlock`'s outputs: one tensor per model output, the row count first in `dims`. */
+export type BlockOutput = Record<string, OutputTensor>
+
 /** Options of one `infer()` call. */
 export interface InferOptions {
   /** Aborts the request; it rejects with `signal.reason`. Cancelled in the host only (a running batch finishes). @default undefined */
@@ -342,6 +352,16 @@ export interface Pool<In = RowInput, Out = RowOutput> {
    * at once. `options` apply to the whole request: one abort listener, one timer.
    */
   inferMany(inputs: readonly In[], options?: InferOptions): Promise<Out[]>
+  /**
+   * The rows of one request given as one tensor per input (rows first), queued as
+   * `inferMany` queues rows — all or none, one signal and timer, the same errors — and
+   * answered as one tensor per output. Cheaper than `inferMany` on the host thread: no
+   * object per row on the way in or out, and the outputs are views of the batch's
+   * output buffers when the rows ran together. Only on pools of the built-in worker
+   * whose model's inputs and outputs are all numeric with fixed row dims (no padding)
+   * and that have no `cost` rule; `undefined` on every other pool.
+   */
+  readonly inferBlock?: (inputs: BlockInput, options?: InferOptions) => Promise<BlockOutput>
   /** Queue room and drain rate, cheap to read per request (for admission control). */
   readonly admission: AdmissionState
   readonly metadata: PoolMetadata

@@ -31,7 +31,7 @@
  */
 export const REQUIRED_EVIDENCE = 2
 
-interface FailedBatch {
+export interface FailedBatch {
   remaining: number
   allSucceededAlone: boolean
 }

@@ -12,6 +12,10 @@ import { InferenceError } from '../errors.js'
 import type { OutputTensor, RowOutput, StringData, TypedArray } from '../types.js'
 import type { InputSpec, ModelShape, OutputSpec } from './model-shape.js'
 import type { ValidRow } from './validate-input.js'
+import { BatchOutputs, BlockRow, BlockRowResult, packRun } from './block.js'
+
+/** A row of a batch: validated alone, or a row of a block (block.ts). */
+export type PackedRow = ValidRow | BlockRow
 
 export interface PackedBatch {
   batch: TensorBatch
@@ -41,11 +45,14 @@ const product = (dims: readonly number[]): number => {
   return n
 }
 
-function rowDimsInBatch(spec: InputSpec, index: number, rows: readonly ValidRow[]): number[] {
-  const dims = [...rows[0].tensors[index].dims]
+function rowDimsInBatch(spec: InputSpec, index: number, rows: readonly PackedRow[]): number[] {
+  const first = rows[0]
+  // A block's model has fixed row dims and no padding (block.ts `blockShapeOf`).
+  if (first instanceof BlockRow) return [...(spec.fixedDims as readonly number[])]
+  const dims = [...first.tensors[index].dims]
   if (spec.padding) {
     let longest = 0
-    for (const row of rows) longest = Math.max(longest, row.tensors[index].dims[spec.padding.axis])
+    for (const row of rows as readonly ValidRow[]) longest = Math.max(longest, row.tensors[index].dims[spec.padding.axis])
     dims[spec.padding.axis] = longest
   }
   return dims
@@ -71,7 +78,7 @@ function copyPadded(dst: TypedArray, offset: number, src: TypedArray, srcDims: r
  * of rows for a model with a fixed batch size > 1: the extra rows are zeros and
  * their outputs are dropped.
  */
-export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRows = rows.length): PackedBatch {
+export function packBatch(rows: readonly PackedRow[], shape: ModelShape, batchRows = rows.length): PackedBatch {
   const inputs: Record<string, WireTensor> = {}
   const transfer: ArrayBuffer[] = []
   for (let index = 0; index < shape.inputs.length; index++) {
@@ -81,7 +88,9 @@ export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRow
     if (spec.type === 'string') {
       // Strings travel as one buffer in the BYTES wire form; fill rows are empty strings.
       const strings: string[] = []
-      for (let r = 0; r < rows.length; r++) for (const element of rows[r].tensors[index].data as StringData) strings.push(element)
+      // String inputs never come in blocks.
+      for (let r = 0; r < rows.length; r++)
+        for (const element of (rows[r] as ValidRow).tensors[index].data as StringData) strings.push(element)
       for (let n = rows.length * rowSize; n < batchRows * rowSize; n++) strings.push('')
       const buffer = encodeStrings(strings)
       inputs[spec.name] = { type: spec.type, dims: [batchRows, ...rowDims], buffer }
@@ -95,13 +104,23 @@ export function packBatch(rows: readonly ValidRow[], shape: ModelShape, batchRow
     if (pad) {
       // Padding is every element a row's data does not cover: fill the callers' rows first.
       ;(view as Float32Array).fill(elementOf(spec.ctor, pad.value) as number, 0, rowSize * rows.length)
+      // Padded inputs never come in blocks.
       for (let r = 0; r < rows.length; r++) {
-        const { data, dims } = rows[r].tensors[index]
+        const { data, dims } = (rows[r] as ValidRow).tensors[index]
         copyPadded(view, r * rowSize, data as TypedArray, dims, rowDims, pad.axis)
       }
     } else {
-      // The one copy of a row's data on its way to the worker.
-      for (let r = 0; r < rows.length; r++) (view as Float32Array).set(rows[r].tensors[index].data as Float32Array, r * rowSize)
+      // The one copy of a row's data on its way to the worker; a block's consecutive
+      // rows in one copy.
+      for (let r = 0; r < rows.length;) {
+        const row = rows[r]
+        if (row instanceof BlockRow) {
+          r = packRun(view, rows, r, index, rowSize)
+        } else {
+          ;(view as Float32Array).set(row.tensors[index].data as Float32Array, r * rowSize)
+          r++
+        }
+      }
     }
     // Fill rows of a fixed batch size are zeros.
     if (batchRows > rows.length) (view as Float32Array).fill(elementOf(Ctor, 0) as number, rowSize * rows.length)
@@ -156,14 +175,27 @@ function rowOutput(
 /**
  * Validates a batch's outputs (every output present, of the model's type, with its
  * first dim equal to the rows sent) and splits them into one `RowOutput` per row.
- * Each row's data is a view into the batch's transferred output buffer.
+ * Each row's data is a view into the batch's transferred output buffer. A block's row
+ * gets a `BlockRowResult` instead (block.ts): its index in the batch's outputs, shared.
  */
 export function unpackOutputs(
   outputs: Record<string, WireTensor> | undefined,
   rows: readonly ValidRow[],
   shape: ModelShape,
+  batchRows?: number,
+): RowOutput[]
+export function unpackOutputs(
+  outputs: Record<string, WireTensor> | undefined,
+  rows: readonly PackedRow[],
+  shape: ModelShape,
+  batchRows?: number,
+): Array<RowOutput | BlockRowResult>
+export function unpackOutputs(
+  outputs: Record<string, WireTensor> | undefined,
+  rows: readonly PackedRow[],
+  shape: ModelShape,
   batchRows = rows.length,
-): RowOutput[] {
+): Array<RowOutput | BlockRowResult> {
   if (typeof outputs !== 'object' || outputs === null) {
     throw new InferenceError('The worker returned no outputs for the batch')
   }
@@ -208,10 +240,22 @@ export function unpackOutputs(
     rowDims.push(dims)
     rowSizes.push(product(dims))
   }
-  const results = new Array<RowOutput>(rows.length)
+  const results = new Array<RowOutput | BlockRowResult>(rows.length)
+  // Made once, for the batch's block rows: every output as one array (all numeric then).
+  let shared: BatchOutputs | undefined
   for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]
+    if (row instanceof BlockRow) {
+      shared ??= new BatchOutputs(
+        specs.map((spec, o) => new spec.ctor(buffers[o] as ArrayBuffer) as TypedArray),
+        rowDims,
+        rowSizes,
+      )
+      results[r] = new BlockRowResult(shared, r)
+      continue
+    }
     const out: RowOutput = {}
-    for (let o = 0; o < specs.length; o++) out[specs[o].name] = rowOutput(specs[o], buffers[o], rowDims[o], rowSizes[o], r, rows[r])
+    for (let o = 0; o < specs.length; o++) out[specs[o].name] = rowOutput(specs[o], buffers[o], rowDims[o], rowSizes[o], r, row)
     results[r] = out
   }
   return results

@@ -16,7 +16,18 @@ import { performance } from 'node:perf_hooks'
 import type { RunTiming, TensorBatchOutput } from '@inferpool/worker'
 import { ProviderUnavailableError } from '../errors.js'
 import { Lifecycle } from '../lifecycle.js'
-import type { BatchTimingsEvent, InferOptions, Pool, PoolObserver, PoolOptions, PoolStats, RowInput, RowOutput } from '../types.js'
+import type {
+  BatchTimingsEvent,
+  BlockInput,
+  BlockOutput,
+  InferOptions,
+  Pool,
+  PoolObserver,
+  PoolOptions,
+  PoolStats,
+  RowInput,
+  RowOutput,
+} from '../types.js'
 import type { Codec } from './codecs/codec.js'
 import { tensorCodec } from './codecs/tensor.js'
 import { userCodec } from './codecs/user.js'
@@ -232,6 +243,7 @@ function facade(
       const submit = submitOptions(inferOptions, options.timeoutMs)
       return batcher.submitMany(items, submit)
     },
+    inferBlock: inferBlockOf(codec, (items, inferOptions) => batcher.submitMany(items, submitOptions(inferOptions, options.timeoutMs))),
     get admission() {
       return batcher.admission
     },
@@ -266,4 +278,26 @@ function facade(
     [Symbol.asyncDispose]: () => lifecycle.close(),
   }
   return pool
+}
+
+/**
+ * `pool.inferBlock` where the codec takes blocks (block.ts): the block is checked and
+ * made into rows at once (a bad block queues nothing), queued all or none like
+ * `inferMany`'s rows, and its outputs joined from the rows' results.
+ */
+function inferBlockOf(
+  codec: Codec<unknown>,
+  submitMany: (items: unknown[], inferOptions: InferOptions) => Promise<unknown[]>,
+): Pool['inferBlock'] {
+  const { admitBlock, joinBlock } = codec
+  if (admitBlock === undefined || joinBlock === undefined) return undefined
+  return (inputs: BlockInput, inferOptions: InferOptions = NO_OPTIONS): Promise<BlockOutput> => {
+    let items: unknown[]
+    try {
+      items = admitBlock(inputs)
+    } catch (err) {
+      return Promise.reject(err)
+    }
+    return submitMany(items, inferOptions).then(joinBlock)
+  }
 }

@@ -33,7 +33,7 @@
  * body's parse overwrites: everything kept from them is copied here (tensors into their
  * own typed arrays, `shape` into a plain array), within the one synchronous decode.
  */
-import type { PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
+import type { BlockInput, PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
 import { BinaryTail, readBinaryHeader, readBytesElements, typedArrayOver } from './binary.js'
 import { parseJson } from './body.js'
 import { NOT_PARSED, parseJsonNumbers } from './json-numbers.js'
@@ -51,10 +51,45 @@ export interface RequestedOutput {
 export interface DecodedInferRequest {
   /** The request's `id`, echoed in the response. */
   readonly id: string | undefined
-  /** One input per row, in request order. */
+  /** The rows the request carries (the first dim of its inputs' `shape`). */
+  readonly rowCount: number
+  /** One input per row, in request order (made on first use: views of the inputs' data). */
   readonly rows: RowInput[]
+  /**
+   * The inputs as one tensor each, rows first (`pool.inferBlock`'s form), when every
+   * input is numeric; else `undefined`.
+   */
+  readonly block: BlockInput | undefined
   /** The outputs to return, in the model's order. */
   readonly outputs: readonly RequestedOutput[]
+}
+
+/** A decoded request: its inputs as the body gave them, split into rows only if asked. */
+class DecodedRequest implements DecodedInferRequest {
+  #rows: RowInput[] | undefined
+  readonly rowCount: number
+  readonly block: BlockInput | undefined
+  constructor(
+    readonly id: string | undefined,
+    readonly inputs: readonly DecodedInput[],
+    readonly outputs: readonly RequestedOutput[],
+  ) {
+    this.rowCount = inputs[0].shape[0]
+    let block: BlockInput | undefined = {}
+    for (const input of inputs) {
+      if (Array.isArray(input.data)) {
+        block = undefined
+        break
+      }
+      block[input.name] = { data: input.data as TypedArray, dims: input.shape }
+    }
+    this.block = block
+  }
+
+  get rows(): RowInput[] {
+    this.#rows ??= splitRows(this.inputs)
+    return this.#rows
+  }
 }
 
 export interface DecodeLimits {
@@ -199,7 +234,7 @@ function decodeJsonRequest(
     decoded.push(input)
   }
   tail?.finish()
-  return { id, rows: splitRows(decoded), outputs }
+  return new DecodedRequest(id, decoded, outputs)
 }
 
 function booleanParameter(value: unknown, what: string): boolean {
@@ -508,9 +543,9 @@ function decodeRawRequest(body: Buffer, metadata: PoolMetadata): DecodedInferReq
   const dims = rowDims.map((d) => (d === -1 ? body.length / rowBytes : d))
   const elements = body.length / create.BYTES_PER_ELEMENT
   const data = binaryTensor(info, [1, ...dims], elements, body)
-  return {
-    id: undefined,
-    rows: [{ [info.name]: { data, dims } }],
-    outputs: metadata.outputs.map((output) => ({ name: output.name, binary: true })),
-  }
+  return new DecodedRequest(
+    undefined,
+    [{ name: info.name, shape: [1, ...dims], data }],
+    metadata.outputs.map((output) => ({ name: output.name, binary: true })),
+  )
 }

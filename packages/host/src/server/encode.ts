@@ -9,7 +9,7 @@
  * response with `NonFiniteOutputError`, whose message tells the client to ask for that
  * output as binary data, which carries every value exactly.
  */
-import type { RowOutput, StringData, TensorData, TypedArray } from '../types.js'
+import type { BlockOutput, RowOutput, StringData, TensorData, TypedArray } from '../types.js'
 import { binaryBody, bytesOf, writeBytesElements } from './binary.js'
 import type { BinaryBody } from './binary.js'
 import { datatypeInfo, protocolDatatype } from './datatypes.js'
@@ -91,8 +91,11 @@ export function encodeInferResponse(
   modelName: string,
   id: string | undefined,
   outputs: readonly RequestedOutput[],
-  results: readonly RowOutput[],
+  results: readonly RowOutput[] | BlockOutput,
 ): EncodedResponse {
+  // Rows' outputs (`inferMany`), or one tensor per output, rows first (`inferBlock`).
+  const rows = Array.isArray(results) ? (results as readonly RowOutput[]) : undefined
+  const block = rows === undefined ? (results as BlockOutput) : undefined
   const pieces: string[] = []
   const binary: Buffer[] = []
   const idPart = id === undefined ? '' : `"id":${JSON.stringify(id)},`
@@ -100,8 +103,9 @@ export function encodeInferResponse(
   let glue = `{"model_name":${JSON.stringify(modelName)},"model_version":"${MODEL_VERSION}",${idPart}"outputs":[`
   for (let o = 0; o < outputs.length; o++) {
     const { name, binary: asBinary } = outputs[o]
-    const first = results[0][name]
-    const rowDims = first.dims
+    const first = rows === undefined ? (block as BlockOutput)[name] : rows[0][name]
+    const rowCount = rows === undefined ? first.dims[0] : rows.length
+    const rowDims = rows === undefined ? first.dims.slice(1) : first.dims
     const numeric = first.type === 'string' ? undefined : datatypeInfo(first.type)
     // JSON text of a row's elements (strings quoted and escaped); `undefined` if one has no JSON form.
     const json = (data: TensorData): string | undefined =>
@@ -110,7 +114,7 @@ export function encodeInferResponse(
     const raw = (data: TensorData): Buffer => rawTensorBytes(data, numeric === undefined)
     const texts: string[] = []
     let bytes = 0
-    for (const data of outputRuns(results, name)) {
+    for (const data of rows === undefined ? [first.data] : outputRuns(rows, name)) {
       if (asBinary) {
         // Rows' outputs are views into their batch's output buffer: written as they are.
         const chunk = raw(data)
@@ -123,7 +127,7 @@ export function encodeInferResponse(
       if (text.length > 0) texts.push(text)
     }
     if (o > 0) glue += ','
-    glue += `{"name":${JSON.stringify(name)},"datatype":"${protocolDatatype(first.type)}","shape":${JSON.stringify([results.length, ...rowDims])}`
+    glue += `{"name":${JSON.stringify(name)},"datatype":"${protocolDatatype(first.type)}","shape":${JSON.stringify([rowCount, ...rowDims])}`
     if (asBinary) {
       glue += `,"parameters":{"binary_data_size":${bytes}}}`
       continue

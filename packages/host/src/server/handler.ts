@@ -22,7 +22,7 @@ import { Registry } from 'prom-client'
 import { RequestTooLargeError, TimeoutError } from '@inferpool/core'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
-import type { RowOutput } from '../types.js'
+import type { BlockOutput, RowOutput } from '../types.js'
 import { doorOf, retryAfterSeconds } from './admission.js'
 import type { AdmissionTicket } from './admission.js'
 import { BINARY_CONTENT_TYPE, declaredRows, HEADER_LENGTH_HEADER, headerLengthOf, readBinaryHeader } from './binary.js'
@@ -42,7 +42,7 @@ import {
   UnauthorizedError,
 } from './errors.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
-import { submitRows } from './submit-rows.js'
+import { submitRequest } from './submit-rows.js'
 import { ServerMetrics } from './metrics.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
@@ -447,7 +447,7 @@ class Handler {
       const headerLength = headerLengthOf(headerField, reader.length)
       const body = reader.bytes(headerLength)
       const request = decodeInferRequest(body, headerLength, served.metadata, limits, counted.header)
-      rows = request.rows.length
+      rows = request.rowCount
       // Bytes per row of JSON bodies only: binary tensors are far denser.
       if (headerLength === undefined) door.rowSize.observe(body.length, rows)
       estimate = rows
@@ -459,10 +459,10 @@ class Handler {
         if (!res.writableFinished) controller.abort(new ClientGoneError())
       }
       res.once('close', onClose)
-      let results: RowOutput[]
+      let results: RowOutput[] | BlockOutput
       this.admitted.enter()
       try {
-        const pending = submitRows(served, request.rows, { signal: controller.signal, timeoutMs })
+        const pending = submitRequest(served, request, { signal: controller.signal, timeoutMs })
         // The rows are in the queue now (or refused): the room promised at the door is theirs.
         ticket.release()
         admitted()

@@ -8,9 +8,10 @@ import type { Pool, PoolStats, RowInput, RowOutput } from '../types.js'
  * another thread) has `infer`, `metadata`, `readStats` and `close` — batch histograms
  * stay with the thread that owns the pool. `inferMany` and `admission` give
  * all-or-nothing admission and early rejection; without them a request's rows are
- * submitted one by one, under one abort signal.
+ * submitted one by one, under one abort signal. `inferBlock`, where the pool's model
+ * takes blocks, spares the host an object per row.
  */
 export type ServedPool = Pick<Pool<RowInput, RowOutput>, 'infer' | 'metadata'> &
-  Partial<Pick<Pool<RowInput, RowOutput>, 'stats' | 'observe' | 'close' | 'destroy' | 'inferMany' | 'admission'>> & {
+  Partial<Pick<Pool<RowInput, RowOutput>, 'stats' | 'observe' | 'close' | 'destroy' | 'inferMany' | 'inferBlock' | 'admission'>> & {
     readStats?(): Promise<PoolStats>
   }

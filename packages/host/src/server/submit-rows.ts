@@ -1,8 +1,9 @@
 /**
  * How a request's rows enter a pool, for every protocol (HTTP and gRPC alike): all of
- * them or none, and one signal for the request.
+ * them or none, and one signal for the request; as one block where the pool takes one.
  */
-import type { RowInput, RowOutput } from '../types.js'
+import type { BlockOutput, RowInput, RowOutput } from '../types.js'
+import type { DecodedInferRequest } from './decode.js'
 import type { ServedPool } from './served-pool.js'
 
 /**
@@ -38,4 +39,19 @@ export function submitRows(
       throw error
     },
   )
+}
+
+/**
+ * Queues a decoded request: as one block (`inferBlock`) where the pool takes blocks and
+ * every input is numeric, so no object is made per row; as rows otherwise. Both queue
+ * all of the request or none of it, under one signal.
+ */
+export function submitRequest(
+  pool: ServedPool,
+  request: DecodedInferRequest,
+  options: { signal: AbortSignal; timeoutMs: number | undefined },
+): Promise<RowOutput[] | BlockOutput> {
+  const { inferBlock } = pool
+  if (inferBlock !== undefined && request.block !== undefined && request.rowCount > 0) return inferBlock(request.block, options)
+  return submitRows(pool, request.rows, options)
 }

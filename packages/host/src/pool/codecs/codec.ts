@@ -9,7 +9,7 @@
  *   the batch is the array of them, and the result array has one slot per item.
  */
 import type { TaskResult } from '@inferpool/worker'
-import type { TensorInfo } from '../../types.js'
+import type { BlockInput, BlockOutput, TensorInfo } from '../../types.js'
 import type { PackedTask } from '../dispatch.js'
 
 export interface Codec<Item> {
@@ -28,4 +28,8 @@ export interface Codec<Item> {
   pack(items: readonly Item[]): PackedTask
   /** The worker's result → one output or `Error` per item; throws when the whole batch failed. */
   decode(result: TaskResult, items: readonly Item[]): Array<unknown>
+  /** Where the model takes blocks (block.ts): checks one and makes its queued rows; throws `InvalidInputError`. */
+  readonly admitBlock?: (inputs: BlockInput) => Item[]
+  /** The block's outputs from its rows' results, in row order. */
+  readonly joinBlock?: (results: readonly unknown[]) => BlockOutput
 }

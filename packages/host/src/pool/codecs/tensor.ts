@@ -8,7 +8,9 @@
 import type { TaskResult } from '@inferpool/worker'
 import { InferenceError } from '../../errors.js'
 import { fromWire } from '../../error-registry.js'
-import type { PoolOptions, RowInput, TensorInfo } from '../../types.js'
+import type { BlockInput, PoolOptions, RowInput, TensorInfo } from '../../types.js'
+import { admitBlock, blockShapeOf, joinBlockResults } from '../block.js'
+import type { BlockRow, BlockRowResult } from '../block.js'
 import { BatchSizeProbe } from '../batch-size-probe.js'
 import type { ProbedRow } from '../batch-size-probe.js'
 import type { ModelShape } from '../model-shape.js'
@@ -17,11 +19,14 @@ import { validateRow } from '../validate-input.js'
 import type { ValidRow } from '../validate-input.js'
 import type { Codec } from './codec.js'
 
-/** A queued request of a tensor pool: the validated row itself (no wrapper per request). */
-export interface TensorItem extends ProbedRow, ValidRow {
+/** A queued row of a tensor pool: the validated row itself (no wrapper per request). */
+export interface ValidTensorRow extends ProbedRow, ValidRow {
   /** The pool's `cost(input)`, when it has one (read by the batcher through the cost rule). */
   cost?: number
 }
+
+/** A queued row: validated on its own, or one row of a block (block.ts). */
+export type TensorItem = ValidTensorRow | BlockRow
 
 /** Declared dims as `pool.metadata` states them (batch dim first). */
 function infos(
@@ -37,17 +42,25 @@ export function tensorCodec(shape: ModelShape, cost: PoolOptions['cost'], onBatc
   const probe = new BatchSizeProbe(onBatchOfOneOnly)
   // A model with a fixed batch size > 1 gets its batch filled up with zero rows.
   const fixed = shape.fixedBatchSize !== null && shape.fixedBatchSize > 1 ? shape.fixedBatchSize : null
+  // A cost rule prices rows one by one: such a pool takes rows only.
+  const blocks = cost === undefined ? blockShapeOf(shape) : undefined
   return {
     inputs: infos(shape.inputs),
     outputs: infos(shape.outputs),
     fixedBatchSize: shape.fixedBatchSize,
     batchKey: shape.keyed ? (item) => item.key : undefined,
-    cost: cost === undefined ? undefined : (item) => item.cost ?? 1,
+    cost: cost === undefined ? undefined : (item) => (item as ValidTensorRow).cost ?? 1,
     admit(input) {
-      const item: TensorItem = validateRow(input as RowInput, shape)
+      const item: ValidTensorRow = validateRow(input as RowInput, shape)
       if (cost !== undefined) item.cost = cost(input)
       return item
     },
+    ...(blocks === undefined
+      ? {}
+      : {
+          admitBlock: (inputs: BlockInput) => admitBlock(inputs, blocks),
+          joinBlock: (results: readonly unknown[]) => joinBlockResults(results as BlockRowResult[], blocks),
+        }),
     pack(items) {
       const packed = packBatch(items, shape, fixed ?? items.length)
       const dims: Record<string, number[]> = {}
