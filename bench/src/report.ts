@@ -19,7 +19,7 @@ const ratio = (x: number | null | undefined) => (x === null || x === undefined ?
 const mib = (x: number | null) => (x === null ? '–' : x.toFixed(0))
 
 /** Per series of the overload scenario: each round's 4× and 16× ratios and their medians. */
-function overloadMedians(points: readonly OverloadPoint[]): string[] {
+export function overloadMedians(points: readonly OverloadPoint[]): string[] {
   const series = new Map<string, OverloadPoint[]>()
   for (const p of points) {
     const key = `${p.encoding} ${p.rowsPerRequest} row${p.rowsPerRequest === 1 ? '' : 's'}`
