@@ -6,7 +6,7 @@
  * into the tensor's bytes.
  */
 import type { inference } from '../../generated/inference.js'
-import type { RowOutput } from '../types.js'
+import type { BlockOutput, RowOutput } from '../types.js'
 import { protocolDatatype } from '../server/datatypes.js'
 import { MODEL_VERSION, outputRuns, rawTensorBytes } from '../server/encode.js'
 
@@ -14,19 +14,21 @@ export function inferResponse(
   modelName: string,
   id: string | undefined,
   outputNames: readonly string[],
-  results: readonly RowOutput[],
+  results: readonly RowOutput[] | BlockOutput,
 ): inference.ModelInferResponse.$Properties {
   const outputs: inference.ModelInferResponse.InferOutputTensor.$Properties[] = []
   const raw: Uint8Array[] = []
+  // Rows' outputs (`inferMany`), or one tensor per output, rows first (`inferBlock`).
+  const rows = Array.isArray(results) ? (results as readonly RowOutput[]) : undefined
   for (const name of outputNames) {
-    const first = results[0][name]
-    const rowDims = first.dims
+    const first = rows === undefined ? (results as BlockOutput)[name] : rows[0][name]
+    const shape = rows === undefined ? first.dims : [rows.length, ...first.dims]
     const isString = first.type === 'string'
-    const chunks = outputRuns(results, name).map((data) => rawTensorBytes(data, isString))
-    // One run (one row, or rows that ran together): its bytes, a view into its batch's
-    // output buffer, are encoded as they are.
+    const chunks = (rows === undefined ? [first.data] : outputRuns(rows, name)).map((data) => rawTensorBytes(data, isString))
+    // One run (one row, a block, or rows that ran together): its bytes, a view into its
+    // batch's output buffer, are encoded as they are.
     raw.push(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-    outputs.push({ name, datatype: protocolDatatype(first.type), shape: [results.length, ...rowDims] })
+    outputs.push({ name, datatype: protocolDatatype(first.type), shape })
   }
   return { model_name: modelName, model_version: MODEL_VERSION, id: id ?? '', outputs, raw_output_contents: raw }
 }

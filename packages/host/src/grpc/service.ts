@@ -14,13 +14,13 @@
  */
 import { performance } from 'node:perf_hooks'
 import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
-import type { RowOutput } from '../types.js'
+import type { BlockOutput, RowOutput } from '../types.js'
 import { MODEL_VERSION } from '../server/encode.js'
 import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../server/errors.js'
 import { handlerInternals } from '../server/handler.js'
 import type { InferpoolRequestHandler } from '../server/handler.js'
 import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../server/metadata.js'
-import { submitRows } from '../server/submit-rows.js'
+import { submitRequest } from '../server/submit-rows.js'
 import { modelConfigOf } from '../server/triton/config.js'
 import { statsCollectorOf } from '../server/triton/stats.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
@@ -149,9 +149,9 @@ class GrpcService {
       const pool = inner.poolOf(entry)
       stats = statsCollectorOf(pool)
       const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: inner.options.maxRowsPerRequest })
-      rows = decoded.rows.length
+      rows = decoded.rowCount
       const timeoutMs = timeoutOf(inner.options.timeoutMs, deadline)
-      let results: RowOutput[]
+      let results: RowOutput[] | BlockOutput
       if (rows === 1) {
         // One row has no siblings to abort when it fails: the call's (or stream's) own
         // signal is enough, and single-row requests skip an AbortController each.
@@ -159,8 +159,8 @@ class GrpcService {
         admit()
         results = [await pending]
       } else {
-        // All the request's rows or none, one signal for all (as over HTTP).
-        const pending = submitRows(pool, decoded.rows, { signal, timeoutMs })
+        // All the request's rows or none, one signal for all, as one block where the pool takes one (as over HTTP).
+        const pending = submitRequest(pool, decoded, { signal, timeoutMs })
         admit()
         results = await pending
       }
