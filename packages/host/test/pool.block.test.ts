@@ -120,6 +120,23 @@ describe('inferBlock on the demo MLP', () => {
   })
 })
 
+describe('inferBlock with replicas in child processes', () => {
+  it("answers what onnxruntime computes row by row (the outputs cross a process's pipe, not a thread's port)", async () => {
+    const direct = await InferenceSession.create(models.demoMlp, { intraOpNumThreads: 1 })
+    sessions.push(direct)
+    const processes = await pool({ model: models.demoMlp, replicas: 1, isolation: 'process', batching: { maxBatchSize: 8 } })
+    const data = rowsData(5, 12)
+    const answer = await (processes.inferBlock as NonNullable<typeof processes.inferBlock>)({ input: { data, dims: [12, WIDTH] } })
+    const expected: number[] = []
+    for (let r = 0; r < 12; r++) {
+      const result = await direct.run({ input: new Tensor('float32', data.subarray(r * WIDTH, (r + 1) * WIDTH), [1, WIDTH]) })
+      expected.push(...(result.output.data as Float32Array))
+    }
+    expect(answer.output.dims).toEqual([12, OUT])
+    expect(Array.from(answer.output.data as Float32Array)).toEqual(expected)
+  })
+})
+
 describe('inferBlock with a poisoned row', () => {
   it("fails the whole block with the row's error, and a block beside it in the same batches succeeds", async () => {
     const direct = await InferenceSession.create(models.poison, { intraOpNumThreads: 1 })
@@ -146,6 +163,38 @@ describe('inferBlock with a poisoned row', () => {
     }
     expect(answer.y.dims[0]).toBe(12)
     expect(Array.from(answer.y.data as Float32Array)).toEqual(expected)
+  })
+})
+
+describe('inferBlock on a model of two inputs', () => {
+  it('refuses inputs whose row counts differ, naming the input, and answers a block whose rows agree', async () => {
+    const two = await pool({ model: models.multiIo, replicas: 1 })
+    const inferBlock = two.inferBlock as NonNullable<typeof two.inferBlock>
+    const outcome = await inferBlock({
+      a: { data: new Float32Array(2 * 3), dims: [2, 3] },
+      b: { data: new Int32Array(3 * 2), dims: [3, 2] },
+    }).then(
+      () => 'resolved',
+      (error: unknown) => error,
+    )
+    expect(outcome).toBeInstanceOf(InvalidInputError)
+    expect((outcome as Error).message).toBe(
+      'Every input must have the same number of rows (the first of its dims): "b" has 3, the first input 2',
+    )
+    const a = rowsData(6, 2, 3)
+    const b = Int32Array.from([1, 2, 3, 4])
+    const answer = await inferBlock({ a: { data: a, dims: [2, 3] }, b: { data: b, dims: [2, 2] } })
+    const rows = await two.inferMany([
+      { a: a.subarray(0, 3), b: b.subarray(0, 2) },
+      { a: a.subarray(3, 6), b: b.subarray(2, 4) },
+    ])
+    for (const name of Object.keys(rows[0])) {
+      expect(answer[name].dims).toEqual([2, ...rows[0][name].dims])
+      expect(Array.from(answer[name].data as Float32Array)).toEqual([
+        ...(rows[0][name].data as Float32Array),
+        ...(rows[1][name].data as Float32Array),
+      ])
+    }
   })
 })
 

@@ -128,7 +128,15 @@ export function admitBlock(inputs: BlockInput, shape: BlockShape): BlockRow[] {
     if (tensor === undefined || !(tensor.data instanceof spec.ctor)) throw asRowError(inputs, rows, shape)
     const dims = tensor.dims
     const fixed = spec.fixedDims as readonly number[]
-    if (!Array.isArray(dims) || dims.length !== fixed.length + 1 || dims[0] !== rows || fixed.some((d, i) => d !== dims[i + 1])) {
+    if (Array.isArray(dims) && dims[0] !== rows) {
+      throw invalid(
+        `Every input must have the same number of rows (the first of its dims): "${spec.name}" has ${dims[0]}, the first input ${rows}`,
+        {
+          input: spec.name,
+        },
+      )
+    }
+    if (!Array.isArray(dims) || dims.length !== fixed.length + 1 || fixed.some((d, i) => d !== dims[i + 1])) {
       throw asRowError(inputs, rows, shape)
     }
     if (tensor.data.length !== rows * spec.fixedElements) {
