@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InferenceError, InvalidInputError, createPool } from '@inferpool/host'
 import type { BlockInput, Pool, RowInput, RowOutput } from '@inferpool/host'
 import { models, prng } from './fixtures/models.js'
+import { BatchOutputs, BlockRowResult, joinBlockResults } from '../src/pool/block.js'
+import type { BlockShape } from '../src/pool/block.js'
+import type { OutputSpec } from '../src/pool/model-shape.js'
 
 const WIDTH = 256
 const OUT = 16
@@ -195,6 +198,72 @@ describe('inferBlock on a model of two inputs', () => {
         ...(rows[1][name].data as Float32Array),
       ])
     }
+  })
+})
+
+describe('inferBlock edge cases', () => {
+  it('refuses a null tensor for the second input with InvalidInputError naming it', async () => {
+    const two = await pool({ model: models.multiIo, replicas: 1 })
+    const outcome = await (two.inferBlock as NonNullable<typeof two.inferBlock>)({
+      a: { data: new Float32Array(3), dims: [1, 3] },
+      b: null as never,
+    }).then(
+      () => 'resolved',
+      (error: unknown) => error,
+    )
+    expect(outcome).toBeInstanceOf(InvalidInputError)
+    expect((outcome as Error).message).toMatch(/^Input "b" must be a Int32Array/)
+  })
+
+  it('answers a block of zero rows with empty outputs of dims [0, ...row dims]', async () => {
+    const demo = await pool({ model: models.demoMlp, replicas: 1 })
+    const answer = await (demo.inferBlock as NonNullable<typeof demo.inferBlock>)({
+      input: { data: new Float32Array(0), dims: [0, WIDTH] },
+    })
+    expect(answer.output.dims).toEqual([0, OUT])
+    expect(answer.output.data).toEqual(new Float32Array(0))
+  })
+})
+
+describe('joinBlockResults', () => {
+  const spec = {
+    name: 'y',
+    type: 'float32',
+    ctor: Float32Array,
+    rowDims: [{ fixed: 2 }],
+    unpad: [],
+    declaredDims: ['b', 2],
+  } as unknown as OutputSpec
+  const shape = { inputs: [], outputs: [spec], model: {} } as unknown as BlockShape
+  const batch = (values: number[], rowDims: number[]) =>
+    new BatchOutputs([Float32Array.from(values)], [rowDims], [rowDims.reduce((a, b) => a * b, 1)])
+
+  it('returns a view of the batch output when the rows ran together in order, and a copy when they did not', () => {
+    const one = batch([0, 1, 2, 3, 4, 5], [2])
+    const together = joinBlockResults([new BlockRowResult(one, 1), new BlockRowResult(one, 2)], shape)
+    expect(together.y.dims).toEqual([2, 2])
+    expect((together.y.data as Float32Array).buffer).toBe(one.data[0].buffer)
+    expect(Array.from(together.y.data as Float32Array)).toEqual([2, 3, 4, 5])
+    const other = batch([6, 7], [2])
+    const apart = joinBlockResults([new BlockRowResult(one, 0), new BlockRowResult(other, 0)], shape)
+    expect((apart.y.data as Float32Array).buffer).not.toBe(one.data[0].buffer)
+    expect(Array.from(apart.y.data as Float32Array)).toEqual([0, 1, 6, 7])
+  })
+
+  it('throws InferenceError when two batches answered different row dims, rather than mixing them', () => {
+    const a = batch([1, 2], [2])
+    const b = batch([3, 4, 5], [3])
+    let thrown: unknown
+    try {
+      joinBlockResults([new BlockRowResult(a, 0), new BlockRowResult(b, 0)], shape)
+    } catch (error) {
+      thrown = error
+    }
+    // The source's InferenceError (this file's import is the built package's).
+    expect([(thrown as { code?: string }).code, (thrown as Error).message]).toEqual([
+      'ERR_INFERENCE',
+      'Output "y" came back with row dims [3] from one batch and [2] from another',
+    ])
   })
 })
 

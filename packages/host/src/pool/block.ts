@@ -18,7 +18,7 @@
  * take blocks (`blockShapeOf`), and not in a pool with a `cost` rule (it prices rows one
  * by one): other pools have no `inferBlock`, and their callers send rows.
  */
-import { InvalidInputError } from '../errors.js'
+import { InferenceError, InvalidInputError } from '../errors.js'
 import type { BlockInput, BlockOutput, RowInput, TypedArray } from '../types.js'
 import { validateRow } from './validate-input.js'
 import type { FailedBatch } from './batch-size-probe.js'
@@ -72,14 +72,17 @@ export interface BlockShape {
   readonly model: ModelShape
 }
 
-/** `shape` when every input and output is numeric, with fixed row dims and no padding; else `undefined`. */
+/**
+ * `shape` when every input and output is numeric with fixed, non-empty row dims (so no
+ * padding either, and every batch's outputs have the same row dims); else `undefined`.
+ */
 export function blockShapeOf(shape: ModelShape): BlockShape | undefined {
   if (shape.keyed) return undefined
   for (const spec of shape.inputs) {
-    if (spec.type === 'string' || spec.fixedDims === null || spec.padding !== null) return undefined
+    if (spec.type === 'string' || spec.fixedDims === null || spec.fixedElements === 0 || spec.padding !== null) return undefined
   }
   for (const spec of shape.outputs) {
-    if (spec.type === 'string' || spec.unpad.length > 0) return undefined
+    if (spec.type === 'string' || spec.unpad.length > 0 || !spec.rowDims.every((d) => 'fixed' in d)) return undefined
   }
   return { inputs: shape.inputs, outputs: shape.outputs, model: shape }
 }
@@ -124,8 +127,8 @@ export function admitBlock(inputs: BlockInput, shape: BlockShape): BlockRow[] {
     if (!shape.model.inputNames.has(name)) throw asRowError(inputs, rows, shape)
   }
   const data = shape.inputs.map((spec) => {
-    const tensor = inputs[spec.name]
-    if (tensor === undefined || !(tensor.data instanceof spec.ctor)) throw asRowError(inputs, rows, shape)
+    const tensor = inputs[spec.name] as BlockInput[string] | null | undefined
+    if (tensor === undefined || tensor === null || !(tensor.data instanceof spec.ctor)) throw asRowError(inputs, rows, shape)
     const dims = tensor.dims
     const fixed = spec.fixedDims as readonly number[]
     if (Array.isArray(dims) && dims[0] !== rows) {
@@ -161,7 +164,7 @@ export function admitBlock(inputs: BlockInput, shape: BlockShape): BlockRow[] {
 function asRowError(inputs: BlockInput, rows: number, shape: BlockShape): InvalidInputError {
   const first: RowInput = {}
   for (const name in inputs) {
-    const { data, dims } = inputs[name] ?? {}
+    const { data, dims } = (inputs[name] as BlockInput[string] | null | undefined) ?? {}
     const perRow = rows > 0 && ArrayBuffer.isView(data) ? (data as TypedArray).length / rows : 0
     first[name] = {
       data:
@@ -209,7 +212,8 @@ export function joinBlockResults(results: readonly BlockRowResult[], shape: Bloc
   for (let o = 0; o < shape.outputs.length; o++) {
     const spec = shape.outputs[o]
     if (rows === 0) {
-      out[spec.name] = { type: spec.type, data: new spec.ctor(0), dims: [0] }
+      // Fixed row dims (`blockShapeOf`): what a batch would have answered.
+      out[spec.name] = { type: spec.type, data: new spec.ctor(0), dims: [0, ...spec.rowDims.map((d) => (d as { fixed: number }).fixed)] }
       continue
     }
     const first = results[0]
@@ -226,6 +230,14 @@ export function joinBlockResults(results: readonly BlockRowResult[], shape: Bloc
       data = new spec.ctor(rows * rowSize) as TypedArray
       for (let r = 0; r < rows; r++) {
         const { outputs, row } = results[r]
+        // The model declares fixed row dims; a worker that answered others is not trusted.
+        const dims = outputs.rowDims[o]
+        if (dims.length !== rowDims.length || dims.some((d, i) => d !== rowDims[i])) {
+          throw new InferenceError(
+            `Output "${spec.name}" came back with row dims [${dims.join(', ')}] from one batch and [${rowDims.join(', ')}] from another`,
+            { details: { output: spec.name } },
+          )
+        }
         ;(data as Float32Array).set((outputs.data[o] as Float32Array).subarray(row * rowSize, (row + 1) * rowSize), r * rowSize)
       }
     }

@@ -15,9 +15,9 @@
  * row passes on its way in, with the messages every caller of `pool.infer` gets.
  *
  * Invariants that keep hostile bodies harmless:
- * - Only fixed property names are read from request objects, and rows are built with
- *   `Object.fromEntries` from names that are model inputs, so `__proto__` and friends
- *   can never reach a prototype.
+ * - Only fixed property names are read from request objects, and rows and blocks are
+ *   built from names that are model inputs with `ownEntry`, so even a model input named
+ *   `__proto__` becomes an own property and never reaches a prototype.
  * - No allocation is sized from the request's `shape` or `binary_data_size`: the count
  *   they imply must first equal what the body really holds (which the body limit
  *   bounds). Binary tensors are views into the body (copied once only when misaligned);
@@ -64,6 +64,15 @@ export interface DecodedInferRequest {
   readonly outputs: readonly RequestedOutput[]
 }
 
+/**
+ * Sets `object[key]` as an own property: plain assignment, except for `__proto__`, which
+ * assignment would take as the object's prototype.
+ */
+function ownEntry<T>(object: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true })
+  else object[key] = value
+}
+
 /** A decoded request: its inputs as the body gave them, split into rows only if asked. */
 class DecodedRequest implements DecodedInferRequest {
   #rows: RowInput[] | undefined
@@ -81,7 +90,7 @@ class DecodedRequest implements DecodedInferRequest {
         block = undefined
         break
       }
-      block[input.name] = { data: input.data as TypedArray, dims: input.shape }
+      ownEntry(block, input.name, { data: input.data as TypedArray, dims: input.shape })
     }
     this.block = block
   }
@@ -496,7 +505,7 @@ function splitRows(inputs: readonly DecodedInput[]): RowInput[] {
     const row: RowInput = {}
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]
-      row[p.name] = { data: rowOf(p.data, r * p.rowElements, (r + 1) * p.rowElements), dims: p.rowDims }
+      ownEntry<RowInput[string]>(row, p.name, { data: rowOf(p.data, r * p.rowElements, (r + 1) * p.rowElements), dims: p.rowDims })
     }
     rows[r] = row
   }

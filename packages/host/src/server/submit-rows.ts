@@ -51,7 +51,6 @@ export function submitRequest(
   request: DecodedInferRequest,
   options: { signal: AbortSignal; timeoutMs: number | undefined },
 ): Promise<RowOutput[] | BlockOutput> {
-  const { inferBlock } = pool
-  if (inferBlock !== undefined && request.block !== undefined && request.rowCount > 0) return inferBlock(request.block, options)
+  if (pool.inferBlock !== undefined && request.block !== undefined && request.rowCount > 0) return pool.inferBlock(request.block, options)
   return submitRows(pool, request.rows, options)
 }
