@@ -20,7 +20,7 @@
  */
 import { InferenceError, InvalidInputError } from '../errors.js'
 import type { BlockInput, BlockOutput, RowInput, TypedArray } from '../types.js'
-import { validateRow } from './validate-input.js'
+import { typeName, validateRow } from './validate-input.js'
 import type { FailedBatch } from './batch-size-probe.js'
 import type { InputSpec, ModelShape, OutputSpec } from './model-shape.js'
 
@@ -87,13 +87,6 @@ export function blockShapeOf(shape: ModelShape): BlockShape | undefined {
   return { inputs: shape.inputs, outputs: shape.outputs, model: shape }
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object'
-  return typeof value
-}
-
 function invalid(message: string, details: Record<string, unknown>): InvalidInputError {
   return new InvalidInputError(message, { details })
 }
@@ -101,7 +94,7 @@ function invalid(message: string, details: Record<string, unknown>): InvalidInpu
 /** The rows a block holds (the first dim its first input declares), checked to be a count. */
 function rowsOf(inputs: BlockInput): number {
   if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
-    throw invalid(`Expected an object of input tensors by name, got ${describe(inputs)}`, {})
+    throw invalid(`Expected an object of input tensors by name, got ${typeName(inputs)}`, {})
   }
   for (const name in inputs) {
     const dims = (inputs[name] as { dims?: unknown } | undefined)?.dims

@@ -30,7 +30,8 @@ function isTypedArray(value: unknown): value is TypedArray {
   return ArrayBuffer.isView(value) && !(value instanceof DataView)
 }
 
-function typeName(value: unknown): string {
+/** What a value is, for error messages: `null`, `an array`, its class name, or its `typeof`. */
+export function typeName(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'object') return (value as object).constructor?.name ?? 'an object'
