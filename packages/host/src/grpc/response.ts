@@ -8,7 +8,7 @@
 import type { inference } from '../../generated/inference.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { protocolDatatype } from '../server/datatypes.js'
-import { MODEL_VERSION, outputRuns, rawTensorBytes } from '../server/encode.js'
+import { MODEL_VERSION, answerOutput, rawTensorBytes } from '../server/encode.js'
 
 export function inferResponse(
   modelName: string,
@@ -18,17 +18,13 @@ export function inferResponse(
 ): inference.ModelInferResponse.$Properties {
   const outputs: inference.ModelInferResponse.InferOutputTensor.$Properties[] = []
   const raw: Uint8Array[] = []
-  // Rows' outputs (`inferMany`), or one tensor per output, rows first (`inferBlock`).
-  const rows = Array.isArray(results) ? (results as readonly RowOutput[]) : undefined
   for (const name of outputNames) {
-    const first = rows === undefined ? (results as BlockOutput)[name] : rows[0][name]
-    const shape = rows === undefined ? first.dims : [rows.length, ...first.dims]
-    const isString = first.type === 'string'
-    const chunks = (rows === undefined ? [first.data] : outputRuns(rows, name)).map((data) => rawTensorBytes(data, isString))
+    const { type, shape, runs } = answerOutput(results, name)
+    const chunks = runs.map((data) => rawTensorBytes(data, type === 'string'))
     // One run (one row, a block, or rows that ran together): its bytes, a view into its
     // batch's output buffer, are encoded as they are.
     raw.push(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-    outputs.push({ name, datatype: protocolDatatype(first.type), shape })
+    outputs.push({ name, datatype: protocolDatatype(type), shape })
   }
   return { model_name: modelName, model_version: MODEL_VERSION, id: id ?? '', outputs, raw_output_contents: raw }
 }

@@ -9,7 +9,7 @@
  * response with `NonFiniteOutputError`, whose message tells the client to ask for that
  * output as binary data, which carries every value exactly.
  */
-import type { BlockOutput, RowOutput, StringData, TensorData, TypedArray } from '../types.js'
+import type { BlockOutput, RowOutput, StringData, TensorData, TensorType, TypedArray } from '../types.js'
 import { binaryBody, bytesOf, writeBytesElements } from './binary.js'
 import type { BinaryBody } from './binary.js'
 import { datatypeInfo, protocolDatatype } from './datatypes.js'
@@ -87,15 +87,30 @@ export function outputRuns(results: readonly RowOutput[], name: string): TensorD
   return runs
 }
 
+/**
+ * One output of an answer — the rows' outputs (`inferMany`) or a block's (`inferBlock`) —
+ * as its type, its shape (rows first) and its data in as few arrays as possible
+ * (`outputRuns`). Both protocols' encoders read answers through this.
+ */
+export function answerOutput(
+  results: readonly RowOutput[] | BlockOutput,
+  name: string,
+): { type: TensorType; shape: number[]; runs: TensorData[] } {
+  if (!Array.isArray(results)) {
+    const tensor = (results as BlockOutput)[name]
+    return { type: tensor.type, shape: tensor.dims, runs: [tensor.data] }
+  }
+  const rows = results as readonly RowOutput[]
+  const first = rows[0][name]
+  return { type: first.type, shape: [rows.length, ...first.dims], runs: outputRuns(rows, name) }
+}
+
 export function encodeInferResponse(
   modelName: string,
   id: string | undefined,
   outputs: readonly RequestedOutput[],
   results: readonly RowOutput[] | BlockOutput,
 ): EncodedResponse {
-  // Rows' outputs (`inferMany`), or one tensor per output, rows first (`inferBlock`).
-  const rows = Array.isArray(results) ? (results as readonly RowOutput[]) : undefined
-  const block = rows === undefined ? (results as BlockOutput) : undefined
   const pieces: string[] = []
   const binary: Buffer[] = []
   const idPart = id === undefined ? '' : `"id":${JSON.stringify(id)},`
@@ -103,10 +118,8 @@ export function encodeInferResponse(
   let glue = `{"model_name":${JSON.stringify(modelName)},"model_version":"${MODEL_VERSION}",${idPart}"outputs":[`
   for (let o = 0; o < outputs.length; o++) {
     const { name, binary: asBinary } = outputs[o]
-    const first = rows === undefined ? (block as BlockOutput)[name] : rows[0][name]
-    const rowCount = rows === undefined ? first.dims[0] : rows.length
-    const rowDims = rows === undefined ? first.dims.slice(1) : first.dims
-    const numeric = first.type === 'string' ? undefined : datatypeInfo(first.type)
+    const { type, shape, runs } = answerOutput(results, name)
+    const numeric = type === 'string' ? undefined : datatypeInfo(type)
     // JSON text of a row's elements (strings quoted and escaped); `undefined` if one has no JSON form.
     const json = (data: TensorData): string | undefined =>
       numeric ? numeric.json(data as TypedArray) : (data as StringData).map((e) => JSON.stringify(e)).join(',')
@@ -114,7 +127,7 @@ export function encodeInferResponse(
     const raw = (data: TensorData): Buffer => rawTensorBytes(data, numeric === undefined)
     const texts: string[] = []
     let bytes = 0
-    for (const data of rows === undefined ? [first.data] : outputRuns(rows, name)) {
+    for (const data of runs) {
       if (asBinary) {
         // Rows' outputs are views into their batch's output buffer: written as they are.
         const chunk = raw(data)
@@ -127,7 +140,7 @@ export function encodeInferResponse(
       if (text.length > 0) texts.push(text)
     }
     if (o > 0) glue += ','
-    glue += `{"name":${JSON.stringify(name)},"datatype":"${protocolDatatype(first.type)}","shape":${JSON.stringify([rowCount, ...rowDims])}`
+    glue += `{"name":${JSON.stringify(name)},"datatype":"${protocolDatatype(type)}","shape":${JSON.stringify(shape)}`
     if (asBinary) {
       glue += `,"parameters":{"binary_data_size":${bytes}}}`
       continue
