@@ -32,6 +32,18 @@ export interface RunContext {
    * top-level result, so `defineWorker` collects them and wraps the whole result.)
    */
   transfer(...buffers: ArrayBuffer[]): void
+  /**
+   * Hands buffers this run has finished with (its batch's inputs) back to the host, to
+   * be freed there. A buffer moved into a worker thread belongs to the thread's isolate
+   * and is freed only by that isolate's garbage collection, which an idle thread does
+   * not run: a burst's inputs would otherwise stay allocated for as long as the thread
+   * idles (docs/runtime-facts.md, "Memory after a burst"). Moved along with the result,
+   * success or failure, they cost the host one unreferenced ArrayBuffer each, freed by
+   * its next young-generation collection. Ignored in a process-mode replica, whose
+   * buffers are its own process's memory and would be copied back. Buffers detached or empty by
+   * the time the result is posted are skipped.
+   */
+  release(...buffers: ArrayBuffer[]): void
 }
 
 /**
@@ -63,8 +75,12 @@ type LoadOutcome<State> = { ok: true; state: State; description: WorkerDescripti
 export interface WorkerRuntime {
   /** The piscina handler: {@link WorkerRuntime.run} with the transfers wrapped in `Piscina.move()`. */
   handler: WorkerHandler
-  /** Runs one task. Never rejects. `transfer`: buffers of the result to move rather than copy. */
-  run(task: WorkerTask): Promise<{ result: TaskResult; transfer: ArrayBuffer[] }>
+  /**
+   * Runs one task. Never rejects. `transfer`: buffers of the result to move rather than
+   * copy; `release`: buffers the run has finished with, not part of the result (see
+   * {@link RunContext.release}).
+   */
+  run(task: WorkerTask): Promise<{ result: TaskResult; transfer: ArrayBuffer[]; release: ArrayBuffer[] }>
   /** Loads (and reports on the pool's channel). Never rejects. */
   start(): Promise<LoadReport & { type: 'loaded' }>
   /** Disposes the state, if loaded. Never rejects. */
@@ -157,20 +173,25 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
     return loading
   }
 
-  const NO_TRANSFER: ArrayBuffer[] = []
+  const NONE: ArrayBuffer[] = []
   const run: WorkerRuntime['run'] = async (task) => {
     const started = performance.now()
     const facts = () => ({ threadId, busyMs: performance.now() - started })
     const outcome = await ensureLoaded()
-    if (!outcome.ok) return { result: { ok: false, error: outcome.error, ...facts() }, transfer: NO_TRANSFER }
+    if (!outcome.ok) return { result: { ok: false, error: outcome.error, ...facts() }, transfer: NONE, release: NONE }
     if (task.kind === 'describe')
-      return { result: { ok: true, kind: 'describe', description: outcome.description, ...facts() }, transfer: NO_TRANSFER }
+      return { result: { ok: true, kind: 'describe', description: outcome.description, ...facts() }, transfer: NONE, release: NONE }
 
     const transfers: ArrayBuffer[] = []
+    const releases: ArrayBuffer[] = []
     const context: RunContext = {
       threadId,
       batchId: task.batchId,
       transfer: (...buffers) => void transfers.push(...buffers),
+      release: (...buffers) => {
+        // A SharedArrayBuffer cannot be transferred (nor needs to be).
+        for (const buffer of buffers) if (buffer instanceof ArrayBuffer) releases.push(buffer)
+      },
     }
     let value: unknown
     try {
@@ -178,7 +199,8 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
     } catch (err) {
       return {
         result: { ok: false, error: serializeError(err, 'ERR_INFERENCE', { batchId: task.batchId }), ...facts() },
-        transfer: NO_TRANSFER,
+        transfer: NONE,
+        release: releases,
       }
     }
     if (Array.isArray(value)) {
@@ -187,15 +209,20 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
         slot instanceof Error ? ({ $inferpoolSlotError: serializeError(slot, 'ERR_INFERENCE') } satisfies SlotError) : slot,
       )
     }
-    return { result: { ok: true, kind: 'run', value, ...facts() }, transfer: transfers }
+    return { result: { ok: true, kind: 'run', value, ...facts() }, transfer: transfers, release: releases }
   }
 
   const handler: WorkerHandler = async (task) => {
-    const { result, transfer } = await run(task)
-    if (transfer.length === 0) return result
+    const { result, transfer, release } = await run(task)
+    if (transfer.length === 0 && release.length === 0) return result
+    // A transfer list may name a buffer once only; released buffers ride along unreferenced
+    // (the host's side gets ArrayBuffers nothing points to).
+    // One detached since (or empty, which frees nothing) would make the whole post fail.
+    const list = release.length === 0 ? transfer : [...new Set([...transfer, ...release.filter((b) => b.byteLength > 0)])]
+    if (list.length === 0) return result
     // Only a move() of the top-level return value transfers (piscina ignores nested ones).
     return Piscina.move({
-      [Piscina.transferableSymbol]: transfer,
+      [Piscina.transferableSymbol]: list,
       [Piscina.valueSymbol]: result,
     } as never) as unknown as TaskResult
   }

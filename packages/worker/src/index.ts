@@ -17,6 +17,7 @@ export {
   DEFAULT_LOG_SEVERITY_LEVEL,
 } from './onnx.js'
 export type { OnnxSessionConfig, LogSeverityLevel } from './onnx.js'
-export type { OnnxWorkerOptions } from './onnx-worker.js'
+export { onnxWorkerDefinition } from './onnx-definition.js'
+export type { OnnxWorkerOptions } from './onnx-definition.js'
 export type * from './protocol.js'
 export { decodeStrings, encodeStrings } from './strings.js'

@@ -1,51 +1,10 @@
 /**
- * The ONNX tensor worker: the default worker of `createPool`. One cached
- * `InferenceSession` per thread; each batch arrives as one packed tensor per input
- * (transferred), is wrapped without copying, and the outputs are transferred back.
+ * The ONNX tensor worker's module: what a pool of the built-in worker loads in each
+ * thread or process (its behaviour is in onnx-definition.ts).
  */
-import type { InferenceSession } from 'onnxruntime-node'
 import { defineWorker } from './define-worker.js'
-import { createSession, describeSession, pickDevice, runTensors } from './onnx.js'
-import type { OnnxSessionConfig } from './onnx.js'
-import type { TensorBatch, TensorBatchOutput } from './protocol.js'
+import { onnxWorkerDefinition } from './onnx-definition.js'
 
-/** `workerOptions` of the ONNX tensor worker (the host fills them in from `PoolOptions`). */
-export interface OnnxWorkerOptions {
-  model: string | Uint8Array
-  session?: OnnxSessionConfig
-  /**
-   * CUDA devices to spread sessions over. Each new thread takes the next one
-   * (round robin through `deviceCounter`, shared by every thread of the pool).
-   */
-  deviceIds?: number[]
-  /** One Int32 over a SharedArrayBuffer: the round-robin counter for `deviceIds`. */
-  deviceCounter?: Int32Array
-}
+export type { OnnxWorkerOptions } from './onnx-definition.js'
 
-interface OnnxState {
-  session: InferenceSession
-  config: OnnxSessionConfig
-}
-
-export default defineWorker<OnnxWorkerOptions, OnnxState, TensorBatch, TensorBatchOutput>({
-  async load(options) {
-    const config = pickDevice(options.session ?? {}, options.deviceIds, options.deviceCounter)
-    const session = await createSession(options.model, config)
-    return { session, config }
-  },
-  describe(state) {
-    return {
-      ...describeSession(state.session),
-      executionProvider: state.config.executionProvider ?? 'cpu',
-      deviceId: state.config.deviceId ?? null,
-    }
-  },
-  async run(state, batch, context) {
-    const { outputs, transfer, timing } = await runTensors(state.session, batch.inputs)
-    context.transfer(...transfer)
-    return { outputs, timing }
-  },
-  async dispose(state) {
-    await state.session.release()
-  },
-})
+export default defineWorker(onnxWorkerDefinition)

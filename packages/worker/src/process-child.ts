@@ -108,6 +108,8 @@ async function boot(message: HostMessage & { t: 'boot' }): Promise<void> {
 
 async function run(message: HostMessage & { t: 'run' }): Promise<void> {
   const task = readSlot(fdOf('in', message.lane), message.slot) as RunTask
+  // `release` is not needed here: the buffers this process was sent are its own memory,
+  // and sending them back would copy them.
   const { result, transfer } = await (runtime as WorkerRuntime).run(task)
   const out = fdOf('out', message.lane)
   let slot

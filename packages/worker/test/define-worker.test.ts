@@ -151,6 +151,55 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
     expect((value.value as { buffer: ArrayBuffer }).buffer).toBe(list[0])
   })
 
+  it('moves released buffers along with the result, unreferenced, once each, skipping detached and shared ones', async () => {
+    const output = new Float32Array(4).buffer
+    const input = new Float32Array(8).buffer
+    const detached = new Float32Array(2).buffer
+    const runtime = createWorkerRuntime(
+      {
+        load: () => null,
+        run: (_state, _batch: null, context) => {
+          context.transfer(output)
+          context.release(input, output, detached, new SharedArrayBuffer(8) as unknown as ArrayBuffer)
+          structuredClone(detached, { transfer: [detached] })
+          return { output }
+        },
+      },
+      boot(undefined),
+    )
+    const ran = await runtime.run({ kind: 'run', batchId: 1, payload: null })
+    expect(ran.transfer).toEqual([output])
+    expect(ran.release).toHaveLength(3)
+    expect(ran.release[0]).toBe(input)
+    const moved = (await runtime.handler({ kind: 'run', batchId: 2, payload: null })) as unknown as Record<symbol, unknown>
+    expect(moved[Piscina.transferableSymbol]).toEqual([output, input])
+    expect((moved[Piscina.transferableSymbol] as ArrayBuffer[])[1]).toBe(input)
+    const value = moved[Piscina.valueSymbol] as TaskResult & { ok: true; kind: 'run' }
+    expect(value.value).toEqual({ output })
+  })
+
+  it('releases the buffers of a run that throws, and answers a run that releases nothing unwrapped', async () => {
+    const input = new Float32Array(8).buffer
+    const runtime = createWorkerRuntime(
+      {
+        load: () => null,
+        run: (_state, batch: { fail: boolean }, context) => {
+          if (!batch.fail) return []
+          context.release(input)
+          throw new Error('bad batch')
+        },
+      },
+      boot(undefined),
+    )
+    const failed = await runtime.run({ kind: 'run', batchId: 1, payload: { fail: true } })
+    expect(failed.result).toMatchObject({ ok: false, error: { code: 'ERR_INFERENCE', message: 'bad batch' } })
+    expect(failed.transfer).toEqual([])
+    expect(failed.release).toEqual([input])
+    const moved = (await runtime.handler({ kind: 'run', batchId: 2, payload: { fail: true } })) as unknown as Record<symbol, unknown>
+    expect(moved[Piscina.transferableSymbol]).toEqual([input])
+    expect(await runtime.handler({ kind: 'run', batchId: 3, payload: { fail: false } })).toMatchObject({ ok: true, value: [] })
+  })
+
   it('disposes the state once, and a failing dispose does not throw', async () => {
     const disposed: number[] = []
     const runtime = createWorkerRuntime(
@@ -172,6 +221,32 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
 })
 
 describe('defineWorker in a real worker thread', () => {
+  it('moves a released buffer out of the thread with the result, and keeps one not released', async () => {
+    const piscina = new Piscina({
+      filename: fileURLToPath(new URL('./fixtures/releasing-worker.js', import.meta.url)),
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Infinity,
+      workerData: { channel: '', options: null } satisfies WorkerBootData,
+    })
+    const send = async (release: boolean): Promise<unknown> => {
+      const buffer = new ArrayBuffer(16)
+      const result = (await piscina.run(
+        { kind: 'run', batchId: 1, payload: { buffer, release } },
+        { transferList: [buffer] },
+      )) as TaskResult
+      return (result as TaskResult & { ok: true; kind: 'run' }).value
+    }
+    try {
+      expect(await send(true)).toEqual([16])
+      // The first buffer left with the first result: the thread now holds it detached.
+      expect(await send(false)).toEqual([0, 16])
+      expect(await send(false)).toEqual([0, 16, 16])
+    } finally {
+      await piscina.destroy()
+    }
+  })
+
   it('a worker module whose load throws still loads, reports on the channel, and answers tasks with the error', async () => {
     const channelName = `test:${process.pid}:${Math.random()}`
     const channel = new BroadcastChannel(channelName)

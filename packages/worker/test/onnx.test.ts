@@ -3,8 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Tensor } from 'onnxruntime-node'
 import type { InferenceSession } from 'onnxruntime-node'
 import { Piscina } from 'piscina'
-import { createSession, describeSession, pickDevice, runTensors, tensorFromWire, WorkerError } from '@inferpool/worker'
-import type { RunSuccess, TaskResult, TensorBatchOutput, WireTensor, WorkerBootData } from '@inferpool/worker'
+import {
+  createSession,
+  createWorkerRuntime,
+  describeSession,
+  onnxWorkerDefinition,
+  pickDevice,
+  runTensors,
+  tensorFromWire,
+  WorkerError,
+} from '@inferpool/worker'
+import type { OnnxWorkerOptions, RunSuccess, TaskResult, TensorBatchOutput, WireTensor, WorkerBootData } from '@inferpool/worker'
 
 const demoMlp = fileURLToPath(new URL('../../host/models/demo-mlp.onnx', import.meta.url))
 
@@ -89,6 +98,48 @@ describe('device choice', () => {
       intraOpNumThreads: 2,
     })
     expect(pickDevice({ executionProvider: 'cuda' }, [3], undefined)).toEqual({ executionProvider: 'cuda', deviceId: 3 })
+  })
+})
+
+describe('the ONNX tensor worker', () => {
+  const runtime = createWorkerRuntime(onnxWorkerDefinition, {
+    channel: '',
+    options: { model: demoMlp, session: { intraOpNumThreads: 1 } } satisfies OnnxWorkerOptions,
+  })
+  afterAll(() => runtime.dispose())
+
+  it('transfers its outputs and releases its inputs to the host, equal to a direct run', async () => {
+    const input = Float32Array.from({ length: 2 * 256 }, (_, i) => Math.cos(i))
+    const buffer = input.slice().buffer
+    const ran = await runtime.run({
+      kind: 'run',
+      batchId: 1,
+      payload: { rows: 2, inputs: { input: { type: 'float32', dims: [2, 256], buffer } } },
+    })
+    expect(ran.result.ok).toBe(true)
+    const { outputs } = (ran.result as RunSuccess).value as TensorBatchOutput
+    expect(ran.transfer).toEqual([outputs.output.buffer])
+    expect(ran.release).toHaveLength(1)
+    expect(ran.release[0]).toBe(buffer)
+    const session = await createSession(demoMlp, { intraOpNumThreads: 1 })
+    try {
+      const direct = await session.run({ input: new Tensor('float32', input, [2, 256]) })
+      expect(Array.from(new Float32Array(outputs.output.buffer))).toEqual(Array.from(direct.output.data as Float32Array))
+    } finally {
+      await session.release()
+    }
+  })
+
+  it('releases the inputs of a batch that ORT refuses', async () => {
+    const buffer = new Float32Array(3).buffer
+    const ran = await runtime.run({
+      kind: 'run',
+      batchId: 2,
+      payload: { rows: 1, inputs: { input: { type: 'float32', dims: [1, 3], buffer } } },
+    })
+    expect(ran.result).toMatchObject({ ok: false, error: { code: 'ERR_INFERENCE' } })
+    expect(ran.release).toHaveLength(1)
+    expect(ran.release[0]).toBe(buffer)
   })
 })
 
