@@ -211,6 +211,25 @@ describe('process isolation metrics', () => {
   })
 })
 
+describe('process isolation after a burst', () => {
+  it('the replica that ran a batch collects its garbage once quiet; one that ran none does not', async () => {
+    const pool = await createPool({
+      model: models.demoMlp,
+      replicas: 2,
+      isolation: 'process',
+      processes: { idleCollectMs: 10 },
+      batching: { maxBatchSize: 16 },
+    })
+    pools.push(pool as Pool<unknown, unknown>)
+    expect(pool.stats.replicas.map((r) => r.idleCollections)).toEqual([0, 0])
+    const rand = prng(4)
+    await pool.infer({ input: Float32Array.from({ length: 256 }, () => rand()) })
+    const ran = pool.stats.replicas.findIndex((r) => r.batches === 1)
+    await poll(() => pool.stats.replicas[ran]?.idleCollections === 1, 'the idle collection of the replica that ran the batch')
+    expect(pool.stats.replicas.map((r) => r.idleCollections)).toEqual(ran === 0 ? [1, 0] : [0, 1])
+  })
+})
+
 describe('process isolation with the ONNX worker', () => {
   it('returns every row equal to thread mode', async () => {
     const thread = await createPool({ model: models.demoMlp, replicas: 1, batching: { maxBatchSize: 16 } })

@@ -190,6 +190,18 @@ describe('options are validated once, naming the option and echoing the value', 
       'Expected `processes.maxRssMb` to be a finite number >= 1, got `0` (number)',
     ],
     [
+      'a negative idle collection delay',
+      { isolation: 'process', processes: { idleCollectMs: -1 } },
+      'RangeError',
+      'Expected `processes.idleCollectMs` to be an integer >= 0, got `-1` (number)',
+    ],
+    [
+      'a fractional idle collection delay',
+      { isolation: 'process', processes: { idleCollectMs: 2.5 } },
+      'RangeError',
+      'Expected `processes.idleCollectMs` to be an integer >= 0, got `2.5` (number)',
+    ],
+    [
       'an environment value that is not a string',
       { isolation: 'process', processes: { env: { CUDA_VISIBLE_DEVICES: 0 } } },
       'TypeError',

@@ -2,6 +2,9 @@ export { defineWorker, createWorkerRuntime, PROCESS_HOST } from './define-worker
 export { readSlot, writeSlot, slotPath, SLOT_DIR } from './process-wire.js'
 export type { WorkerDefinition, WorkerHandler, WorkerRuntime, LoadContext, RunContext, ProcessHost } from './define-worker.js'
 export { WorkerError, serializeError } from './errors.js'
+export { IdleCollection, youngGenerationGrown, RELEASE_AFTER_MS, MAX_RELEASES } from './idle-collection.js'
+export type { IdleCollectionOptions } from './idle-collection.js'
+export { exposeGc } from './expose-gc.js'
 export {
   createSession,
   pickDevice,

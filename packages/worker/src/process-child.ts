@@ -18,6 +18,8 @@ import { pathToFileURL } from 'node:url'
 import { PROCESS_HOST } from './define-worker.js'
 import type { ProcessHost, WorkerRuntime } from './define-worker.js'
 import { serializeError } from './errors.js'
+import { exposeGc } from './expose-gc.js'
+import { IdleCollection, youngGenerationGrown } from './idle-collection.js'
 import { readSlot, slotPath, writeSlot } from './process-wire.js'
 import type { ChildMessage, HostMessage, ProcessBoot, RunTask, TaskResult } from './protocol.js'
 
@@ -76,9 +78,32 @@ function rss(): number {
   return rssBytes
 }
 
+/** Batches being run now. */
+let running = 0
+/**
+ * Frees what a burst of batches left behind (the buffers read from the slot files, a
+ * grown young generation) once this process has been quiet for `idleCollectMs`: an idle
+ * process allocates nothing, so V8 would not collect until its next batch.
+ */
+let idleCollection: IdleCollection | undefined
+
+function startIdleCollection(afterMs: number): void {
+  // This process's main thread is its only JS thread: exposeGc's flag cannot race here.
+  const gc = afterMs > 0 ? exposeGc() : undefined
+  if (gc === undefined) return
+  idleCollection = new IdleCollection({
+    afterMs,
+    collect: gc,
+    grown: youngGenerationGrown(),
+    onCollected: () => send({ t: 'collected', rss: process.memoryUsage.rss() }),
+    logger: console,
+  })
+}
+
 async function boot(message: HostMessage & { t: 'boot' }): Promise<void> {
   lanes = message.lanes
   rssEachBatch = message.rssEachBatch
+  startIdleCollection(message.idleCollectMs)
   const { module, boot } = readSlot(fdOf('in', 0), message.slot) as ProcessBoot
   const host: ProcessHost = {
     boot,
@@ -107,6 +132,18 @@ async function boot(message: HostMessage & { t: 'boot' }): Promise<void> {
 }
 
 async function run(message: HostMessage & { t: 'run' }): Promise<void> {
+  if (running++ === 0) {
+    idleCollection?.busy()
+    idleCollection?.inferenceStarted()
+  }
+  try {
+    await runBatch(message)
+  } finally {
+    if (--running === 0) idleCollection?.idle()
+  }
+}
+
+async function runBatch(message: HostMessage & { t: 'run' }): Promise<void> {
   const task = readSlot(fdOf('in', message.lane), message.slot) as RunTask
   // `release` is not needed here: the buffers this process was sent are its own memory,
   // and sending them back would copy them.
@@ -134,6 +171,7 @@ process.on('message', (message: HostMessage) => {
   if (message.t === 'boot') void boot(message)
   else if (message.t === 'run') void run(message)
   else if (message.t === 'dispose') {
+    idleCollection?.close()
     void (runtime ? runtime.dispose() : Promise.resolve()).then(() => send({ t: 'disposed' }))
   }
 })

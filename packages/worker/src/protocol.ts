@@ -203,7 +203,8 @@ export interface ProcessBoot {
 export type HostMessage =
   /** `lanes`: how many slot-file pairs the host created for this child (all of them are the child's to unlink if the host goes). */
   /** `rssEachBatch`: measure the RSS after every batch (a memory cap is set); otherwise at most every 250 ms. */
-  | { t: 'boot'; slot: SlotLayout; lanes: number; rssEachBatch: boolean }
+  /** `idleCollectMs`: quiet time after the last batch before the child collects its garbage (0: never; see idle-collection.ts). */
+  | { t: 'boot'; slot: SlotLayout; lanes: number; rssEachBatch: boolean; idleCollectMs: number }
   | { t: 'run'; id: number; lane: number; slot: SlotLayout }
   | { t: 'dispose' }
 
@@ -213,3 +214,5 @@ export type ChildMessage =
   | { t: 'loaded'; ok: false; error: SerializedError; rss: number }
   | { t: 'result'; id: number; lane: number; slot: SlotLayout; rss: number }
   | { t: 'disposed' }
+  /** The child ran one idle collection; `rss` is measured after it. */
+  | { t: 'collected'; rss: number }

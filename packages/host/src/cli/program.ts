@@ -7,6 +7,7 @@ import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { batcherDefaults } from '@inferpool/core'
 import { Command, Option } from 'commander'
+import { exposeGc } from '@inferpool/worker'
 import { runClusterPrimary } from '../cluster/primary.js'
 import { joinCluster } from '../cluster/worker.js'
 import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
@@ -16,7 +17,6 @@ import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
 import type { PoolOptions } from '../types.js'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
-import { exposeGc } from './expose-gc.js'
 import { integerAtLeast, milliseconds, modelFlag, port } from './parse.js'
 import type { ModelFlag } from './parse.js'
 
@@ -215,7 +215,8 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
       new Option(
         '--idle-gc-ms <ms>',
         'once no request has been in progress for this long after serving some, run a full garbage collection (and one ' +
-          'more 5.2 s later) so memory a burst left behind is freed (see the README on memory); 0: never',
+          'more 5.2 s later) so memory a burst left behind is freed (see the README on memory); replica processes ' +
+          '(--isolation process) do the same after their last batch; 0: never',
       )
         .argParser(integerAtLeast(0))
         .default(SERVER_DEFAULTS.idleCollectMs),
@@ -263,6 +264,8 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     },
     session: { executionProviders: [flags.provider], intraOpNumThreads: intraOpThreads },
     isolation: flags.isolation,
+    // Replica processes collect after a burst as the server does, on the same quiet time.
+    ...(flags.isolation === 'process' ? { processes: { idleCollectMs: flags.idleGcMs } } : {}),
     timeoutMs: flags.timeoutMs,
   })
   // Pools load while the server already answers /v2/health/live (ready comes after).

@@ -39,6 +39,8 @@ export const POOL_DEFAULTS = {
   allowSpinning: false,
   // Errors ORT would log reach callers as typed errors already (see SessionOptions).
   logSeverityLevel: 4,
+  // As the server's own (SERVER_DEFAULTS.idleCollectMs): soon after a burst, long after a batch.
+  idleCollectMs: 1_000,
 } as const
 
 /**
@@ -77,6 +79,8 @@ export interface ResolvedPoolOptions {
   processEnv: Array<Readonly<Record<string, string>>>
   /** Process mode: recycle a replica above this RSS (bytes). */
   maxRssBytes: number | undefined
+  /** Process mode: quiet ms after a replica's last batch before it collects its garbage (0: never). */
+  idleCollectMs: number
 }
 
 /** The keys of `BatchingOptions`: the only place outside the type that lists them. */
@@ -188,15 +192,20 @@ function resolveEnv(value: unknown): Array<Readonly<Record<string, string>>> {
   return list as Array<Record<string, string>>
 }
 
-function resolveProcesses(options: PoolOptions): Pick<ResolvedPoolOptions, 'isolation' | 'processEnv' | 'maxRssBytes'> {
+function resolveProcesses(options: PoolOptions): Pick<ResolvedPoolOptions, 'isolation' | 'processEnv' | 'maxRssBytes' | 'idleCollectMs'> {
   const isolation = oneOf('isolation', options.isolation, ['thread', 'process'] as const, 'thread')
   const processes = options.processes
-  if (processes === undefined) return { isolation, processEnv: [{}], maxRssBytes: undefined }
+  if (processes === undefined) return { isolation, processEnv: [{}], maxRssBytes: undefined, idleCollectMs: POOL_DEFAULTS.idleCollectMs }
   if (typeof processes !== 'object' || processes === null) invalid('type', 'processes', 'an object', processes)
   // Silently ignoring them would leave a user believing their replicas are capped or pinned.
   if (isolation !== 'process') invalid('range', 'processes', "unset unless `isolation` is 'process'", processes)
   const maxRssMb = finiteAtLeast('processes.maxRssMb', processes.maxRssMb, 1)
-  return { isolation, processEnv: resolveEnv(processes.env), maxRssBytes: maxRssMb === undefined ? undefined : maxRssMb * 1024 * 1024 }
+  return {
+    isolation,
+    processEnv: resolveEnv(processes.env),
+    maxRssBytes: maxRssMb === undefined ? undefined : maxRssMb * 1024 * 1024,
+    idleCollectMs: integerAtLeast('processes.idleCollectMs', processes.idleCollectMs, 0, POOL_DEFAULTS.idleCollectMs),
+  }
 }
 
 /** Validates and resolves every option. Throws TypeError/RangeError naming the option. */

@@ -261,7 +261,7 @@ export class ServerMetrics {
     }
   }
 
-  /** Counts one idle garbage collection (idle-collection.ts). */
+  /** Counts one idle garbage collection (`IdleCollection` of @inferpool/worker). */
   idleCollected(): void {
     this.#idleCollections.inc()
   }

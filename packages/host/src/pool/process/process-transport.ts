@@ -49,6 +49,8 @@ interface Slot {
   busyMs: number
   restarts: number
   restartCauses: Record<string, number>
+  /** Idle garbage collections run by this slot's processes, over all of them. */
+  idleCollections: number
   backoffMs: number
   respawn: NodeJS.Timeout | undefined
 }
@@ -91,6 +93,7 @@ export class ProcessTransport implements ReplicaTransport {
       busyMs: 0,
       restarts: 0,
       restartCauses: {},
+      idleCollections: 0,
       backoffMs: 0,
       respawn: undefined,
     }))
@@ -163,6 +166,7 @@ export class ProcessTransport implements ReplicaTransport {
         restarts: slot.restarts,
         state: proc === null || proc.state === 'exited' ? 'down' : proc.state,
         restartCauses: { ...slot.restartCauses },
+        idleCollections: slot.idleCollections,
       }
       if (proc?.state === 'failed' && proc.lastError !== undefined) stats.lastError = proc.lastError
       if (proc && proc.state !== 'exited') {
@@ -262,7 +266,14 @@ export class ProcessTransport implements ReplicaTransport {
     // Events of a process that is no longer the slot's (a late message) are ignored.
     const current = (): boolean => proc !== null && slot.proc === proc
     proc = new ReplicaProcess(
-      { module: this.module, boot, env, lanes: this.options.concurrency, rssEachBatch: this.options.maxRssBytes !== undefined },
+      {
+        module: this.module,
+        boot,
+        env,
+        lanes: this.options.concurrency,
+        rssEachBatch: this.options.maxRssBytes !== undefined,
+        idleCollectMs: this.options.idleCollectMs,
+      },
       {
         onLoaded: (outcome) => {
           if (!current()) return
@@ -275,6 +286,9 @@ export class ProcessTransport implements ReplicaTransport {
         },
         onResult: (id, result) => this.onResult(slot, id, result),
         onExit: (exit, pending) => this.onExit(slot, proc as ReplicaProcess, exit, pending),
+        onCollected: () => {
+          if (current()) slot.idleCollections++
+        },
       },
     )
     slot.proc = proc

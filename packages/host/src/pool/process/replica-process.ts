@@ -30,6 +30,8 @@ export interface ReplicaProcessEvents {
   onResult(id: number, result: TaskResult): void
   /** The process exited; `pending` are the ids of the tasks it still held. */
   onExit(exit: ProcessExit, pending: number[]): void
+  /** The process ran one idle garbage collection (its `rss` is updated already). */
+  onCollected(): void
 }
 
 export interface ReplicaProcessSpec {
@@ -42,6 +44,8 @@ export interface ReplicaProcessSpec {
   lanes: number
   /** The child measures its RSS after every batch (for a memory cap), not just every 250 ms. */
   rssEachBatch: boolean
+  /** Quiet time after its last batch before the child collects its garbage (0: never). */
+  idleCollectMs: number
 }
 
 /** Where the child entry's built `.js` lives. */
@@ -107,7 +111,7 @@ export class ReplicaProcess {
         this.outFds.push(this.createSlot('out', lane))
       }
       const slot = writeSlot(this.inFds[0] as number, { module: spec.module, boot: spec.boot } satisfies ProcessBoot, [])
-      this.post({ t: 'boot', slot, lanes: spec.lanes, rssEachBatch: spec.rssEachBatch })
+      this.post({ t: 'boot', slot, lanes: spec.lanes, rssEachBatch: spec.rssEachBatch, idleCollectMs: spec.idleCollectMs })
     } catch (err) {
       // The boot data cannot be cloned (a SharedArrayBuffer in workerOptions…) or /dev/shm is full.
       this.child.kill('SIGKILL')
@@ -204,6 +208,9 @@ export class ReplicaProcess {
       this.events.onLoaded(message.ok ? { ok: true, description: message.description } : { ok: false, error: message.error })
     } else if (message.t === 'disposed') {
       this.disposed?.()
+    } else if (message.t === 'collected') {
+      this.rss = message.rss
+      this.events.onCollected()
     }
   }
 

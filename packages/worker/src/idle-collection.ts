@@ -1,15 +1,18 @@
 /**
- * After a burst, gives memory back once the server has gone quiet: one full garbage
- * collection `afterMs` after the last request was answered, and one more
- * `RELEASE_AFTER_MS` after that if the server is still quiet.
+ * After a burst, gives memory back once an isolate has gone quiet: one full garbage
+ * collection `afterMs` after the last piece of work ended, and one more
+ * `RELEASE_AFTER_MS` after that if it is still quiet. Two owners run one each: the
+ * server's main thread (its requests are the work) and each process-mode replica (its
+ * batches are).
  *
- * Why the server does this itself: V8 collects when a program allocates, and an idle
- * server allocates nothing. After an overload burst the main thread's heap and the dead
- * request buffers (body chunks, joined bodies, decoded tensors: off-heap memory that only
- * a collection frees) stay allocated until the next traffic, or until V8's memory reducer
- * runs tens of seconds later. One collection frees them; whether the process's resident
- * memory then falls depends on the allocator (docs/runtime-facts.md#memory-after-a-burst:
- * glibc keeps most of it, jemalloc with a decay time returns it).
+ * Why they do this themselves: V8 collects when a program allocates, and an idle
+ * program allocates nothing. After an overload burst the heap and the dead buffers
+ * (request bodies and decoded tensors on the server; the batches read from the slot
+ * files in a replica process: off-heap memory that only a collection frees) stay
+ * allocated until the next traffic, or until V8's memory reducer runs tens of seconds
+ * later. One collection frees them; whether the process's resident memory then falls
+ * depends on the allocator (docs/runtime-facts.md#memory-after-a-burst: glibc keeps
+ * most of it, jemalloc with a decay time returns it).
  *
  * Why a second one: V8 gives its young generation back (it grows from 1 to 32 MiB under
  * load) only at a full collection that finds the allocation rate low over the last five
@@ -18,9 +21,9 @@
  * the dead off-heap buffers. The second, over five seconds after it, shrinks the young
  * generation.
  *
- * Cheap on the request path: the server's request gates call `busy()`, `idle()` and
- * `inferenceStarted()` only when they turn non-empty or empty, and one timer at most is
- * pending, re-armed when it fires too early instead of being cleared and set per request.
+ * Cheap on the hot path: the owner calls `busy()`, `idle()` and `inferenceStarted()`
+ * only when its work turns non-empty or empty, and one timer at most is pending,
+ * re-armed when it fires too early instead of being cleared and set per request.
  */
 
 import { getHeapSpaceStatistics } from 'node:v8'
@@ -31,8 +34,8 @@ function youngGenerationBytes(): number {
 }
 
 /**
- * The server's `grown`: whether V8's young generation is larger than when this was
- * called (at server start). It grows from 1 to 32 MiB under load and only a releasing
+ * A `grown` for {@link IdleCollectionOptions}: whether V8's young generation is larger
+ * than when this was called (at start). It grows from 1 to 32 MiB under load and only a releasing
  * collection gives that back.
  */
 export function youngGenerationGrown(): () => boolean {
@@ -59,8 +62,8 @@ export interface IdleCollectionOptions {
   /** Runs one full collection (`globalThis.gc` under `--expose-gc`). */
   readonly collect: () => void
   /**
-   * After a releasing collection: whether the heap still holds what one gives back (the
-   * server: V8's young generation larger than at start). While it does, up to
+   * After a releasing collection: whether the heap still holds what one gives back
+   * (`youngGenerationGrown()`: V8's young generation larger than at start). While it does, up to
    * `MAX_RELEASES` are run. @default () => false (one releasing collection)
    */
   readonly grown?: () => boolean
@@ -82,7 +85,7 @@ export class IdleCollection {
    * first collection, `none` once both ran.
    */
   #owed: 'none' | 'collect' | 'release' = 'none'
-  /** When the server last went idle (`now()`). */
+  /** When the owner last went idle (`now()`). */
   #idleSince = 0
   /** When the last collection ran (`now()`). */
   #collectedAt = 0
@@ -96,14 +99,15 @@ export class IdleCollection {
     this.#now = options.now ?? (() => performance.now())
   }
 
-  /** The first request after a quiet spell started (any route: a scrape delays a collection too). */
+  /** The first piece of work after a quiet spell started (on the server any route: a scrape delays a collection too). */
   busy(): void {
     this.#busy = true
   }
 
   /**
-   * An inference request started. Only these make a collection worth its pause: health
-   * probes and metric scrapes alone never trigger one.
+   * Work that allocates started: an inference request on the server, a batch in a
+   * replica process. Only such work makes a collection worth its pause: health probes
+   * and metric scrapes alone never trigger one.
    */
   inferenceStarted(): void {
     if (this.#owed === 'release') {
@@ -114,14 +118,14 @@ export class IdleCollection {
     this.#owed = 'collect'
   }
 
-  /** The last request in progress was answered. */
+  /** The last piece of work in progress (request, batch) ended. */
   idle(): void {
     this.#busy = false
     this.#idleSince = this.#now()
     if (this.#timer === undefined && !this.#closed) this.#arm(this.#options.afterMs)
   }
 
-  /** No collection after this (the server is shutting down). */
+  /** No collection after this (the owner is shutting down). */
   close(): void {
     this.#closed = true
     clearTimeout(this.#timer)

@@ -1,5 +1,5 @@
 /**
- * The CLI's `gc` for the idle collection (src/cli/expose-gc.ts), in this very process:
+ * The `gc` of the idle collections (src/expose-gc.ts), in this very process:
  * it collects for real, and it leaves no `gc` global behind in contexts made afterwards.
  * And the V8 behaviour the idle collection's second collection exists for, in a fresh
  * process.
@@ -8,8 +8,7 @@ import { execFile } from 'node:child_process'
 import { setImmediate as turn } from 'node:timers/promises'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { exposeGc } from '../src/cli/expose-gc.js'
-import { RELEASE_AFTER_MS } from '../src/server/idle-collection.js'
+import { exposeGc, RELEASE_AFTER_MS } from '@inferpool/worker'
 
 describe('exposeGc', () => {
   it('returns a function that runs a full collection', async () => {

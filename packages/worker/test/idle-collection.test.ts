@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { IdleCollection, MAX_RELEASES, RELEASE_AFTER_MS } from '../src/server/idle-collection.js'
+import { IdleCollection, MAX_RELEASES, RELEASE_AFTER_MS } from '@inferpool/worker'
 
 describe('IdleCollection', () => {
   let clock = 0
