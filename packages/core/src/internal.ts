@@ -11,6 +11,9 @@
  *   and p-queue.
  */
 
+/** Largest delay `setTimeout` honours; longer ones fire after 1 ms. Bounds every option that becomes a timer. */
+export const MAX_TIMER_MS = 2_147_483_647
+
 /** `` `5` (number) ``, `` `"5"` (string) ``, `` `[1,2]` (array) `` — the bad value, echoed for messages. */
 export function describeValue(value: unknown): string {
   let shown: string

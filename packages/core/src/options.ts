@@ -5,6 +5,7 @@ import {
   functionOption,
   integerOption,
   invalidOption,
+  MAX_TIMER_MS,
   numberOption,
 } from './internal.js'
 import type { CloseOptions, DynamicBatcherOptions, SubmitOptions } from './types.js'
@@ -41,8 +42,7 @@ export const defaults = {
   statsWindow: 1024,
 } as const
 
-/** Largest delay `setTimeout` honours; longer ones fire after 1 ms. */
-export const MAX_TIMER_MS = 2_147_483_647
+export { MAX_TIMER_MS }
 
 /** Options after validation and defaulting. */
 export interface ResolvedOptions<Item> {

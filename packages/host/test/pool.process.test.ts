@@ -225,8 +225,9 @@ describe('process isolation after a burst', () => {
     const rand = prng(4)
     await pool.infer({ input: Float32Array.from({ length: 256 }, () => rand()) })
     const ran = pool.stats.replicas.findIndex((r) => r.batches === 1)
-    await poll(() => pool.stats.replicas[ran]?.idleCollections === 1, 'the idle collection of the replica that ran the batch')
-    expect(pool.stats.replicas.map((r) => r.idleCollections)).toEqual(ran === 0 ? [1, 0] : [0, 1])
+    // At least: a second, releasing collection may follow 5.2 s later.
+    await poll(() => (pool.stats.replicas[ran]?.idleCollections ?? 0) >= 1, 'the idle collection of the replica that ran the batch')
+    expect(pool.stats.replicas[1 - ran]?.idleCollections).toBe(0)
   })
 })
 

@@ -560,7 +560,10 @@ describe('embedding', () => {
       new RangeError('Expected `shutdownTimeoutMs` to be an integer >= 0, got `1.5` (number)'),
     )
     expect(() => createServer({ demo }, { idleCollectMs: -1 })).toThrow(
-      new RangeError('Expected `idleCollectMs` to be an integer >= 0, got `-1` (number)'),
+      new RangeError('Expected `idleCollectMs` to be an integer in [0, 2147483647], got `-1` (number)'),
+    )
+    expect(() => createServer({ demo }, { idleCollectMs: 2 ** 31 })).toThrow(
+      new RangeError('Expected `idleCollectMs` to be an integer in [0, 2147483647], got `2147483648` (number)'),
     )
     expect(() => createServer({ demo }, { collectGarbage: 'gc' as unknown as () => void })).toThrow(
       new TypeError('Expected `collectGarbage` to be a function, got `"gc"` (string)'),

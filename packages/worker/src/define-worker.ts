@@ -1,3 +1,4 @@
+import * as threads from 'node:worker_threads'
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads'
 import { performance } from 'node:perf_hooks'
 import { Piscina } from 'piscina'
@@ -40,8 +41,9 @@ export interface RunContext {
    * idles (docs/runtime-facts.md, "Memory after a burst"). Moved along with the result,
    * success or failure, they cost the host one unreferenced ArrayBuffer each, freed by
    * its next young-generation collection. Ignored in a process-mode replica, whose
-   * buffers are its own process's memory and would be copied back. Buffers detached or empty by
-   * the time the result is posted are skipped.
+   * buffers are its own process's memory and would be copied back. Only an `ArrayBuffer`
+   * this thread received or allocated itself qualifies: shared and untransferable ones
+   * are skipped, and so are buffers detached or empty by the time the result is posted.
    */
   release(...buffers: ArrayBuffer[]): void
 }
@@ -65,6 +67,10 @@ export interface WorkerDefinition<Options = unknown, State = unknown, Batch = un
   /** Releases the state when the pool closes. */
   dispose?(state: State): void | Promise<void>
 }
+
+/** `worker_threads.isMarkedAsUntransferable` where Node has it (20.19 has not; 21 and later have). */
+const untransferable: (buffer: ArrayBuffer) => boolean =
+  (threads as { isMarkedAsUntransferable?: (value: object) => boolean }).isMarkedAsUntransferable ?? (() => false)
 
 /** The function piscina calls for each task. */
 export type WorkerHandler = (task: WorkerTask) => Promise<TaskResult>
@@ -189,8 +195,10 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
       batchId: task.batchId,
       transfer: (...buffers) => void transfers.push(...buffers),
       release: (...buffers) => {
-        // A SharedArrayBuffer cannot be transferred (nor needs to be).
-        for (const buffer of buffers) if (buffer instanceof ArrayBuffer) releases.push(buffer)
+        // A SharedArrayBuffer cannot be transferred (nor needs to be), nor can a buffer
+        // Node marked untransferable (its Buffer pool): from Node 21 either in a transfer
+        // list fails the post, and a failed post ends the thread.
+        for (const buffer of buffers) if (buffer instanceof ArrayBuffer && !untransferable(buffer)) releases.push(buffer)
       },
     }
     let value: unknown
@@ -217,7 +225,7 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
     if (transfer.length === 0 && release.length === 0) return result
     // A transfer list may name a buffer once only; released buffers ride along unreferenced
     // (the host's side gets ArrayBuffers nothing points to).
-    // One detached since (or empty, which frees nothing) would make the whole post fail.
+    // A buffer detached since, or empty, frees nothing: left out.
     const list = release.length === 0 ? transfer : [...new Set([...transfer, ...release.filter((b) => b.byteLength > 0)])]
     if (list.length === 0) return result
     // Only a move() of the top-level return value transfers (piscina ignores nested ones).

@@ -154,11 +154,11 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
   it('moves released buffers along with the result, unreferenced, once each, skipping detached and shared ones', async () => {
     const output = new Float32Array(4).buffer
     const input = new Float32Array(8).buffer
-    const detached = new Float32Array(2).buffer
     const runtime = createWorkerRuntime(
       {
         load: () => null,
         run: (_state, _batch: null, context) => {
+          const detached = new Float32Array(2).buffer
           context.transfer(output)
           context.release(input, output, detached, new SharedArrayBuffer(8) as unknown as ArrayBuffer)
           structuredClone(detached, { transfer: [detached] })
@@ -221,6 +221,32 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
 })
 
 describe('defineWorker in a real worker thread', () => {
+  it("piscina posts a queued task's own transfer list array: emptied while queued, its buffers stay here (threads/transport.ts relies on it)", async () => {
+    const piscina = new Piscina({
+      filename: fileURLToPath(new URL('./fixtures/releasing-worker.js', import.meta.url)),
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Infinity,
+      workerData: { channel: '', options: null } satisfies WorkerBootData,
+    })
+    try {
+      // The thread is still starting: both tasks wait in piscina's queue.
+      const moved = new ArrayBuffer(16)
+      const kept = new ArrayBuffer(16)
+      const first = piscina.run({ kind: 'run', batchId: 1, payload: { buffer: moved, release: false } }, { transferList: [moved] })
+      const list = [kept]
+      const second = piscina.run({ kind: 'run', batchId: 2, payload: { buffer: kept, release: false } }, { transferList: list })
+      list.length = 0
+      expect(await first).toMatchObject({ ok: true, value: [16] })
+      // Cloned, not moved: the thread saw its own copy, and this side's buffer is intact.
+      expect(await second).toMatchObject({ ok: true, value: [16, 16] })
+      expect(moved.byteLength).toBe(0)
+      expect(kept.byteLength).toBe(16)
+    } finally {
+      await piscina.destroy()
+    }
+  })
+
   it('moves a released buffer out of the thread with the result, and keeps one not released', async () => {
     const piscina = new Piscina({
       filename: fileURLToPath(new URL('./fixtures/releasing-worker.js', import.meta.url)),

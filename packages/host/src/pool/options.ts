@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { ResourceLimits } from 'node:worker_threads'
-import { integerOption, invalidOption, numberOption, oneOfOption } from '@inferpool/core/internal'
+import { integerOption, invalidOption, MAX_TIMER_MS, numberOption, oneOfOption } from '@inferpool/core/internal'
 import type { OnnxSessionConfig } from '@inferpool/worker'
 import type { BatchingOptions, PaddingOptions, PoolOptions } from '../types.js'
 
@@ -204,7 +204,10 @@ function resolveProcesses(options: PoolOptions): Pick<ResolvedPoolOptions, 'isol
     isolation,
     processEnv: resolveEnv(processes.env),
     maxRssBytes: maxRssMb === undefined ? undefined : maxRssMb * 1024 * 1024,
-    idleCollectMs: integerAtLeast('processes.idleCollectMs', processes.idleCollectMs, 0, POOL_DEFAULTS.idleCollectMs),
+    idleCollectMs:
+      processes.idleCollectMs === undefined
+        ? POOL_DEFAULTS.idleCollectMs
+        : integerOption('processes.idleCollectMs', processes.idleCollectMs, 0, false, MAX_TIMER_MS),
   }
 }
 

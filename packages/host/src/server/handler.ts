@@ -20,6 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
 import { RequestTooLargeError, TimeoutError } from '@inferpool/core'
+import { MAX_TIMER_MS } from '@inferpool/core/internal'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import type { BlockOutput, RowOutput } from '../types.js'
@@ -94,9 +95,6 @@ interface ModelEntry {
   state: ModelState
   readonly loaded: Promise<void>
 }
-
-/** Largest delay `setTimeout` honours. */
-const MAX_TIMER_MS = 2_147_483_647
 
 /**
  * The largest binary-request JSON header read before admission. A header of a few

@@ -30,7 +30,7 @@
 import { createServer as createHttpServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { booleanOption, invalidOption } from '@inferpool/core/internal'
+import { booleanOption, invalidOption, MAX_TIMER_MS } from '@inferpool/core/internal'
 import { IdleCollection, youngGenerationGrown } from '@inferpool/worker'
 import { createGrpcServer } from '../grpc/server.js'
 import type { InferpoolGrpcServer } from '../grpc/server.js'
@@ -202,7 +202,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const idleTimeoutMs = checkInteger('idleTimeoutMs', options.idleTimeoutMs ?? SERVER_DEFAULTS.idleTimeoutMs, 1)
   const drainDelayMs = checkInteger('drainDelayMs', options.drainDelayMs ?? SERVER_DEFAULTS.drainDelayMs, 0)
   const logger = options.logger ?? console
-  const idleCollectMs = checkInteger('idleCollectMs', options.idleCollectMs ?? SERVER_DEFAULTS.idleCollectMs, 0)
+  const idleCollectMs = checkInteger('idleCollectMs', options.idleCollectMs ?? SERVER_DEFAULTS.idleCollectMs, 0, MAX_TIMER_MS)
   const collectGarbage = options.collectGarbage ?? (globalThis.gc as (() => void) | undefined)
   if (collectGarbage !== undefined && typeof collectGarbage !== 'function') {
     invalidOption('type', 'collectGarbage', 'a function', collectGarbage)

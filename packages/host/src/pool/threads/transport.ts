@@ -201,6 +201,11 @@ export class ThreadTransport implements ReplicaTransport {
             // instead of the batch nobody waits for any more.
             ;(sent as { kind: string }).kind = 'describe'
             sent.payload = undefined
+            // Nor its buffers: moved with it they would land in that thread with nothing to
+            // release them, to stay until its next collection. piscina posts this same
+            // array when the task reaches a thread (TaskInfo keeps the reference), so
+            // emptying it keeps them here, where they are garbage now.
+            transfer.length = 0
             consequence = 'it was still waiting for a free worker thread'
           }
           settle(failed({ kind: 'timeout', reason: consequence, details: { timeoutMs: ms } }))
