@@ -228,6 +228,17 @@ describe('process isolation after a burst', () => {
     // At least: a second, releasing collection may follow 5.2 s later.
     await poll(() => (pool.stats.replicas[ran]?.idleCollections ?? 0) >= 1, 'the idle collection of the replica that ran the batch')
     expect(pool.stats.replicas[1 - ran]?.idleCollections).toBe(0)
+    const app = createServer(createRequestHandler({ demo: pool as unknown as Pool }))
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+    try {
+      const text = (await http(`http://127.0.0.1:${(app.address() as AddressInfo).port}/metrics`)).text
+      const counted = (replica: number) =>
+        metric(text, 'inferpool_replica_idle_collections_total', { model: 'demo', replica: String(replica) })
+      expect(counted(ran)).toBe(pool.stats.replicas[ran]?.idleCollections)
+      expect(counted(1 - ran)).toBe(0)
+    } finally {
+      await new Promise((resolve) => app.close(resolve))
+    }
   })
 })
 

@@ -181,6 +181,18 @@ export class ServerMetrics {
         }
       },
     })
+    new Counter<'model' | 'replica'>({
+      name: 'inferpool_replica_idle_collections_total',
+      help: "Full garbage collections a replica's processes ran once quiet after batches (isolation: 'process'; processes.idleCollectMs).",
+      labelNames: ['model', 'replica'],
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        for (const [model, stats] of all()) {
+          for (const r of stats.replicas) if (r.idleCollections !== undefined) this.inc({ model, replica: String(r.id) }, r.idleCollections)
+        }
+      },
+    })
   }
 
   /** Every pool's stats now: live for local pools, the last `refresh()` for remote ones. */
