@@ -221,14 +221,18 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
 })
 
 describe('defineWorker in a real worker thread', () => {
-  it("piscina posts a queued task's own transfer list array: emptied while queued, its buffers stay here (threads/transport.ts relies on it)", async () => {
-    const piscina = new Piscina({
+  /** One thread of fixtures/releasing-worker.js, which answers with the sizes of every buffer it was sent. */
+  const releasingThread = (): Piscina =>
+    new Piscina({
       filename: fileURLToPath(new URL('./fixtures/releasing-worker.js', import.meta.url)),
       minThreads: 1,
       maxThreads: 1,
       idleTimeout: Infinity,
       workerData: { channel: '', options: null } satisfies WorkerBootData,
     })
+
+  it("piscina posts a queued task's own transfer list array: emptied while queued, its buffers stay here (threads/transport.ts relies on it)", async () => {
+    const piscina = releasingThread()
     try {
       // The thread is still starting: both tasks wait in piscina's queue.
       const moved = new ArrayBuffer(16)
@@ -248,13 +252,7 @@ describe('defineWorker in a real worker thread', () => {
   })
 
   it('moves a released buffer out of the thread with the result, and keeps one not released', async () => {
-    const piscina = new Piscina({
-      filename: fileURLToPath(new URL('./fixtures/releasing-worker.js', import.meta.url)),
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Infinity,
-      workerData: { channel: '', options: null } satisfies WorkerBootData,
-    })
+    const piscina = releasingThread()
     const send = async (release: boolean): Promise<unknown> => {
       const buffer = new ArrayBuffer(16)
       const result = (await piscina.run(
