@@ -218,6 +218,10 @@ function facade(
     },
   })
 
+  /** Queues admitted rows all or none: `inferMany`'s rows and `inferBlock`'s alike. */
+  const submitMany = (items: unknown[], inferOptions: InferOptions): Promise<unknown[]> =>
+    batcher.submitMany(items, submitOptions(inferOptions, options.timeoutMs))
+
   const pool: Pool<unknown, unknown> = {
     infer(input: unknown, inferOptions: InferOptions = NO_OPTIONS): Promise<unknown> {
       let item: unknown
@@ -240,10 +244,9 @@ function facade(
       } catch (err) {
         return Promise.reject(err)
       }
-      const submit = submitOptions(inferOptions, options.timeoutMs)
-      return batcher.submitMany(items, submit)
+      return submitMany(items, inferOptions)
     },
-    inferBlock: inferBlockOf(codec, (items, inferOptions) => batcher.submitMany(items, submitOptions(inferOptions, options.timeoutMs))),
+    inferBlock: inferBlockOf(codec, submitMany),
     get admission() {
       return batcher.admission
     },
