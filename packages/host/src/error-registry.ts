@@ -40,6 +40,7 @@ import {
   NonFiniteOutputError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
+  PendingBodyBytesFullError,
   RequestTimeoutError,
   RouteNotFoundError,
   ShuttingDownError,
@@ -152,7 +153,8 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     class: RequestTimeoutError,
     http: 408,
     grpc: 'DEADLINE_EXCEEDED',
-    summary: 'The request body did not arrive within `bodyTimeoutMs` (a stalled client); the connection is closed.',
+    summary:
+      'The request body (a gRPC request message) did not arrive within `bodyTimeoutMs` (a stalled client); the connection (the call) is closed.',
     headers: closeConnection,
   }),
   spec({
@@ -182,6 +184,13 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     grpc: 'UNAVAILABLE',
     retryable: true,
     summary: "The model's queue is full (`whenFull: 'reject'`).",
+  }),
+  spec({
+    class: PendingBodyBytesFullError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    retryable: true,
+    summary: 'The bodies and messages still arriving hold `maxPendingBodyBytes` already: the request is refused, not held.',
   }),
   spec({
     class: ShuttingDownError,

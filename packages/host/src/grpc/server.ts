@@ -4,6 +4,7 @@
  * in progress finish.
  */
 import { Server, ServerCredentials } from '@grpc/grpc-js'
+import { ShuttingDownError } from '../server/errors.js'
 import { checkInteger } from '../server/options.js'
 import type { InferpoolGrpcService } from './service.js'
 
@@ -24,12 +25,20 @@ export interface GrpcServerOptions {
    * @default 16777216 (16 MiB, the HTTP handler's default `maxBodyBytes`)
    */
   maxMessageBytes?: number
+  /**
+   * Most calls one HTTP/2 connection may have open at once (the connection's
+   * SETTINGS_MAX_CONCURRENT_STREAMS); a client opens more only once some end. Bounds
+   * what one connection can hold: streams × what each may hold (see `maxPendingBodyBytes`).
+   * @default 100
+   */
+  maxConcurrentStreams?: number
 }
 
 export const GRPC_SERVER_DEFAULTS = {
   port: 8001,
   host: '127.0.0.1',
   maxMessageBytes: 16 * 1024 * 1024,
+  maxConcurrentStreams: 100,
 } as const
 
 export interface InferpoolGrpcServer {
@@ -60,15 +69,24 @@ export function resolveGrpcServerOptions(options: GrpcServerOptions = {}): Requi
     throw new TypeError(`Expected \`host\` to be a non-empty string, got \`${String(host)}\``)
   }
   const maxMessageBytes = checkInteger('maxMessageBytes', options.maxMessageBytes ?? GRPC_SERVER_DEFAULTS.maxMessageBytes, 1)
-  return { port, host, maxMessageBytes }
+  const maxConcurrentStreams = checkInteger(
+    'maxConcurrentStreams',
+    options.maxConcurrentStreams ?? GRPC_SERVER_DEFAULTS.maxConcurrentStreams,
+    1,
+    2 ** 31 - 1,
+  )
+  return { port, host, maxMessageBytes, maxConcurrentStreams }
 }
 
 /** Creates (but does not start) a gRPC server for `service`. */
 export function createGrpcServer(service: InferpoolGrpcService, options: GrpcServerOptions = {}): InferpoolGrpcServer {
-  const { port, host, maxMessageBytes } = resolveGrpcServerOptions(options)
+  const { port, host, maxMessageBytes, maxConcurrentStreams } = resolveGrpcServerOptions(options)
   const server = new Server({
     'grpc.max_receive_message_length': maxMessageBytes,
     'grpc.max_send_message_length': maxMessageBytes,
+    'grpc.max_concurrent_streams': maxConcurrentStreams,
+    // First: the token, the body timeout and the byte budget, before a message is buffered.
+    interceptors: [service.guard.interceptor],
   })
   server.addService(service.definition, service.implementation)
   let address: string | undefined
@@ -98,6 +116,8 @@ export function createGrpcServer(service: InferpoolGrpcService, options: GrpcSer
         // tryShutdown refuses new calls now and calls back once the open ones end; the
         // service ends its open streams once they are idle.
         server.tryShutdown(() => resolve())
+        // As over HTTP, a request still arriving is not waited for.
+        service.guard.endArriving(new ShuttingDownError())
         void service.close()
       })
       return closing

@@ -23,6 +23,8 @@ import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '.
 import { submitRequest } from '../server/submit-rows.js'
 import { modelConfigOf } from '../server/triton/config.js'
 import { statsCollectorOf } from '../server/triton/stats.js'
+import { createCallGuard } from './call-guard.js'
+import type { GrpcCallGuard } from './call-guard.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
 import { decodeGrpcInferRequest } from './request.js'
 import { inferResponse } from './response.js'
@@ -39,6 +41,13 @@ type StreamResponse = inference.ModelStreamInferResponse.$Properties
 export interface InferpoolGrpcService {
   readonly definition: typeof GRPC_SERVICE_DEFINITION
   readonly implementation: UntypedServiceImplementation
+  /**
+   * The call guard (call-guard.ts): the bearer token, the body timeout and the
+   * pending-bytes budget applied as each call starts, before its message is buffered.
+   * Register `guard.interceptor` first in your server's `interceptors` option
+   * (`createGrpcServer` does).
+   */
+  readonly guard: GrpcCallGuard
   /** Unary calls and stream requests being answered now. */
   readonly activeCalls: number
   /**
@@ -332,9 +341,17 @@ function timeoutOf(handlerTimeoutMs: number | undefined, deadline: number): numb
  */
 export function createGrpcService(handler: InferpoolRequestHandler): InferpoolGrpcService {
   const inner = new GrpcService(handler)
+  const internals = handlerInternals(handler)
+  const guard = createCallGuard({
+    authorized: (authorization) => internals.authorizedBearer(authorization),
+    bodyTimeoutMs: internals.options.bodyTimeoutMs,
+    budget: internals.pendingBodyBytes,
+    failure: (error) => grpcFailure(error, internals.options.retryAfterSeconds * 1000, internals.options.logger),
+  })
   return {
     definition: GRPC_SERVICE_DEFINITION,
     implementation: inner.implementation,
+    guard,
     get activeCalls() {
       return inner.activeCalls
     },

@@ -10,6 +10,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js'
+import type { PendingBodyHold } from './pending-body-bytes.js'
 
 /** The client went away before the body was complete; nobody is left to answer. */
 export class ClientGoneError extends Error {
@@ -31,10 +32,18 @@ export class BodyReader {
   #checked = false
   /** Fails the read in progress (`abort`); undefined while none is. */
   #fail: ((error: unknown) => void) | undefined
+  /** This body's share of the server's pending-bytes budget (pending-body-bytes.ts), while it is arriving. */
+  readonly #hold: PendingBodyHold | undefined
 
-  constructor(req: IncomingMessage, limit: number) {
+  constructor(req: IncomingMessage, limit: number, hold?: PendingBodyHold) {
     this.#req = req
     this.#limit = limit
+    this.#hold = hold
+  }
+
+  /** Gives this body's bytes back to the pending-bytes budget (the request ended before its body did). */
+  release(): void {
+    this.#hold?.release()
   }
 
   /** Bytes read so far. */
@@ -102,11 +111,17 @@ export class BodyReader {
       const fail = (error: unknown): void => {
         cleanup()
         this.#chunks.length = 0
+        this.#hold?.release()
         reject(error)
       }
       const onData = (chunk: Buffer): void => {
         this.#length += chunk.length
         if (this.#length > this.#limit) return fail(new PayloadTooLargeError(this.#limit))
+        try {
+          this.#hold?.take(chunk.length)
+        } catch (error) {
+          return fail(error)
+        }
         this.#chunks.push(chunk)
         if (this.#length >= upTo) {
           // Stop here: what follows stays in the socket until the next read (or linger.ts).
@@ -117,6 +132,8 @@ export class BodyReader {
       }
       const onEnd = (): void => {
         this.#ended = true
+        // Complete: no longer a body still arriving.
+        this.#hold?.release()
         cleanup()
         resolve()
       }

@@ -135,3 +135,18 @@ export class OutputShapeMismatchError extends InferpoolError {
     )
   }
 }
+
+/**
+ * Taking this request's bytes would make the request bodies (HTTP) and messages (gRPC)
+ * still arriving hold more than `maxPendingBodyBytes` at once. The request is refused
+ * (503 / UNAVAILABLE) rather than held: the budget is what bounds the memory clients
+ * can pin by sending slowly.
+ */
+export class PendingBodyBytesFullError extends InferpoolError {
+  static readonly code = 'ERR_PENDING_BODY_BYTES_FULL'
+  constructor(limit: number) {
+    super(PendingBodyBytesFullError.code, `Requests still arriving hold the server's limit of ${limit} bytes; retry later`, {
+      details: { limit },
+    })
+  }
+}

@@ -48,6 +48,7 @@ import { ServerMetrics } from './metrics.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
 import type { ServedPool } from './served-pool.js'
+import { PendingBodyBytes } from './pending-body-bytes.js'
 import { modelConfigOf } from './triton/config.js'
 import { statsCollectorOf } from './triton/stats.js'
 
@@ -66,6 +67,11 @@ export interface InferpoolRequestHandler {
   readonly models: readonly string[]
   /** Requests being answered now (every route). */
   readonly activeRequests: number
+  /**
+   * The bytes requests still arriving hold now (HTTP bodies and gRPC messages together),
+   * the `maxPendingBodyBytes` limit, and how many requests were refused for it: a snapshot.
+   */
+  readonly pendingBodyBytes: { readonly held: number; readonly limit: number; readonly refused: number }
   /** Resolves once every pool has loaded; rejects with the first load failure. */
   ready(): Promise<void>
   /**
@@ -165,6 +171,8 @@ class Handler {
    * still reading their body are not counted — a shutdown answers them 503 at once.
    */
   readonly admitted = new Gate()
+  /** Bytes held by request bodies (and gRPC messages) still arriving, bounded by `maxPendingBodyBytes`. */
+  readonly pendingBodyBytes: PendingBodyBytes
   /** Aborts the body reads in progress when the handler closes. */
   readonly #reads = new Set<BodyReader>()
   /** Set while the server is about to close: readiness reports 503, requests are still served. */
@@ -197,6 +205,7 @@ class Handler {
 
   constructor(pools: PoolsByModel, options: RequestHandlerOptions | undefined) {
     this.options = resolveHandlerOptions(options)
+    this.pendingBodyBytes = new PendingBodyBytes(this.options.maxPendingBodyBytes)
     const entries = pools instanceof Map ? [...pools.entries()] : Object.entries(pools as Record<string, PoolSource>)
     if (entries.length === 0) throw new TypeError('Expected `pools` to hold at least one model, got none')
     this.metrics = new ServerMetrics({
@@ -427,7 +436,8 @@ class Handler {
       const door = doorOf(served)
       this.#admittedTo.add(served)
       const limits = { maxRows: this.options.maxRowsPerRequest }
-      const reader = new BodyReader(req, this.options.maxBodyBytes)
+      const reader = new BodyReader(req, this.options.maxBodyBytes, this.pendingBodyBytes.hold())
+      res.once('close', () => reader.release())
       const reading = { leftMs: this.options.bodyTimeoutMs }
       const headerField = req.headers[HEADER_LENGTH_HEADER]
       const counted = await this.#rowsAtTheDoor(req, served, reader, reading, limits)
@@ -679,6 +689,10 @@ export function createRequestHandler(pools: PoolsByModel, options?: RequestHandl
     registry: { value: inner.metrics.registry, enumerable: true },
     models: { value: Object.freeze([...inner.models.keys()]), enumerable: true },
     activeRequests: { get: () => inner.active.count, enumerable: true },
+    pendingBodyBytes: {
+      get: () => ({ held: inner.pendingBodyBytes.held, limit: inner.pendingBodyBytes.limit, refused: inner.pendingBodyBytes.refused }),
+      enumerable: true,
+    },
     ready: { value: () => inner.ready() },
     close: { value: (options?: CloseOptions) => inner.lifecycle.close(options) },
     destroy: { value: (error?: Error) => inner.lifecycle.destroy(error) },

@@ -16,6 +16,7 @@ export {
   NonFiniteOutputError,
   OutputShapeMismatchError,
   PayloadTooLargeError,
+  PendingBodyBytesFullError,
   RequestTimeoutError,
   RouteNotFoundError,
   ShuttingDownError,

@@ -20,6 +20,15 @@ export interface RequestHandlerOptions {
    */
   maxBodyBytes?: number
   /**
+   * Most bytes that all requests still arriving may hold at once, HTTP bodies and gRPC
+   * messages together (a body or message gives its bytes back once it is complete). A
+   * request whose next bytes would pass it is refused with 503 / UNAVAILABLE
+   * (`ERR_PENDING_BODY_BYTES_FULL`) instead of being held: with `bodyTimeoutMs`, it bounds
+   * the memory slow or stalled clients can pin.
+   * @default 134217728 (128 MiB: eight bodies of the default `maxBodyBytes`)
+   */
+  maxPendingBodyBytes?: number
+  /**
    * Most rows (first dim of `shape`) one inference request may carry; each row is one
    * request to the pool.
    * @default 1024
@@ -90,6 +99,7 @@ export interface RequestHandlerOptions {
 
 export const HANDLER_DEFAULTS = {
   maxBodyBytes: 16 * 1024 * 1024,
+  maxPendingBodyBytes: 128 * 1024 * 1024,
   maxRowsPerRequest: 1024,
   bodyTimeoutMs: 30_000,
   lingerMs: 2_000,
@@ -111,6 +121,7 @@ export function checkPositive(name: string, value: unknown): number {
 export interface ResolvedHandlerOptions {
   apiKey: string | undefined
   maxBodyBytes: number
+  maxPendingBodyBytes: number
   maxRowsPerRequest: number
   timeoutMs: number | undefined
   bodyTimeoutMs: number
@@ -138,6 +149,7 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
   return {
     apiKey,
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? HANDLER_DEFAULTS.maxBodyBytes, 1),
+    maxPendingBodyBytes: checkInteger('maxPendingBodyBytes', options.maxPendingBodyBytes ?? HANDLER_DEFAULTS.maxPendingBodyBytes, 1),
     maxRowsPerRequest: checkInteger('maxRowsPerRequest', options.maxRowsPerRequest ?? HANDLER_DEFAULTS.maxRowsPerRequest, 1),
     timeoutMs: timeoutMs === undefined ? undefined : checkPositive('timeoutMs', timeoutMs),
     bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? HANDLER_DEFAULTS.bodyTimeoutMs, 1),

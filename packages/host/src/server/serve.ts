@@ -68,6 +68,11 @@ export interface ServerOptions extends RequestHandlerOptions {
    */
   maxMessageBytes?: number
   /**
+   * Most gRPC calls one HTTP/2 connection may have open at once.
+   * @default 100
+   */
+  maxConcurrentStreams?: number
+  /**
    * Longest time `close()` waits for requests in progress and queued rows, in ms.
    * After it, queued rows fail (503) and open connections are closed.
    * @default 30000
@@ -243,6 +248,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
           port: options.grpcPort,
           host,
           maxMessageBytes: options.maxMessageBytes ?? inner.options.maxBodyBytes,
+          maxConcurrentStreams: options.maxConcurrentStreams,
         })
   let url: string | undefined
 

@@ -1,0 +1,191 @@
+/**
+ * The gRPC call guard: a grpc-js server interceptor that gives every call, before any
+ * of its message bytes is buffered, the limits HTTP gives every request before its body
+ * is read. grpc-js itself reads a message whole before the service sees it, with no time
+ * limit and no authentication, so without the guard a client could pin up to
+ * `maxMessageBytes` per call, for as long as it liked, without the key.
+ *
+ * - The bearer token is checked from the call's metadata as the call starts. A call
+ *   without it is answered UNAUTHENTICATED (`ERR_UNAUTHORIZED`) before grpc-js starts
+ *   reading the stream: grpc-js keeps a call's HTTP/2 stream paused until its handler
+ *   asks for a message, and an interceptor that does not pass the metadata on never
+ *   lets it ask (docs/runtime-facts.md). Health RPCs stay open, as `/v2/health/*` does.
+ * - A request must arrive within `bodyTimeoutMs`: a unary call's message and half-close
+ *   from the call's start, each message of a stream from its first byte. Past it the
+ *   call ends with DEADLINE_EXCEEDED and `ERR_REQUEST_TIMEOUT`, HTTP's 408.
+ * - Every byte of a request still arriving is taken from the handler's pending-bytes
+ *   budget (../server/pending-body-bytes.ts), shared with HTTP bodies; a call whose next
+ *   bytes do not fit is ended UNAVAILABLE (`ERR_PENDING_BODY_BYTES_FULL`). A unary
+ *   call's bytes are given back at its half-close, a stream message's once complete.
+ *
+ * A call the guard ends also gets RST_STREAM(NO_ERROR) after its status, so a client
+ * still sending stops (HTTP/2 allows a server to ask that once its response is
+ * complete) and the stream frees its slot of the connection's concurrent streams.
+ *
+ * grpc-js tells an interceptor of a message only once it is whole; the bytes as they
+ * arrive are read from the call's HTTP/2 stream, which grpc-js's base call keeps as its
+ * `stream` field (not public API: docs/runtime-facts.md, checked by the tests).
+ */
+import { constants as http2 } from 'node:http2'
+import type { ServerHttp2Stream } from 'node:http2'
+import { ServerInterceptingCall } from '@grpc/grpc-js'
+import type { ServerInterceptingCallInterface, ServerInterceptor, StatusObject } from '@grpc/grpc-js'
+import { RequestTimeoutError, UnauthorizedError } from '../server/errors.js'
+import type { PendingBodyBytes } from '../server/pending-body-bytes.js'
+import { MessageFraming } from './message-framing.js'
+
+/** RPCs that answer without the bearer token (the health checks, as HTTP's `/v2/health/*`). */
+export const OPEN_RPCS: ReadonlySet<string> = new Set(['ServerLive', 'ServerReady'])
+
+export interface CallGuardOptions {
+  /** Whether an `authorization` value carries the bearer token (or none is required). */
+  authorized(authorization: string | undefined): boolean
+  /** Longest time for a request (a unary call's, or one stream message) to arrive, in ms. */
+  bodyTimeoutMs: number
+  /** The budget of bytes held by requests still arriving, shared with HTTP. */
+  budget: PendingBodyBytes
+  /** How an error ends a call (status, message, our code in the trailers). */
+  failure(error: unknown): StatusObject
+}
+
+export interface GrpcCallGuard {
+  /** Register in the server's `interceptors` option, first. */
+  readonly interceptor: ServerInterceptor
+  /** Unary calls whose request has not fully arrived. */
+  readonly arriving: number
+  /**
+   * Ends every unary call whose request is still arriving with `error` (a shutdown: as
+   * over HTTP, a request still on the wire is not waited for).
+   */
+  endArriving(error: unknown): void
+}
+
+/** The call's HTTP/2 stream, from grpc-js's base call at the end of the interceptor chain. */
+function http2StreamOf(call: ServerInterceptingCallInterface): ServerHttp2Stream | undefined {
+  let at: unknown = call
+  for (let depth = 0; depth < 32 && typeof at === 'object' && at !== null; depth++) {
+    const stream = (at as { stream?: unknown }).stream
+    if (typeof stream === 'object' && stream !== null && 'respond' in stream && 'session' in stream) return stream as ServerHttp2Stream
+    at = (at as { nextCall?: unknown }).nextCall
+  }
+  return undefined
+}
+
+/**
+ * Asks a client still sending to stop (RST_STREAM with NO_ERROR), once the status is on
+ * its way: a trailers-only status was queued already; trailers after response headers
+ * are written when the stream asks for them ('wantTrailers'), and a reset before that
+ * would drop them.
+ */
+function resetAfterStatus(stream: ServerHttp2Stream, trailersOnly: boolean): void {
+  const reset = (): void => {
+    if (!stream.closed && !stream.destroyed) stream.close(http2.NGHTTP2_NO_ERROR)
+  }
+  if (trailersOnly) reset()
+  // grpc-js writes the trailers from its own 'wantTrailers' listener, in the same emit.
+  else stream.once('wantTrailers', () => setImmediate(reset))
+}
+
+/** `'/inference.GRPCInferenceService/ServerLive'` → `'ServerLive'`. */
+function rpcName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1)
+}
+
+export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
+  const { authorized, bodyTimeoutMs, budget, failure } = options
+  const arriving = new Set<(error: unknown) => void>()
+
+  const interceptor: ServerInterceptor = (method, next) => {
+    const unary = !method.requestStream
+    const open = OPEN_RPCS.has(rpcName(method.path))
+    const framing = new MessageFraming()
+    const hold = budget.hold()
+    let stream: ServerHttp2Stream | undefined
+    let timer: NodeJS.Timeout | undefined
+    let done = false
+
+    const stopTimer = (): void => {
+      clearTimeout(timer)
+      timer = undefined
+    }
+    const startTimer = (): void => {
+      stopTimer()
+      timer = setTimeout(() => end(new RequestTimeoutError(bodyTimeoutMs)), bodyTimeoutMs)
+    }
+    /** The request has arrived (or the call ended): nothing of it is held as "arriving" now. */
+    const arrived = (): void => {
+      stopTimer()
+      hold.release()
+      arriving.delete(end)
+    }
+    const finish = (): void => {
+      if (done) return
+      done = true
+      arrived()
+      stream?.off('data', onData)
+    }
+    const end = (error: unknown): void => {
+      if (done) return
+      const http2Stream = stream ?? http2StreamOf(next)
+      const trailersOnly = http2Stream?.headersSent === false
+      call.sendStatus(failure(error))
+      if (http2Stream !== undefined) resetAfterStatus(http2Stream, trailersOnly)
+    }
+    const events = {
+      started: () => {
+        if (!unary) startTimer()
+      },
+      bytes: (bytes: number) => hold.take(bytes),
+      completed: () => {
+        if (!unary) arrived()
+      },
+    }
+    function onData(chunk: Buffer): void {
+      if (done) return
+      try {
+        framing.feed(chunk, events)
+      } catch (error) {
+        end(error)
+      }
+    }
+
+    const call: ServerInterceptingCall = new ServerInterceptingCall(next, {
+      start: (startNext) =>
+        startNext({
+          onReceiveMetadata: (metadata, metadataNext) => {
+            if (!open && !authorized(metadata.get('authorization')[0]?.toString())) return end(new UnauthorizedError())
+            stream = http2StreamOf(next)
+            if (stream === undefined) {
+              return end(new Error('inferpool: the gRPC call guard found no HTTP/2 stream on the call (a grpc-js change?)'))
+            }
+            stream.on('data', onData)
+            if (unary) {
+              startTimer()
+              arriving.add(end)
+            }
+            metadataNext(metadata)
+          },
+          onReceiveHalfClose: (halfCloseNext) => {
+            if (unary) arrived()
+            halfCloseNext()
+          },
+          onCancel: finish,
+        }),
+      sendStatus: (status, statusNext) => {
+        finish()
+        statusNext(status)
+      },
+    })
+    return call
+  }
+
+  return {
+    interceptor,
+    get arriving() {
+      return arriving.size
+    },
+    endArriving(error) {
+      for (const end of [...arriving]) end(error)
+    },
+  }
+}

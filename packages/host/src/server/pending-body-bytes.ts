@@ -1,0 +1,68 @@
+/**
+ * The one budget of request bytes held by requests still arriving, HTTP bodies and gRPC
+ * messages together. A client that declares a large body and sends it slowly (or never
+ * finishes it) pins what it sent until the body timeout; many such clients would pin
+ * the server's memory. Each request takes its bytes from this budget as they arrive and
+ * gives them back once its body (or message) is complete or it ends; a chunk that would
+ * take the total past the limit gets the request refused (`PendingBodyBytesFullError`,
+ * 503 / UNAVAILABLE) and nothing of it held.
+ *
+ * One owner: the request handler creates it; the gRPC service takes it from the handler,
+ * so both protocols draw on the same bytes.
+ */
+import { PendingBodyBytesFullError } from './errors.js'
+
+/** What one request holds of the budget. */
+export interface PendingBodyHold {
+  /** Bytes this request holds now. */
+  readonly bytes: number
+  /**
+   * Takes `bytes` more for this request; throws `PendingBodyBytesFullError` (taking
+   * nothing) when the budget cannot give them.
+   */
+  take(bytes: number): void
+  /** Gives back everything this request holds. Idempotent until the next `take`. */
+  release(): void
+}
+
+export class PendingBodyBytes {
+  readonly limit: number
+  #held = 0
+  #refused = 0
+
+  constructor(limit: number) {
+    this.limit = limit
+  }
+
+  /** Bytes held now by requests still arriving, over both protocols. */
+  get held(): number {
+    return this.#held
+  }
+
+  /** Requests refused since the start because the budget was spent. */
+  get refused(): number {
+    return this.#refused
+  }
+
+  /** A new, empty hold for one request (or one gRPC message). */
+  hold(): PendingBodyHold {
+    let mine = 0
+    return {
+      get bytes() {
+        return mine
+      },
+      take: (bytes) => {
+        if (this.#held + bytes > this.limit) {
+          this.#refused++
+          throw new PendingBodyBytesFullError(this.limit)
+        }
+        this.#held += bytes
+        mine += bytes
+      },
+      release: () => {
+        this.#held -= mine
+        mine = 0
+      },
+    }
+  }
+}
