@@ -89,6 +89,8 @@ describe('inferpool serve --help', () => {
       ['--provider <name>', '(choices: "cpu", "cuda", default: "cpu")'],
       ['--isolation <mode>', '(choices: "thread", "process", default: "thread")'],
       ['--max-body-bytes <n>', '(default: 16777216 (16 MiB))'],
+      ['--max-pending-body-bytes <n>', '(default: 134217728 (128 MiB))'],
+      ['--max-concurrent-streams <n>', '(default: 100)'],
       ['--headers-timeout-ms <ms>', '(default: 20000)'],
       ['--body-timeout-ms <ms>', '(default: 30000)'],
       ['--idle-timeout-ms <ms>', '(default: 30000)'],
@@ -116,6 +118,8 @@ describe('flag validation', () => {
     [['--provider', 'tpu'], "error: option '--provider <name>' argument 'tpu' is invalid. Allowed choices are cpu, cuda."],
     [['--isolation', 'vm'], "error: option '--isolation <mode>' argument 'vm' is invalid. Allowed choices are thread, process."],
     [['--when-full', 'drop'], "error: option '--when-full <policy>' argument 'drop' is invalid. Allowed choices are reject, wait."],
+    [['--max-pending-body-bytes', '0'], "error: option '--max-pending-body-bytes <n>' argument '0' is invalid. Expected an integer >= 1."],
+    [['--max-concurrent-streams', '0'], "error: option '--max-concurrent-streams <n>' argument '0' is invalid. Expected an integer >= 1."],
     [['--body-timeout-ms', '0'], "error: option '--body-timeout-ms <ms>' argument '0' is invalid. Expected an integer >= 1."],
     [['--model', 'demo'], "error: option '-m, --model <name=path>' argument 'demo' is invalid. Expected name=path.onnx."],
     [

@@ -9,7 +9,7 @@ import { connect } from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPool, GRPC_SERVICE_DEFINITION, serve } from '@inferpool/host'
+import { createPool, createRequestHandler, createServer, GRPC_SERVICE_DEFINITION, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
 import { grpcClient, rawBytes } from './grpc-helpers.js'
 import type { Message, Outcome, TestClient } from './grpc-helpers.js'
@@ -273,5 +273,16 @@ describe('shutdown', () => {
     const result = await s.close()
     expect(await ended).toEqual({ status: UNAVAILABLE, code: 'ERR_SHUTTING_DOWN', messages: 0 })
     expect(result).toEqual({ forced: false, lost: 0 })
+  })
+})
+
+describe('options', () => {
+  it('validates maxPendingBodyBytes and maxConcurrentStreams once, naming the option and echoing the value', () => {
+    expect(() => createRequestHandler({ demo }, { maxPendingBodyBytes: 0 })).toThrow(
+      new RangeError('Expected `maxPendingBodyBytes` to be an integer >= 1, got `0` (number)'),
+    )
+    expect(() => createServer({ demo }, { grpcPort: 0, maxConcurrentStreams: 0.5 })).toThrow(
+      new RangeError('Expected `maxConcurrentStreams` to be an integer in [1, 2147483647], got `0.5` (number)'),
+    )
   })
 })

@@ -52,6 +52,8 @@ interface ServeFlags {
   provider: 'cpu' | 'cuda'
   isolation: 'thread' | 'process'
   maxBodyBytes: number
+  maxPendingBodyBytes: number
+  maxConcurrentStreams: number
   headersTimeoutMs: number
   bodyTimeoutMs: number
   idleTimeoutMs: number
@@ -183,12 +185,30 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default(HANDLER_DEFAULTS.maxBodyBytes, `${HANDLER_DEFAULTS.maxBodyBytes} (16 MiB)`),
     )
     .addOption(
+      new Option(
+        '--max-pending-body-bytes <n>',
+        'most bytes all requests still arriving (HTTP bodies and gRPC messages) may hold at once; past it a request gets 503 ' +
+          '(gRPC UNAVAILABLE) instead of being held',
+      )
+        .argParser(integerAtLeast(1))
+        .default(HANDLER_DEFAULTS.maxPendingBodyBytes, `${HANDLER_DEFAULTS.maxPendingBodyBytes} (128 MiB)`),
+    )
+    .addOption(
+      new Option('--max-concurrent-streams <n>', 'most gRPC calls open at once on one HTTP/2 connection')
+        .argParser(integerAtLeast(1))
+        .default(GRPC_SERVER_DEFAULTS.maxConcurrentStreams),
+    )
+    .addOption(
       new Option('--headers-timeout-ms <ms>', "longest time for a request's headers to arrive; a slower client gets 408")
         .argParser(integerAtLeast(1))
         .default(SERVER_DEFAULTS.headersTimeoutMs),
     )
     .addOption(
-      new Option('--body-timeout-ms <ms>', "longest time for a request's body to arrive after its headers; a stalled body gets 408")
+      new Option(
+        '--body-timeout-ms <ms>',
+        "longest time for a request's body (a gRPC call's message; each message of a stream) to arrive after its headers " +
+          '(its first byte); a stalled body gets 408 (gRPC DEADLINE_EXCEEDED)',
+      )
         .argParser(integerAtLeast(1))
         .default(HANDLER_DEFAULTS.bodyTimeoutMs),
     )
@@ -277,6 +297,8 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     host: flags.host,
     apiKey: flags.apiKey,
     maxBodyBytes: flags.maxBodyBytes,
+    maxPendingBodyBytes: flags.maxPendingBodyBytes,
+    maxConcurrentStreams: flags.maxConcurrentStreams,
     timeoutMs: flags.timeoutMs,
     admissionWaitMs: flags.admissionWaitMs,
     headersTimeoutMs: flags.headersTimeoutMs,
