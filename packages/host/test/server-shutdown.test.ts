@@ -230,3 +230,41 @@ describe('forced shutdown and escalation (closePools: true)', () => {
     await end()
   })
 })
+
+describe('requests parked at the door when the shutdown begins', () => {
+  it('serves a request that arrived before a draining close and waits for room, as accepted work', async () => {
+    const gate = new Int32Array(new SharedArrayBuffer(4))
+    const pool = await createPool<RowInput, RowOutput>({
+      model: demoModel,
+      worker: workers.gatedEcho,
+      workerOptions: { gate },
+      replicas: 1,
+      batching: { maxBatchSize: 1, maxQueueSize: 1 },
+    })
+    pools.push(pool)
+    const server = await serve({ m: pool }, { port: 0, admissionWaitMs: 600_000, shutdownTimeoutMs: 60_000 })
+    const url = server.url as string
+    // One row running until the gate opens, one filling the queue, one parked at the door.
+    const held = post(`${url}/v2/models/m/infer`, rowRequest(-1))
+    await until(() => pool.stats.inFlight === 1)
+    const queued = post(`${url}/v2/models/m/infer`, rowRequest(1))
+    await until(() => pool.stats.queued === 1)
+    const parked = post(`${url}/v2/models/m/infer`, rowRequest(2))
+    await until(() => server.handler.activeRequests === 3)
+
+    const closing = server.close()
+    await until(() => server.handler.closed)
+    Atomics.store(gate, 0, 1)
+    Atomics.notify(gate, 0)
+
+    const answers = await Promise.all([held, queued, parked])
+    expect(answers.map(answer)).toEqual([
+      { status: 200, code: undefined },
+      { status: 200, code: undefined },
+      { status: 200, code: undefined },
+    ])
+    expect((answers[2].json as Out).outputs[0].data).toEqual([4, 2, 4, 6])
+    expect(await closing).toEqual({ forced: false, lost: 0 })
+    expect(pool.stats).toMatchObject({ submitted: 3, rejected: 0 })
+  })
+})

@@ -189,7 +189,7 @@ class Handler {
   readonly #retryAfter = new WeakMap<ServerResponse, number>()
   readonly lifecycle = new Lifecycle({
     drain: () => {
-      this.#stopReading()
+      this.#stopReading({ refuseParked: false })
       return this.active.empty()
     },
     abandon: () => this.#cutShort(),
@@ -222,7 +222,7 @@ class Handler {
 
   /** Answers every inference request in progress with 503 now; resolves once every request is answered. */
   #cutShort(): Promise<void> {
-    this.#stopReading()
+    this.#stopReading({ refuseParked: true })
     for (const controller of this.#inFlight) controller.abort(new ShuttingDownError())
     return this.active.empty()
   }
@@ -265,11 +265,17 @@ class Handler {
     }
   }
 
-  /** Bodies still on the wire, or not yet read, are not waited for: those requests get 503 now. */
-  #stopReading(): void {
+  /**
+   * Bodies still on the wire are not waited for: those requests get 503 now. A request
+   * parked at the door (it arrived before the shutdown; its body waits unread for room)
+   * is accepted work: a draining close leaves it parked, to be served as the queue
+   * drains (the server closes its pools only once no request is still being admitted);
+   * a forced one (`refuseParked`) refuses it too.
+   */
+  #stopReading({ refuseParked }: { refuseParked: boolean }): void {
     const shuttingDown = new ShuttingDownError()
     for (const reader of this.#reads) reader.abort(shuttingDown)
-    for (const pool of this.#admittedTo) doorOf(pool).gate.refuseParked(shuttingDown)
+    if (refuseParked) for (const pool of this.#admittedTo) doorOf(pool).gate.refuseParked(shuttingDown)
   }
 
   #authorized(req: IncomingMessage): boolean {
@@ -448,7 +454,8 @@ class Handler {
       const waitMs = Math.min(served.admission?.whenFull === 'wait' ? MAX_TIMER_MS : this.options.admissionWaitMs, deadlineMs)
       const admission = door.gate.admit(estimate, waitMs)
       ticket = admission instanceof Promise ? await this.#parked(admission, res) : admission
-      if (this.closing) throw new ShuttingDownError()
+      // Admitted during a draining close, it is served (it arrived before); a forced one cuts it short.
+      if (controller.signal.aborted) throw controller.signal.reason
 
       await this.#read(reader, Infinity, reading)
       if (controller.signal.aborted) throw controller.signal.reason

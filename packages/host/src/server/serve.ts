@@ -7,8 +7,10 @@
  *      kernel's accept queue when it closes are reset by the kernel);
  *   1. stop accepting connections; new requests get 503 and `Connection: close`;
  *      requests whose body is still arriving get 503 at once (they are not waited
- *      for); a connection accepted but without a request yet gets a short grace to
- *      send it (connections.ts), so it is answered rather than reset;
+ *      for); requests parked at the door, waiting for room, arrived before: they stay
+ *      parked and are served as the queue drains; a connection accepted but without a
+ *      request yet gets a short grace to send it (connections.ts), so it is answered
+ *      rather than reset;
  *   2. wait until every request in progress has handed its rows to its pool;
  *   3. close the pools with `drain: true` (queued rows run now, partial batches included);
  *   4. wait until every response is written;
