@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
 import { restartDelayMs } from '../src/cluster/primary.js'
 import { defaultIntraOpThreads } from '../src/pool/options.js'
+import { grpcClient } from './grpc-helpers.js'
 import { demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'
 import { childPids, freePort, isRunning, poll, startServe, stopAll, tryGet } from './serve-process.js'
 
@@ -139,5 +140,20 @@ describe('PORT', () => {
     const server = await startServe(['--replicas', '1', '--port', '0'], { PORT: '1' })
     expect(server.url).not.toBe('http://127.0.0.1:1')
     expect((await http(`${server.url}/v2/health/live`)).status).toBe(200)
+  })
+})
+
+describe('inferpool serve --processes 2 --grpc-port', () => {
+  it('prints the gRPC address beside the HTTP one, and both answer', async () => {
+    const grpcPort = await freePort()
+    const server = await startServe(['--port', '0', '--processes', '2', '--replicas', '1', '--grpc-port', String(grpcPort)])
+    expect(server.output()).toContain(`listening on ${server.url} and grpc://127.0.0.1:${grpcPort} (2 server processes share the ports)`)
+    const client = grpcClient(`127.0.0.1:${grpcPort}`)
+    try {
+      expect(await client.call('ServerReady', {})).toEqual({ ok: true, response: { ready: true } })
+    } finally {
+      client.close()
+    }
+    expect((await http(`${server.url}/v2/health/ready`)).status).toBe(200)
   })
 })

@@ -359,7 +359,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   banner.push('Try it:')
   banner.push(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
   banner.push(`Metrics at ${url}/metrics. Ctrl-C (SIGINT) or SIGTERM shuts down gracefully.`)
-  if (member !== undefined) return member.ready(url, banner)
+  if (member !== undefined) return member.ready(url, banner, server.grpcAddress)
   for (const line of banner) out.log(line)
   out.log('inferpool: ready')
 }

@@ -11,7 +11,7 @@ export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[]
 /** Server process → primary. */
 export type ToPrimary =
   /** Models loaded and the shared port joined: this process takes connections now. */
-  | { type: 'inferpool:ready'; url: string; banner: string[] }
+  | { type: 'inferpool:ready'; url: string; banner: string[]; grpcAddress?: string }
   /** A client asked this process for `/metrics`: the primary answers with the aggregate of all processes. */
   | { type: 'inferpool:aggregate'; id: number }
   /** This process's own metrics, for an aggregate the primary is building. */

@@ -154,7 +154,11 @@ class ClusterPrimary {
         }
         if (this.#state === 'starting' && this.#slots.every((s) => s.ready)) {
           this.#state = 'serving'
-          this.#options.log(`inferpool listening on ${message.url} (${this.#slots.length} server processes share the port)`)
+          const grpcPart = message.grpcAddress === undefined ? '' : ` and grpc://${message.grpcAddress}`
+          this.#options.log(
+            `inferpool listening on ${message.url}${grpcPart} (${this.#slots.length} server processes share the port` +
+              `${message.grpcAddress === undefined ? '' : 's'})`,
+          )
           for (const line of message.banner) this.#options.log(line)
           this.#options.log('inferpool: ready')
         } else if (this.#state === 'serving') {

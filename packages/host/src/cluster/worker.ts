@@ -22,8 +22,8 @@ export interface ClusterMember {
   attach(server: InferpoolServer, registry: Registry): void
   /** `true` once the primary asked this process to shut down. */
   readonly stopping: boolean
-  /** Tells the primary this process listens and serves. */
-  ready(url: string, banner: string[]): void
+  /** Tells the primary this process listens and serves (and where gRPC listens, when it does). */
+  ready(url: string, banner: string[], grpcAddress?: string): void
 }
 
 function send(message: ToPrimary): void {
@@ -93,8 +93,8 @@ export function joinCluster(): ClusterMember {
     get stopping() {
       return stopping
     },
-    ready(url, banner) {
-      send({ type: 'inferpool:ready', url, banner })
+    ready(url, banner, grpcAddress) {
+      send({ type: 'inferpool:ready', url, banner, ...(grpcAddress === undefined ? {} : { grpcAddress }) })
     },
   }
 }
