@@ -433,6 +433,7 @@ class Handler {
     this.#inFlight.add(controller)
     let estimate = 1
     let ticket: AdmissionTicket | undefined
+    let reader: BodyReader | undefined
     try {
       if (this.closing) throw new ShuttingDownError()
       const served = this.poolOf(entry)
@@ -442,8 +443,7 @@ class Handler {
       const door = doorOf(served)
       this.#admittedTo.add(served)
       const limits = { maxRows: this.options.maxRowsPerRequest }
-      const reader = new BodyReader(req, this.options.maxBodyBytes, this.pendingBodyBytes.hold())
-      res.once('close', () => reader.release())
+      reader = new BodyReader(req, this.options.maxBodyBytes, this.pendingBodyBytes.hold())
       const reading = { leftMs: this.options.bodyTimeoutMs }
       const headerField = req.headers[HEADER_LENGTH_HEADER]
       const counted = await this.#rowsAtTheDoor(req, served, reader, reading, limits)
@@ -500,6 +500,8 @@ class Handler {
     } finally {
       this.#inFlight.delete(controller)
       ticket?.release()
+      // What is left of a body not read to the end is discarded, not held (linger.ts).
+      reader?.release()
       admitted()
     }
   }
