@@ -4,7 +4,6 @@
  * in progress finish.
  */
 import { Server, ServerCredentials } from '@grpc/grpc-js'
-import { ShuttingDownError } from '../server/errors.js'
 import { checkInteger } from '../server/options.js'
 import type { InferpoolGrpcService } from './service.js'
 
@@ -116,8 +115,6 @@ export function createGrpcServer(service: InferpoolGrpcService, options: GrpcSer
         // tryShutdown refuses new calls now and calls back once the open ones end; the
         // service ends its open streams once they are idle.
         server.tryShutdown(() => resolve())
-        // As over HTTP, a request still arriving is not waited for.
-        service.guard.endArriving(new ShuttingDownError())
         void service.close()
       })
       return closing

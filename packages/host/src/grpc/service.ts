@@ -52,9 +52,9 @@ export interface InferpoolGrpcService {
   readonly activeCalls: number
   /**
    * Ends the open ModelStreamInfer streams (UNAVAILABLE, `ERR_SHUTTING_DOWN`) once each
-   * has answered the requests it had already sent, and resolves when they have. New
-   * requests are refused as soon as the handler closes. A second call returns the same
-   * promise.
+   * has answered the requests it had already sent, and resolves when they have; ends
+   * unary calls whose message is still arriving at once (UNAVAILABLE). New requests are
+   * refused as soon as the handler closes. A second call returns the same promise.
    */
   close(): Promise<void>
 }
@@ -355,6 +355,10 @@ export function createGrpcService(handler: InferpoolRequestHandler): InferpoolGr
     get activeCalls() {
       return inner.activeCalls
     },
-    close: () => inner.close(),
+    close: () => {
+      // As over HTTP, a unary request still arriving is not waited for.
+      guard.endArriving(new ShuttingDownError())
+      return inner.close()
+    },
   }
 }
