@@ -17,7 +17,7 @@ import { clientsFor, connect, encodedRequest, streamCaller } from '../scenarios/
 import { doorRequest, load, type DoorRequest } from '../scenarios/http.js'
 import { poolRows } from '../scenarios/pool.js'
 import { mainThreadCpuMs } from '../thread-cpu.js'
-import { loadAverage, loadVerdict } from './machine-load.js'
+import { loadAverage, loadVerdict, MAX_LOAD } from './machine-load.js'
 import { COMPARE_USAGE, parseCompareOptions, type CompareOptions } from './options.js'
 import { metricsOf, probeId, type Probe } from './probes.js'
 import { checkoutAndBuild, describeWorkingTree, resolveCommit, type RefCheckout } from './ref-checkout.js'
@@ -59,7 +59,10 @@ export async function runCompare(argv: string[]): Promise<number> {
   const loadBefore = await loadAverage()
   const verdict = loadVerdict(loadBefore, options.allowLoad)
   if (!verdict.run) {
-    console.error(`compare: refused: ${verdict.warning}. Wait for a quiet machine, or pass --allow-load.`)
+    console.error(
+      `compare: refused: the 1-minute load is ${loadBefore.toFixed(2)} (>= ${MAX_LOAD}): other work shares the cores and ` +
+        'the ratios would measure it. Wait for a quiet machine, or pass --allow-load (the table is then marked).',
+    )
     return 3
   }
   if (verdict.warning) console.error(`compare: WARNING: ${verdict.warning}`)
