@@ -120,14 +120,16 @@ export async function startAgent(root: string): Promise<Agent> {
       })
     })
   // The agent says hello (id 0) once it has imported the side's packages.
+  let timer: NodeJS.Timeout | undefined
   await new Promise<void>((resolve, reject) => {
     pending.set(0, { resolve: () => resolve(), reject })
-    const timer = setTimeout(() => reject(new Error(`compare agent (${root}) did not start: ${err}`)), START_TIMEOUT_MS)
-    child.once('message', () => clearTimeout(timer))
-  }).catch((error: unknown) => {
-    child.kill('SIGKILL')
-    throw error
+    timer = setTimeout(() => reject(new Error(`compare agent (${root}) did not start: ${err}`)), START_TIMEOUT_MS)
   })
+    .catch((error: unknown) => {
+      child.kill('SIGKILL')
+      throw error
+    })
+    .finally(() => clearTimeout(timer))
   return {
     child,
     ask,
