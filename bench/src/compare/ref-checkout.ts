@@ -7,6 +7,7 @@ import { execFile, type ExecFileOptions } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
@@ -48,6 +49,7 @@ export interface RefCheckout {
 
 /** Checks `commit` out into a new temporary worktree, installs and builds it. */
 export async function checkoutAndBuild(repo: string, commit: string, say: (line: string) => void): Promise<RefCheckout> {
+  const started = performance.now()
   const dir = await mkdtemp(join(tmpdir(), 'inferpool-compare-'))
   let removed = false
   const remove = async (): Promise<void> => {
@@ -65,6 +67,7 @@ export async function checkoutAndBuild(repo: string, commit: string, say: (line:
     await exec('pnpm', ['install', '--frozen-lockfile', '--offline'], { cwd: dir, env: { ...process.env, CI: '1' } })
     say('compare: pnpm build')
     await exec('pnpm', ['build'], { cwd: dir })
+    say(`compare: ${commit.slice(0, 10)} checked out, installed and built in ${Math.round((performance.now() - started) / 1000)} s`)
     return { dir, commit, remove }
   } catch (error) {
     await remove()
