@@ -86,22 +86,35 @@ export function clientsFor(port: number, n: number): grpc.Client[] {
   )
 }
 
-/** The server child's CPU time so far (user + system, all threads), in µs. */
-function cpuOf(server: RunningServer): Promise<number> {
+let nextCpuRequest = 1
+
+/**
+ * The server child's CPU time so far (user + system, all threads), in µs, and the id
+ * the answer carried (the request's). Each answer is matched to its request by id: the readings at a
+ * window's start and end can both be in flight at once (a short window on a busy
+ * machine), and each must get its own answer, not the first one to arrive.
+ */
+export function cpuReading(server: RunningServer): Promise<{ id: number; us: number }> {
+  const id = nextCpuRequest++
   return new Promise((resolve, reject) => {
     const onMessage = (message: ServerMessage): void => {
-      if (message.type !== 'cpu') return
+      if (message.type !== 'cpu' || message.id !== id) return
       server.child.off('message', onMessage)
-      resolve(message.user + message.system)
+      resolve({ id: message.id, us: message.user + message.system })
     }
     server.child.on('message', onMessage)
-    server.child.send({ type: 'cpu' }, (error) => {
+    server.child.send({ type: 'cpu', id }, (error) => {
       if (error) {
         server.child.off('message', onMessage)
         reject(error)
       }
     })
   })
+}
+
+/** The server child's CPU time so far (user + system, all threads), in µs. */
+async function cpuOf(server: RunningServer): Promise<number> {
+  return (await cpuReading(server)).us
 }
 
 /** Resolves once every client's connection is up, so no window pays for 64 handshakes. */
