@@ -101,8 +101,14 @@ export async function runCompare(argv: string[]): Promise<number> {
       ['B', repoRoot],
     ] as const) {
       say(`compare: starting side ${label} (${root})`)
-      const [serve, agent] = await Promise.all([startServe(root, model, MODEL_NAME), startAgent(root)])
-      sides.push({ label, root, serve, agent, grpcClients: new Map(), samples: new Map(), failed: new Map() })
+      const [serve, agent] = await Promise.allSettled([startServe(root, model, MODEL_NAME), startAgent(root)])
+      if (serve.status === 'rejected' || agent.status === 'rejected') {
+        // The one that did start must not outlive the run.
+        if (serve.status === 'fulfilled') await stopChild(serve.value.child)
+        if (agent.status === 'fulfilled') await agent.value.stop()
+        throw serve.status === 'rejected' ? serve.reason : (agent as PromiseRejectedResult).reason
+      }
+      sides.push({ label, root, serve: serve.value, agent: agent.value, grpcClients: new Map(), samples: new Map(), failed: new Map() })
     }
     const probe = new Prober(info, model, options)
     for (let round = 1; round <= options.rounds; round++) {
