@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Decoding one 64-row JSON inference request on the host thread, old path against new,
- * interleaved in one process (bench/README.md, "Overload": "JSON decode").
+ * interleaved in one process (bench/HISTORY.md, "Overload": "A cheaper JSON decode").
  * - old: the standard path, `TextDecoder` + `JSON.parse` (server/body.ts `parseJson`), then
  *   the decoder on the plain arrays (`decodeInferFields`: the same checks as an HTTP body);
  * - new: `decodeInferRequest`, which parses with server/json-numbers.ts (arrays of numbers

@@ -2,6 +2,7 @@
 /**
  * `pnpm bench`: throughput runs of inferpool with baselines measured in the same run.
  * See bench/README.md for what each scenario and baseline means; `--help` for flags.
+ * `pnpm bench compare <git-ref>`: A/B rounds of the ref against this working tree.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -9,6 +10,7 @@ import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import cliProgress from 'cli-progress'
 import { writeCharts } from './charts.js'
+import { runCompare } from './compare/main.js'
 import { directCallers, parseConfig, plannedPoints, UsageError, USAGE, waitCallers, type BenchConfig, type Scenario } from './config.js'
 import { runCoreOverhead } from './core-overhead.js'
 import { machineInfo } from './machine.js'
@@ -38,6 +40,8 @@ const DOOR_CONNECTIONS = 64
 const DOOR_MULTI_ROWS = 64
 
 async function main(argv: string[]): Promise<number> {
+  // `pnpm bench compare <git-ref>`: the A/B regression gate (compare/main.ts).
+  if (argv.filter((a) => a !== '--')[0] === 'compare') return runCompare(argv.filter((a) => a !== '--').slice(1))
   let config: BenchConfig | null
   try {
     config = parseConfig(argv)

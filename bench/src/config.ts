@@ -9,7 +9,7 @@
  *   points ~40 s · HTTP 3 servers × 3 connection counts
  *   ~45 s · processes 2 servers × 3 connection counts ~30 s · third-party 6 points
  *   ~15 s · memory 2 models × 4 probes ~15 s · charts ~5 s  ⇒  about 4¾ minutes
- *   (measured: see bench/README.md; the processes scenario took 30 s), under the 5-minute
+ *   (measured: see bench/HISTORY.md; the processes scenario took 30 s), under the 5-minute
  *   budget with room for slow pool start-ups on a busy machine. The sweep's short
  *   windows are affordable because the ratios the targets judge come from the
  *   interleaved target rounds, not from single sweep points.

@@ -67,8 +67,21 @@ async function drive(load: Load, items: number, producers: number): Promise<numb
   return items / seconds
 }
 
+/** `DynamicBatcher`'s constructor: this checkout's, or another build's (`pnpm bench compare`). */
+export type DynamicBatcherClass = typeof DynamicBatcher
+
 async function inferpoolRound(items: number, producers: number, maxBatchSize: number): Promise<[number, number]> {
-  const batcher = new DynamicBatcher<number, number>((batch) => batch, {
+  return batcherRound(DynamicBatcher, items, producers, maxBatchSize)
+}
+
+/** One round of `items` items through a DynamicBatcher with every feature on: [items/s, mean batch size]. */
+export async function batcherRound(
+  Batcher: DynamicBatcherClass,
+  items: number,
+  producers: number,
+  maxBatchSize: number,
+): Promise<[number, number]> {
+  const batcher = new Batcher<number, number>((batch) => batch, {
     maxBatchSize,
     minBatchSize: Math.max(1, maxBatchSize >> 2),
     maxWaitMs: 1,

@@ -32,18 +32,33 @@ export function readThreadCpu(): Map<string, number> | null {
   }
   const out = new Map<string, number>()
   for (const tid of tids) {
-    let stat: string
-    try {
-      stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
-    } catch {
-      continue // the thread ended between the listing and the read
-    }
-    // Fields after the command name (which may hold spaces, hence lastIndexOf): utime is
-    // field 14 and stime field 15 of the whole line, 12 and 13 after ") ".
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    out.set(tid, (Number(fields[11]) + Number(fields[12])) * TICK_MS)
+    const ms = statCpuMs(`/proc/self/task/${tid}/stat`)
+    if (ms !== null) out.set(tid, ms) // null: the thread ended between the listing and the read
   }
   return out
+}
+
+/** utime + stime of one /proc stat file, in ms; null if it cannot be read. */
+function statCpuMs(path: string): number | null {
+  let stat: string
+  try {
+    stat = readFileSync(path, 'utf8')
+  } catch {
+    return null
+  }
+  // Fields after the command name (which may hold spaces, hence lastIndexOf): utime is
+  // field 14 and stime field 15 of the whole line, 12 and 13 after ") ".
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS
+}
+
+/**
+ * CPU ms so far of another process's main thread (its tid is its pid): for a server
+ * child, the thread that parses, batches and answers every request. null where /proc
+ * is not available or the process is gone.
+ */
+export function mainThreadCpuMs(pid: number): number | null {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`)
 }
 
 const platform = new Set(readThreadCpu()?.keys() ?? [])

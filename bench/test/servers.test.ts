@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import ort from 'onnxruntime-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readModelInfo, type ModelInfo } from '../src/model.js'
+import { cpuReading } from '../src/scenarios/grpc.js'
 import { doorRequest, startServer, stopServer, v2RequestBody, type RunningServer } from '../src/scenarios/http.js'
 import type { ServerConfig } from '../src/servers/protocol.js'
 
@@ -93,5 +94,18 @@ describe('the no-op door', () => {
     }
     expect(header.outputs[0]).toMatchObject({ shape: [3, 16], parameters: { binary_data_size: 3 * 16 * 4 } })
     expect(raw.length - headerLength).toBe(3 * 16 * 4)
+  })
+})
+
+describe("a gRPC server's CPU readings", () => {
+  it('answer overlapping requests each with its own reading, in order (a window shorter than the IPC round trip)', async () => {
+    const server = await startServer({ kind: 'grpc-noop', model, modelName: 'bench' })
+    running.push(server)
+    // Three requests in flight at once: each must be answered by its own reply, not by the first to arrive.
+    const readings = await Promise.all([cpuReading(server), cpuReading(server), cpuReading(server)])
+    const first = readings[0].id
+    expect(readings.map((r) => r.id)).toEqual([first, first + 1, first + 2])
+    expect(readings[1].us).toBeGreaterThanOrEqual(readings[0].us)
+    expect(readings[2].us).toBeGreaterThanOrEqual(readings[1].us)
   })
 })

@@ -6,7 +6,7 @@
  *   writeSlot/readSlot: v8 head + 8-byte-aligned buffers) plus a small IPC notice;
  * - `uds`: a Unix socket with 8-byte-aligned length-prefixed frames.
  * p50/p99 over `ROUNDS` sequential round trips after a warm-up. Which one is faster
- * decides process mode's data path (bench/README.md, "Process mode").
+ * decides process mode's data path (bench/HISTORY.md, "Process mode").
  *   node bench/dist/data-path/main.js [bytes=131072] [rounds=3000]
  */
 import { fork } from 'node:child_process'

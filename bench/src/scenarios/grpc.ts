@@ -63,7 +63,7 @@ const MODEL_INFER = GRPC_SERVICE_DEFINITION.ModelInfer.path
 const MODEL_STREAM_INFER = GRPC_SERVICE_DEFINITION.ModelStreamInfer.path
 
 /** One ModelInferRequest of `rows` random rows, encoded once. */
-function encodedRequest(info: ModelInfo, modelName: string, rows: number): Buffer {
+export function encodedRequest(info: ModelInfo, modelName: string, rows: number): Buffer {
   const rng = createRng(5)
   const inputs = info.inputs.map((t) => ({ name: t.name, datatype: KSERVE_DATATYPE[t.type], shape: [rows, ...t.rowDims] }))
   const raw = info.inputs.map((t) => {
@@ -74,7 +74,7 @@ function encodedRequest(info: ModelInfo, modelName: string, rows: number): Buffe
 }
 
 /** `n` clients, each on its own connection (grpc-js shares one per target unless told not to). */
-function clientsFor(port: number, n: number): grpc.Client[] {
+export function clientsFor(port: number, n: number): grpc.Client[] {
   return Array.from(
     { length: n },
     () =>
@@ -86,16 +86,24 @@ function clientsFor(port: number, n: number): grpc.Client[] {
   )
 }
 
-/** The server child's CPU time so far (user + system, all threads), in µs. */
-function cpuOf(server: RunningServer): Promise<number> {
+let nextCpuRequest = 1
+
+/**
+ * The server child's CPU time so far (user + system, all threads), in µs, and the id
+ * the answer carried (the request's). Each answer is matched to its request by id: the readings at a
+ * window's start and end can both be in flight at once (a short window on a busy
+ * machine), and each must get its own answer, not the first one to arrive.
+ */
+export function cpuReading(server: RunningServer): Promise<{ id: number; us: number }> {
+  const id = nextCpuRequest++
   return new Promise((resolve, reject) => {
     const onMessage = (message: ServerMessage): void => {
-      if (message.type !== 'cpu') return
+      if (message.type !== 'cpu' || message.id !== id) return
       server.child.off('message', onMessage)
-      resolve(message.user + message.system)
+      resolve({ id: message.id, us: message.user + message.system })
     }
     server.child.on('message', onMessage)
-    server.child.send({ type: 'cpu' }, (error) => {
+    server.child.send({ type: 'cpu', id }, (error) => {
       if (error) {
         server.child.off('message', onMessage)
         reject(error)
@@ -104,8 +112,13 @@ function cpuOf(server: RunningServer): Promise<number> {
   })
 }
 
+/** The server child's CPU time so far (user + system, all threads), in µs. */
+async function cpuOf(server: RunningServer): Promise<number> {
+  return (await cpuReading(server)).us
+}
+
 /** Resolves once every client's connection is up, so no window pays for 64 handshakes. */
-async function connect(clients: grpc.Client[]): Promise<void> {
+export async function connect(clients: grpc.Client[]): Promise<void> {
   const deadline = Date.now() + 30_000
   await Promise.all(
     clients.map(
@@ -125,7 +138,7 @@ function unaryCall(client: grpc.Client, request: Buffer): Promise<void> {
  * the next response. A ModelStreamInferResponse whose first byte is field 1's tag
  * (0x0a) carries a non-empty `error_message` (proto3 omits an empty one): a failure.
  */
-function streamCaller(client: grpc.Client, request: Buffer): { call(): Promise<void>; end(): void } {
+export function streamCaller(client: grpc.Client, request: Buffer): { call(): Promise<void>; end(): void } {
   const stream = client.makeBidiStreamRequest(MODEL_STREAM_INFER, identity, identity)
   const waiting: Array<{ resolve(): void; reject(error: Error): void }> = []
   stream.on('data', (response: Buffer) => {

@@ -61,16 +61,18 @@ export interface RunningServer {
 }
 
 /**
- * Why the naive Python baseline cannot run here (`python3` with fastapi, uvicorn,
- * onnxruntime and numpy), or `null` when it can.
+ * Why the naive Python baseline cannot run here (`python3` with fastapi, uvicorn with
+ * uvloop and httptools, onnxruntime and numpy), or `null` when it can. Without uvloop or
+ * httptools uvicorn would fall back to its slower pure-Python loop and parser, and the
+ * baseline would no longer be the strongest naive server.
  */
 export async function pythonBaselineMissing(): Promise<string | null> {
   try {
-    await promisify(execFile)('python3', ['-c', 'import fastapi, uvicorn, onnxruntime, numpy'], { timeout: 30_000 })
+    await promisify(execFile)('python3', ['-c', 'import fastapi, uvicorn, uvloop, httptools, onnxruntime, numpy'], { timeout: 30_000 })
     return null
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1)
-    return `needs python3 with fastapi, uvicorn, onnxruntime and numpy (pip install fastapi uvicorn onnxruntime numpy): ${stderr || String(error)}`
+    return `needs python3 with fastapi, uvicorn (with uvloop and httptools), onnxruntime and numpy (pip install fastapi "uvicorn[standard]" onnxruntime numpy): ${stderr || String(error)}`
   }
 }
 

@@ -4,8 +4,11 @@ import type { Server } from 'node:http'
 export type ServerMessage =
   | { type: 'listening'; port: number; rssBytes: number; grpcPort?: number }
   | { type: 'error'; message: string }
-  /** The answer to a `{ type: 'cpu' }` request: the child's `process.cpuUsage()` (all its threads), in µs. */
-  | { type: 'cpu'; user: number; system: number }
+  /**
+   * The answer to a `{ type: 'cpu', id }` request: the child's `process.cpuUsage()` (all
+   * its threads), in µs, with the request's id.
+   */
+  | { type: 'cpu'; id: number; user: number; system: number }
 
 /**
  * Answers `{ type: 'cpu' }` from the bench with the process's CPU time so far, so a
@@ -13,8 +16,8 @@ export type ServerMessage =
  * less than throughput.
  */
 export function answerCpuRequests(): void {
-  process.on('message', (message: { type?: string }) => {
-    if (message?.type === 'cpu') process.send?.({ type: 'cpu', ...process.cpuUsage() } satisfies ServerMessage)
+  process.on('message', (message: { type?: string; id?: number }) => {
+    if (message?.type === 'cpu') process.send?.({ type: 'cpu', id: message.id ?? 0, ...process.cpuUsage() } satisfies ServerMessage)
   })
 }
 

@@ -1,0 +1,87 @@
+/**
+ * What `pnpm bench compare` measures: the probes (one measured thing, run once per side
+ * per round) and the table rows (metrics) each probe yields. Pure data, no I/O.
+ */
+import type { DoorEncoding } from '../scenarios/http.js'
+
+/** Whether a bigger figure is better (throughput) or worse (CPU, latency). */
+export type Better = 'higher' | 'lower'
+
+export type Probe =
+  /** Autocannon against `inferpool serve`: KServe v2 JSON or binary tensor data. */
+  | { kind: 'door'; encoding: DoorEncoding; rows: number; connections: number }
+  /** Closed-loop gRPC callers, each on its own connection, over ModelStreamInfer. */
+  | { kind: 'grpc-stream'; connections: number }
+  /** Closed-loop callers of `pool.infer` in-process (the library, `createPool` defaults). */
+  | { kind: 'pool'; callers: number }
+  /** DynamicBatcher alone, every feature on (core-overhead.ts). */
+  | { kind: 'core' }
+
+/** One row of the table. */
+export interface Metric {
+  /** Stable id (the JSON results and the tests use it). */
+  id: string
+  label: string
+  unit: string
+  better: Better
+}
+
+export function probeId(probe: Probe): string {
+  switch (probe.kind) {
+    case 'door':
+      return `door-${probe.encoding}-${probe.rows}row-c${probe.connections}`
+    case 'grpc-stream':
+      return `grpc-stream-c${probe.connections}`
+    case 'pool':
+      return `pool-callers${probe.callers}`
+    case 'core':
+      return 'core'
+  }
+}
+
+/** The rows a probe yields, in table order. */
+export function metricsOf(probe: Probe): Metric[] {
+  const id = probeId(probe)
+  switch (probe.kind) {
+    case 'door': {
+      const what = `door ${probe.encoding} ${probe.rows}-row, ${probe.connections} conn`
+      return [
+        { id, label: what, unit: 'req/s', better: 'higher' },
+        { id: `${id}-main-cpu`, label: `${what}: main-thread CPU`, unit: 'µs/req', better: 'lower' },
+      ]
+    }
+    case 'grpc-stream':
+      return [{ id, label: `gRPC stream 1-row, ${probe.connections} conn`, unit: 'req/s', better: 'higher' }]
+    case 'pool': {
+      const what = `pool (library), ${probe.callers} caller${probe.callers === 1 ? '' : 's'}`
+      const rows: Metric[] = [{ id, label: what, unit: 'rows/s', better: 'higher' }]
+      // At one caller the latency is the figure that matters (the hand-off to a worker).
+      if (probe.callers === 1) rows.push({ id: `${id}-p50`, label: `${what}: p50`, unit: 'ms', better: 'lower' })
+      return rows
+    }
+    case 'core':
+      return [{ id, label: 'core: DynamicBatcher, 256 producers', unit: 'items/s', better: 'higher' }]
+  }
+}
+
+/** The full run: the door at 1 and 64 connections, gRPC streaming, the pool at 1 and 256 callers, core. */
+export const FULL_PROBES: readonly Probe[] = [
+  ...(['json', 'binary'] as const).flatMap((encoding) =>
+    [1, 64].flatMap((rows) => [1, 64].map((connections): Probe => ({ kind: 'door', encoding, rows, connections }))),
+  ),
+  { kind: 'grpc-stream', connections: 1 },
+  { kind: 'grpc-stream', connections: 64 },
+  { kind: 'pool', callers: 1 },
+  { kind: 'pool', callers: 256 },
+  { kind: 'core' },
+]
+
+/** `--quick`: one probe of each kind that matters most, for a smoke run. */
+export const QUICK_PROBES: readonly Probe[] = [
+  { kind: 'door', encoding: 'json', rows: 1, connections: 64 },
+  { kind: 'door', encoding: 'binary', rows: 1, connections: 64 },
+  { kind: 'grpc-stream', connections: 64 },
+  { kind: 'pool', callers: 1 },
+  { kind: 'pool', callers: 256 },
+  { kind: 'core' },
+]

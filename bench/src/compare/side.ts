@@ -1,0 +1,148 @@
+/**
+ * One side of a comparison, running its own build: `inferpool serve` from that checkout
+ * (HTTP, and gRPC where that version has it) and an agent process for the in-process
+ * probes (agent.ts). Both stay up for the whole run so no round pays for start-ups.
+ */
+import { execFile, fork, spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import type * as grpc from '@grpc/grpc-js'
+import { distFile } from '../paths.js'
+import type { AgentAnswer, AgentRequest } from './agent.js'
+
+const START_TIMEOUT_MS = 120_000
+
+export interface Serve {
+  child: ChildProcess
+  /** http://127.0.0.1:<port> */
+  url: string
+  /** null: this version of `inferpool serve` has no gRPC. */
+  grpcPort: number | null
+}
+
+/** A free TCP port on 127.0.0.1 (the CLI's gRPC port cannot be 0: 0 turns gRPC off). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  server.close()
+  await once(server, 'close')
+  return port
+}
+
+/** `inferpool serve` of the checkout at `root` with its defaults, on ephemeral ports of 127.0.0.1. */
+export async function startServe(root: string, model: string, modelName: string): Promise<Serve> {
+  const bin = join(root, 'packages', 'host', 'bin', 'inferpool.js')
+  const { stdout: help } = await promisify(execFile)(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8' })
+  const grpcPort = help.includes('--grpc-port') ? await freePort() : null
+  const args = [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--model', `${modelName}=${model}`]
+  if (grpcPort !== null) args.push('--grpc-port', String(grpcPort))
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err = (err + chunk).slice(-4000)
+  })
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`inferpool serve (${root}) did not get ready: ${out}${err}`)), START_TIMEOUT_MS)
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        out = (out + chunk).slice(-4000)
+        const match = /listening on (http:\/\/[^\s/]+)/.exec(out)
+        if (match && out.includes('inferpool: ready')) {
+          clearTimeout(timer)
+          resolve(match[1])
+        }
+      })
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`inferpool serve (${root}) exited with code ${code}: ${err}`))
+      })
+    })
+    return { child, url, grpcPort }
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
+  }
+}
+
+/** SIGTERM, then SIGKILL after 30 s (the CLI drains first); resolves once the child has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, 'exit')
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+  await exited
+  clearTimeout(timer)
+}
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
+
+/** The agent of one side: sends a request, resolves with its figures. */
+export interface Agent {
+  child: ChildProcess
+  ask(request: WithoutId<AgentRequest>): Promise<Record<string, number>>
+  /** Disconnects (the agent closes its pool and exits); resolves once it has exited. */
+  stop(): Promise<void>
+}
+
+export async function startAgent(root: string): Promise<Agent> {
+  const child = fork(distFile('compare', 'agent.js'), [root], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+  let err = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err = (err + chunk).slice(-4000)
+  })
+  const pending = new Map<number, { resolve(f: Record<string, number>): void; reject(e: Error): void }>()
+  let nextId = 1
+  child.on('message', (answer: AgentAnswer) => {
+    const waiter = pending.get(answer.id)
+    pending.delete(answer.id)
+    if (answer.ok) waiter?.resolve(answer.figures)
+    else waiter?.reject(new Error(answer.message))
+  })
+  child.once('exit', (code) => {
+    for (const waiter of pending.values()) waiter.reject(new Error(`compare agent (${root}) exited with code ${code}: ${err}`))
+    pending.clear()
+  })
+  const ask = (request: WithoutId<AgentRequest>): Promise<Record<string, number>> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++
+      pending.set(id, { resolve, reject })
+      child.send({ ...request, id } as AgentRequest, (error) => {
+        if (error) {
+          pending.delete(id)
+          reject(error)
+        }
+      })
+    })
+  // The agent says hello (id 0) once it has imported the side's packages.
+  let timer: NodeJS.Timeout | undefined
+  await new Promise<void>((resolve, reject) => {
+    pending.set(0, { resolve: () => resolve(), reject })
+    timer = setTimeout(() => reject(new Error(`compare agent (${root}) did not start: ${err}`)), START_TIMEOUT_MS)
+  })
+    .catch((error: unknown) => {
+      child.kill('SIGKILL')
+      throw error
+    })
+    .finally(() => clearTimeout(timer))
+  return {
+    child,
+    ask,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = once(child, 'exit')
+      child.disconnect()
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+/** gRPC clients of one side, one set per connection count, made on first use and kept for the run. */
+export type GrpcClients = Map<number, grpc.Client[]>
