@@ -42,6 +42,7 @@ import {
   ShuttingDownError,
   UnauthorizedError,
 } from './errors.js'
+import { servesAny } from '../pool/health.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
 import { submitRequest } from './submit-rows.js'
 import { ServerMetrics } from './metrics.js'
@@ -300,7 +301,8 @@ class Handler {
     }
     if (path === '/v2/health/ready') {
       return this.#only(req, GET, () => {
-        const ready = !this.closing && !this.draining && [...this.models.values()].every((e) => e.state.kind === 'ready')
+        const ready =
+          !this.closing && !this.draining && [...this.models.values()].every((e) => e.state.kind === 'ready' && servesAny(e.state.pool))
         this.#sendJson(req, res, ready ? 200 : 503, { ready })
       })
     }
@@ -355,7 +357,7 @@ class Handler {
     }
     return this.#only(req, GET, () => {
       if (action === 'ready') {
-        const ready = !this.closing && !this.draining && entry.state.kind === 'ready'
+        const ready = !this.closing && !this.draining && entry.state.kind === 'ready' && servesAny(entry.state.pool)
         return this.#sendJson(req, res, ready ? 200 : 503, { name, ready })
       }
       const pool = this.poolOf(entry)
