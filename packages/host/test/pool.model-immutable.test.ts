@@ -1,0 +1,203 @@
+/**
+ * A loaded model version is immutable: the pool reads its model once, and every replica
+ * it starts later (a replacement after a kill or a timeout) runs those same bytes, in
+ * worker threads and in replica processes alike — whatever has happened to the file on
+ * disk since. A replica whose load fails takes no batch while another is ready, and is
+ * retried with back-off; the model stays ready, reported as degraded.
+ *
+ * The models are y = x⁴ and y = x³ for square matrices x: for a 2×2 matrix of ones
+ * every element is 8 under the first and 4 under the second, so each answer tells which
+ * model ran it.
+ */
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { buildModel, node, serializeModel } from '@inferpool/model-builder'
+import { createPool, createRequestHandler } from '@inferpool/host'
+import type { Pool, RowInput, RowOutput } from '@inferpool/host'
+import { recordingLogger, workers } from './fixtures/models.js'
+import { poll } from './process-helpers.js'
+import { http, metric } from './server-helpers.js'
+
+const childScript = fileURLToPath(new URL('./fixtures/replaced-model-child.mjs', import.meta.url))
+const hostDir = fileURLToPath(new URL('..', import.meta.url))
+const scratch = mkdtempSync(join(tmpdir(), 'inferpool-model-immutable-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const pools: Array<Pool<unknown, unknown>> = []
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.destroy()))
+})
+
+/** y = x^power for square matrices x [batch, n, n], by repeated MatMul. */
+function matrixPower(power: number): Uint8Array {
+  const nodes = []
+  let last = 'x'
+  for (let p = 2; p <= power; p++) {
+    const out = p === power ? 'y' : `x${p}`
+    nodes.push(node('MatMul', [last, 'x'], [out]))
+    last = out
+  }
+  return serializeModel(
+    buildModel({
+      name: `matrix-power-${power}`,
+      inputs: [{ name: 'x', type: 'float32', dims: ['batch', 'n', 'n'] }],
+      outputs: [{ name: 'y', type: 'float32', dims: ['batch', 'n', 'n'] }],
+      nodes,
+    }),
+  )
+}
+
+const ones: RowInput = { x: { data: new Float32Array(4).fill(1), dims: [2, 2] } }
+
+/** What a 2×2 matrix of ones came back as: the distinct values of `y` (one value per model). */
+async function answers(pool: Pool<RowInput, RowOutput>): Promise<unknown[]> {
+  const outcome = (p: Promise<RowOutput>): Promise<unknown> =>
+    p.then(
+      (out) => ({ status: 'fulfilled', y: [...new Set(out.y?.data as Float32Array)] }),
+      (err: { code?: string; message?: string }) => ({ status: 'rejected', code: err.code, message: err.message }),
+    )
+  const sequential: unknown[] = []
+  for (let i = 0; i < 20; i++) sequential.push(await outcome(pool.infer(ones)))
+  const concurrent = await Promise.all(Array.from({ length: 40 }, () => outcome(pool.infer(ones))))
+  return [...new Set([...sequential, ...concurrent].map((o) => JSON.stringify(o)))].map((o) => JSON.parse(o) as unknown)
+}
+
+function runChild(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, args, { cwd: hostDir, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  return new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
+}
+
+const lines = (stdout: string): unknown[] =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as unknown)
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
+const eights = { status: 'fulfilled', y: [8] }
+
+describe('worker threads: a replacement thread runs the bytes the pool loaded', () => {
+  it.each([
+    ['replaced by another valid model', 'replace'],
+    ['truncated to nothing', 'truncate'],
+  ] as const)('the file %s, then a thread replaced: every answer comes from the loaded model', async (_name, mode) => {
+    const { code, signal, stdout, stderr } = await runChild([childScript, scratch, mode])
+    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
+    const loadedSha = sha256(matrixPower(4))
+    expect(lines(stdout)).toEqual([
+      { step: 'loaded', sha256: loadedSha, outcome: eights },
+      { step: 'slow', status: 'ERR_BATCH_TIMEOUT' },
+      { step: 'replaced', states: ['ready', 'ready'], restarts: 1 },
+      { step: 'after', outcomes: [eights] },
+      { step: 'metadata', sha256: loadedSha },
+      { step: 'closed' },
+    ])
+  })
+})
+
+describe('replica processes: a respawned process runs the bytes the pool loaded', () => {
+  async function processPool(model: string): Promise<Pool<RowInput, RowOutput>> {
+    const pool = await createPool({ model, isolation: 'process', replicas: 2, logger: recordingLogger() })
+    pools.push(pool as Pool<unknown, unknown>)
+    return pool
+  }
+
+  /** Kills each replica process in turn, each time waiting for its replacement to load. */
+  async function killEveryReplica(pool: Pool<RowInput, RowOutput>): Promise<void> {
+    for (const id of [0, 1]) {
+      const victim = pool.stats.replicas[id]?.pid as number
+      process.kill(victim, 'SIGKILL')
+      await poll(
+        () => pool.stats.replicas[id]?.pid !== victim && pool.stats.replicas[id]?.state === 'ready',
+        `replica ${id} to be respawned and ready`,
+      )
+    }
+  }
+
+  it('the file replaced by another valid model, then every replica killed: every answer comes from the loaded model', async () => {
+    const path = join(scratch, 'process-replace.onnx')
+    writeFileSync(path, matrixPower(4))
+    const pool = await processPool(path)
+    expect(pool.metadata.modelSha256).toBe(sha256(matrixPower(4)))
+    writeFileSync(path, matrixPower(3))
+    await killEveryReplica(pool)
+    expect(await answers(pool)).toEqual([eights])
+    expect(pool.stats.replicas.map((r) => [r.state, r.restarts])).toEqual([
+      ['ready', 1],
+      ['ready', 1],
+    ])
+    expect(pool.metadata.modelSha256).toBe(sha256(matrixPower(4)))
+  })
+
+  it('the file truncated to nothing, then a replica killed: every request succeeds, the respawn loads the same model', async () => {
+    const path = join(scratch, 'process-truncate.onnx')
+    writeFileSync(path, matrixPower(4))
+    const pool = await processPool(path)
+    writeFileSync(path, new Uint8Array(0))
+    await killEveryReplica(pool)
+    expect(await answers(pool)).toEqual([eights])
+  })
+})
+
+describe('a replica whose load fails while serving', () => {
+  it('takes no batch; it is retried with back-off and logged; the model stays ready, reported degraded, until it loads again', async () => {
+    const marker = join(scratch, 'refuse-load')
+    const logger = recordingLogger()
+    const pool = await createPool<{ value: number; pid?: true }, number>({
+      model: 'unused.onnx',
+      worker: workers.process,
+      workerOptions: { failLoadIf: marker },
+      isolation: 'process',
+      replicas: 2,
+      logger,
+    })
+    pools.push(pool as Pool<unknown, unknown>)
+    const app = createServer(createRequestHandler({ users: pool as unknown as Pool }))
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`
+    try {
+      writeFileSync(marker, '')
+      const healthy = pool.stats.replicas[1]?.pid as number
+      process.kill(pool.stats.replicas[0]?.pid as number, 'SIGKILL')
+      // Its replacement fails to load, is ended, and is retried after a back-off.
+      await poll(() => logger.warnings.some((line) => line.includes('its load failed')), 'a failed load of replica 0')
+
+      const pids = await Promise.all(Array.from({ length: 40 }, () => pool.infer({ value: 1, pid: true })))
+      expect(new Set(pids)).toEqual(new Set([healthy]))
+      expect((await http(`${base}/v2/health/ready`)).status).toBe(200)
+      expect((await http(`${base}/v2/models/users/ready`)).status).toBe(200)
+      const text = (await http(`${base}/metrics`)).text
+      expect(metric(text, 'inferpool_model_degraded', { model: 'users' })).toBe(1)
+      expect(metric(text, 'inferpool_replicas_ready', { model: 'users' })).toBe(1)
+      expect(logger.warnings[0]).toMatch(
+        /^inferpool: replica 0 of unused\.onnx: replica process \d+ killed by SIGKILL; starting a replacement; 1 of 2 replicas ready$/,
+      )
+      expect(logger.warnings[1]).toMatch(
+        new RegExp(
+          `^inferpool: replica 0 of unused\\.onnx: replica process \\d+ ended \\(its load failed: Worker failed to load: load refused: ${marker.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} exists\\); retrying in 250 ms; 1 of 2 replicas ready$`,
+        ),
+      )
+
+      unlinkSync(marker)
+      await poll(() => pool.stats.replicas[0]?.state === 'ready', 'replica 0 to load again')
+      expect(logger.infos).toEqual([expect.stringMatching(/^inferpool: replica 0 of unused\.onnx is ready again; 2 of 2 replicas ready$/)])
+      expect(pool.stats.replicas[0]?.restartCauses).toMatchObject({ SIGKILL: 1, 'load failed': expect.any(Number) })
+      const after = (await http(`${base}/metrics`)).text
+      expect(metric(after, 'inferpool_model_degraded', { model: 'users' })).toBe(0)
+    } finally {
+      if (existsSync(marker)) unlinkSync(marker)
+      await new Promise((resolve) => app.close(resolve))
+    }
+  })
+})
