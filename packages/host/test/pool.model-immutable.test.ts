@@ -11,11 +11,11 @@
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { buildModel, node, serializeModel } from '@inferpool/model-builder'
@@ -139,6 +139,42 @@ describe('replica processes: a respawned process runs the bytes the pool loaded'
       ['ready', 1],
     ])
     expect(pool.metadata.modelSha256).toBe(sha256(matrixPower(4)))
+  })
+
+  it('the processes load a private, read-only copy of the bytes, which the pool removes when it closes', async () => {
+    const path = join(scratch, 'process-copy.onnx')
+    writeFileSync(path, matrixPower(4))
+    const copies = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith(`inferpool-model-${process.pid}-`))
+    const pool = await processPool(path)
+    expect(copies()).toHaveLength(1)
+    const copy = join(tmpdir(), copies()[0] as string, 'model.onnx')
+    expect(sha256(readFileSync(copy))).toBe(pool.metadata.modelSha256)
+    expect({ dir: statSync(dirname(copy)).mode & 0o777, file: statSync(copy).mode & 0o777 }).toEqual({ dir: 0o700, file: 0o400 })
+    await pool.close()
+    expect(copies()).toEqual([])
+    const destroyed = await processPool(path)
+    expect(copies()).toHaveLength(1)
+    await destroyed.destroy()
+    expect(copies()).toEqual([])
+  })
+
+  it("a private copy changed behind the pool fails the respawn's load (sha256 check), and that replica takes no batch", async () => {
+    const path = join(scratch, 'process-tamper.onnx')
+    writeFileSync(path, matrixPower(4))
+    const logger = recordingLogger()
+    const pool = await createPool({ model: path, isolation: 'process', replicas: 2, logger })
+    pools.push(pool as Pool<unknown, unknown>)
+    const [dir] = readdirSync(tmpdir()).filter((name) => name.startsWith(`inferpool-model-${process.pid}-`))
+    const copy = join(tmpdir(), dir as string, 'model.onnx')
+    chmodSync(copy, 0o600)
+    writeFileSync(copy, matrixPower(3))
+    process.kill(pool.stats.replicas[0]?.pid as number, 'SIGKILL')
+    await poll(() => (pool.stats.replicas[0]?.restartCauses?.['load failed'] ?? 0) > 0, 'the respawn to refuse the changed copy')
+    expect(await answers(pool)).toEqual([eights])
+    expect(logger.warnings[1]?.replace(/process \d+/, 'process N')).toBe(
+      `inferpool: replica 0 of ${path}: replica process N ended (its load failed: Failed to load model ${path}: its bytes changed since the pool read them ` +
+        `(sha256 ${sha256(matrixPower(3))}, expected ${sha256(matrixPower(4))})); retrying in 250 ms; 1 of 2 replicas ready`,
+    )
   })
 
   it('the file truncated to nothing, then a replica killed: every request succeeds, the respawn loads the same model', async () => {

@@ -11,6 +11,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+/** Directories of model copies are named `<prefix><host pid>-<random>` under the OS temp dir. */
+export const MODEL_DIR_PREFIX = 'inferpool-model-'
+
 export class ModelFile {
   private constructor(
     private readonly dir: string,
@@ -20,7 +23,8 @@ export class ModelFile {
 
   /** Writes the bytes to a new private directory (mode 0700; the file read-only). */
   static async write(bytes: Uint8Array): Promise<ModelFile> {
-    const dir = await mkdtemp(join(tmpdir(), 'inferpool-model-'))
+    // The host's pid in the name says whose it is (one left by a host that was killed can be told apart).
+    const dir = await mkdtemp(join(tmpdir(), `${MODEL_DIR_PREFIX}${process.pid}-`))
     const path = join(dir, 'model.onnx')
     try {
       await writeFile(path, bytes, { mode: 0o400 })
