@@ -194,7 +194,7 @@ describe('replica processes: a respawned process runs the bytes the pool loaded'
 })
 
 describe('a replica whose load fails while serving', () => {
-  it('takes no batch; it is retried with back-off and logged; the model stays ready, reported degraded, until it loads again', async () => {
+  it('takes no batch; it is retried with back-off and logged; the model stays ready, reported degraded, until none is ready; both load again', async () => {
     const marker = join(scratch, 'refuse-load')
     const logger = recordingLogger()
     const pool = await createPool<{ value: number; pid?: true }, number>({
@@ -236,10 +236,26 @@ describe('a replica whose load fails while serving', () => {
         ),
       )
 
+      // The model is not ready only once none of its replicas is.
+      process.kill(healthy, 'SIGKILL')
+      await poll(
+        () => (pool.stats.replicas[1]?.restartCauses?.['load failed'] ?? 0) > 0 && pool.stats.replicas.every((r) => r.state !== 'ready'),
+        'replica 1 to fail its load too',
+      )
+      expect((await http(`${base}/v2/health/ready`)).status).toBe(503)
+      expect((await http(`${base}/v2/models/users/ready`)).status).toBe(503)
+
       unlinkSync(marker)
-      await poll(() => pool.stats.replicas[0]?.state === 'ready', 'replica 0 to load again')
-      expect(logger.infos).toEqual([expect.stringMatching(/^inferpool: replica 0 of unused\.onnx is ready again; 2 of 2 replicas ready$/)])
-      expect(pool.stats.replicas[0]?.restartCauses).toMatchObject({ SIGKILL: 1, 'load failed': expect.any(Number) })
+      await poll(() => pool.stats.replicas.every((r) => r.state === 'ready'), 'both replicas to load again')
+      expect((await http(`${base}/v2/health/ready`)).status).toBe(200)
+      expect(logger.infos.sort()).toEqual([
+        expect.stringMatching(/^inferpool: replica 0 of unused\.onnx is ready again; [12] of 2 replicas ready$/),
+        expect.stringMatching(/^inferpool: replica 1 of unused\.onnx is ready again; [12] of 2 replicas ready$/),
+      ])
+      expect(pool.stats.replicas.map((r) => r.restartCauses)).toEqual([
+        { SIGKILL: 1, 'load failed': expect.any(Number) },
+        { SIGKILL: 1, 'load failed': expect.any(Number) },
+      ])
       const after = (await http(`${base}/metrics`)).text
       expect(metric(after, 'inferpool_model_degraded', { model: 'users' })).toBe(0)
     } finally {

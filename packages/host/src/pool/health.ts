@@ -20,9 +20,10 @@ export function isDegraded(stats: Pick<PoolStats, 'replicas'>): boolean {
 
 /**
  * Whether a pool can serve a batch now: some replica of it is ready. A pool that keeps
- * no stats (a remote handle) cannot say, and counts as serving once loaded.
+ * no stats (a remote handle) or lists no replica (a pool of the user's own making)
+ * cannot say, and counts as serving once loaded.
  */
 export function servesAny(pool: { readonly stats?: Pick<PoolStats, 'replicas'> }): boolean {
   const stats = pool.stats
-  return stats === undefined || replicasReady(stats) > 0
+  return stats === undefined || stats.replicas.length === 0 || replicasReady(stats) > 0
 }

@@ -5,7 +5,7 @@
  *
  * Routes:
  *   GET  /v2/health/live                       always 200 while the process answers
- *   GET  /v2/health/ready                      200 once every pool has loaded, 503 before / while closing
+ *   GET  /v2/health/ready                      200 once every pool has loaded and has a replica ready, 503 before / while closing
  *   GET  /v2                                   server metadata, with the extensions served
  *   GET  /v2/models/{name}[/versions/1]        model metadata
  *   GET  /v2/models/{name}[/versions/1]/ready  200 / 503
