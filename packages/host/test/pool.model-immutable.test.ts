@@ -12,16 +12,15 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { buildModel, node, serializeModel } from '@inferpool/model-builder'
-import { createPool, createRequestHandler } from '@inferpool/host'
+import { createPool, serve } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { recordingLogger, workers } from './fixtures/models.js'
+import { grpcClient } from './grpc-helpers.js'
 import { poll } from './process-helpers.js'
 import { http, metric } from './server-helpers.js'
 
@@ -206,9 +205,25 @@ describe('a replica whose load fails while serving', () => {
       logger,
     })
     pools.push(pool as Pool<unknown, unknown>)
-    const app = createServer(createRequestHandler({ users: pool as unknown as Pool }))
-    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
-    const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`
+    const server = await serve(
+      { users: pool as unknown as Pool },
+      { port: 0, grpcPort: 0, closePools: false, logger: { error() {}, info() {}, warn() {} } },
+    )
+    const base = server.url as string
+    const client = grpcClient(server.grpcAddress as string)
+    /** Readiness as each door reports it: HTTP's two routes, gRPC's two calls. */
+    const readiness = async (): Promise<unknown[]> => [
+      (await http(`${base}/v2/health/ready`)).status,
+      (await http(`${base}/v2/models/users/ready`)).status,
+      await client.call('ServerReady', {}),
+      await client.call('ModelReady', { name: 'users' }),
+    ]
+    const ready = (yes: boolean): unknown[] => [
+      yes ? 200 : 503,
+      yes ? 200 : 503,
+      { ok: true, response: { ready: yes } },
+      { ok: true, response: { ready: yes } },
+    ]
     try {
       writeFileSync(marker, '')
       const healthy = pool.stats.replicas[1]?.pid as number
@@ -222,8 +237,7 @@ describe('a replica whose load fails while serving', () => {
       const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => pool.infer({ value: 1, pid: true })))
       const distinct = [...new Set(outcomes.map((o) => JSON.stringify(o)))].map((o) => JSON.parse(o) as unknown)
       expect(distinct).toEqual([{ status: 'fulfilled', value: healthy }])
-      expect((await http(`${base}/v2/health/ready`)).status).toBe(200)
-      expect((await http(`${base}/v2/models/users/ready`)).status).toBe(200)
+      expect(await readiness()).toEqual(ready(true))
       const text = (await http(`${base}/metrics`)).text
       expect(metric(text, 'inferpool_model_degraded', { model: 'users' })).toBe(1)
       expect(metric(text, 'inferpool_replicas_ready', { model: 'users' })).toBe(1)
@@ -242,12 +256,11 @@ describe('a replica whose load fails while serving', () => {
         () => (pool.stats.replicas[1]?.restartCauses?.['load failed'] ?? 0) > 0 && pool.stats.replicas.every((r) => r.state !== 'ready'),
         'replica 1 to fail its load too',
       )
-      expect((await http(`${base}/v2/health/ready`)).status).toBe(503)
-      expect((await http(`${base}/v2/models/users/ready`)).status).toBe(503)
+      expect(await readiness()).toEqual(ready(false))
 
       unlinkSync(marker)
       await poll(() => pool.stats.replicas.every((r) => r.state === 'ready'), 'both replicas to load again')
-      expect((await http(`${base}/v2/health/ready`)).status).toBe(200)
+      expect(await readiness()).toEqual(ready(true))
       expect(logger.infos.sort()).toEqual([
         expect.stringMatching(/^inferpool: replica 0 of unused\.onnx is ready again; [12] of 2 replicas ready$/),
         expect.stringMatching(/^inferpool: replica 1 of unused\.onnx is ready again; [12] of 2 replicas ready$/),
@@ -260,7 +273,8 @@ describe('a replica whose load fails while serving', () => {
       expect(metric(after, 'inferpool_model_degraded', { model: 'users' })).toBe(0)
     } finally {
       if (existsSync(marker)) unlinkSync(marker)
-      await new Promise((resolve) => app.close(resolve))
+      client.close()
+      await server.close()
     }
   })
 })
