@@ -207,7 +207,7 @@ describe('a replica whose load fails while serving', () => {
     pools.push(pool as Pool<unknown, unknown>)
     const server = await serve(
       { users: pool as unknown as Pool },
-      { port: 0, grpcPort: 0, closePools: false, logger: { error() {}, info() {}, warn() {} } },
+      { port: 0, grpcPort: 0, closePools: false, logger: { error() {}, info() {} } },
     )
     const base = server.url as string
     const client = grpcClient(server.grpcAddress as string)
