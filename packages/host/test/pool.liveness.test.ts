@@ -92,6 +92,7 @@ describe('a replacement thread that dies while loading (piscina then stops repla
     // The first thread, its replacement that died loading, the new set's thread.
     expect(control[LOAD_ATTEMPTS]).toBe(3)
     expect(warnings).toEqual([
+      `inferpool: replica 0 of ${models.demoMlp}: worker thread exited with code 3; starting a replacement; 0 of 1 replicas ready`,
       `inferpool: worker threads of ${models.demoMlp} stopped being replaced (exit code 7); started a new set of 1`,
     ])
   })

@@ -362,6 +362,7 @@ export class ThreadTransport implements ReplicaTransport {
         const reason =
           (record.error ? record.error.message : (record.overdue ?? `worker thread exited with code ${code}`)) +
           (loaded ? '' : ' (while loading)')
+        this.#log('warn', `replica ${replica} of ${this.#options.modelLabel}: ${reason}; starting a replacement${this.#readyCount()}`)
         try {
           this.#events.onReplicaRestart?.({ replica, reason })
         } catch {
