@@ -102,6 +102,12 @@ export interface PoolMetadata {
   executionProvider: 'cpu' | 'cuda'
   /** Model path, or `'<bytes>'` when given as bytes. */
   model: string
+  /**
+   * Hex SHA-256 of the model bytes every replica runs (the built-in ONNX worker; absent
+   * for a user worker). Read once when the pool was created: replacing the file on
+   * disk changes nothing until a new pool loads it.
+   */
+  modelSha256?: string
 }
 
 /**

@@ -5,7 +5,7 @@
 import { request } from 'node:http'
 import { availableParallelism } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
-import { restartDelayMs } from '../src/cluster/primary.js'
+import { restartDelayMs } from '../src/backoff.js'
 import { defaultIntraOpThreads } from '../src/pool/options.js'
 import { grpcClient } from './grpc-helpers.js'
 import { demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'

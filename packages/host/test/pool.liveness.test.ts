@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { BatchTimeoutError, createPool, InvalidInputError, ModelLoadError, resolvePoolOptions, WorkerCrashedError } from '@inferpool/host'
 import type { Pool, PoolObserver } from '@inferpool/host'
 import { models, recordingLogger, workers } from './fixtures/models.js'
+import { poll } from './process-helpers.js'
 
 interface Item {
   value: number
@@ -91,6 +92,7 @@ describe('a replacement thread that dies while loading (piscina then stops repla
     // The first thread, its replacement that died loading, the new set's thread.
     expect(control[LOAD_ATTEMPTS]).toBe(3)
     expect(warnings).toEqual([
+      `inferpool: replica 0 of ${models.demoMlp}: worker thread exited with code 3; starting a replacement; 0 of 1 replicas ready`,
       `inferpool: worker threads of ${models.demoMlp} stopped being replaced (exit code 7); started a new set of 1`,
     ])
   })
@@ -171,6 +173,28 @@ describe('a replacement thread whose load fails (it lives, answering ERR_MODEL_L
     expect(control[LOAD_ATTEMPTS]).toBe(4)
     expect(pool.stats.replicas.map((r) => r.state)).toEqual(['ready'])
     expect(pool.stats.rebuilds).toBe(0)
+  })
+
+  it('two replicas: the failed one takes no batch while the other is ready; it retries its load after a back-off, with no request needed, logged', async () => {
+    const { pool, control, warnings } = await flakyPool(2)
+    control[RUN_CRASHES] = 1
+    control[LOAD_THROWS] = 1_000
+    // The crash ends one thread (its batch is re-run on the other); the replacement's load fails.
+    expect(await within(pool.infer({ value: 1, crash: 'once' }))).toEqual({ status: 'fulfilled', value: 2 })
+    await poll(() => pool.stats.replicas.some((r) => r.state === 'failed'), 'the replacement to fail its load')
+
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, (_, value) => pool.infer({ value })))
+    expect(outcomes).toEqual(Array.from({ length: 40 }, (_, value) => ({ status: 'fulfilled', value: value * 2 })))
+
+    // No batch reaches it, yet its load is retried: it comes back once the load works.
+    control[LOAD_THROWS] = 0
+    await poll(() => pool.stats.replicas.every((r) => r.state === 'ready'), 'the failed replica to load on a retry')
+    expect(pool.stats.rebuilds).toBe(0)
+    expect(warnings).toContain(
+      'inferpool: a worker thread of ' +
+        models.demoMlp +
+        ' failed to load (Worker failed to load: flaky resource unavailable); retrying in 250 ms; 1 of 2 replicas ready',
+    )
   })
 
   it('a retried load that hangs is bounded by startupTimeoutMs: the batch gets its one more go and is served', async () => {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { InferenceSession, Tensor } from 'onnxruntime-node'
 import { createPool } from '@inferpool/host'
@@ -41,6 +43,7 @@ describe('pool results (demo MLP)', () => {
       concurrency: 1,
       executionProvider: 'cpu',
       model: models.demoMlp,
+      modelSha256: createHash('sha256').update(readFileSync(models.demoMlp)).digest('hex'),
     })
   })
 

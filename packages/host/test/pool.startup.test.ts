@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createPool, ModelLoadError, ProviderUnavailableError, resolvePoolOptions, StartupTimeoutError } from '@inferpool/host'
 import type { Pool } from '@inferpool/host'
@@ -44,21 +46,41 @@ describe('load failures', () => {
   beforeAll(async () => {
     // Warm up: the first pool start creates process-wide helper threads (libuv pool,
     // V8 platform) that stay; the thread counts below compare against that state.
-    await failure(createPool({ model: '/no/such/warm-up.onnx', replicas: 1 }))
+    // (Corrupt bytes, not a missing file: the pool reads the file before it starts any thread.)
+    await failure(createPool({ model: new Uint8Array([8, 1, 18, 3, 1, 2, 3, 255, 255]), replicas: 1 }))
   })
 
-  it('rejects a missing model file with ERR_MODEL_LOAD naming the path and the runtime message, leaving no thread running', async () => {
+  it('rejects a missing model file with ERR_MODEL_LOAD naming the path and the system message, before starting any thread', async () => {
     const before = osThreads()
     const error = await failure(createPool({ model: '/no/such/model.onnx', replicas: 2 }))
     expect(error).toBeInstanceOf(ModelLoadError)
     expect(error).toMatchObject({
       code: 'ERR_MODEL_LOAD',
-      message:
-        "Failed to load model /no/such/model.onnx: Load model from /no/such/model.onnx failed:Load model /no/such/model.onnx failed. File doesn't exist",
-      details: { model: '/no/such/model.onnx' },
+      message: "Failed to load model /no/such/model.onnx: ENOENT: no such file or directory, open '/no/such/model.onnx'",
+      details: { model: '/no/such/model.onnx', runtimeMessage: "ENOENT: no such file or directory, open '/no/such/model.onnx'" },
     })
     await threadsBackTo(before)
     expect(workerPorts()).toBe(0)
+  })
+
+  it('rejects an empty model file with ERR_MODEL_LOAD saying so, before starting any thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inferpool-startup-'))
+    try {
+      const path = join(dir, 'empty.onnx')
+      writeFileSync(path, '')
+      const before = osThreads()
+      const error = await failure(createPool({ model: path, replicas: 2 }))
+      expect(error).toBeInstanceOf(ModelLoadError)
+      expect(error).toMatchObject({
+        code: 'ERR_MODEL_LOAD',
+        message: `Failed to load model ${path}: the file is empty`,
+        details: { model: path },
+      })
+      await threadsBackTo(before)
+      expect(workerPorts()).toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('rejects corrupt model bytes with ERR_MODEL_LOAD and the runtime message', async () => {

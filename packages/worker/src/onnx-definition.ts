@@ -4,15 +4,30 @@
  * batch arrives as one packed tensor per input (transferred), is wrapped without
  * copying, and the outputs are transferred back, the inputs released with them.
  */
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import type { InferenceSession } from 'onnxruntime-node'
 import type { WorkerDefinition } from './define-worker.js'
+import { WorkerError } from './errors.js'
 import { createSession, describeSession, pickDevice, runTensors } from './onnx.js'
 import type { OnnxSessionConfig } from './onnx.js'
 import type { TensorBatch, TensorBatchOutput, WireTensor } from './protocol.js'
 
 /** `workerOptions` of the ONNX tensor worker (the host fills them in from `PoolOptions`). */
 export interface OnnxWorkerOptions {
+  /**
+   * The model's bytes (worker threads: a view over the pool's one SharedArrayBuffer), or
+   * a path (a replica process: the private copy its host wrote, checked against `sha256`).
+   */
   model: string | Uint8Array
+  /**
+   * Hex SHA-256 the model must have. With a path, the file is read and checked before it
+   * loads: a file that changed since the host read it fails the load (`ERR_MODEL_LOAD`)
+   * instead of serving another model under the same version.
+   */
+  sha256?: string
+  /** How messages name the model (the user's path), when `model` is not that. */
+  label?: string
   session?: OnnxSessionConfig
   /**
    * CUDA devices to spread sessions over. Each new thread takes the next one
@@ -28,10 +43,38 @@ interface OnnxState {
   config: OnnxSessionConfig
 }
 
+/** The model to load: a path's file read and checked against `sha256` when one is given. */
+async function verifiedModel(options: OnnxWorkerOptions): Promise<string | Uint8Array> {
+  const { model, sha256 } = options
+  if (sha256 === undefined || typeof model !== 'string') return model
+  const label = options.label ?? model
+  let bytes: Uint8Array
+  try {
+    bytes = await readFile(model)
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err)
+    throw new WorkerError('ERR_MODEL_LOAD', `Failed to load model ${label}: ${message}`, {
+      cause: err,
+      details: { model: label, runtimeMessage: message },
+    })
+  }
+  const actual = createHash('sha256').update(bytes).digest('hex')
+  if (actual !== sha256) {
+    throw new WorkerError(
+      'ERR_MODEL_LOAD',
+      `Failed to load model ${label}: its bytes changed since the pool read them (sha256 ${actual}, expected ${sha256})`,
+      {
+        details: { model: label, sha256: actual, expected: sha256 },
+      },
+    )
+  }
+  return bytes
+}
+
 export const onnxWorkerDefinition: WorkerDefinition<OnnxWorkerOptions, OnnxState, TensorBatch, TensorBatchOutput> = {
   async load(options) {
     const config = pickDevice(options.session ?? {}, options.deviceIds, options.deviceCounter)
-    const session = await createSession(options.model, config)
+    const session = await createSession(await verifiedModel(options), config, options.label)
     return { session, config }
   },
   describe(state) {

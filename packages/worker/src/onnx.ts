@@ -94,22 +94,30 @@ export function describeModelSource(model: string | Uint8Array): string {
 }
 
 /**
- * Creates one session with the mapped options. Rejects with a `WorkerError` coded
+ * Creates one session with the mapped options (`label`: how messages name the model). Rejects with a `WorkerError` coded
  * `ERR_PROVIDER_UNAVAILABLE` (with install instructions) when CUDA was asked for and
  * its libraries are missing, else `ERR_MODEL_LOAD` naming the model and ORT's message.
  * Listing `['cuda', 'cpu']` does not make ORT fall back, so there is no silent fallback
  * here: the host makes an explicit second attempt when the user asks for one.
  */
-export async function createSession(model: string | Uint8Array, config: OnnxSessionConfig = {}): Promise<InferenceSession> {
+export async function createSession(
+  model: string | Uint8Array,
+  config: OnnxSessionConfig = {},
+  label: string = describeModelSource(model),
+): Promise<InferenceSession> {
   const options = toOrtSessionOptions(config)
   // The session's level covers its own logs (a failed run); messages logged before a
   // session exists (a provider library that cannot load) go to ORT's process-wide
   // logger, whose level comes from `env.logLevel`, read when the addon first creates
   // its environment — i.e. by the first session of the process.
   env.logLevel = ENV_LOG_LEVELS[options.logSeverityLevel ?? DEFAULT_LOG_SEVERITY_LEVEL]
-  const source = describeModelSource(model)
+  const source = label
   try {
-    return typeof model === 'string' ? await InferenceSession.create(model, options) : await InferenceSession.create(model, options)
+    if (typeof model === 'string') return await InferenceSession.create(model, options)
+    // ORT's binding refuses a view over a SharedArrayBuffer (the pool shares one copy of
+    // the model with its threads: docs/runtime-facts.md): load from a private copy, which
+    // is garbage once the session is made (ORT keeps no reference to the bytes).
+    return await InferenceSession.create(model.buffer instanceof SharedArrayBuffer ? model.slice() : model, options)
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     if (config.executionProvider === 'cuda' && isProviderLoadFailure(message)) {

@@ -21,20 +21,12 @@
 import cluster from 'node:cluster'
 import type { Worker } from 'node:cluster'
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client'
+import { restartDelayMs } from '../backoff.js'
 import { COLLECT_TIMEOUT_MS, isOurs } from './messages.js'
 import type { MetricsJson, ToPrimary, ToServer } from './messages.js'
 
 /** Longest extra wait, past `shutdownTimeoutMs`, for a draining process before it is killed. */
 export const HARD_STOP_GRACE_MS = 5_000
-
-/**
- * Delay before replacing a process: 250 ms, doubling with each replacement of the same
- * process that exited before it was ready, up to 30 s (the pool's thread rebuilds back
- * off the same way). A process that became ready resets it.
- */
-export function restartDelayMs(failuresBeforeReady: number): number {
-  return Math.min(30_000, 250 * 2 ** Math.min(failuresBeforeReady, 10))
-}
 
 export interface ClusterOptions {
   /** Server processes to run. */

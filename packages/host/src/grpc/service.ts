@@ -14,6 +14,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
+import { servesAny } from '../pool/health.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { MODEL_VERSION } from '../server/encode.js'
 import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../server/errors.js'
@@ -273,11 +274,11 @@ class GrpcService {
   readonly implementation: UntypedServiceImplementation = {
     ServerLive: this.#unary(true, (): inference.ServerLiveResponse.$Properties => ({ live: true })),
     ServerReady: this.#unary(true, (): inference.ServerReadyResponse.$Properties => ({
-      ready: !this.#inner.closing && [...this.#inner.models.values()].every((e) => e.state.kind === 'ready'),
+      ready: !this.#inner.closing && [...this.#inner.models.values()].every((e) => e.state.kind === 'ready' && servesAny(e.state.pool)),
     })),
     ModelReady: this.#unary(false, (request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => {
       const entry = this.#entry(request.name, request.version)
-      return { ready: !this.#inner.closing && entry.state.kind === 'ready' }
+      return { ready: !this.#inner.closing && entry.state.kind === 'ready' && servesAny(entry.state.pool) }
     }),
     ServerMetadata: this.#unary(false, (): inference.ServerMetadataResponse.$Properties => ({
       name: SERVER_NAME,

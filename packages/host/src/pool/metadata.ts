@@ -28,6 +28,7 @@ export class PoolDescription {
       executionProvider: options.session.executionProvider,
       model: options.modelLabel,
     }
+    if (options.modelSha256 !== undefined) this.metadata.modelSha256 = options.modelSha256
     if (fixed !== null && fixed < configured) this.metadata.maxBatchSizeReason = `the model's batch dimension is fixed to ${fixed}`
   }
 

@@ -56,9 +56,15 @@ export function defaultIntraOpThreads(shape: { cores: number; replicas: number; 
 
 /** The options the pool runs with, all resolved. */
 export interface ResolvedPoolOptions {
+  /**
+   * The model as given; `createPool` replaces it with the bytes it read once (over a
+   * SharedArrayBuffer, model-bytes.ts) before any replica starts, for the built-in worker.
+   */
   model: string | Uint8Array
   /** `model` as stated in messages and `pool.metadata.model`. */
   modelLabel: string
+  /** SHA-256 of the model bytes every replica runs, once `createPool` has read them (built-in worker only). */
+  modelSha256: string | undefined
   replicas: number
   concurrency: number
   batching: BatchingOptions & { maxBatchSize: number; isolateFailures: boolean }
@@ -288,6 +294,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
   return {
     model,
     modelLabel,
+    modelSha256: undefined,
     replicas,
     concurrency,
     batching: {

@@ -33,6 +33,7 @@ import { tensorCodec } from './codecs/tensor.js'
 import { userCodec } from './codecs/user.js'
 import { Dispatcher } from './dispatch.js'
 import { PoolDescription } from './metadata.js'
+import { readModelBytes } from './model-bytes.js'
 import { buildModelShape } from './model-shape.js'
 import { resolvePoolOptions } from './options.js'
 import type { ResolvedPoolOptions } from './options.js'
@@ -58,7 +59,7 @@ export function createPool<In = unknown, Out = unknown>(options: PoolOptions & {
 // Kept last: `Parameters<typeof createPool>` / `ReturnType` read the last overload.
 export function createPool(options: PoolOptions): Promise<Pool<RowInput, RowOutput>>
 export async function createPool(options: PoolOptions): Promise<Pool<unknown, unknown>> {
-  const resolved = resolvePoolOptions(options)
+  const resolved = await withModelBytes(resolvePoolOptions(options))
   const transport = resolved.isolation === 'process' ? createProcessTransport : threadTransport
   try {
     return await startPool(resolved, options.cost, transport)
@@ -73,6 +74,17 @@ export async function createPool(options: PoolOptions): Promise<Pool<unknown, un
     }
     throw err
   }
+}
+
+/**
+ * The built-in worker's options with the model read once (model-bytes.ts): from here
+ * on, every replica of this pool loads these bytes, never the file again. A user
+ * worker loads what its own `workerOptions` say.
+ */
+async function withModelBytes(resolved: ResolvedPoolOptions): Promise<ResolvedPoolOptions> {
+  if (resolved.worker !== null) return resolved
+  const { bytes, sha256 } = await readModelBytes(resolved.model)
+  return { ...resolved, model: bytes, modelSha256: sha256 }
 }
 
 /** Calls each observer's hook; an observer that throws never breaks the pool. */

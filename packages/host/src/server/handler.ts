@@ -5,7 +5,7 @@
  *
  * Routes:
  *   GET  /v2/health/live                       always 200 while the process answers
- *   GET  /v2/health/ready                      200 once every pool has loaded, 503 before / while closing
+ *   GET  /v2/health/ready                      200 once every pool has loaded and has a replica ready, 503 before / while closing
  *   GET  /v2                                   server metadata, with the extensions served
  *   GET  /v2/models/{name}[/versions/1]        model metadata
  *   GET  /v2/models/{name}[/versions/1]/ready  200 / 503
@@ -42,6 +42,7 @@ import {
   ShuttingDownError,
   UnauthorizedError,
 } from './errors.js'
+import { servesAny } from '../pool/health.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
 import { submitRequest } from './submit-rows.js'
 import { ServerMetrics } from './metrics.js'
@@ -315,7 +316,8 @@ class Handler {
     }
     if (path === '/v2/health/ready') {
       return this.#only(req, GET, () => {
-        const ready = !this.closing && !this.draining && [...this.models.values()].every((e) => e.state.kind === 'ready')
+        const ready =
+          !this.closing && !this.draining && [...this.models.values()].every((e) => e.state.kind === 'ready' && servesAny(e.state.pool))
         this.#sendJson(req, res, ready ? 200 : 503, { ready })
       })
     }
@@ -370,7 +372,7 @@ class Handler {
     }
     return this.#only(req, GET, () => {
       if (action === 'ready') {
-        const ready = !this.closing && !this.draining && entry.state.kind === 'ready'
+        const ready = !this.closing && !this.draining && entry.state.kind === 'ready' && servesAny(entry.state.pool)
         return this.#sendJson(req, res, ready ? 200 : 503, { name, ready })
       }
       const pool = this.poolOf(entry)

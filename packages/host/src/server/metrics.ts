@@ -14,6 +14,7 @@
  */
 import { Counter, Gauge, Histogram, collectDefaultMetrics } from 'prom-client'
 import type { Aggregator, Registry } from 'prom-client'
+import { isDegraded, replicasReady } from '../pool/health.js'
 import type { PoolStats } from '../types.js'
 import { RowHistogram } from './row-histogram.js'
 import type { ServedPool } from './served-pool.js'
@@ -129,7 +130,12 @@ export class ServerMetrics {
     this.#statsGauge(
       'inferpool_replicas_ready',
       'Replicas whose session is loaded and serving (the others are loading, failed or down).',
-      (s) => s.replicas.reduce((n, r) => (r.state === 'ready' ? n + 1 : n), 0),
+      replicasReady,
+    )
+    this.#statsGauge(
+      'inferpool_model_degraded',
+      'Whether some replica of the model is not ready (loading, failed, overdue or down): 1, else 0. The model stays ready while one replica is.',
+      (s) => (isDegraded(s) ? 1 : 0),
     )
     this.#statsCounter('inferpool_rows_submitted_total', 'Rows accepted by the pool.', (s) => s.submitted)
     this.#statsCounter('inferpool_rows_completed_total', 'Rows resolved with a result.', (s) => s.completed)

@@ -7,26 +7,32 @@
  * `startupTimeoutMs` and `batchTimeoutMs` are hard stops here (SIGKILL).
  *
  * Each replica is a slot (its stats, restarts and back-off) holding at most one
- * {@link ReplicaProcess} at a time. A process that dies after loading is replaced at
- * once; one that dies while loading is replaced after a back-off (250 ms doubling to
- * 30 s), and while no replica has a process, sends fail as `unavailable` instead of
- * waiting.
+ * {@link ReplicaProcess} at a time. Only a `ready` process takes a batch. A process
+ * that dies after loading is replaced at once; one that dies while loading, or whose
+ * load fails (it is ended: it could only fail batches), is replaced after a back-off
+ * (`restartDelayMs`: 250 ms doubling to 30 s), and while no replica has a process,
+ * sends fail as `unavailable` instead of waiting. Each replacement is logged with how
+ * many replicas are ready meanwhile.
+ *
+ * Every process loads the pool's one private copy of the model bytes (model-file.ts),
+ * checked against their SHA-256: a respawn never picks up a file replaced on disk.
  */
 import { fileURLToPath } from 'node:url'
 import type { OnnxWorkerOptions, RunTask, TaskResult, WorkerBootData, WorkerDescription } from '@inferpool/worker'
+import { restartDelayMs } from '../../backoff.js'
 import { fromWire } from '../../error-registry.js'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import type { ReplicaStats } from '../../types.js'
 import { loadFailureOf } from '../load-failure.js'
+import { modelLabelFor } from '../model-bytes.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
+import { ModelFile } from './model-file.js'
 import { describeExit, ReplicaProcess } from './replica-process.js'
 import type { LoadOutcome, ProcessExit } from './replica-process.js'
 
 /** How long each step of ending a process (dispose, channel close, SIGTERM) may take before the next. */
 export const PROCESS_STOP_BOUND_MS = 2_000
-const BACKOFF_MIN_MS = 250
-const BACKOFF_MAX_MS = 30_000
 
 interface Send {
   readonly id: number
@@ -51,7 +57,8 @@ interface Slot {
   restartCauses: Record<string, number>
   /** Idle garbage collections run by this slot's processes, over all of them. */
   idleCollections: number
-  backoffMs: number
+  /** Processes of this slot in a row that died or failed while loading (the back-off's count). */
+  loadFailures: number
   respawn: NodeJS.Timeout | undefined
 }
 
@@ -78,6 +85,8 @@ export class ProcessTransport implements ReplicaTransport {
   private onStartEvent: ((slot: Slot, event: { loaded?: LoadOutcome; exit?: ProcessExit }) => void) | undefined
   private destroying: Promise<void> | undefined
   private closing: Promise<void> | undefined
+  /** The private copy of the model the processes load (built-in worker, model given as bytes). */
+  private modelFile: ModelFile | undefined
 
   constructor(
     private readonly options: ResolvedPoolOptions,
@@ -94,15 +103,24 @@ export class ProcessTransport implements ReplicaTransport {
       restarts: 0,
       restartCauses: {},
       idleCollections: 0,
-      backoffMs: 0,
+      loadFailures: 0,
       respawn: undefined,
     }))
   }
 
-  start(): Promise<WorkerDescription | null> {
-    if (this.phase !== 'new') return Promise.reject(new Error('ProcessTransport.start() may be called once'))
+  async start(): Promise<WorkerDescription | null> {
+    if (this.phase !== 'new') throw new Error('ProcessTransport.start() may be called once')
     this.phase = 'starting'
-    const { replicas, startupTimeoutMs, modelLabel } = this.options
+    const { replicas, startupTimeoutMs, modelLabel, model } = this.options
+    if (this.options.worker === null && typeof model !== 'string') {
+      const file = await ModelFile.write(model)
+      this.modelFile = file
+      // Destroyed while writing: nothing else will remove it.
+      if (this.phase !== 'starting') {
+        await file.remove()
+        throw new Error('The replica processes were destroyed while starting')
+      }
+    }
     return new Promise<WorkerDescription | null>((resolve, reject) => {
       const loaded = new Map<number, WorkerDescription | null>()
       const giveUp = (error: Error): void => {
@@ -193,6 +211,7 @@ export class ProcessTransport implements ReplicaTransport {
       this.failQueued('closed', 'the transport was closed')
       await Promise.all(this.slots.map((slot) => slot.proc?.stop(PROCESS_STOP_BOUND_MS)))
       this.phase = 'destroyed'
+      await this.modelFile?.remove()
     })()
     return this.closing
   }
@@ -205,6 +224,7 @@ export class ProcessTransport implements ReplicaTransport {
       this.failQueued('closed', 'the transport was destroyed')
       for (const send of [...this.inFlight.values()]) this.settle(send, fail('closed', 'the transport was destroyed'))
       await Promise.all(this.slots.map((slot) => slot.proc?.destroy(PROCESS_STOP_BOUND_MS)))
+      await this.modelFile?.remove()
     })()
     return this.destroying
   }
@@ -277,11 +297,18 @@ export class ProcessTransport implements ReplicaTransport {
       {
         onLoaded: (outcome) => {
           if (!current()) return
+          if (this.onStartEvent) return this.onStartEvent(slot, { loaded: outcome })
           if (outcome.ok) {
-            slot.backoffMs = 0
             this.unavailable = undefined
+            if (slot.loadFailures > 0)
+              this.log('info', `replica ${slot.id} of ${this.options.modelLabel} is ready again${this.readyCount()}`)
+            slot.loadFailures = 0
+          } else if (this.phase === 'serving') {
+            // It would only fail every batch it took (pump skips it meanwhile): end it,
+            // and replace it after a back-off (onExit).
+            slot.endCause ??= 'load failed'
+            ;(proc as ReplicaProcess).kill('SIGKILL')
           }
-          if (this.onStartEvent) this.onStartEvent(slot, { loaded: outcome })
           this.pump()
         },
         onResult: (id, result) => this.onResult(slot, id, result),
@@ -342,26 +369,51 @@ export class ProcessTransport implements ReplicaTransport {
     slot.proc = null
     if (this.onStartEvent) return this.onStartEvent(slot, { exit })
     if (this.phase !== 'serving') return
-    const wasLoaded = proc.state !== 'loading' && slot.endCause !== 'startup timeout'
+    const loadFailed = slot.endCause === 'load failed'
+    const wasLoaded = proc.loaded && slot.endCause !== 'startup timeout' && !loadFailed
     const cause = slot.endCause ?? exit.signal ?? `exit ${exit.code}`
     slot.restarts++
     slot.restartCauses[cause] = (slot.restartCauses[cause] ?? 0) + 1
     // A memory recycle was announced when it was decided.
-    const why = slot.endCause === 'timeout' ? ' (batchTimeoutMs)' : slot.endCause === 'startup timeout' ? ' (startupTimeoutMs)' : ''
-    if (slot.endCause !== 'memory') this.emitRestart(slot, reason + why + (wasLoaded ? '' : ' (while loading)'))
+    const why =
+      slot.endCause === 'timeout'
+        ? ' (batchTimeoutMs)'
+        : slot.endCause === 'startup timeout'
+          ? ' (startupTimeoutMs)'
+          : loadFailed
+            ? ` (its load failed: ${proc.lastError ?? 'no message'})`
+            : ''
+    const restartReason = loadFailed ? `replica process ${proc.pid} ended${why}` : reason + why + (wasLoaded ? '' : ' (while loading)')
+    if (slot.endCause !== 'memory') this.emitRestart(slot, restartReason)
     if (wasLoaded) {
-      slot.backoffMs = 0
+      slot.loadFailures = 0
+      this.log('warn', `replica ${slot.id} of ${this.options.modelLabel}: ${restartReason}; starting a replacement${this.readyCount()}`)
       this.spawn(slot)
     } else {
-      // Dying while loading repeats (a broken model, a missing device): back off.
-      slot.backoffMs = Math.min(BACKOFF_MAX_MS, Math.max(BACKOFF_MIN_MS, slot.backoffMs * 2))
-      slot.respawn = setTimeout(() => this.spawn(slot), slot.backoffMs)
+      // Failing to load repeats (a broken model, a missing device): back off.
+      const delay = restartDelayMs(slot.loadFailures++)
+      this.log('warn', `replica ${slot.id} of ${this.options.modelLabel}: ${restartReason}; retrying in ${delay} ms${this.readyCount()}`)
+      slot.respawn = setTimeout(() => this.spawn(slot), delay)
       if (this.slots.every((s) => s.proc === null)) {
         this.unavailable = `no replica process is running: replacements die while loading (last: ${reason})`
         this.failQueued('unavailable', this.unavailable)
       }
     }
     this.pump()
+  }
+
+  /** `; 1 of 2 replicas ready`: how degraded the model is while a replica is replaced. */
+  private readyCount(): string {
+    const ready = this.slots.reduce((n, s) => (s.proc?.state === 'ready' ? n + 1 : n), 0)
+    return `; ${ready} of ${this.slots.length} replicas ready`
+  }
+
+  private log(level: 'warn' | 'info', message: string): void {
+    try {
+      this.options.logger[level](`inferpool: ${message}`)
+    } catch {
+      // A logger never breaks the transport (this runs in a process's listener).
+    }
   }
 
   private emitRestart(slot: Slot, reason: string): void {
@@ -386,10 +438,13 @@ export class ProcessTransport implements ReplicaTransport {
     // (a SharedArrayBuffer) cannot cross processes.
     const ids = options.deviceIds
     const onnx: OnnxWorkerOptions = {
-      model: options.model,
+      model: this.modelFile?.path ?? options.model,
       session: options.session,
       deviceIds: ids.length === 0 ? [] : [ids[replica % ids.length] as number],
     }
+    if (this.modelFile !== undefined && options.modelSha256 !== undefined) onnx.sha256 = options.modelSha256
+    const label = modelLabelFor(options)
+    if (label !== undefined) onnx.label = label
     return onnx
   }
 }

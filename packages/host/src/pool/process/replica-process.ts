@@ -64,6 +64,8 @@ export class ReplicaProcess {
   rss = 0
   /** The load's error message while `state` is `failed`. */
   lastError: string | undefined
+  /** Its load succeeded (it was `ready`, whatever it is now). */
+  loaded = false
   /** Resolves once the process has exited and its slot files are gone. */
   readonly exited: Promise<ProcessExit>
 
@@ -130,8 +132,9 @@ export class ReplicaProcess {
     return this.lanes.size
   }
 
+  /** Only a replica that is `ready` takes a batch: one whose load failed would only fail it. */
   get hasFreeLane(): boolean {
-    return this.freeLanes.length > 0 && this.state !== 'exited' && this.state !== 'loading'
+    return this.freeLanes.length > 0 && this.state === 'ready'
   }
 
   /**
@@ -204,6 +207,7 @@ export class ReplicaProcess {
     } else if (message.t === 'loaded') {
       this.rss = message.rss
       this.state = message.ok ? 'ready' : 'failed'
+      this.loaded ||= message.ok
       this.lastError = message.ok ? undefined : message.error.message
       this.events.onLoaded(message.ok ? { ok: true, description: message.description } : { ok: false, error: message.error })
     } else if (message.t === 'disposed') {

@@ -20,6 +20,8 @@ export interface PiscinaWorkerInterface {
  */
 export interface Ticket {
   threadId: number | undefined
+  /** Run it on this thread if it is still there (a retried load: threads/transport.ts). */
+  target?: number
 }
 
 /** Where the built-in ONNX tensor worker's built `.js` lives. */
@@ -31,28 +33,47 @@ export function onnxWorkerPath(): string {
  * Chooses a thread for a task: piscina's least-busy rule (an idle thread first, else
  * the least used one below `concurrency`), skipping threads that `accepts` refuses
  * (overdue ones: out of service), and telling `started` which thread got which task.
+ * A thread whose load failed (`loaded` false) would only fail the batch: it is chosen
+ * only while no thread has loaded, busy or not (the batch then retries its load, and
+ * fails with the load's error if that fails again), so a healthy replica serves every
+ * batch while a failed one is down.
  */
 export function balancer(
   concurrency: number,
   accepts: (threadId: number) => boolean,
   started: (threadId: number, ticket: Ticket | undefined) => void,
+  loaded: (threadId: number) => boolean = () => true,
 ): (task: object, workers: PiscinaWorkerInterface[]) => PiscinaWorkerInterface | null {
-  return (task, workers) => {
-    let candidate: PiscinaWorkerInterface | null = null
+  const choose = (workers: PiscinaWorkerInterface[], healthy: boolean): PiscinaWorkerInterface | null | undefined => {
+    let candidate: PiscinaWorkerInterface | null | undefined
     let checkpoint = concurrency
     for (const worker of workers) {
-      if (!accepts(worker.id)) continue
+      if (!accepts(worker.id) || loaded(worker.id) !== healthy) continue
+      // Some thread of this kind exists: wait for it rather than fall back.
+      candidate ??= null
       const usage = worker.currentUsage
-      if (usage === 0) {
-        candidate = worker
-        break
-      }
+      if (usage === 0) return worker
       if (usage < checkpoint) {
         candidate = worker
         checkpoint = usage
       }
     }
-    if (candidate !== null) started(candidate.id, (task as { [Piscina.queueOptionsSymbol]?: Ticket })[Piscina.queueOptionsSymbol])
+    return candidate
+  }
+  return (task, workers) => {
+    const ticket = (task as { [Piscina.queueOptionsSymbol]?: Ticket })[Piscina.queueOptionsSymbol]
+    if (ticket?.target !== undefined) {
+      const target = workers.find((w) => w.id === ticket.target)
+      // Gone since: any thread may answer it (a describe task harms none), so it never waits for good.
+      if (target !== undefined) {
+        if (!accepts(target.id) || target.currentUsage >= concurrency) return null
+        started(target.id, ticket)
+        return target
+      }
+    }
+    const healthy = choose(workers, true)
+    const candidate = healthy === undefined ? (choose(workers, false) ?? null) : healthy
+    if (candidate !== null) started(candidate.id, ticket)
     return candidate
   }
 }

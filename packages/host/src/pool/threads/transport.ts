@@ -20,12 +20,14 @@
 import { randomUUID } from 'node:crypto'
 import { BroadcastChannel } from 'node:worker_threads'
 import { Piscina } from 'piscina'
-import type { LoadReport, RunTask, TaskResult, WorkerDescription } from '@inferpool/worker'
+import type { LoadReport, OnnxWorkerOptions, RunTask, TaskResult, WorkerDescription } from '@inferpool/worker'
 import { InferpoolError } from '@inferpool/core'
+import { restartDelayMs } from '../../backoff.js'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import { fromWire } from '../../error-registry.js'
 import type { ReplicaStats } from '../../types.js'
 import { loadFailureOf } from '../load-failure.js'
+import { modelLabelFor } from '../model-bytes.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportEvents, TransportFailure } from '../transport.js'
 import { Generations } from './generations.js'
@@ -69,6 +71,8 @@ export class ThreadTransport implements ReplicaTransport {
   readonly #replicas: ReplicaTable
   #generations: Generations | undefined
   readonly #inFlight = new Set<Settle>()
+  /** Threads whose failed load is being retried: the attempts so far and the pending retry. */
+  readonly #loadRetries = new Map<number, { attempt: number; timer: NodeJS.Timeout | undefined }>()
   #description: WorkerDescription | null = null
   /** The first failure seen while starting (a load error, a thread that died loading). */
   #startFailure: Error | undefined
@@ -282,6 +286,7 @@ export class ThreadTransport implements ReplicaTransport {
    */
   #end(instances: Piscina[]): Promise<void> {
     this.#teardown ??= (async () => {
+      for (const retry of this.#loadRetries.values()) clearTimeout(retry.timer)
       this.#ledger.endingAll()
       await this.#ledger.until(() => this.#ledger.allSafe(), Infinity)
       await Promise.all(instances.map((p) => p.destroy().catch(() => undefined)))
@@ -309,6 +314,7 @@ export class ThreadTransport implements ReplicaTransport {
           ticket.threadId = threadId
           this.#ledger.runStarted(record)
         },
+        (threadId) => this.#ledger.get(threadId)?.load !== 'failed',
       ),
     )
   }
@@ -348,12 +354,15 @@ export class ThreadTransport implements ReplicaTransport {
         loaded: boolean
         expected: boolean
       }) => {
+        clearTimeout(this.#loadRetries.get(record.threadId)?.timer)
+        this.#loadRetries.delete(record.threadId)
         const restart = !expected && !this.#stopping
         const replica = this.#replicas.detach(record.threadId, restart)
         if (!restart || replica === undefined) return
         const reason =
           (record.error ? record.error.message : (record.overdue ?? `worker thread exited with code ${code}`)) +
           (loaded ? '' : ' (while loading)')
+        this.#log('warn', `replica ${replica} of ${this.#options.modelLabel}: ${reason}; starting a replacement${this.#readyCount()}`)
         try {
           this.#events.onReplicaRestart?.({ replica, reason })
         } catch {
@@ -391,7 +400,56 @@ export class ThreadTransport implements ReplicaTransport {
 
   #noteLoad(threadId: number, ok: boolean, error: string | undefined): void {
     const record = this.#ledger.noteLoaded(threadId, ok, error)
-    if (record?.load === 'loaded') this.#generations?.noteLoadSucceeded(record)
+    if (record?.load === 'loaded') {
+      this.#generations?.noteLoadSucceeded(record)
+      if (this.#loadRetries.delete(record.threadId))
+        this.#log('info', `a worker thread of ${this.#options.modelLabel} loaded on a retry${this.#readyCount()}`)
+    } else if (record?.load === 'failed' && this.#generations !== undefined) this.#retryLoad(record)
+  }
+
+  /**
+   * A thread whose load failed takes no batch while another has loaded (the balancer in
+   * piscina.ts): it retries its load with a describe task sent to it alone, after a
+   * back-off (`restartDelayMs`), until the load works or the thread is gone.
+   */
+  #retryLoad(record: ThreadRecord<Generation>): void {
+    if (this.#stopping || record.exited || record.overdue !== undefined || this.#loadRetries.get(record.threadId)?.timer) return
+    const attempt = this.#loadRetries.get(record.threadId)?.attempt ?? 0
+    const delay = restartDelayMs(attempt)
+    this.#log(
+      'warn',
+      `a worker thread of ${this.#options.modelLabel} failed to load (${record.loadError ?? 'no message'}); retrying in ${delay} ms${this.#readyCount()}`,
+    )
+    const timer = setTimeout(() => {
+      this.#loadRetries.set(record.threadId, { attempt: attempt + 1, timer: undefined })
+      if (this.#stopping || record.exited || record.load !== 'failed') return
+      const ticket: Ticket = { threadId: undefined, target: record.threadId }
+      const task = { kind: 'describe', batchId: 0, payload: undefined, [QUEUE_OPTIONS]: ticket }
+      record.tag.piscina.run(task).then(
+        (result: TaskResult) => {
+          this.#returned(ticket)
+          this.#noteResult(result)
+        },
+        () => this.#returned(ticket),
+      )
+    }, delay)
+    // A pool nobody uses must not stay alive for a retry.
+    timer.unref()
+    this.#loadRetries.set(record.threadId, { attempt, timer })
+  }
+
+  /** `; 1 of 2 replicas ready`: how degraded the model is meanwhile. */
+  #readyCount(): string {
+    const replicas = this.#replicas.snapshot()
+    return `; ${replicas.filter((r) => r.state === 'ready').length} of ${replicas.length} replicas ready`
+  }
+
+  #log(level: 'warn' | 'info', message: string): void {
+    try {
+      this.#options.logger[level](`inferpool: ${message}`)
+    } catch {
+      // A logger never breaks the pool.
+    }
   }
 
   /** The task on the ticket's thread came back: its native call (if any) has returned. */
@@ -404,10 +462,15 @@ export class ThreadTransport implements ReplicaTransport {
 
 function workerOptionsFor(options: ResolvedPoolOptions): unknown {
   if (options.worker !== null) return options.workerOptions
-  return {
+  // `model`: the pool's bytes over its SharedArrayBuffer (model-bytes.ts), which every
+  // thread, a replacement too, sees without a copy in `workerData`.
+  const onnx: OnnxWorkerOptions = {
     model: options.model,
     session: options.session,
     deviceIds: options.deviceIds,
     deviceCounter: new Int32Array(new SharedArrayBuffer(4)),
   }
+  const label = modelLabelFor(options)
+  if (label !== undefined) onnx.label = label
+  return onnx
 }

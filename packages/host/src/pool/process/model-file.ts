@@ -1,0 +1,42 @@
+/**
+ * The private copy of a pool's model that its replica processes load. A process cannot
+ * share the host's memory, so the bytes the pool read once (model-bytes.ts) are written
+ * once, here, to a file in a directory only this user can enter, created for this pool
+ * and removed with it. Every replica, a replacement too, loads this copy and checks it
+ * against the pool's SHA-256 before loading (onnx-definition.ts): a replaced or
+ * truncated original changes nothing. Written once rather than sent to each process
+ * (over IPC or a slot file) so that a respawn costs no copy of the model in the host.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** Directories of model copies are named `<prefix><host pid>-<random>` under the OS temp dir. */
+export const MODEL_DIR_PREFIX = 'inferpool-model-'
+
+export class ModelFile {
+  private constructor(
+    private readonly dir: string,
+    /** The copy's path, for the replicas' boot data. */
+    readonly path: string,
+  ) {}
+
+  /** Writes the bytes to a new private directory (mode 0700; the file read-only). */
+  static async write(bytes: Uint8Array): Promise<ModelFile> {
+    // The host's pid in the name says whose it is (one left by a host that was killed can be told apart).
+    const dir = await mkdtemp(join(tmpdir(), `${MODEL_DIR_PREFIX}${process.pid}-`))
+    const path = join(dir, 'model.onnx')
+    try {
+      await writeFile(path, bytes, { mode: 0o400 })
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true })
+      throw err
+    }
+    return new ModelFile(dir, path)
+  }
+
+  /** Removes the copy and its directory (once no replica process is left to read it). */
+  remove(): Promise<void> {
+    return rm(this.dir, { recursive: true, force: true })
+  }
+}
