@@ -10,7 +10,8 @@
  * output as binary data, which carries every value exactly.
  */
 import type { BlockOutput, RowOutput, StringData, TensorData, TensorType, TypedArray } from '../types.js'
-import { binaryBody, bytesOf, writeBytesElements } from './binary.js'
+import { encodeStrings } from '@inferpool/worker'
+import { binaryBody, bytesOf } from './binary.js'
 import type { BinaryBody } from './binary.js'
 import { datatypeInfo, protocolDatatype } from './datatypes.js'
 import type { RequestedOutput } from './decode.js'
@@ -36,10 +37,11 @@ export function sameDims(a: readonly number[], b: readonly number[]): boolean {
 /**
  * The raw bytes of one row's output (the binary extension's and gRPC's
  * `raw_output_contents` form): little-endian numbers, a view where the host is
- * little-endian; or BYTES elements, each a 4-byte length and its UTF-8.
+ * little-endian; or BYTES elements, each a 4-byte length and its UTF-8, written by the
+ * host↔worker wire contract's `encodeStrings` (the one writer of strings in that form).
  */
 export function rawTensorBytes(data: TensorData, isString: boolean): Buffer {
-  return isString ? writeBytesElements((data as StringData).map((e) => Buffer.from(e, 'utf8'))) : bytesOf(data as TypedArray)
+  return isString ? Buffer.from(encodeStrings(data as StringData)) : bytesOf(data as TypedArray)
 }
 
 /**

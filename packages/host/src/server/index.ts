@@ -6,7 +6,8 @@ export type { InferpoolServer, ServerOptions, ShutdownResult } from './serve.js'
 export { HANDLER_DEFAULTS } from './options.js'
 export type { RequestHandlerOptions } from './options.js'
 export type { ServedPool } from './served-pool.js'
-export type { ProtocolDatatype } from './datatypes.js'
+export { tritonDataType } from './datatypes.js'
+export type { ProtocolDatatype, TritonDataType } from './datatypes.js'
 export {
   MalformedBinaryError,
   MalformedJsonError,
@@ -22,7 +23,7 @@ export {
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from './errors.js'
-export { modelConfigOf, tritonDataType } from './triton/config.js'
-export type { TritonDataType, TritonModelConfig, TritonModelInput, TritonModelOutput } from './triton/config.js'
+export { modelConfigOf } from './triton/config.js'
+export type { TritonModelConfig, TritonModelInput, TritonModelOutput } from './triton/config.js'
 export { TritonStatsCollector, statsCollectorOf } from './triton/stats.js'
 export type { DurationStat, InferBatchStatistics, InferStatistics, ModelStatistics, RequestOutcome } from './triton/stats.js'
