@@ -28,6 +28,24 @@ function toNumber(value: number | Long): number {
   return typeof value === 'number' ? value : value.toNumber()
 }
 
+/**
+ * The rows a request's inputs declare, read from their `shape` before their contents are
+ * decoded so the door can count the request as it is (as HTTP does with a binary
+ * request's JSON header): the largest first dim, with the input that declares it.
+ * `undefined` when no input declares a usable one; the decode then says what is wrong.
+ */
+export function declaredRowsOf(request: inference.ModelInferRequest): { rows: number; input: string } | undefined {
+  let declared: { rows: number; input: string } | undefined
+  for (const input of request.inputs) {
+    const first = input.shape?.[0]
+    if (first === undefined || first === null) continue
+    const rows = toNumber(first)
+    if (!Number.isSafeInteger(rows) || rows < 1) continue
+    if (declared === undefined || rows > declared.rows) declared = { rows, input: input.name ?? '' }
+  }
+  return declared
+}
+
 /** Decodes and checks a ModelInferRequest against the model, as HTTP requests are. */
 export function decodeGrpcInferRequest(
   request: inference.ModelInferRequest,

@@ -8,7 +8,8 @@
 import type { inference } from '../../generated/inference.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { protocolDatatype } from '../server/datatypes.js'
-import { MODEL_VERSION, answerOutput, rawTensorBytes } from '../server/encode.js'
+import { answerOutput, rawTensorBytes } from '../server/encode.js'
+import { MODEL_VERSION } from '../server/metadata.js'
 
 export function inferResponse(
   modelName: string,

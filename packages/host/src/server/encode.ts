@@ -16,9 +16,7 @@ import type { BinaryBody } from './binary.js'
 import { datatypeInfo, protocolDatatype } from './datatypes.js'
 import type { RequestedOutput } from './decode.js'
 import { NonFiniteOutputError, OutputShapeMismatchError } from './errors.js'
-
-/** The version every served model reports: one version per model name. */
-export const MODEL_VERSION = '1'
+import { MODEL_VERSION } from './metadata.js'
 
 /**
  * A response body: JSON text, or a JSON header followed by binary tensors. The JSON text

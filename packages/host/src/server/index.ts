@@ -1,6 +1,9 @@
 // The HTTP server (Open Inference Protocol): createRequestHandler, createServer, serve.
 export { createRequestHandler } from './handler.js'
-export type { InferpoolRequestHandler, PoolSource, PoolsByModel } from './handler.js'
+export type { InferpoolRequestHandler } from './handler.js'
+// The served models both protocols take (models, states, readiness, auth, admission, metrics).
+export { ServedModels } from './served-models.js'
+export type { ModelState, PoolSource, PoolsByModel, ServedModel } from './served-models.js'
 export { createServer, serve, SERVER_DEFAULTS } from './serve.js'
 export type { InferpoolServer, ServerOptions, ShutdownResult } from './serve.js'
 export { HANDLER_DEFAULTS } from './options.js'
