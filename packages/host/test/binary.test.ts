@@ -9,10 +9,10 @@ import {
   readBytesElements,
   typedArrayOver,
   writeBytesElements,
-} from '../src/server/binary.js'
-import { halfBits, halfValue } from '../src/server/datatypes.js'
-import { decodeInferRequest } from '../src/server/decode.js'
-import { encodeInferResponse } from '../src/server/encode.js'
+} from '../src/protocol/binary.js'
+import { halfBits, halfValue } from '../src/protocol/datatypes.js'
+import { decodeInferRequest } from '../src/protocol/decode.js'
+import { encodeInferResponse } from '../src/protocol/encode.js'
 import type { PoolMetadata, RowInput, RowTensor } from '../src/types.js'
 
 function metadata(inputs: PoolMetadata['inputs'], outputs: PoolMetadata['outputs'] = []): PoolMetadata {

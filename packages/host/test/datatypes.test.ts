@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { tritonDataType } from '@inferpool/host'
 import type { TensorType } from '@inferpool/host'
-import { datatypeInfo, GRPC_CONTENTS_FIELDS, grpcContentsField, isProtocolDatatype, protocolDatatype } from '../src/server/datatypes.js'
+import { datatypeInfo, GRPC_CONTENTS_FIELDS, grpcContentsField, isProtocolDatatype, protocolDatatype } from '../src/protocol/datatypes.js'
 
 /** [ONNX, protocol, Triton, gRPC contents field, typed array] as the published texts name them. */
 const PUBLISHED: ReadonlyArray<readonly [TensorType, string, string, string | undefined, unknown]> = [

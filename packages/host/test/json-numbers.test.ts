@@ -4,9 +4,9 @@
 // so that the standard path answers as it always has. Then the decoder on top of it: every
 // request, valid or not, decodes exactly as the same request parsed by JSON.parse.
 import { describe, expect, it } from 'vitest'
-import { parseJson } from '../src/server/body.js'
-import { decodeInferFields, decodeInferRequest } from '../src/server/decode.js'
-import { NOT_PARSED, parseJsonNumbers } from '../src/server/json-numbers.js'
+import { parseJson } from '../src/http/body.js'
+import { decodeInferFields, decodeInferRequest } from '../src/protocol/decode.js'
+import { NOT_PARSED, parseJsonNumbers } from '../src/http/json-numbers.js'
 import type { PoolMetadata, RowTensor } from '../src/types.js'
 import { prng as rng } from './fixtures/models.js'
 

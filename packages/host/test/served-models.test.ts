@@ -113,8 +113,11 @@ describe('the admission door on gRPC', () => {
     await until(() => full.stats.queued === 1)
     // Its contents are 3 bytes where one row of 256 FP32 takes 1,024: decoded, this
     // request would be INVALID_ARGUMENT. The door refuses it first, from its shape.
-    const undecodable = { ...demoInfer('full', []), inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256] }] }
-    undecodable.raw_input_contents = [Buffer.from([1, 2, 3])]
+    const undecodable: Message = {
+      model_name: 'full',
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256] }],
+      raw_input_contents: [Buffer.from([1, 2, 3])],
+    }
     const refused = await client.call('ModelInfer', undecodable)
     expect(refused).toEqual({
       ok: false,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AdmissionState } from '@inferpool/core'
 import type { PoolMetadata } from '@inferpool/host'
-import { estimateJsonRows, retryAfterSeconds, RowSizeEstimator, wouldRefuse } from '../src/server/admission.js'
+import { estimateJsonRows, retryAfterSeconds, RowSizeEstimator, wouldRefuse } from '../src/protocol/admission.js'
 
 const demo = {
   inputs: [{ name: 'input', type: 'float32', dims: ['batch', 256] }],

@@ -9,11 +9,11 @@
  */
 import type Long from 'long'
 import type { inference } from '../../generated/inference.js'
-import { writeBytesElements } from '../server/binary.js'
-import { GRPC_CONTENTS_FIELDS, grpcContentsField } from '../server/datatypes.js'
-import { decodeInferFields } from '../server/decode.js'
-import type { DecodeLimits, DecodedInferRequest, TensorBytesSource } from '../server/decode.js'
-import { invalidInput } from '../server/invalid-input.js'
+import { writeBytesElements } from '../protocol/binary.js'
+import { GRPC_CONTENTS_FIELDS, grpcContentsField } from '../protocol/datatypes.js'
+import { decodeInferFields } from '../protocol/decode.js'
+import type { DecodeLimits, DecodedInferRequest, TensorBytesSource } from '../protocol/decode.js'
+import { invalidInput } from '../protocol/invalid-input.js'
 import type { PoolMetadata } from '../types.js'
 
 type InputTensor = inference.ModelInferRequest.InferInputTensor.$Properties

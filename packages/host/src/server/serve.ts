@@ -38,12 +38,12 @@ import type { InferpoolGrpcServer } from '../grpc/server.js'
 import { createGrpcService } from '../grpc/service.js'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
-import { ConnectionTracker } from './connections.js'
-import { createRequestHandler } from './handler.js'
-import type { InferpoolRequestHandler } from './handler.js'
-import { checkInteger } from './options.js'
-import type { RequestHandlerOptions } from './options.js'
-import type { PoolsByModel } from './served-models.js'
+import { ConnectionTracker } from '../http/connections.js'
+import { createRequestHandler } from '../http/handler.js'
+import type { InferpoolRequestHandler } from '../http/handler.js'
+import { checkInteger } from '../protocol/options.js'
+import type { RequestHandlerOptions } from '../protocol/options.js'
+import type { PoolsByModel } from '../protocol/served-models.js'
 
 export interface ServerOptions extends RequestHandlerOptions {
   /**

@@ -18,7 +18,7 @@
  */
 import { endianness } from 'node:os'
 import type { TypedArray } from '../types.js'
-import { parseJson } from './body.js'
+import { parseJson } from '../http/body.js'
 import { MalformedBinaryError } from './errors.js'
 
 /** The request and response header naming the length of the JSON header. */

@@ -9,7 +9,7 @@
  * reason.
  */
 import type { IncomingMessage } from 'node:http'
-import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js'
+import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../protocol/errors.js'
 
 /** The client went away before the body was complete; nobody is left to answer. */
 export class ClientGoneError extends Error {

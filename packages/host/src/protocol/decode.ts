@@ -35,8 +35,8 @@
  */
 import type { BlockInput, PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
 import { BinaryTail, readBinaryHeader, readBytesElements, typedArrayOver } from './binary.js'
-import { parseJson } from './body.js'
-import { NOT_PARSED, parseJsonNumbers } from './json-numbers.js'
+import { parseJson } from '../http/body.js'
+import { NOT_PARSED, parseJsonNumbers } from '../http/json-numbers.js'
 import { datatypeInfo, isProtocolDatatype, protocolDatatype } from './datatypes.js'
 import type { NumericType } from './datatypes.js'
 import { MalformedBinaryError } from './errors.js'
