@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { encodeInferResponse, outputRuns } from '../src/protocol/encode.js'
+import { encodeInferResponse } from '../src/http/encode-body.js'
+import { outputRuns } from '../src/protocol/encode.js'
 import { OutputShapeMismatchError } from '../src/protocol/errors.js'
 import type { RowOutput, TensorData } from '../src/types.js'
 

@@ -5,7 +5,8 @@
 // request, valid or not, decodes exactly as the same request parsed by JSON.parse.
 import { describe, expect, it } from 'vitest'
 import { parseJson } from '../src/http/body.js'
-import { decodeInferFields, decodeInferRequest } from '../src/protocol/decode.js'
+import { decodeInferRequest } from '../src/http/decode-body.js'
+import { decodeInferFields } from '../src/protocol/decode.js'
 import { NOT_PARSED, parseJsonNumbers } from '../src/http/json-numbers.js'
 import type { PoolMetadata, RowTensor } from '../src/types.js'
 import { prng as rng } from './fixtures/models.js'

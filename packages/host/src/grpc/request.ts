@@ -9,7 +9,7 @@
  */
 import type Long from 'long'
 import type { inference } from '../../generated/inference.js'
-import { writeBytesElements } from '../protocol/binary.js'
+import { writeBytesElements } from '../protocol/tensor-bytes.js'
 import { GRPC_CONTENTS_FIELDS, grpcContentsField } from '../protocol/datatypes.js'
 import { decodeInferFields } from '../protocol/decode.js'
 import type { DecodeLimits, DecodedInferRequest, TensorBytesSource } from '../protocol/decode.js'
