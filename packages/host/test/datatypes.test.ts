@@ -1,5 +1,5 @@
 /**
- * The datatype table (server/datatypes.ts): every name of every element type, each
+ * The datatype table (protocol/datatypes.ts): every name of every element type, each
  * mapping derived from the one table, checked against the names the protocols publish
  * (KServe v2 datatypes, Triton's model_config.proto DataType, grpc_service.proto's
  * InferTensorContents fields).

@@ -1,5 +1,5 @@
 // The request body parser that reads arrays of numbers into Float64Arrays
-// (src/server/json-numbers.ts), checked against JSON.parse on generated and hand-written
+// (src/http/json-numbers.ts), checked against JSON.parse on generated and hand-written
 // bodies: it must give exactly what JSON.parse gives (every number bit for bit), or give up
 // so that the standard path answers as it always has. Then the decoder on top of it: every
 // request, valid or not, decodes exactly as the same request parsed by JSON.parse.

@@ -1,5 +1,5 @@
 /**
- * The served models both protocols take (server/served-models.ts), seen from real HTTP
+ * The served models both protocols take (protocol/served-models.ts), seen from real HTTP
  * and gRPC servers on 127.0.0.1: one readiness answer on both at every moment of a
  * drain, and one admission door — gRPC requests are refused there, before their
  * contents are decoded, as HTTP requests are before their body is parsed.

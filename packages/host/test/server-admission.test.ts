@@ -1,5 +1,5 @@
 /**
- * The admission policy's arithmetic (server/admission.ts): the row estimate at the
+ * The admission policy's arithmetic (protocol/admission.ts): the row estimate at the
  * door, the refusal rule and Retry-After. The HTTP behaviour built on it is in
  * server-overload.test.ts.
  */

@@ -46,7 +46,7 @@ export interface InferpoolGrpcService {
   /**
    * Ends the open ModelStreamInfer streams (UNAVAILABLE, `ERR_SHUTTING_DOWN`) once each
    * has answered the requests it had already sent, and resolves when they have. New
-   * requests are refused as soon as the handler closes. A second call returns the same
+   * requests are refused as soon as the served models close. A second call returns the same
    * promise.
    */
   close(): Promise<void>
@@ -312,7 +312,7 @@ function deadlineOf(call: { getDeadline(): Date | number }): number {
 }
 
 /**
- * The rows' timeout: the handler's, shortened to the call's deadline so rows the
+ * The rows' timeout: `timeoutMs`, shortened to the call's deadline so rows the
  * client no longer waits for leave the queue. (The client's own timer answers
  * DEADLINE_EXCEEDED at the deadline either way.)
  */

@@ -50,8 +50,8 @@ export class BodyReader {
   /**
    * The bytes read so far, as one buffer (joined once). With `alignAt`, the byte at that
    * offset is 8-byte aligned in memory: a binary request's tensors start right after its
-   * JSON header, and aligned they are read in place (binary.ts `typedArrayOver`) rather
-   * than copied a second time. A body that arrived as one chunk (aligned, when asked) is
+   * JSON header, and aligned they are read in place (protocol/tensor-bytes.ts
+   * `typedArrayOver`) rather than copied a second time. A body that arrived as one chunk (aligned, when asked) is
    * returned as it is.
    */
   bytes(alignAt?: number): Buffer {

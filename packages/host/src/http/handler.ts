@@ -9,10 +9,10 @@
  *   GET  /v2                                   server metadata, with the extensions served
  *   GET  /v2/models/{name}[/versions/1]        model metadata
  *   GET  /v2/models/{name}[/versions/1]/ready  200 / 503
- *   GET  /v2/models/{name}[/versions/1]/config Triton's model configuration (triton/config.ts)
- *   GET  /v2/models[/{name}[/versions/1]]/stats Triton's statistics (triton/stats.ts)
+ *   GET  /v2/models/{name}[/versions/1]/config Triton's model configuration (protocol/triton/)
+ *   GET  /v2/models[/{name}[/versions/1]]/stats Triton's statistics (protocol/triton/)
  *   POST /v2/models/{name}[/versions/1]/infer  inference, JSON or binary tensor data (binary.ts);
- *                                              its rows enter the pool together (submit-rows.ts)
+ *                                              its rows enter the pool together (protocol/submit-rows.ts)
  *   GET  /metrics                              Prometheus text format
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'

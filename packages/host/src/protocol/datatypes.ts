@@ -256,7 +256,7 @@ const DATATYPES = {
     expects: 'true, false, 1 or 0',
     json: boolJson,
   },
-  // ONNX strings: the protocol's BYTES, each element a 4-byte length and its bytes (binary.ts).
+  // ONNX strings: the protocol's BYTES, each element a 4-byte length and its bytes (tensor-bytes.ts).
   string: { protocol: 'BYTES', triton: 'TYPE_STRING', grpc: 'bytes_contents' },
 } as const satisfies Record<NumericType, DatatypeInfo> & Record<'string', DatatypeRow>
 
