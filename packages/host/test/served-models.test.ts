@@ -5,7 +5,7 @@
  * contents are decoded, as HTTP requests are before their body is parsed.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { QueueFullError } from '@inferpool/core'
+import { QueueFullError, RequestTooLargeError } from '@inferpool/core'
 import { createGrpcService, createPool, createRequestHandler, serve, ServedModels } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
 import { grpc, grpcClient, rawBytes } from './grpc-helpers.js'
@@ -124,6 +124,14 @@ describe('the admission door on gRPC', () => {
       code: grpc.status.UNAVAILABLE,
       details: new QueueFullError(1).message,
       metadata: expect.objectContaining({ 'inferpool-code': 'ERR_QUEUE_FULL', 'grpc-retry-pushback-ms': '3000' }),
+    })
+    // More rows than the whole queue: refused from its shape too, as HTTP answers 413.
+    const tooLarge = await client.call('ModelInfer', { ...undecodable, inputs: [{ name: 'input', datatype: 'FP32', shape: [2, 256] }] })
+    expect(tooLarge).toEqual({
+      ok: false,
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: new RequestTooLargeError(2, 1).message,
+      metadata: expect.objectContaining({ 'inferpool-code': 'ERR_REQUEST_TOO_LARGE' }),
     })
     const text = (await http(`${url}/metrics`)).text
     expect(metric(text, 'inferpool_request_errors_total', { model: 'full', protocol: 'grpc', code: 'ERR_QUEUE_FULL' })).toBe(1)

@@ -29,21 +29,30 @@ function toNumber(value: number | Long): number {
 }
 
 /**
- * The rows a request's inputs declare, read from their `shape` before their contents are
- * decoded so the door can count the request as it is (as HTTP does with a binary
- * request's JSON header): the largest first dim, with the input that declares it.
- * `undefined` when no input declares a usable one; the decode then says what is wrong.
+ * The input whose `shape` declares the most rows (its first dim), read before the
+ * contents are decoded so the door can count the request as it is (as HTTP does with a
+ * binary request's JSON header); `undefined` when no input declares a usable count (the
+ * decode then says what is wrong). Read its count with `declaredRowsOf`.
  */
-export function declaredRowsOf(request: inference.ModelInferRequest): { rows: number; input: string } | undefined {
-  let declared: { rows: number; input: string } | undefined
+export function rowsInput(request: inference.ModelInferRequest): InputTensor | undefined {
+  let most = 0
+  let declaring: InputTensor | undefined
   for (const input of request.inputs) {
-    const first = input.shape?.[0]
-    if (first === undefined || first === null) continue
-    const rows = toNumber(first)
-    if (!Number.isSafeInteger(rows) || rows < 1) continue
-    if (declared === undefined || rows > declared.rows) declared = { rows, input: input.name ?? '' }
+    const rows = declaredRowsOf(input)
+    if (rows > most) {
+      most = rows
+      declaring = input
+    }
   }
-  return declared
+  return declaring
+}
+
+/** The rows an input's `shape` declares: its first dim, 0 when that is not a positive safe integer. */
+export function declaredRowsOf(input: InputTensor | undefined): number {
+  const first = input?.shape?.[0]
+  if (first === undefined || first === null) return 0
+  const rows = toNumber(first)
+  return Number.isSafeInteger(rows) && rows >= 1 ? rows : 0
 }
 
 /** Decodes and checks a ModelInferRequest against the model, as HTTP requests are. */

@@ -28,7 +28,7 @@ import type { ServedPool } from '../protocol/served-pool.js'
 import { submitRequest } from '../protocol/submit-rows.js'
 import { modelConfigOf } from '../protocol/triton/config.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
-import { declaredRowsOf, decodeGrpcInferRequest } from './request.js'
+import { declaredRowsOf, decodeGrpcInferRequest, rowsInput } from './request.js'
 import { inferResponse } from './response.js'
 import { grpcFailure, statusName } from './status.js'
 import type { GrpcFailure } from './status.js'
@@ -148,7 +148,8 @@ class GrpcService {
       pool = served.poolOf(model)
       // The door, before the contents are decoded: under overload that decode is the
       // expense a refusal saves.
-      counted = served.declaredRows(pool, declaredRowsOf(request))
+      const declaring = rowsInput(request)
+      counted = served.declaredRows(pool, declaredRowsOf(declaring), declaring?.name ?? '')
       const parked = pass.admit(pool, counted)
       if (parked !== undefined) {
         await parked

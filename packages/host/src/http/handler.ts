@@ -342,7 +342,8 @@ class Handler {
     // A body shorter than its header is refused by the decode, with the lengths.
     if (reader.length < headerLength) return { rows: 1, header: undefined }
     const header = readBinaryHeader(reader.bytes(headerLength), headerLength)
-    return { rows: this.served.declaredRows(pool, declaredRows(header)), header }
+    const declared = declaredRows(header)
+    return { rows: this.served.declaredRows(pool, declared?.rows ?? 0, declared?.input ?? ''), header }
   }
 
   /** Waits for room at the door; a client that leaves meanwhile gives its place up. */

@@ -317,16 +317,17 @@ export class ServedModels {
 
   /**
    * The rows a request counts for at the door when its inputs declare `rows` (the
-   * largest first dim, of `input`): refused at once when the request could never be
-   * taken (more rows than `maxRowsPerRequest`, or than the whole queue holds).
+   * largest first dim, of `input`; 0 when none declares a usable one): refused at once
+   * when the request could never be taken (more rows than `maxRowsPerRequest`, or than
+   * the whole queue holds).
    */
-  declaredRows(pool: ServedPool, declared: { rows: number; input: string } | undefined): number {
+  declaredRows(pool: ServedPool, rows: number, input: string): number {
     // Without a usable shape the decode refuses the request, saying what is wrong.
-    if (declared === undefined) return 1
-    checkRowCount(declared.input, declared.rows, { maxRows: this.options.maxRowsPerRequest })
+    if (rows === 0) return 1
+    checkRowCount(input, rows, { maxRows: this.options.maxRowsPerRequest })
     const state = pool.admission
-    if (state !== undefined && declared.rows > state.maxQueueSize) throw new RequestTooLargeError(declared.rows, state.maxQueueSize)
-    return declared.rows
+    if (state !== undefined && rows > state.maxQueueSize) throw new RequestTooLargeError(rows, state.maxQueueSize)
+    return rows
   }
 
   /**
