@@ -14,7 +14,8 @@ import { demoModelPath } from './demo-model.js'
 
 const pool = await createPool({ model: process.env.MODEL ?? demoModelPath(), batching: { maxBatchSize: 64, maxQueueSize: 4096 } })
 const handler = createRequestHandler({ demo: pool })
-const service = createGrpcService(handler)
+// The same served models on both protocols: one readiness, one door, one set of metrics.
+const service = createGrpcService(handler.served)
 
 const http = createServer(handler)
 // Your own grpc-js server: add your services beside inferpool's.

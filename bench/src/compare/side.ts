@@ -8,7 +8,6 @@ import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import type * as grpc from '@grpc/grpc-js'
 import { distFile } from '../paths.js'
 import type { AgentAnswer, AgentRequest } from './agent.js'
 
@@ -143,6 +142,3 @@ export async function startAgent(root: string): Promise<Agent> {
     },
   }
 }
-
-/** gRPC clients of one side, one set per connection count, made on first use and kept for the run. */
-export type GrpcClients = Map<number, grpc.Client[]>

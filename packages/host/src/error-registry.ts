@@ -7,7 +7,7 @@
  * from the README's table.
  *
  * The classes live with the code that raises them (the batcher's in @inferpool/core,
- * the pool's in `errors.ts`, the server's in `server/errors.ts`, the comlink bridge's
+ * the pool's in `errors.ts`, the server's in `protocol/errors.ts`, the comlink bridge's
  * in `remote/errors.ts`); this module only describes them.
  */
 import {
@@ -46,7 +46,7 @@ import {
   ShuttingDownError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
-} from './server/errors.js'
+} from './protocol/errors.js'
 
 /**
  * gRPC status codes (the numbers are fixed by the gRPC protocol; named here so this

@@ -1,18 +1,11 @@
 // Unit tests of the binary tensor data codec (internal, imported from src): hand-built
 // bodies byte by byte, round trips, and every malformed framing with its exact message.
 import { describe, expect, it } from 'vitest'
-import {
-  BinaryTail,
-  binaryBody,
-  bytesOf,
-  headerLengthOf,
-  readBytesElements,
-  typedArrayOver,
-  writeBytesElements,
-} from '../src/server/binary.js'
-import { halfBits, halfValue } from '../src/server/datatypes.js'
-import { decodeInferRequest } from '../src/server/decode.js'
-import { encodeInferResponse } from '../src/server/encode.js'
+import { BinaryTail, binaryBody, headerLengthOf } from '../src/http/binary.js'
+import { bytesOf, readBytesElements, typedArrayOver, writeBytesElements } from '../src/protocol/tensor-bytes.js'
+import { halfBits, halfValue } from '../src/protocol/datatypes.js'
+import { decodeInferRequest } from '../src/http/decode-body.js'
+import { encodeInferResponse } from '../src/http/encode-body.js'
 import type { PoolMetadata, RowInput, RowTensor } from '../src/types.js'
 
 function metadata(inputs: PoolMetadata['inputs'], outputs: PoolMetadata['outputs'] = []): PoolMetadata {

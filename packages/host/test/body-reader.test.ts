@@ -5,7 +5,7 @@
 import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BodyReader } from '../src/server/body.js'
+import { BodyReader } from '../src/http/body.js'
 
 interface Joined {
   equal: boolean

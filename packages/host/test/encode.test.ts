@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { encodeInferResponse, outputRuns } from '../src/server/encode.js'
-import { OutputShapeMismatchError } from '../src/server/errors.js'
+import { encodeInferResponse } from '../src/http/encode-body.js'
+import { outputRuns } from '../src/protocol/encode.js'
+import { OutputShapeMismatchError } from '../src/protocol/errors.js'
 import type { RowOutput, TensorData } from '../src/types.js'
 
 /** Rows whose `out` is `views[r]`, each with dims [length]. */

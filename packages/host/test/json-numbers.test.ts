@@ -1,12 +1,13 @@
 // The request body parser that reads arrays of numbers into Float64Arrays
-// (src/server/json-numbers.ts), checked against JSON.parse on generated and hand-written
+// (src/http/json-numbers.ts), checked against JSON.parse on generated and hand-written
 // bodies: it must give exactly what JSON.parse gives (every number bit for bit), or give up
 // so that the standard path answers as it always has. Then the decoder on top of it: every
 // request, valid or not, decodes exactly as the same request parsed by JSON.parse.
 import { describe, expect, it } from 'vitest'
-import { parseJson } from '../src/server/body.js'
-import { decodeInferFields, decodeInferRequest } from '../src/server/decode.js'
-import { NOT_PARSED, parseJsonNumbers } from '../src/server/json-numbers.js'
+import { parseJson } from '../src/http/body.js'
+import { decodeInferRequest } from '../src/http/decode-body.js'
+import { decodeInferFields } from '../src/protocol/decode.js'
+import { NOT_PARSED, parseJsonNumbers } from '../src/http/json-numbers.js'
 import type { PoolMetadata, RowTensor } from '../src/types.js'
 import { prng as rng } from './fixtures/models.js'
 

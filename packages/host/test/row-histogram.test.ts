@@ -1,6 +1,6 @@
 import { AggregatorRegistry, Histogram, Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
-import { RowHistogram } from '../src/server/row-histogram.js'
+import { RowHistogram } from '../src/protocol/row-histogram.js'
 import { prng as mulberry32 } from './fixtures/models.js'
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]

@@ -216,7 +216,7 @@ describe('binary tensor data over HTTP', () => {
   })
 })
 
-describe('JSON bodies read by the fast number parser (server/json-numbers.ts)', () => {
+describe('JSON bodies read by the fast number parser (http/json-numbers.ts)', () => {
   // The demo model's max batch is smaller than 64: the server splits the rows into batches.
   it.each([
     ['4-decimal numbers, as the bench sends', (v: number) => Math.round(v * 1e4) / 1e4, false],

@@ -2,7 +2,7 @@
  * The ready-to-paste `curl` line printed at start: one all-zero row for the model's
  * inputs, built from its metadata (dynamic dims become 1).
  */
-import { protocolDatatype } from '../server/datatypes.js'
+import { protocolDatatype } from '../protocol/datatypes.js'
 import type { PoolMetadata } from '../types.js'
 
 /** Rows with more elements than this get a metadata request as example instead. */

@@ -30,8 +30,8 @@ import { constants as http2 } from 'node:http2'
 import type { ServerHttp2Stream } from 'node:http2'
 import { ServerInterceptingCall } from '@grpc/grpc-js'
 import type { ServerInterceptingCallInterface, ServerInterceptor, StatusObject } from '@grpc/grpc-js'
-import { RequestTimeoutError, UnauthorizedError } from '../server/errors.js'
-import type { PendingBodyBytes } from '../server/pending-body-bytes.js'
+import { RequestTimeoutError, UnauthorizedError } from '../protocol/errors.js'
+import type { PendingBodyBytes } from '../protocol/pending-body-bytes.js'
 import { MessageFraming } from './message-framing.js'
 
 /** RPCs that answer without the bearer token (the health checks, as HTTP's `/v2/health/*`). */

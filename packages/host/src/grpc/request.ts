@@ -9,32 +9,15 @@
  */
 import type Long from 'long'
 import type { inference } from '../../generated/inference.js'
-import { writeBytesElements } from '../server/binary.js'
-import { decodeInferFields } from '../server/decode.js'
-import type { DecodeLimits, DecodedInferRequest, TensorBytesSource } from '../server/decode.js'
-import { invalidInput } from '../server/invalid-input.js'
+import { writeBytesElements } from '../protocol/tensor-bytes.js'
+import { GRPC_CONTENTS_FIELDS, grpcContentsField } from '../protocol/datatypes.js'
+import { decodeInferFields } from '../protocol/decode.js'
+import type { DecodeLimits, DecodedInferRequest, TensorBytesSource } from '../protocol/decode.js'
+import { invalidInput } from '../protocol/invalid-input.js'
 import type { PoolMetadata } from '../types.js'
 
 type InputTensor = inference.ModelInferRequest.InferInputTensor.$Properties
 type Contents = inference.InferTensorContents.$Properties
-
-/** The field of `InferTensorContents` that holds each datatype's elements. */
-const CONTENTS_FIELD: Readonly<Record<string, keyof Contents>> = {
-  BOOL: 'bool_contents',
-  INT8: 'int_contents',
-  INT16: 'int_contents',
-  INT32: 'int_contents',
-  INT64: 'int64_contents',
-  UINT8: 'uint_contents',
-  UINT16: 'uint_contents',
-  UINT32: 'uint_contents',
-  UINT64: 'uint64_contents',
-  FP32: 'fp32_contents',
-  FP64: 'fp64_contents',
-  BYTES: 'bytes_contents',
-}
-
-const CONTENTS_FIELDS = [...new Set(Object.values(CONTENTS_FIELD))]
 
 /**
  * A 64-bit integer as a number. protobufjs decodes 64-bit fields to `Long` objects; a
@@ -43,6 +26,33 @@ const CONTENTS_FIELDS = [...new Set(Object.values(CONTENTS_FIELD))]
  */
 function toNumber(value: number | Long): number {
   return typeof value === 'number' ? value : value.toNumber()
+}
+
+/**
+ * The input whose `shape` declares the most rows (its first dim), read before the
+ * contents are decoded so the door can count the request as it is (as HTTP does with a
+ * binary request's JSON header); `undefined` when no input declares a usable count (the
+ * decode then says what is wrong). Read its count with `declaredRowsOf`.
+ */
+export function rowsInput(request: inference.ModelInferRequest): InputTensor | undefined {
+  let most = 0
+  let declaring: InputTensor | undefined
+  for (const input of request.inputs) {
+    const rows = declaredRowsOf(input)
+    if (rows > most) {
+      most = rows
+      declaring = input
+    }
+  }
+  return declaring
+}
+
+/** The rows an input's `shape` declares: its first dim, 0 when that is not a positive safe integer. */
+export function declaredRowsOf(input: InputTensor | undefined): number {
+  const first = input?.shape?.[0]
+  if (first === undefined || first === null) return 0
+  const rows = toNumber(first)
+  return Number.isSafeInteger(rows) && rows >= 1 ? rows : 0
 }
 
 /** Decodes and checks a ModelInferRequest against the model, as HTTP requests are. */
@@ -102,8 +112,8 @@ function bufferOf(bytes: Uint8Array): Buffer {
 
 function typedData(input: InputTensor): readonly unknown[] {
   const contents = input.contents ?? {}
-  const field = CONTENTS_FIELD[input.datatype ?? '']
-  for (const other of CONTENTS_FIELDS) {
+  const field = grpcContentsField(input.datatype ?? '')
+  for (const other of GRPC_CONTENTS_FIELDS) {
     if (other !== field && (contents[other]?.length ?? 0) > 0) {
       const where = field === undefined ? '' : `; ${input.datatype} elements go in '${field}'`
       throw invalidInput(`Input "${input.name}" has its elements in 'contents.${other}'${where}`, { input: input.name })
@@ -123,5 +133,5 @@ function typedData(input: InputTensor): readonly unknown[] {
 }
 
 function hasContents(contents: Contents | null | undefined): boolean {
-  return contents != null && CONTENTS_FIELDS.some((field) => (contents[field]?.length ?? 0) > 0)
+  return contents != null && GRPC_CONTENTS_FIELDS.some((field) => (contents[field]?.length ?? 0) > 0)
 }

@@ -7,8 +7,9 @@
  */
 import type { inference } from '../../generated/inference.js'
 import type { BlockOutput, RowOutput } from '../types.js'
-import { protocolDatatype } from '../server/datatypes.js'
-import { MODEL_VERSION, answerOutput, rawTensorBytes } from '../server/encode.js'
+import { protocolDatatype } from '../protocol/datatypes.js'
+import { answerOutput, rawTensorBytes } from '../protocol/encode.js'
+import { MODEL_VERSION } from '../protocol/metadata.js'
 
 export function inferResponse(
   modelName: string,

@@ -4,7 +4,7 @@
  * in progress finish.
  */
 import { Server, ServerCredentials } from '@grpc/grpc-js'
-import { checkInteger } from '../server/options.js'
+import { checkInteger } from '../protocol/options.js'
 import type { InferpoolGrpcService } from './service.js'
 
 export interface GrpcServerOptions {

@@ -1,39 +1,40 @@
 /**
  * `createGrpcService`: `inference.GRPCInferenceService` (the Open Inference Protocol's
- * gRPC form, with Triton's ModelConfig and ModelStatistics) on the pools of an HTTP
- * request handler. The service owns no model state: model lookup, readiness, the
- * bearer token, limits, metrics and the shutdown gates are the handler's, so rows from
- * HTTP and gRPC requests meet in the same pools (and the same batches), and one
+ * gRPC form, with Triton's ModelConfig and ModelStatistics) on served models
+ * (served-models.ts), the ones an HTTP handler serves too. The service owns no model
+ * state: model lookup, readiness, the bearer token, the door, limits, metrics and the
+ * shutdown gates are the served models', so rows from HTTP and gRPC requests meet in the
+ * same pools (and the same batches), both protocols give the same answers, and one
  * graceful shutdown drains both.
  *
- * Inference requests are checked by the server's own decoder (through request.ts), once,
- * with the messages HTTP gives; a failure is answered with a gRPC status (status.ts).
+ * An inference request goes through the pool's door (admission.ts) counted from the
+ * shapes its inputs declare, before its contents are decoded: a request the queue
+ * cannot take is refused UNAVAILABLE with a retry hint without that work, as over HTTP.
+ * Admitted, it is checked by the server's own decoder (through request.ts), once, with
+ * the messages HTTP gives; a failure is answered with a gRPC status (status.ts).
  * ModelStreamInfer answers each request with one response carrying its request's id,
  * in completion order; a failing request gets `error_message` (and our code in the
  * response's `inferpool_code` parameter) and the stream goes on.
  */
 import { performance } from 'node:perf_hooks'
 import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
-import { servesAny } from '../pool/health.js'
+import { errorCodeOf } from '../error-registry.js'
 import type { BlockOutput, RowOutput } from '../types.js'
-import { MODEL_VERSION } from '../server/encode.js'
-import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../server/errors.js'
-import { handlerInternals } from '../server/handler.js'
-import type { InferpoolRequestHandler } from '../server/handler.js'
-import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../server/metadata.js'
-import { submitRequest } from '../server/submit-rows.js'
-import { modelConfigOf } from '../server/triton/config.js'
-import { statsCollectorOf } from '../server/triton/stats.js'
+import { ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
+import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { DoorPass, ServedModels } from '../protocol/served-models.js'
+import type { ServedModel } from '../protocol/served-models.js'
+import type { ServedPool } from '../protocol/served-pool.js'
+import { submitRequest } from '../protocol/submit-rows.js'
+import { modelConfigOf } from '../protocol/triton/config.js'
 import { createCallGuard } from './call-guard.js'
 import type { GrpcCallGuard } from './call-guard.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
-import { decodeGrpcInferRequest } from './request.js'
+import { declaredRowsOf, decodeGrpcInferRequest, rowsInput } from './request.js'
 import { inferResponse } from './response.js'
 import { grpcFailure, statusName } from './status.js'
 import type { GrpcFailure } from './status.js'
 
-type Handler = ReturnType<typeof handlerInternals>
-type ModelEntry = Handler['models'] extends ReadonlyMap<string, infer E> ? E : never
 type InferRequest = inference.ModelInferRequest
 type InferResponse = inference.ModelInferResponse.$Properties
 type StreamResponse = inference.ModelStreamInferResponse.$Properties
@@ -55,7 +56,7 @@ export interface InferpoolGrpcService {
    * Ends the open ModelStreamInfer streams (UNAVAILABLE, `ERR_SHUTTING_DOWN`) once each
    * has answered the requests it had already sent, and resolves when they have; ends
    * unary calls whose message is still arriving at once (UNAVAILABLE). New requests are
-   * refused as soon as the handler closes. A second call returns the same promise.
+   * refused as soon as the served models close. A second call returns the same promise.
    */
   close(): Promise<void>
 }
@@ -69,14 +70,16 @@ interface OpenStream {
 }
 
 class GrpcService {
-  readonly #inner: Handler
+  readonly #served: ServedModels
   readonly #streams = new Set<OpenStream>()
   readonly #streamsEnded: Array<() => void> = []
+  /** Retry hints (seconds) of refusals for lack of room, by error: from the refused pool's drain rate. */
+  readonly #retryAfter = new WeakMap<object, number>()
   #active = 0
   #closing: Promise<void> | undefined
 
-  constructor(handler: InferpoolRequestHandler) {
-    this.#inner = handlerInternals(handler)
+  constructor(served: ServedModels) {
+    this.#served = served
   }
 
   get activeCalls(): number {
@@ -95,21 +98,18 @@ class GrpcService {
 
   /** How a failure is answered (and logged when it is INTERNAL). */
   #failure(error: unknown): GrpcFailure {
-    const options = this.#inner.options
-    return grpcFailure(error, options.retryAfterSeconds * 1000, options.logger)
+    const options = this.#served.options
+    const seconds = (typeof error === 'object' && error !== null && this.#retryAfter.get(error)) || options.retryAfterSeconds
+    return grpcFailure(error, seconds * 1000, options.logger)
   }
 
   #authorized(metadata: Metadata): boolean {
-    return this.#inner.authorizedBearer(metadata.get('authorization')[0]?.toString())
+    return this.#served.authorized(metadata.get('authorization')[0]?.toString())
   }
 
-  #entry(name: string, version: string): ModelEntry {
-    const entry = this.#inner.models.get(name)
-    // An empty version means "the server's choice": the one version served.
-    if (entry === undefined || (version !== '' && version !== MODEL_VERSION)) {
-      throw new ModelNotFoundError(name, version === '' ? undefined : version)
-    }
-    return entry
+  /** The model a request names; an empty version means "the server's choice". */
+  #model(name: string, version: string): ServedModel {
+    return this.#served.model(name, version === '' ? undefined : version)
   }
 
   /** A unary RPC: counted as active, authorized unless `open`, every outcome answered. */
@@ -118,11 +118,12 @@ class GrpcService {
     answer: (request: Req, call: ServerUnaryCall<Req, Res>) => Res | Promise<Res>,
   ): (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void {
     return (call, callback) => {
-      this.#inner.active.enter()
+      const active = this.#served.active
+      active.enter()
       this.#active++
       const settle = (error: GrpcFailure | null, response?: Res): void => {
         this.#active--
-        this.#inner.active.leave()
+        active.leave()
         callback(error, response)
       }
       new Promise<Res>((resolve) => {
@@ -136,67 +137,73 @@ class GrpcService {
   }
 
   /**
-   * One inference request, from a unary call or a stream: checked, its rows handed to
-   * the pool (aborted with `signal`), the answer built. Records the request metrics.
+   * One inference request, from a unary call or a stream: counted at the door from its
+   * declared shapes, then decoded and checked, its rows handed to the pool (aborted with
+   * `signal`), the answer built. Records the request metrics.
    */
   async #infer(request: InferRequest, signal: AbortSignal, deadline: number): Promise<InferResponse> {
     const started = performance.now()
-    const inner = this.#inner
+    const served = this.#served
+    /** Rows of the decoded request (0 until then): the metrics count these. */
     let rows = 0
-    let entry: ModelEntry | undefined
-    let stats: ReturnType<typeof statsCollectorOf> | undefined
-    inner.admitting.enter()
-    let admitted = true
-    const admit = (): void => {
-      if (admitted) {
-        admitted = false
-        inner.admitting.leave()
-      }
-    }
+    /** Rows counted at the door, from the declared shapes. */
+    let counted = 1
+    let model: ServedModel | undefined
+    let pool: ServedPool | undefined
+    const pass = new DoorPass(served)
     try {
-      entry = this.#entry(request.model_name, request.model_version)
-      if (inner.closing) throw new ShuttingDownError()
-      const pool = inner.poolOf(entry)
-      stats = statsCollectorOf(pool)
-      const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: inner.options.maxRowsPerRequest })
+      model = this.#model(request.model_name, request.model_version)
+      if (served.closed) throw new ShuttingDownError()
+      pool = served.poolOf(model)
+      // The door, before the contents are decoded: under overload that decode is the
+      // expense a refusal saves.
+      const declaring = rowsInput(request)
+      counted = served.declaredRows(pool, declaredRowsOf(declaring), declaring?.name ?? '')
+      const parked = pass.admit(pool, counted)
+      if (parked !== undefined) {
+        await parked
+        if (signal.aborted) throw signal.reason
+      }
+      if (served.closed) throw new ShuttingDownError()
+      const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: served.options.maxRowsPerRequest })
       rows = decoded.rowCount
-      const timeoutMs = timeoutOf(inner.options.timeoutMs, deadline)
+      const timeoutMs = timeoutOf(served.options.timeoutMs, deadline)
       let results: RowOutput[] | BlockOutput
       if (rows === 1) {
         // One row has no siblings to abort when it fails: the call's (or stream's) own
         // signal is enough, and single-row requests skip an AbortController each.
         const pending = pool.infer(decoded.rows[0], { signal, timeoutMs })
-        admit()
+        pass.through()
         results = [await pending]
       } else {
         // All the request's rows or none, one signal for all, as one block where the pool takes one (as over HTTP).
         const pending = submitRequest(pool, decoded, { signal, timeoutMs })
-        admit()
+        pass.through()
         results = await pending
       }
       const response = inferResponse(
-        entry.name,
+        model.name,
         decoded.id,
         decoded.outputs.map((output) => output.name),
         results,
       )
-      const ms = performance.now() - started
-      inner.metrics.request(entry.name, 'grpc', 'OK', ms / 1000, rows, undefined)
-      stats.request({ ok: true, rows, durationNs: ms * 1e6 })
+      served.recordRequest(model, pool, 'grpc', 'OK', true, performance.now() - started, rows, undefined)
       return response
     } catch (error) {
       const ms = performance.now() - started
-      if (entry !== undefined) {
+      if (typeof error === 'object' && error !== null && errorCodeOf(error) === 'ERR_QUEUE_FULL') {
+        this.#retryAfter.set(error, served.retryAfter(error, pool, rows || counted))
+      }
+      if (model !== undefined) {
         // Only counted here; the caller answers (and logs) it.
         const failure = grpcFailure(error, 0)
         const status = signal.aborted ? 'CANCELLED' : statusName(failure.code)
         const code = signal.aborted ? undefined : failure.errorCode
-        inner.metrics.request(entry.name, 'grpc', status, ms / 1000, rows, code)
+        served.recordRequest(model, pool, 'grpc', status, false, ms, rows, code)
       }
-      stats?.request({ ok: false, rows, durationNs: ms * 1e6 })
       throw error
     } finally {
-      admit()
+      pass.through()
     }
   }
 
@@ -242,7 +249,7 @@ class GrpcService {
     call.on('data', (request: InferRequest) => {
       if (ended) return
       stream.pending++
-      this.#inner.active.enter()
+      this.#served.active.enter()
       this.#active++
       // Never rejects: both outcomes become a response.
       void this.#infer(request, controller.signal, deadlineOf(call))
@@ -265,7 +272,7 @@ class GrpcService {
           if (!ended && !call.cancelled) call.write(response)
           stream.pending--
           this.#active--
-          this.#inner.active.leave()
+          this.#served.active.leave()
           if (halfClosed || endStatus !== undefined) stream.endWhenIdle()
         })
     })
@@ -274,11 +281,10 @@ class GrpcService {
   readonly implementation: UntypedServiceImplementation = {
     ServerLive: this.#unary(true, (): inference.ServerLiveResponse.$Properties => ({ live: true })),
     ServerReady: this.#unary(true, (): inference.ServerReadyResponse.$Properties => ({
-      ready: !this.#inner.closing && [...this.#inner.models.values()].every((e) => e.state.kind === 'ready' && servesAny(e.state.pool)),
+      ready: this.#served.isReady(),
     })),
     ModelReady: this.#unary(false, (request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => {
-      const entry = this.#entry(request.name, request.version)
-      return { ready: !this.#inner.closing && entry.state.kind === 'ready' && servesAny(entry.state.pool) }
+      return { ready: this.#served.isModelReady(this.#model(request.name, request.version)) }
     }),
     ServerMetadata: this.#unary(false, (): inference.ServerMetadataResponse.$Properties => ({
       name: SERVER_NAME,
@@ -286,8 +292,8 @@ class GrpcService {
       extensions: [...SERVER_EXTENSIONS],
     })),
     ModelMetadata: this.#unary(false, (request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
-      const entry = this.#entry(request.name, request.version)
-      return modelMetadata(entry.name, this.#inner.poolOf(entry).metadata)
+      const model = this.#model(request.name, request.version)
+      return modelMetadata(model.name, this.#served.poolOf(model).metadata)
     }),
     ModelInfer: this.#unary(false, (request: InferRequest, call) => {
       const controller = new AbortController()
@@ -296,18 +302,15 @@ class GrpcService {
     }),
     ModelStreamInfer: (call: ServerDuplexStream<InferRequest, StreamResponse>) => this.#streamInfer(call),
     ModelConfig: this.#unary(false, (request: inference.ModelConfigRequest): inference.ModelConfigResponse.$Properties => {
-      const entry = this.#entry(request.name, request.version)
+      const model = this.#model(request.name, request.version)
       // The JSON form HTTP answers with, mapped onto the generated message (enum names
       // and 64-bit numbers are what fromObject takes).
-      return { config: inference.ModelConfig.fromObject(modelConfigOf(entry.name, this.#inner.poolOf(entry))) }
+      return { config: inference.ModelConfig.fromObject(modelConfigOf(model.name, this.#served.poolOf(model))) }
     }),
     ModelStatistics: this.#unary(false, (request: inference.ModelStatisticsRequest): inference.ModelStatisticsResponse.$Properties => {
       // No name: every model that has loaded.
-      const entries = request.name === '' ? [...this.#inner.models.values()] : [this.#entry(request.name, request.version)]
-      const ready = entries.filter((entry) => request.name !== '' || entry.state.kind === 'ready')
-      return {
-        model_stats: ready.map((entry) => statsCollectorOf(this.#inner.poolOf(entry)).snapshot(entry.name, MODEL_VERSION)),
-      }
+      const model = request.name === '' ? undefined : this.#model(request.name, request.version)
+      return { model_stats: this.#served.statistics(model) }
     }),
   }
 }
@@ -319,7 +322,7 @@ function deadlineOf(call: { getDeadline(): Date | number }): number {
 }
 
 /**
- * The rows' timeout: the handler's, shortened to the call's deadline so rows the
+ * The rows' timeout: `timeoutMs`, shortened to the call's deadline so rows the
  * client no longer waits for leave the queue. (The client's own timer answers
  * DEADLINE_EXCEEDED at the deadline either way.)
  */
@@ -330,24 +333,28 @@ function timeoutOf(handlerTimeoutMs: number | undefined, deadline: number): numb
 }
 
 /**
- * Creates the gRPC service over the pools of an HTTP handler made by
- * `createRequestHandler`, to register in your own `@grpc/grpc-js` server (or use
- * `createGrpcServer`):
+ * Creates the gRPC service over served models — the ones an HTTP handler made by
+ * `createRequestHandler` serves (pass the handler, or its `served`) — to register in
+ * your own `@grpc/grpc-js` server (or use `createGrpcServer`):
  *
  * ```ts
  * const handler = createRequestHandler({ mymodel: pool })
- * const service = createGrpcService(handler)
+ * const service = createGrpcService(handler.served)
  * grpcServer.addService(service.definition, service.implementation)
  * ```
  */
-export function createGrpcService(handler: InferpoolRequestHandler): InferpoolGrpcService {
-  const inner = new GrpcService(handler)
-  const internals = handlerInternals(handler)
+export function createGrpcService(served: ServedModels | { readonly served: ServedModels }): InferpoolGrpcService {
+  const models = served instanceof ServedModels ? served : served?.served
+  if (!(models instanceof ServedModels)) {
+    throw new TypeError(`Expected served models (or a handler made by createRequestHandler), got \`${String(served)}\``)
+  }
+  const inner = new GrpcService(models)
+  const options = models.options
   const guard = createCallGuard({
-    authorized: (authorization) => internals.authorizedBearer(authorization),
-    bodyTimeoutMs: internals.options.bodyTimeoutMs,
-    budget: internals.pendingBodyBytes,
-    failure: (error) => grpcFailure(error, internals.options.retryAfterSeconds * 1000, internals.options.logger),
+    authorized: (authorization) => models.authorized(authorization),
+    bodyTimeoutMs: options.bodyTimeoutMs,
+    budget: models.pendingBodyBytes,
+    failure: (error) => grpcFailure(error, options.retryAfterSeconds * 1000, options.logger),
   })
   return {
     definition: GRPC_SERVICE_DEFINITION,

@@ -22,9 +22,10 @@
  * The order of these steps, and of `destroy()`, is the lifecycle state machine's
  * (../lifecycle.ts), shared with the pool, the handler and the remote client.
  *
- * With `grpcPort`, the gRPC service (src/grpc) listens beside it on the same handler
- * and pools: its calls pass through the same gates, so the same steps drain both; the
- * gRPC server refuses new calls from step 1 on and ends open streams once idle.
+ * With `grpcPort`, the gRPC service (src/grpc) listens beside it on the same served
+ * models (served-models.ts): its calls pass through the same gates and readiness, so the
+ * same steps drain both; the gRPC server refuses new calls from step 1 on and ends open
+ * streams once idle.
  *
  * Signal handling is opt-in (`handleSignals`), so an embedding application keeps
  * control of its process; the CLI turns it on.
@@ -39,12 +40,12 @@ import type { InferpoolGrpcServer } from '../grpc/server.js'
 import { createGrpcService } from '../grpc/service.js'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
-import { ConnectionTracker } from './connections.js'
-import { createRequestHandler, handlerInternals } from './handler.js'
-import type { InferpoolRequestHandler, PoolsByModel } from './handler.js'
-import { checkInteger } from './options.js'
-import type { RequestHandlerOptions } from './options.js'
-import type { ServedPool } from './served-pool.js'
+import { ConnectionTracker } from '../http/connections.js'
+import { createRequestHandler } from '../http/handler.js'
+import type { InferpoolRequestHandler } from '../http/handler.js'
+import { checkInteger } from '../protocol/options.js'
+import type { RequestHandlerOptions } from '../protocol/options.js'
+import type { PoolsByModel } from '../protocol/served-models.js'
 
 export interface ServerOptions extends RequestHandlerOptions {
   /**
@@ -216,12 +217,12 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   }
 
   const handler = createRequestHandler(pools, options)
-  const inner = handlerInternals(handler)
+  const served = handler.served
   const server = createHttpServer(
     {
       headersTimeout: headersTimeoutMs,
       // A backstop behind the handler's own body timeout (which answers 408 itself).
-      requestTimeout: headersTimeoutMs + inner.options.bodyTimeoutMs + 1_000,
+      requestTimeout: headersTimeoutMs + served.options.bodyTimeoutMs + 1_000,
       keepAliveTimeout: idleTimeoutMs,
       // How often Node checks the two timeouts above (its default, 30 s, would let a
       // stalled client stay up to 30 s longer than configured).
@@ -237,19 +238,19 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
           afterMs: idleCollectMs,
           collect: collectGarbage,
           grown: youngGenerationGrown(),
-          onCollected: () => inner.metrics.idleCollected(),
+          onCollected: () => served.metrics.idleCollected(),
           logger,
         })
   // Quiet means no request of any kind in progress; worth collecting, an inference since the last collection.
-  inner.active.watch(idleCollection)
-  inner.admitting.watch(idleCollection && { busy: () => idleCollection.inferenceStarted(), idle: () => {} })
+  served.active.watch(idleCollection)
+  served.admitting.watch(idleCollection && { busy: () => idleCollection.inferenceStarted(), idle: () => {} })
   const grpc =
     options.grpcPort === undefined
       ? undefined
-      : createGrpcServer(createGrpcService(handler), {
+      : createGrpcServer(createGrpcService(served), {
           port: options.grpcPort,
           host,
-          maxMessageBytes: options.maxMessageBytes ?? inner.options.maxBodyBytes,
+          maxMessageBytes: options.maxMessageBytes ?? served.options.maxBodyBytes,
           maxConcurrentStreams: options.maxConcurrentStreams,
         })
   let url: string | undefined
@@ -279,17 +280,6 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   }
   if (handleSignals) for (const signal of SIGNALS) process.on(signal, onSignal)
 
-  /** Runs `step` on every pool that loaded (not on one still loading: it never served). */
-  const eachPool = (step: (pool: ServedPool) => Promise<void> | undefined): Promise<unknown> =>
-    Promise.all(
-      [...inner.models.values()].map((entry) =>
-        // A ready pool now (a forced step must reach its queue before anything else
-        // answers its rows), one still loading once it has.
-        entry.state.kind === 'ready'
-          ? step(entry.state.pool)
-          : entry.loaded.then(() => (entry.state.kind === 'ready' ? step(entry.state.pool) : undefined)),
-      ),
-    )
   const logFailure = (error: unknown): void => logger.error('inferpool: closing pools failed', error)
 
   let forced = false
@@ -299,7 +289,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   /** Resolves when a forced step starts: the graceful steps stop waiting then. */
   const forcedStart = new Promise<void>((resolve) => {
     markForced = () => {
-      if (!forced) lost = inner.admitted.count
+      if (!forced) lost = served.admitted.count
       forced = true
       resolve()
     }
@@ -316,7 +306,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     if (stopped !== undefined) return stopped
     idleCollection?.close()
     const handlerClosed = handler.close()
-    const serverClosed = connections.stopAccepting(server, inner.options.lingerMs)
+    const serverClosed = connections.stopAccepting(server, served.options.lingerMs)
     const grpcClosed = grpc?.close() ?? Promise.resolve()
     stopped = { handlerClosed, serverClosed, grpcClosed }
     return stopped
@@ -333,8 +323,13 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     async drain() {
       if (server.listening) {
         // Not ready, still serving: new connections keep being answered meanwhile.
-        inner.draining = true
-        if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs))
+        served.drain()
+        // A harder step (destroy, close({ drain: false })) ends the delay at once.
+        if (drainDelayMs > 0) {
+          let delay: NodeJS.Timeout | undefined
+          await within(new Promise((resolve) => (delay = setTimeout(resolve, drainDelayMs))))
+          clearTimeout(delay)
+        }
         // Connections that were on their way when the shutdown began are accepted (and
         // so answered) rather than left in the accept queue for the kernel to reset.
         await connections.acceptQuiet(ACCEPT_QUIET_MS, ACCEPT_QUIET_MAX_MS)
@@ -342,8 +337,8 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       // Past the deadline the shutdown is forced: an escalation like a caller's.
       timer = setTimeout(() => void lifecycle.close({ drain: false }).catch(logFailure), shutdownTimeoutMs)
       const { handlerClosed, grpcClosed } = stopAccepting()
-      await within(inner.admitting.empty())
-      if (closePools) await within(eachPool((pool) => pool.close?.({ drain: true })))
+      await within(served.admitting.empty())
+      if (closePools) await within(served.eachPool((pool) => pool.close?.({ drain: true })))
       await within(handlerClosed)
       await within(grpcClosed)
     },
@@ -352,7 +347,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       stopAccepting()
       if (closePools) {
         // Queued rows fail now (503). Running batches may never end: not waited for.
-        eachPool((pool) => pool.close?.({ drain: false })).catch(logFailure)
+        served.eachPool((pool) => pool.close?.({ drain: false })).catch(logFailure)
         // Every request still in progress is answered (503) before its connection closes.
         await handler.close({ drain: false })
       }
@@ -367,7 +362,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       // error the pools' rows then fail with.
       const answered = handler.destroy(error)
       if (closePools)
-        eachPool((pool) => (pool.destroy !== undefined ? pool.destroy(error) : pool.close?.({ drain: false }))).catch(logFailure)
+        served.eachPool((pool) => (pool.destroy !== undefined ? pool.destroy(error) : pool.close?.({ drain: false }))).catch(logFailure)
       await answered
       connections.destroyAll()
       await grpc?.close({ force: true })

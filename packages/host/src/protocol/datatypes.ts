@@ -1,13 +1,12 @@
 /**
- * Open Inference Protocol datatypes (`FP32`, `INT64`, ...) and the ONNX element types
- * the pool moves. One table, used both to read request tensors and to write response
- * tensors, so the two directions can never disagree.
+ * The datatype vocabulary: one row per element type, giving its ONNX name (the key, as
+ * the pool and ORT name it), its Open Inference Protocol name (`FP32`, `BYTES`), its
+ * Triton `model_config.proto` name (`TYPE_FP32`, `TYPE_STRING`), the typed array that
+ * holds it, the `InferTensorContents` field of gRPC's typed form, and how its JSON
+ * elements are read and written. Every mapping between these names is derived from
+ * this one table, so no two places can disagree (or forget a type).
  */
 import type { TensorType, TypedArray } from '../types.js'
-
-/** Datatype names of the Open Inference Protocol (KServe v2). */
-export type ProtocolDatatype =
-  'BOOL' | 'UINT8' | 'UINT16' | 'UINT32' | 'UINT64' | 'INT8' | 'INT16' | 'INT32' | 'INT64' | 'FP16' | 'FP32' | 'FP64' | 'BYTES'
 
 type TypedArrayConstructor = {
   new (length: number): TypedArray
@@ -24,8 +23,29 @@ type TypedArrayConstructor = {
  */
 type ElementReader = (value: unknown) => number | bigint | undefined
 
-interface DatatypeInfo {
-  readonly protocol: ProtocolDatatype
+/** The `InferTensorContents` fields (grpc_service.proto) that hold typed elements. */
+export type GrpcContentsField =
+  | 'bool_contents'
+  | 'int_contents'
+  | 'int64_contents'
+  | 'uint_contents'
+  | 'uint64_contents'
+  | 'fp32_contents'
+  | 'fp64_contents'
+  | 'bytes_contents'
+
+/** One element type under each of its names. */
+interface DatatypeRow {
+  /** The Open Inference Protocol (KServe v2) name. */
+  readonly protocol: string
+  /** Triton's `DataType` name (model_config.proto). */
+  readonly triton: string
+  /** The gRPC `InferTensorContents` field of its typed form; `undefined` when it has none (FP16: raw only). */
+  readonly grpc: GrpcContentsField | undefined
+}
+
+/** A numeric type's row: also how its elements are held, read and written. */
+interface DatatypeInfo extends DatatypeRow {
   readonly create: TypedArrayConstructor
   readonly read: ElementReader
   /** What a valid element looks like, for error messages. */
@@ -124,21 +144,58 @@ function halfJson(data: TypedArray): string | undefined {
 /** Element types held in typed arrays: every type but `string` (the protocol's BYTES). */
 export type NumericType = Exclude<TensorType, 'string'>
 
-const TABLE: Record<NumericType, DatatypeInfo> = {
+const DATATYPES = {
   float32: {
     protocol: 'FP32',
+    triton: 'TYPE_FP32',
+    grpc: 'fp32_contents',
     create: Float32Array,
     read: readFloat32,
     expects: 'a number within FP32 range (|x| <= 3.4028234663852886e38)',
     json: numbersJson,
   },
-  float64: { protocol: 'FP64', create: Float64Array, read: readFloat64, expects: 'a finite number', json: numbersJson },
-  // ONNX Runtime holds float16 tensors as their raw bits in a Uint16Array.
-  float16: { protocol: 'FP16', create: Uint16Array, read: readHalf, expects: 'a number within FP16 range (|x| <= 65504)', json: halfJson },
-  int8: { protocol: 'INT8', create: Int8Array, read: integerReader(-128, 127), expects: 'an integer in [-128, 127]', json: integersJson },
-  uint8: { protocol: 'UINT8', create: Uint8Array, read: integerReader(0, 255), expects: 'an integer in [0, 255]', json: integersJson },
+  float64: {
+    protocol: 'FP64',
+    triton: 'TYPE_FP64',
+    grpc: 'fp64_contents',
+    create: Float64Array,
+    read: readFloat64,
+    expects: 'a finite number',
+    json: numbersJson,
+  },
+  // ONNX Runtime holds float16 tensors as their raw bits in a Uint16Array. gRPC's typed
+  // form has no field for them: FP16 travels in `raw_input_contents` only.
+  float16: {
+    protocol: 'FP16',
+    triton: 'TYPE_FP16',
+    grpc: undefined,
+    create: Uint16Array,
+    read: readHalf,
+    expects: 'a number within FP16 range (|x| <= 65504)',
+    json: halfJson,
+  },
+  int8: {
+    protocol: 'INT8',
+    triton: 'TYPE_INT8',
+    grpc: 'int_contents',
+    create: Int8Array,
+    read: integerReader(-128, 127),
+    expects: 'an integer in [-128, 127]',
+    json: integersJson,
+  },
+  uint8: {
+    protocol: 'UINT8',
+    triton: 'TYPE_UINT8',
+    grpc: 'uint_contents',
+    create: Uint8Array,
+    read: integerReader(0, 255),
+    expects: 'an integer in [0, 255]',
+    json: integersJson,
+  },
   int16: {
     protocol: 'INT16',
+    triton: 'TYPE_INT16',
+    grpc: 'int_contents',
     create: Int16Array,
     read: integerReader(-32768, 32767),
     expects: 'an integer in [-32768, 32767]',
@@ -146,6 +203,8 @@ const TABLE: Record<NumericType, DatatypeInfo> = {
   },
   uint16: {
     protocol: 'UINT16',
+    triton: 'TYPE_UINT16',
+    grpc: 'uint_contents',
     create: Uint16Array,
     read: integerReader(0, 65535),
     expects: 'an integer in [0, 65535]',
@@ -153,6 +212,8 @@ const TABLE: Record<NumericType, DatatypeInfo> = {
   },
   int32: {
     protocol: 'INT32',
+    triton: 'TYPE_INT32',
+    grpc: 'int_contents',
     create: Int32Array,
     read: integerReader(-2147483648, 2147483647),
     expects: 'an integer in [-2147483648, 2147483647]',
@@ -160,6 +221,8 @@ const TABLE: Record<NumericType, DatatypeInfo> = {
   },
   uint32: {
     protocol: 'UINT32',
+    triton: 'TYPE_UINT32',
+    grpc: 'uint_contents',
     create: Uint32Array,
     read: integerReader(0, 4294967295),
     expects: 'an integer in [0, 4294967295]',
@@ -167,6 +230,8 @@ const TABLE: Record<NumericType, DatatypeInfo> = {
   },
   int64: {
     protocol: 'INT64',
+    triton: 'TYPE_INT64',
+    grpc: 'int64_contents',
     create: BigInt64Array,
     read: bigIntegerReader(Number.MIN_SAFE_INTEGER),
     expects: 'a safe integer (|n| <= 2^53 - 1)',
@@ -174,34 +239,59 @@ const TABLE: Record<NumericType, DatatypeInfo> = {
   },
   uint64: {
     protocol: 'UINT64',
+    triton: 'TYPE_UINT64',
+    grpc: 'uint64_contents',
     create: BigUint64Array,
     read: bigIntegerReader(0),
     expects: 'a non-negative safe integer (n <= 2^53 - 1)',
     json: integersJson,
   },
   // ONNX Runtime holds bool tensors in a Uint8Array (one byte per element).
-  bool: { protocol: 'BOOL', create: Uint8Array, read: readBool, expects: 'true, false, 1 or 0', json: boolJson },
-}
+  bool: {
+    protocol: 'BOOL',
+    triton: 'TYPE_BOOL',
+    grpc: 'bool_contents',
+    create: Uint8Array,
+    read: readBool,
+    expects: 'true, false, 1 or 0',
+    json: boolJson,
+  },
+  // ONNX strings: the protocol's BYTES, each element a 4-byte length and its bytes (tensor-bytes.ts).
+  string: { protocol: 'BYTES', triton: 'TYPE_STRING', grpc: 'bytes_contents' },
+} as const satisfies Record<NumericType, DatatypeInfo> & Record<'string', DatatypeRow>
 
-const PROTOCOL_NAMES: ReadonlySet<string> = new Set<ProtocolDatatype>([
-  'BOOL',
-  'UINT8',
-  'UINT16',
-  'UINT32',
-  'UINT64',
-  'INT8',
-  'INT16',
-  'INT32',
-  'INT64',
-  'FP16',
-  'FP32',
-  'FP64',
-  'BYTES',
-])
+type Datatypes = typeof DATATYPES
+
+/** Datatype names of the Open Inference Protocol (KServe v2). */
+export type ProtocolDatatype = Datatypes[TensorType]['protocol']
+
+/** `inference.DataType` names (Triton's model_config.proto). */
+export type TritonDataType = Datatypes[TensorType]['triton']
+
+const TENSOR_TYPES = Object.keys(DATATYPES) as TensorType[]
+
+/** Every protocol datatype name. */
+const PROTOCOL_NAMES: ReadonlySet<string> = new Set(TENSOR_TYPES.map((type) => DATATYPES[type].protocol))
+
+/** The gRPC contents field of each protocol datatype that has one. */
+const GRPC_FIELD: ReadonlyMap<string, GrpcContentsField> = new Map(
+  TENSOR_TYPES.flatMap((type) => {
+    const field: GrpcContentsField | undefined = DATATYPES[type].grpc
+    return field === undefined ? [] : [[DATATYPES[type].protocol, field] as const]
+  }),
+)
+
+/** Every gRPC contents field, once (several integer types share one). */
+export const GRPC_CONTENTS_FIELDS: readonly GrpcContentsField[] = Object.freeze([...new Set(GRPC_FIELD.values())])
 
 /** The protocol datatype of an ONNX element type. */
 export function protocolDatatype(type: TensorType): ProtocolDatatype {
-  return type === 'string' ? 'BYTES' : TABLE[type].protocol
+  return DATATYPES[type].protocol
+}
+
+/** Triton's `DataType` name of an ONNX element type. */
+export function tritonDataType(type: TensorType): TritonDataType {
+  return DATATYPES[type].triton
 }
 
 /** Whether `name` is a datatype of the protocol at all (even one this server cannot take). */
@@ -209,7 +299,12 @@ export function isProtocolDatatype(name: string): name is ProtocolDatatype {
   return PROTOCOL_NAMES.has(name)
 }
 
+/** The `InferTensorContents` field that holds a protocol datatype's elements; `undefined` for FP16 and unknown names. */
+export function grpcContentsField(name: string): GrpcContentsField | undefined {
+  return GRPC_FIELD.get(name)
+}
+
 /** Reader, constructor and description for tensors of a numeric element type. */
 export function datatypeInfo(type: NumericType): DatatypeInfo {
-  return TABLE[type]
+  return DATATYPES[type]
 }

@@ -10,26 +10,19 @@
  * `Inference-Header-Content-Length: 0` is the raw form: the whole body is the one input
  * of a single-input model, as a batch of one row.
  *
- * This module only frames and unframes bytes; what the tensors mean is decode.ts's and
- * encode.ts's business. It never allocates from a size the client declares: sizes are
- * compared with the bytes actually received (which the body limit bounds) before any
- * view is made, and the only copy is of a tensor whose bytes are not aligned for its
- * element type.
+ * This module only frames and unframes the HTTP body; the tensors' own bytes are
+ * protocol/tensor-bytes.ts's, what they mean decode.ts's and encode.ts's business. It
+ * never allocates from a size the client declares: sizes are compared with the bytes
+ * actually received (which the body limit bounds) before any view is made.
  */
-import { endianness } from 'node:os'
-import type { TypedArray } from '../types.js'
+import { MalformedBinaryError } from '../protocol/errors.js'
 import { parseJson } from './body.js'
-import { MalformedBinaryError } from './errors.js'
 
 /** The request and response header naming the length of the JSON header. */
 export const HEADER_LENGTH_HEADER = 'inference-header-content-length'
 
 /** Content type of a response that carries binary tensor data. */
 export const BINARY_CONTENT_TYPE = 'application/octet-stream'
-
-// Typed arrays are in the host's byte order; the wire is little-endian. Every platform
-// Node ships for is little-endian, but a big-endian host gets swapped copies, not garbage.
-const LITTLE_ENDIAN_HOST = endianness() === 'LE'
 
 /**
  * Reads the `Inference-Header-Content-Length` request header: `undefined` when absent
@@ -120,101 +113,6 @@ export class BinaryTail {
       )
     }
   }
-}
-
-type TypedArrayClass = {
-  new (length: number): TypedArray
-  new (buffer: ArrayBuffer, byteOffset: number, length: number): TypedArray
-  readonly BYTES_PER_ELEMENT: number
-}
-
-/** Reverses the bytes of each element in place (for a big-endian host). */
-function swapElements(bytes: Uint8Array, size: number): void {
-  if (size === 1) return
-  for (let i = 0; i < bytes.length; i += size) {
-    for (let a = i, b = i + size - 1; a < b; a++, b--) {
-      const t = bytes[a]
-      bytes[a] = bytes[b]
-      bytes[b] = t
-    }
-  }
-}
-
-/**
- * A typed array over raw little-endian `bytes` holding `elements` elements: a view when
- * the bytes are aligned for the element type (no copy), else one aligned copy. The
- * caller has checked that `bytes.length` is `elements × BYTES_PER_ELEMENT`.
- */
-export function typedArrayOver(bytes: Buffer, Ctor: TypedArrayClass, elements: number): TypedArray {
-  const size = Ctor.BYTES_PER_ELEMENT
-  if (LITTLE_ENDIAN_HOST && bytes.byteOffset % size === 0) {
-    return new Ctor(bytes.buffer as ArrayBuffer, bytes.byteOffset, elements)
-  }
-  const out = new Ctor(elements)
-  const outBytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
-  outBytes.set(bytes)
-  if (!LITTLE_ENDIAN_HOST) swapElements(outBytes, size)
-  return out
-}
-
-/** The little-endian bytes of a typed array: a view on little-endian hosts, never a copy there. */
-export function bytesOf(data: TypedArray): Buffer {
-  const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-  if (LITTLE_ENDIAN_HOST) return view
-  const copy = Buffer.from(view)
-  swapElements(copy, data.BYTES_PER_ELEMENT)
-  return copy
-}
-
-/**
- * Splits a BYTES tensor's raw data into its elements (views, no copy): each a 4-byte
- * little-endian length and that many bytes. `expected` is the element count its shape
- * gives; the bytes must hold exactly that many elements, and nothing after them.
- */
-export function readBytesElements(bytes: Buffer, expected: number, input: string): Buffer[] {
-  const elements: Buffer[] = []
-  let offset = 0
-  while (offset < bytes.length) {
-    if (elements.length === expected) {
-      throw new MalformedBinaryError(`"${input}": ${bytes.length - offset} byte(s) left after its ${expected} BYTES element(s)`, { input })
-    }
-    if (bytes.length - offset < 4) {
-      throw new MalformedBinaryError(`"${input}": BYTES element ${elements.length} has a truncated 4-byte length`, { input })
-    }
-    const length = bytes.readUInt32LE(offset)
-    offset += 4
-    if (length > bytes.length - offset) {
-      throw new MalformedBinaryError(
-        `"${input}": BYTES element ${elements.length} declares ${length} bytes but only ${bytes.length - offset} are left`,
-        { input },
-      )
-    }
-    elements.push(bytes.subarray(offset, offset + length))
-    offset += length
-  }
-  if (elements.length !== expected) {
-    throw new MalformedBinaryError(`"${input}": its shape holds ${expected} BYTES element(s), the binary data ${elements.length}`, {
-      input,
-      expected,
-      actual: elements.length,
-    })
-  }
-  return elements
-}
-
-/** BYTES elements in the wire form: each a 4-byte little-endian length, then its bytes. */
-export function writeBytesElements(elements: readonly Uint8Array[]): Buffer {
-  let total = 0
-  for (const element of elements) total += 4 + element.length
-  const out = Buffer.allocUnsafe(total)
-  let offset = 0
-  for (const element of elements) {
-    out.writeUInt32LE(element.length, offset)
-    offset += 4
-    out.set(element, offset)
-    offset += element.length
-  }
-  return out
 }
 
 /** A response body of the extension: the JSON header, then each binary tensor's bytes. */

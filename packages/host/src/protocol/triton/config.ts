@@ -9,24 +9,10 @@
  * Only fields whose value inferpool knows are set; everything else is left to the
  * message's defaults rather than filled with made-up values.
  */
-import type { PoolMetadata, TensorInfo, TensorType } from '../../types.js'
+import type { PoolMetadata, TensorInfo } from '../../types.js'
+import { tritonDataType } from '../datatypes.js'
+import type { TritonDataType } from '../datatypes.js'
 import type { ServedPool } from '../served-pool.js'
-
-/** `inference.DataType` names (model_config.proto). */
-export type TritonDataType =
-  | 'TYPE_BOOL'
-  | 'TYPE_UINT8'
-  | 'TYPE_UINT16'
-  | 'TYPE_UINT32'
-  | 'TYPE_UINT64'
-  | 'TYPE_INT8'
-  | 'TYPE_INT16'
-  | 'TYPE_INT32'
-  | 'TYPE_INT64'
-  | 'TYPE_FP16'
-  | 'TYPE_FP32'
-  | 'TYPE_FP64'
-  | 'TYPE_STRING'
 
 /** `ModelInput` (model_config.proto), the fields inferpool sets. */
 export interface TritonModelInput {
@@ -71,27 +57,6 @@ export interface TritonModelConfig {
   }
   /** `ModelInstanceGroup`: one group, `count` = replicas. */
   instance_group: Array<{ name: string; kind: 'KIND_CPU' | 'KIND_GPU'; count: number; gpus: number[]; passive: false }>
-}
-
-const DATA_TYPE: Readonly<Record<TensorType, TritonDataType>> = {
-  bool: 'TYPE_BOOL',
-  uint8: 'TYPE_UINT8',
-  uint16: 'TYPE_UINT16',
-  uint32: 'TYPE_UINT32',
-  uint64: 'TYPE_UINT64',
-  int8: 'TYPE_INT8',
-  int16: 'TYPE_INT16',
-  int32: 'TYPE_INT32',
-  int64: 'TYPE_INT64',
-  float16: 'TYPE_FP16',
-  float32: 'TYPE_FP32',
-  float64: 'TYPE_FP64',
-  string: 'TYPE_STRING',
-}
-
-/** Triton's `DataType` name of an element type. */
-export function tritonDataType(type: TensorType): TritonDataType {
-  return DATA_TYPE[type]
 }
 
 /** Row dims of a declared tensor: the batch dim dropped, dynamic axes as -1. */

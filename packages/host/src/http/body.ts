@@ -9,8 +9,8 @@
  * reason.
  */
 import type { IncomingMessage } from 'node:http'
-import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js'
-import type { PendingBodyHold } from './pending-body-bytes.js'
+import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../protocol/errors.js'
+import type { PendingBodyHold } from '../protocol/pending-body-bytes.js'
 
 /** The client went away before the body was complete; nobody is left to answer. */
 export class ClientGoneError extends Error {
@@ -59,8 +59,8 @@ export class BodyReader {
   /**
    * The bytes read so far, as one buffer (joined once). With `alignAt`, the byte at that
    * offset is 8-byte aligned in memory: a binary request's tensors start right after its
-   * JSON header, and aligned they are read in place (binary.ts `typedArrayOver`) rather
-   * than copied a second time. A body that arrived as one chunk (aligned, when asked) is
+   * JSON header, and aligned they are read in place (protocol/tensor-bytes.ts
+   * `typedArrayOver`) rather than copied a second time. A body that arrived as one chunk (aligned, when asked) is
    * returned as it is.
    */
   bytes(alignAt?: number): Buffer {

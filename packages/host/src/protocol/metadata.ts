@@ -7,7 +7,9 @@ import { createRequire } from 'node:module'
 import type { PoolMetadata, TensorInfo } from '../types.js'
 import { protocolDatatype } from './datatypes.js'
 import type { ProtocolDatatype } from './datatypes.js'
-import { MODEL_VERSION } from './encode.js'
+
+/** The version every served model reports: one version per model name. */
+export const MODEL_VERSION = '1'
 
 export const SERVER_NAME = 'inferpool'
 export const SERVER_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version

@@ -1,9 +1,10 @@
 /**
- * Reads an Open Inference Protocol inference request (untrusted bytes) into one
- * `RowInput` per row: JSON `data`, binary tensor data after a JSON header, or the raw
- * binary form (see binary.ts), all through one path. The gRPC service hands its
- * decoded messages to the same path (`decodeInferFields`, src/grpc/request.ts): typed
- * contents as `data`, `raw_input_contents` as binary tensors.
+ * Reads an Open Inference Protocol inference request (untrusted) into one `RowInput` per
+ * row, from the protocol's object form: JSON `data`, or binary tensor bytes. Both
+ * bindings hand their requests to this one path (`decodeInferFields`): HTTP its parsed
+ * body and the binary tensor data after a JSON header (src/http/decode-body.ts, also the
+ * raw binary form), gRPC its decoded messages (src/grpc/request.ts: typed contents as
+ * `data`, `raw_input_contents` as binary tensors).
  *
  * Division of labour, so each fact is checked once: this module checks what the
  * *protocol* says — the request's structure, input names, that each datatype is the
@@ -25,18 +26,16 @@
  * - Recursion into nested `data` is bounded by the length of `shape`, itself at most
  *   `MAX_RANK`, never by the depth of the JSON.
  *
- * A JSON body is parsed by json-numbers.ts, which gives each array of numbers as a
- * `Float64Array` (the body's standard path, body.ts `parseJson`, takes over whenever it
- * gives up). So wherever this module accepts a JSON array it accepts a `Float64Array` too,
+ * An HTTP JSON body is parsed by http/json-numbers.ts, which gives each array of numbers
+ * as a `Float64Array` (the body's standard path, http/body.ts `parseJson`, takes over
+ * whenever it gives up). So wherever this module accepts a JSON array it accepts a `Float64Array` too,
  * as the same array: its elements are the numbers JSON.parse gives, read by the same
  * `Reader`s, and messages describe it as an array. Those arrays view a buffer the next
  * body's parse overwrites: everything kept from them is copied here (tensors into their
  * own typed arrays, `shape` into a plain array), within the one synchronous decode.
  */
 import type { BlockInput, PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
-import { BinaryTail, readBinaryHeader, readBytesElements, typedArrayOver } from './binary.js'
-import { parseJson } from './body.js'
-import { NOT_PARSED, parseJsonNumbers } from './json-numbers.js'
+import { readBytesElements, typedArrayOver } from './tensor-bytes.js'
 import { datatypeInfo, isProtocolDatatype, protocolDatatype } from './datatypes.js'
 import type { NumericType } from './datatypes.js'
 import { MalformedBinaryError } from './errors.js'
@@ -74,7 +73,7 @@ function ownEntry<T>(object: Record<string, T>, key: string, value: T): void {
 }
 
 /** A decoded request: its inputs as the body gave them, split into rows only if asked. */
-class DecodedRequest implements DecodedInferRequest {
+export class DecodedRequest implements DecodedInferRequest {
   #rows: RowInput[] | undefined
   readonly rowCount: number
   readonly block: BlockInput | undefined
@@ -168,32 +167,6 @@ export function decodeInferFields(
   limits: DecodeLimits,
 ): DecodedInferRequest {
   return decodeJsonRequest(body, tensors, metadata, limits)
-}
-
-/**
- * Decodes a request body. `headerLength` is the `Inference-Header-Content-Length`
- * (already checked against the body): `undefined` for a JSON body, 0 for the raw binary
- * form, else the length of the JSON header before the binary tensor data. `header` is
- * that JSON header when it was already parsed (`readBinaryHeader`: the server reads it
- * before admission), so it is parsed once.
- */
-export function decodeInferRequest(
-  body: Buffer,
-  headerLength: number | undefined,
-  metadata: PoolMetadata,
-  limits: DecodeLimits,
-  header?: unknown,
-): DecodedInferRequest {
-  if (headerLength === 0) return decodeRawRequest(body, metadata)
-  if (headerLength === undefined) return decodeJsonRequest(parseJsonBody(body), undefined, metadata, limits)
-  const tail = new BinaryTail(body.subarray(headerLength))
-  return decodeJsonRequest(header ?? readBinaryHeader(body, headerLength), tail, metadata, limits)
-}
-
-/** A JSON body: through json-numbers.ts, or the standard path (and its errors) when that gives up. */
-function parseJsonBody(body: Buffer): unknown {
-  const value = parseJsonNumbers(body)
-  return value === NOT_PARSED ? parseJson(body) : value
 }
 
 /** Refuses a request of more than `limits.maxRows` rows, naming the input that declares them. */
@@ -359,7 +332,13 @@ function checkShape(name: string, shape: unknown): number[] {
 }
 
 /** An input's binary data: a typed array over the body's bytes, or its BYTES elements as strings. */
-function binaryTensor(info: TensorInfo, dims: readonly number[], total: number, bytes: Buffer, sizeName = 'binary_data_size'): TensorData {
+export function binaryTensor(
+  info: TensorInfo,
+  dims: readonly number[],
+  total: number,
+  bytes: Buffer,
+  sizeName = 'binary_data_size',
+): TensorData {
   if (info.type === 'string') return binaryStrings(info.name, total, bytes)
   const { create, protocol } = datatypeInfo(info.type)
   const expected = total * create.BYTES_PER_ELEMENT
@@ -510,51 +489,4 @@ function splitRows(inputs: readonly DecodedInput[]): RowInput[] {
     rows[r] = row
   }
   return rows
-}
-
-/**
- * The raw binary form (`Inference-Header-Content-Length: 0`): the body is the data of
- * the model's only input, as one row. Its row dims follow from the byte count, so the
- * model may have at most one dynamic row axis. Every output is returned as binary.
- */
-function decodeRawRequest(body: Buffer, metadata: PoolMetadata): DecodedInferRequest {
-  if (metadata.inputs.length !== 1) {
-    throw invalidInput(
-      `The raw binary form (Inference-Header-Content-Length: 0) needs a model with exactly one input; this model has ${metadata.inputs.length}`,
-    )
-  }
-  const info = metadata.inputs[0]
-  if (info.type === 'string') {
-    throw invalidInput(`The raw binary form cannot carry BYTES input "${info.name}": send a JSON header with parameters.binary_data_size`, {
-      input: info.name,
-    })
-  }
-  const { create, protocol } = datatypeInfo(info.type)
-  const rowDims = info.dims.slice(1).map((d) => (typeof d === 'number' && d >= 0 ? d : -1))
-  const dynamic = rowDims.filter((d) => d === -1).length
-  if (dynamic > 1) {
-    throw invalidInput(
-      `The raw binary form cannot deduce the shape of input "${info.name}" [${rowDims.join(', ')}]: it has ${dynamic} dynamic axes (at most 1)`,
-      { input: info.name },
-    )
-  }
-  const fixedElements = rowDims.reduce((n, d) => (d === -1 ? n : n * d), 1)
-  const rowBytes = fixedElements * create.BYTES_PER_ELEMENT
-  if (body.length === 0 || body.length % rowBytes !== 0 || (dynamic === 0 && body.length !== rowBytes)) {
-    const needs = dynamic === 0 ? `exactly ${rowBytes} bytes` : `a positive multiple of ${rowBytes} bytes`
-    throw new MalformedBinaryError(
-      `input "${info.name}" [${rowDims.join(', ')}] of ${protocol} needs ${needs}, the body has ${body.length}`,
-      {
-        input: info.name,
-      },
-    )
-  }
-  const dims = rowDims.map((d) => (d === -1 ? body.length / rowBytes : d))
-  const elements = body.length / create.BYTES_PER_ELEMENT
-  const data = binaryTensor(info, [1, ...dims], elements, body)
-  return new DecodedRequest(
-    undefined,
-    [{ name: info.name, shape: [1, ...dims], data }],
-    metadata.outputs.map((output) => ({ name: output.name, binary: true })),
-  )
 }

@@ -1,0 +1,403 @@
+/**
+ * `ServedModels`: the one home of what a server knows about the models it serves,
+ * whatever the protocol a request came by. The HTTP handler and the gRPC service both
+ * take it and only translate their wire format; every fact both protocols are asked
+ * comes from one function here, so their answers cannot drift:
+ *
+ * - the models by name and each one's state (loading, ready, failed) — the model
+ *   repository adds versions and their load, unload and reload on top of this;
+ * - readiness (`isReady`, `isModelReady`): false while loading, during a drain
+ *   (`drain()`, before the listeners close) and once closed;
+ * - lookup (`model`, `poolOf`), the bearer-token decision (`authorized`);
+ * - admission: the door of each pool (admission.ts), the rows counted there, the time a
+ *   request may wait for room, the retry hint of a refusal — and the `admitting` gate a
+ *   graceful shutdown waits on, entered and left by one `DoorPass` per request;
+ * - request metrics and Triton's statistics (`recordRequest`, `statistics`).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { Registry } from 'prom-client'
+import { RequestTooLargeError } from '@inferpool/core'
+import { MAX_TIMER_MS } from '@inferpool/core/internal'
+import { errorCodeOf } from '../error-registry.js'
+import { servesAny } from '../pool/health.js'
+import { doorOf, retryAfterSeconds } from './admission.js'
+import type { AdmissionTicket } from './admission.js'
+import { checkRowCount } from './decode.js'
+import { ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './errors.js'
+import { MODEL_VERSION } from './metadata.js'
+import { PendingBodyBytes } from './pending-body-bytes.js'
+import { ServerMetrics } from './metrics.js'
+import type { RequestProtocol } from './metrics.js'
+import { resolveHandlerOptions } from './options.js'
+import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
+import type { ServedPool } from './served-pool.js'
+import { statsCollectorOf } from './triton/stats.js'
+import type { ModelStatistics } from './triton/stats.js'
+
+/** A pool, or a promise of one still loading (the server reports not-ready until it resolves). */
+export type PoolSource = ServedPool | PromiseLike<ServedPool>
+
+/** Pools by model name: the name is the `{name}` of `/v2/models/{name}/...` and gRPC's `model_name`. */
+export type PoolsByModel = Readonly<Record<string, PoolSource>> | ReadonlyMap<string, PoolSource>
+
+/** Where a served model is in its life. */
+export type ModelState =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'ready'; readonly pool: ServedPool }
+  | { readonly kind: 'failed'; readonly error: unknown }
+
+/** One served model. */
+export interface ServedModel {
+  readonly name: string
+  readonly state: ModelState
+}
+
+interface ModelEntry extends ServedModel {
+  state: ModelState
+  /** Settles (never rejects) once the model's pool has loaded or failed to. */
+  readonly loaded: Promise<void>
+}
+
+/** Told when a gate turns non-empty (`busy`) and empty again (`idle`). */
+export interface GateWatcher {
+  busy(): void
+  idle(): void
+}
+
+/** A count of requests in some stage, with waiters for it to reach zero. */
+export class Gate {
+  #count = 0
+  #waiters: Array<() => void> = []
+  #watcher: GateWatcher | undefined
+  get count(): number {
+    return this.#count
+  }
+  /** One watcher (the server's idle collection), told of the transitions only. */
+  watch(watcher: GateWatcher | undefined): void {
+    this.#watcher = watcher
+  }
+  enter(): void {
+    if (this.#count++ === 0) this.#watcher?.busy()
+  }
+  leave(): void {
+    this.#count--
+    if (this.#count === 0) {
+      this.#watcher?.idle()
+      for (const wake of this.#waiters.splice(0)) wake()
+    }
+  }
+  empty(): Promise<void> {
+    return this.#count === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve))
+  }
+}
+
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
+
+function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
+  return typeof (value as { then?: unknown }).then === 'function'
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest()
+}
+
+/**
+ * One inference request's way through the door, from its arrival until its rows are in
+ * the pool's queue (or it failed first): it holds the request in the `admitting` gate
+ * (what a graceful shutdown waits for before closing the pools) and the room promised
+ * to it at the door. `through()` gives both back, once, whichever comes first.
+ */
+export class DoorPass {
+  #served: ServedModels | undefined
+  #ticket: AdmissionTicket | undefined
+
+  constructor(served: ServedModels) {
+    this.#served = served
+    served.admitting.enter()
+  }
+
+  /**
+   * Asks `pool`'s door for room for `rows` rows: done at once when they fit, a promise
+   * while the request waits for room (`ServedModels.admissionWaitMs`), a
+   * `QueueFullError` when the wait ends without room.
+   */
+  admit(pool: ServedPool, rows: number): Promise<void> | undefined {
+    const served = this.#served as ServedModels
+    const admission = served.door(pool).gate.admit(rows, served.admissionWaitMs(pool))
+    if (!(admission instanceof Promise)) {
+      this.#ticket = admission
+      return undefined
+    }
+    return admission.then((ticket) => {
+      this.#ticket = ticket
+      // Gone through (failed) while waiting: the room goes back at once.
+      if (this.#served === undefined) ticket.release()
+    })
+  }
+
+  /** The rows are in the pool's queue, or the request failed: idempotent. */
+  through(): void {
+    const served = this.#served
+    if (served === undefined) return
+    this.#served = undefined
+    this.#ticket?.release()
+    served.admitting.leave()
+  }
+}
+
+/** The served models of a server, shared by its HTTP handler and its gRPC service. */
+export class ServedModels {
+  readonly options: ResolvedHandlerOptions
+  readonly metrics: ServerMetrics
+  /** Every request being answered, on either protocol. */
+  readonly active = new Gate()
+  /**
+   * Inference requests that have not yet handed their rows to the pool (still reading,
+   * waiting at the door or decoding). A graceful shutdown waits for these before
+   * closing the pools, so no request that arrived in time meets a closed pool.
+   */
+  readonly admitting = new Gate()
+  /** Requests whose rows are in a pool: what a forced shutdown would lose. */
+  readonly admitted = new Gate()
+  /** Bytes held by HTTP bodies and gRPC messages still arriving, bounded by `maxPendingBodyBytes`. */
+  readonly pendingBodyBytes: PendingBodyBytes
+  readonly #models = new Map<string, ModelEntry>()
+  readonly #apiKeyDigest: Buffer | undefined
+  readonly #detach: Array<() => void> = []
+  /** Pools whose doors requests were sent to (a shutdown refuses the ones parked there). */
+  readonly #doorsUsed = new Set<ServedPool>()
+  #draining = false
+  #closed = false
+
+  constructor(pools: PoolsByModel, options?: RequestHandlerOptions) {
+    if (pools === null || typeof pools !== 'object') {
+      throw new TypeError(`Expected \`pools\` to be an object or a Map of pools by model name, got \`${String(pools)}\``)
+    }
+    this.options = resolveHandlerOptions(options)
+    this.pendingBodyBytes = new PendingBodyBytes(this.options.maxPendingBodyBytes)
+    const entries = pools instanceof Map ? [...pools.entries()] : Object.entries(pools as Record<string, PoolSource>)
+    if (entries.length === 0) throw new TypeError('Expected `pools` to hold at least one model, got none')
+    this.metrics = new ServerMetrics({
+      registry: this.options.registry ?? new Registry(),
+      processMetrics: this.options.processMetrics,
+    })
+    for (const [name, source] of entries) this.#add(name, source)
+    this.#apiKeyDigest = this.options.apiKey === undefined ? undefined : sha256(this.options.apiKey)
+  }
+
+  #add(name: string, source: PoolSource): void {
+    if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
+      throw new TypeError(`Expected model names to match ${String(MODEL_NAME)}, got \`${String(name)}\``)
+    }
+    if (source === null || typeof source !== 'object') {
+      throw new TypeError(`Expected \`pools.${name}\` to be a pool or a promise of one, got \`${String(source)}\``)
+    }
+    const entry: ModelEntry = {
+      name,
+      state: { kind: 'loading' },
+      // Settles (never rejects) so a failed load is never an unhandled rejection; the
+      // failure is kept in `state` and reported by readiness and inference.
+      loaded: Promise.resolve(source).then(
+        (pool) => {
+          entry.state = { kind: 'ready', pool }
+          this.#detach.push(this.metrics.attach(name, pool))
+          // Subscribed now, so the statistics cover every batch from the start.
+          statsCollectorOf(pool)
+        },
+        (error: unknown) => {
+          entry.state = { kind: 'failed', error }
+        },
+      ),
+    }
+    if (!isPromiseLike(source)) {
+      entry.state = { kind: 'ready', pool: source }
+      statsCollectorOf(source)
+    }
+    this.#models.set(name, entry)
+  }
+
+  /** Served model names. */
+  get names(): string[] {
+    return [...this.#models.keys()]
+  }
+
+  /** Resolves once every pool has loaded; rejects with the first load failure. */
+  async ready(): Promise<void> {
+    await Promise.all([...this.#models.values()].map((entry) => entry.loaded))
+    for (const entry of this.#models.values()) {
+      if (entry.state.kind === 'failed') throw entry.state.error
+    }
+  }
+
+  /** No new inference request is taken (`close()` was called). */
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  /** Whether the server is ready: every model ready, not draining, not closed. Both protocols answer this. */
+  isReady(): boolean {
+    if (this.#closed || this.#draining) return false
+    for (const entry of this.#models.values()) if (!this.#serving(entry)) return false
+    return true
+  }
+
+  /** Loaded, and at least one replica can take a batch (a degraded model still serves). */
+  #serving(model: ServedModel): boolean {
+    return model.state.kind === 'ready' && servesAny(model.state.pool)
+  }
+
+  /** Whether `model` is ready to serve, as both protocols answer it. */
+  isModelReady(model: ServedModel): boolean {
+    return !this.#closed && !this.#draining && this.#serving(model)
+  }
+
+  /**
+   * Reports not-ready from now on while requests are still served: the time a load
+   * balancer needs to stop sending new ones before the server stops taking them.
+   */
+  drain(): void {
+    this.#draining = true
+  }
+
+  /**
+   * Stops taking new inference requests (they get `ShuttingDownError`). Does not close
+   * the pools, nor refuse the requests parked at the doors (`refuseParked`). Idempotent.
+   */
+  close(): void {
+    this.#closed = true
+  }
+
+  /**
+   * Refuses the requests waiting for room at the doors (`ShuttingDownError`): a forced
+   * shutdown's step. A draining one leaves them parked: they arrived before it began, so
+   * they are accepted work, served as the queues drain (the server closes its pools only
+   * once no request is still being admitted).
+   */
+  refuseParked(): void {
+    const shuttingDown = new ShuttingDownError()
+    for (const pool of this.#doorsUsed) doorOf(pool).gate.refuseParked(shuttingDown)
+  }
+
+  /** Stops feeding the metrics from the pools (the registry is done with). */
+  detach(): void {
+    for (const detach of this.#detach.splice(0)) detach()
+  }
+
+  /**
+   * The model `name`, at `version` (`undefined`: the server's choice, the one version
+   * served); `ModelNotFoundError` when there is none.
+   */
+  model(name: string, version: string | undefined): ServedModel {
+    const entry = this.#models.get(name)
+    if (entry === undefined || (version !== undefined && version !== MODEL_VERSION)) throw new ModelNotFoundError(name, version)
+    return entry
+  }
+
+  /** The model's pool once loaded; else `ModelNotReadyError` (with the load failure, if any). */
+  poolOf(model: ServedModel): ServedPool {
+    const state = model.state
+    if (state.kind === 'ready') return state.pool
+    throw new ModelNotReadyError(model.name, state.kind === 'failed' ? state.error : undefined)
+  }
+
+  /**
+   * Runs `step` on every model's pool that loaded, or once it has (not on one that
+   * failed: it never served). A ready pool gets its step now, before anything else runs:
+   * a forced step must reach its queue first.
+   */
+  eachPool(step: (pool: ServedPool) => Promise<void> | undefined): Promise<unknown> {
+    return Promise.all(
+      [...this.#models.values()].map((entry) =>
+        entry.state.kind === 'ready'
+          ? step(entry.state.pool)
+          : entry.loaded.then(() => (entry.state.kind === 'ready' ? step(entry.state.pool) : undefined)),
+      ),
+    )
+  }
+
+  /**
+   * Whether an `Authorization` value (HTTP header or gRPC metadata) carries the bearer
+   * token, or no token is required.
+   */
+  authorized(header: unknown): boolean {
+    const expected = this.#apiKeyDigest
+    if (expected === undefined) return true
+    if (typeof header !== 'string' || header.slice(0, 7).toLowerCase() !== 'bearer ') return false
+    // Both sides hashed to 32 bytes: the comparison takes the same time whatever the
+    // token's length or content.
+    return timingSafeEqual(sha256(header.slice(7).trim()), expected)
+  }
+
+  /** The door (admission gate and row-size estimate) of `pool`; its parked requests are refused on `close()`. */
+  door(pool: ServedPool): ReturnType<typeof doorOf> {
+    this.#doorsUsed.add(pool)
+    return doorOf(pool)
+  }
+
+  /**
+   * The rows a request counts for at the door when its inputs declare `rows` (the
+   * largest first dim, of `input`; 0 when none declares a usable one): refused at once
+   * when the request could never be taken (more rows than `maxRowsPerRequest`, or than
+   * the whole queue holds).
+   */
+  declaredRows(pool: ServedPool, rows: number, input: string): number {
+    // Without a usable shape the decode refuses the request, saying what is wrong.
+    if (rows === 0) return 1
+    checkRowCount(input, rows, { maxRows: this.options.maxRowsPerRequest })
+    const state = pool.admission
+    if (state !== undefined && rows > state.maxQueueSize) throw new RequestTooLargeError(rows, state.maxQueueSize)
+    return rows
+  }
+
+  /**
+   * How long a request to `pool` may wait for room: with `whenFull: 'wait'` until its
+   * deadline, with 'reject' for `admissionWaitMs` at most.
+   */
+  admissionWaitMs(pool: ServedPool): number {
+    const deadlineMs = this.options.timeoutMs ?? MAX_TIMER_MS
+    return Math.min(pool.admission?.whenFull === 'wait' ? MAX_TIMER_MS : this.options.admissionWaitMs, deadlineMs)
+  }
+
+  /**
+   * Seconds after which a request of `rows` rows to `pool` that failed with `error` may
+   * be retried: for lack of room, from the pool's drain rate; else `retryAfterSeconds`.
+   */
+  retryAfter(error: unknown, pool: ServedPool | undefined, rows: number): number {
+    const fallback = this.options.retryAfterSeconds
+    const state = pool?.admission
+    if (state === undefined || errorCodeOf(error) !== 'ERR_QUEUE_FULL') return fallback
+    return retryAfterSeconds(state, rows, fallback)
+  }
+
+  /**
+   * Counts an answered inference request in the metrics (`status`: the HTTP status or
+   * the gRPC status name; `errorCode` when it failed with one) and, once its model's
+   * pool was reached, in Triton's statistics.
+   */
+  recordRequest(
+    model: ServedModel,
+    pool: ServedPool | undefined,
+    protocol: RequestProtocol,
+    status: number | string,
+    ok: boolean,
+    elapsedMs: number,
+    rows: number,
+    errorCode: string | undefined,
+  ): void {
+    this.metrics.request(model.name, protocol, status, elapsedMs / 1000, rows, errorCode)
+    if (pool !== undefined) statsCollectorOf(pool).request({ ok, rows, durationNs: elapsedMs * 1e6 })
+  }
+
+  /**
+   * Triton's statistics of `model`, or of every model that has loaded when none is
+   * named (Triton lists the models it has loaded).
+   */
+  statistics(model?: ServedModel): ModelStatistics[] {
+    if (model !== undefined) return [statsCollectorOf(this.poolOf(model)).snapshot(model.name, MODEL_VERSION)]
+    const stats: ModelStatistics[] = []
+    for (const entry of this.#models.values()) {
+      if (entry.state.kind === 'ready') stats.push(statsCollectorOf(entry.state.pool).snapshot(entry.name, MODEL_VERSION))
+    }
+    return stats
+  }
+}
