@@ -2,7 +2,7 @@
  * Queues of the batcher.
  *
  * Invariants (lazy deletion):
- *   - A node is "live" while `node.queued` is true. Removing a node in the middle
+ *   - A node is "live" while `node.state` is QUEUED. Removing a node in the middle
  *     (abort, timeout) only flips the flag and adjusts the counters: O(1), no splice.
  *   - Dead nodes stay in their FIFO until they reach the head (dropped by `shift`/`peek`)
  *     or until dead nodes outnumber live ones, when the FIFOs are compacted. Memory is
@@ -12,6 +12,13 @@
  *     head                                  tail
  *     [ dead | live | dead | dead | live | live ]   size = 3 live, dead = 3
  */
+
+/** `node.state` while the node is live in a queue (set by `push`). */
+export const QUEUED = 1
+/** `node.state` once `take` has taken the node out. */
+export const TAKEN = 2
+/** `node.state` once `remove` has taken the node out. */
+export const REMOVED = 6
 
 /** FIFO with amortised O(1) `push`/`shift`: an array plus a head index. */
 export class Fifo<T> {
@@ -91,8 +98,13 @@ export interface QueueNode {
   readonly cost: number
   /** Clock reading at enqueue, for `maxWaitMs`. */
   readonly enqueuedAt: number
-  /** Owned by the queue: true while the node is live in it. */
-  queued: boolean
+  /** What `take` hands over for the node, beside the node itself. */
+  readonly item: unknown
+  /**
+   * QUEUED while the node is live in a queue; `take` and `remove` set it to TAKEN and
+   * REMOVED. The owner of the nodes uses other values for its own states.
+   */
+  state: number
 }
 
 interface Level<N> {
@@ -100,7 +112,7 @@ interface Level<N> {
   readonly fifo: Fifo<N>
 }
 
-const isQueued = (node: QueueNode): boolean => node.queued
+const isQueued = (node: QueueNode): boolean => node.state === QUEUED
 
 /**
  * Items of one batch key: FIFO per priority level, levels in descending priority.
@@ -131,7 +143,7 @@ export class PriorityQueue<N extends QueueNode> {
   push(node: N): void {
     let level = this.last
     if (level === undefined || level.priority !== node.priority) level = this.find(node.priority)
-    node.queued = true
+    node.state = QUEUED
     level.fifo.push(node)
     this.size++
     this.cost += node.cost
@@ -139,8 +151,8 @@ export class PriorityQueue<N extends QueueNode> {
 
   /** O(1) removal of a live node: a tombstone, reclaimed later. */
   remove(node: N): void {
-    if (!node.queued) return
-    node.queued = false
+    if (node.state !== QUEUED) return
+    node.state = REMOVED
     this.size--
     this.cost = this.size === 0 ? 0 : this.cost - node.cost
     this.dead++
@@ -169,13 +181,15 @@ export class PriorityQueue<N extends QueueNode> {
 
   /**
    * Takes live nodes in order while the count stays <= `maxCount` and the summed cost
-   * <= `maxCost`, appending them to `out`. Stops at the first node that does not fit
+   * <= `maxCost`, appending them to `out` (and their items to `items`, when given: the
+   * batch's arrays are made here, in the one pass over its nodes), and marks them TAKEN.
+   * Stops at the first node that does not fit
    * the remaining budget: that node stays at the head for the next batch. We
    * deliberately do not skip ahead to smaller nodes behind it — that would starve large
    * items (the FIFO complaint against Ray Serve's batcher). The first node is always
    * taken, so a batch is never empty (`submit` refuses items costlier than the budget).
    */
-  take(maxCount: number, maxCost: number, out: N[]): { cost: number; full: boolean } {
+  take(maxCount: number, maxCost: number, out: N[], items?: unknown[]): { cost: number; full: boolean } {
     let cost = 0
     let taken = 0
     let full = false
@@ -193,7 +207,7 @@ export class PriorityQueue<N extends QueueNode> {
           break
         }
         const node = fifo.at(r) as N
-        if (!node.queued) {
+        if (node.state !== QUEUED) {
           this.dead--
           continue
         }
@@ -201,10 +215,11 @@ export class PriorityQueue<N extends QueueNode> {
           full = true
           break
         }
-        node.queued = false
+        node.state = TAKEN
         cost += node.cost
         taken++
         out.push(node)
+        if (items !== undefined) items.push(node.item)
       }
       fifo.drop(r)
     }
@@ -218,7 +233,7 @@ export class PriorityQueue<N extends QueueNode> {
     const fifo = level.fifo
     for (;;) {
       const node = fifo.peek()
-      if (node === undefined || node.queued) return node
+      if (node === undefined || node.state === QUEUED) return node
       fifo.shift()
       this.dead--
     }

@@ -11,7 +11,8 @@ const node = (id: string, priority = 0, cost = 1, enqueuedAt = 0): Node => ({
   cost,
   enqueuedAt,
   seq: ++seq,
-  queued: false,
+  item: id,
+  state: 0,
 })
 const ids = (nodes: Node[]): string[] => nodes.map((n) => n.id)
 
