@@ -599,13 +599,11 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
           deadline = choice.deadline
           break
         }
-        // The batch's arrays are made as it is taken: its entries, marked running, and
-        // the items handed to `processBatch` (see `PriorityQueue.take`).
-        const entries: Entry[] = []
-        const items: unknown[] = []
-        const cost = this.queues.take(queue, this.limits, entries, items)
+        // The batch comes out as ready-made arrays: its entries, marked running, and the
+        // items handed to `processBatch` (see `PriorityQueue.take`).
+        const taken = this.queues.take(queue, this.limits)
         this.admitWaiters()
-        this.start(entries, items, queue.key, cost, 0)
+        this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
       }
     } finally {
       this.pumping = false

@@ -1,6 +1,6 @@
 import { chooseQueue, type Choice, type FormationLimits } from './batch-formation.js'
 import type { Entry } from './entry.js'
-import { PriorityQueue } from './queue.js'
+import { PriorityQueue, type Taken } from './queue.js'
 
 /**
  * The queued items, one priority queue per batch key (one in all without `batchKey`),
@@ -57,21 +57,17 @@ export class KeyedQueues {
     return chooseQueue(this.queues.values(), limits, now)
   }
 
-  /**
-   * Takes the next batch of `queue` within the limits, appending its entries (marked
-   * running) to `entries` and their items to `items`. Returns its summed cost.
-   */
-  take(queue: PriorityQueue<Entry>, limits: FormationLimits, entries: Entry[], items: unknown[]): number {
-    const before = entries.length
-    const { cost } = queue.take(limits.maxBatchSize, limits.maxBatchCost, entries, items)
-    this.size -= entries.length - before
+  /** Takes the next batch of `queue` within the limits: its entries, marked running, and their items. */
+  take(queue: PriorityQueue<Entry>, limits: FormationLimits): Taken<Entry> {
+    const taken = queue.take(limits.maxBatchSize, limits.maxBatchCost, true)
+    this.size -= taken.nodes.length
     if (queue.size === 0) this.drop(queue)
-    return cost
+    return taken
   }
 
   /** Takes every queued entry out (close({ drain: false }), destroy()), appending them to `out`. */
   takeAll(out: Entry[]): void {
-    for (const queue of this.queues.values()) queue.take(Infinity, Infinity, out)
+    for (const queue of this.queues.values()) for (const entry of queue.take(Infinity, Infinity).nodes) out.push(entry)
     this.queues.clear()
     this.lastQueue = undefined
     this.size = 0

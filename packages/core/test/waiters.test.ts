@@ -13,11 +13,9 @@ const owner = {} as GroupOwner
 
 /** Items of every queued entry, in the order batches would take them. */
 function queuedItems(queues: KeyedQueues): unknown[] {
-  const choice = queues.choose({ maxBatchSize: Infinity, minBatchSize: 1, maxWaitMs: 0, maxBatchCost: Infinity, flush: false }, () => 0)
-  if (choice.queue === undefined) return []
-  const items: unknown[] = []
-  queues.take(choice.queue, { maxBatchSize: Infinity, minBatchSize: 1, maxWaitMs: 0, maxBatchCost: Infinity, flush: false }, [], items)
-  return items
+  const limits = { maxBatchSize: Number.MAX_SAFE_INTEGER, minBatchSize: 1, maxWaitMs: 0, maxBatchCost: Infinity, flush: false }
+  const queue = queues.choose(limits, () => 0).queue
+  return queue === undefined ? [] : queues.take(queue, limits).items
 }
 
 /** A waiter settled early, as the batcher does it: out of WAITING, then `remove`. */
