@@ -20,18 +20,22 @@ export const TAKEN = 2
 /** `node.state` once `remove` has taken the node out. */
 export const REMOVED = 6
 
-/** FIFO with amortised O(1) `push`/`shift`: an array plus a head index. */
+/**
+ * FIFO with amortised O(1) `push`/`shift`: an array plus a head and a tail index.
+ * Slots from `tail` to the array's end are room made in advance (see `cut`).
+ */
 export class Fifo<T> {
   private items: Array<T | undefined> = []
   private head = 0
+  private tail = 0
 
   /** Entries stored, live or dead. */
   get length(): number {
-    return this.items.length - this.head
+    return this.tail - this.head
   }
 
   push(value: T): void {
-    this.items.push(value)
+    this.items[this.tail++] = value
   }
 
   /** The i-th stored entry from the head (no bounds check beyond `length`). */
@@ -40,12 +44,12 @@ export class Fifo<T> {
   }
 
   peek(): T | undefined {
-    return this.items[this.head]
+    return this.head < this.tail ? this.items[this.head] : undefined
   }
 
   shift(): T | undefined {
+    if (this.head >= this.tail) return undefined
     const items = this.items
-    if (this.head >= items.length) return undefined
     const value = items[this.head]
     items[this.head++] = undefined
     this.consumed()
@@ -54,13 +58,18 @@ export class Fifo<T> {
 
   /**
    * Removes the first `k` stored entries (`0 < k <= length`) and returns them as an
-   * array: when that is everything stored, the FIFO's own array, handed over as it is
-   * (the FIFO starts a new one), else a copy of that stretch.
+   * array: when that is everything stored, the FIFO's own array, handed over as it is,
+   * else a copy of that stretch. Handing over leaves the FIFO a new array with room for
+   * as many entries as it handed over: a queue drained batch after batch then fills
+   * one array of about the right size per batch, instead of growing one from empty
+   * (17, 41, 77, 131... slots, each growth a copy and garbage).
    */
   cut(k: number): T[] {
     const items = this.items
-    if (this.head === 0 && k === items.length) {
-      this.items = []
+    if (this.head === 0 && k === this.tail) {
+      items.length = k
+      this.items = new Array<T | undefined>(k < MAX_ROOM ? k : MAX_ROOM)
+      this.tail = 0
       return items as T[]
     }
     const out = items.slice(this.head, this.head + k) as T[]
@@ -73,21 +82,23 @@ export class Fifo<T> {
     if (k === 0) return
     const head = this.head + k
     // Release the references (a consumed slot must not keep an item alive).
-    if (head < this.items.length) this.items.fill(undefined, this.head, head)
+    if (head < this.tail) this.items.fill(undefined, this.head, head)
     this.head = head
     this.consumed()
   }
 
   private consumed(): void {
     const items = this.items
-    if (this.head === items.length) {
-      // Empty: reset in place so a steady-state queue reuses one backing array.
+    if (this.head === this.tail) {
+      // Empty: reset in place (`length = 0` also gives back the backing store).
       items.length = 0
       this.head = 0
-    } else if (this.head >= 1024 && this.head * 2 >= items.length) {
+      this.tail = 0
+    } else if (this.head >= 1024 && this.head * 2 >= this.tail) {
       // The consumed prefix dominates: move the tail down once (amortised O(1)).
-      items.copyWithin(0, this.head)
-      items.length -= this.head
+      items.copyWithin(0, this.head, this.tail)
+      this.tail -= this.head
+      items.length = this.tail
       this.head = 0
     }
   }
@@ -96,14 +107,18 @@ export class Fifo<T> {
   retain(keep: (value: T) => boolean): void {
     const items = this.items
     let w = 0
-    for (let r = this.head; r < items.length; r++) {
+    for (let r = this.head; r < this.tail; r++) {
       const v = items[r] as T
       if (keep(v)) items[w++] = v
     }
     items.length = w
     this.head = 0
+    this.tail = w
   }
 }
+
+/** Most slots a FIFO makes room for in advance (see `Fifo.cut`). */
+const MAX_ROOM = 4096
 
 /** What the priority queue needs from a queued entry. */
 export interface QueueNode {
