@@ -498,7 +498,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private cancel(entry: Entry, reason: unknown, timedOut: boolean): void {
     switch (entry.state) {
       case WAITING:
-        this.waiters.remove()
+        this.waiters.remove(entry)
         break
       case QUEUED:
         this.queues.remove(entry)

@@ -33,10 +33,11 @@ export class Waiters {
   }
 
   /**
-   * A WAITING entry leaves early: it stays behind as a tombstone. The caller moves it
-   * out of WAITING (settles it).
+   * A WAITING entry leaves early (it is about to be settled): it stays behind as a
+   * tombstone, DETACHED, until admission reaches it or the list is compacted.
    */
-  remove(): void {
+  remove(entry: Entry): void {
+    entry.state = DETACHED
     this.count--
     if (++this.dead > 64 && this.dead > this.count) {
       this.fifo.retain(isWaiting)

@@ -18,10 +18,10 @@ function queuedItems(queues: KeyedQueues): unknown[] {
   return queue === undefined ? [] : queues.take(queue, limits).items
 }
 
-/** A waiter settled early, as the batcher does it: out of WAITING, then `remove`. */
+/** A waiter settled early, as the batcher does it: `remove`, then settled. */
 function giveUp(waiters: Waiters, e: Entry): void {
+  waiters.remove(e)
   e.state = SETTLED
-  waiters.remove()
 }
 
 describe('Waiters', () => {
