@@ -1,7 +1,21 @@
-import { chooseQueue, type FormationLimits } from './batch-formation.js'
-import { Entry, Guard, Stamp, kCancel, onGuardTimeout, QUEUED, RETRY, RUNNING, SETTLED, WAITING, type EntryOwner } from './entry.js'
-import { BatchSizeMismatchError, BatcherClosedError, ItemTooLargeError, QueueFullError, RequestTooLargeError } from './errors.js'
+import type { FormationLimits } from './batch-formation.js'
+import {
+  DETACHED,
+  Entry,
+  Guard,
+  kCancel,
+  onGuardTimeout,
+  QUEUED,
+  RETRY,
+  RUNNING,
+  SETTLED,
+  Stamp,
+  WAITING,
+  type EntryOwner,
+} from './entry.js'
+import { BatchSizeMismatchError, BatcherClosedError } from './errors.js'
 import { Group, kCancelGroup, onGroupTimeout, type GroupOwner } from './group.js'
+import { KeyedQueues } from './keyed-queues.js'
 import {
   checkCost,
   describe,
@@ -15,81 +29,28 @@ import {
   type ResolvedOptions,
   type ResolvedSubmit,
 } from './options.js'
-import { Fifo, PriorityQueue } from './queue.js'
-import { BusyTime, RateMeter, SampleWindow } from './stats.js'
+import { Fifo } from './queue.js'
+import { refusal } from './refusal.js'
+import { Run, type PendingSplit } from './run.js'
+import { Statistics } from './stats.js'
+import { Waiters } from './waiters.js'
 import type {
   AdmissionState,
-  BatchContext,
   BatcherObserver,
   BatcherStats,
-  BatchDispatchEvent,
-  BatchSettleEvent,
   CloseOptions,
   DynamicBatcherOptions,
   ProcessBatch,
   SubmitOptions,
 } from './types.js'
 
-type AnyEntry = Entry
-
-/** `BatchContext` handed to `processBatch`. The AbortController is made only if read. */
-class Context implements BatchContext {
-  private controller: AbortController | undefined
-  aborted = false
-  private reason: unknown
-
-  constructor(
-    readonly batchId: number,
-    readonly key: unknown,
-    readonly cost: number,
-    readonly splitDepth: number,
-  ) {}
-
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController()
-      if (this.aborted) this.controller.abort(this.reason)
-    }
-    return this.controller.signal
-  }
-
-  abort(reason: unknown): void {
-    if (this.aborted) return
-    this.aborted = true
-    this.reason = reason
-    this.controller?.abort(reason)
-  }
-}
-
-/** One call of `processBatch` in progress. */
-class Run {
-  /** Entries not yet settled (cancellation settles them early). */
-  live: number
-  readonly context: Context
-
-  constructor(
-    readonly entries: AnyEntry[],
-    readonly startedAt: number,
-    batchId: number,
-    key: unknown,
-    readonly cost: number,
-    readonly splitDepth: number,
-  ) {
-    this.live = entries.length
-    this.context = new Context(batchId, key, cost, splitDepth)
-  }
-
-  abort(reason: unknown): void {
-    this.context.abort(reason)
-  }
-}
-
-/** Half of a failed batch waiting to be re-run (`isolateFailures`). */
-interface PendingSplit {
-  entries: AnyEntry[]
-  key: unknown
-  splitDepth: number
-}
+/**
+ * Schedules the batcher's microtasks (`resolved.then(fn)`). Node's `queueMicrotask`
+ * wraps every callback in an `AsyncResource` and a bound function; a reaction on a
+ * settled promise is the same microtask queue, in the same order, at about half the
+ * cost (docs/runtime-facts.md#v8-on-the-hot-path).
+ */
+const resolved = Promise.resolve()
 
 /**
  * Groups concurrently submitted items into batches — by count, cost, time, priority
@@ -101,6 +62,11 @@ interface PendingSplit {
  * const vector = await batcher.submit('hello', { timeoutMs: 1000 })
  * await batcher.close()
  * ```
+ *
+ * This class is the lifecycle of an item — the door, formation, running and settling —
+ * over parts that each own one piece of state: `KeyedQueues` the queued items,
+ * `Waiters` the callers waiting for room, `Run` a batch in progress, `Statistics` the
+ * counters and samples, and `refusal` every reason to refuse a request at the door.
  */
 export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner, GroupOwner {
   private readonly processBatch: ProcessBatch<Item, Result>
@@ -109,40 +75,18 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly now: () => number
   private readonly maxConcurrent: number
 
-  /** One priority queue per batch key (one in all without `batchKey`). */
-  private readonly queues = new Map<unknown, PriorityQueue<AnyEntry>>()
-  private lastKey: unknown
-  private lastQueue: PriorityQueue<AnyEntry> | undefined
-  private queuedCount = 0
-  /** `submit` calls waiting for room (whenFull: 'wait'); cancelled ones are tombstones. */
-  private readonly waiters = new Fifo<AnyEntry>()
-  private waitingCount = 0
-  private waitersDead = 0
+  private readonly queues: KeyedQueues
+  private readonly waiters = new Waiters()
   /** Halves of failed batches; they go before any new batch (see `pump`). */
   private readonly splitsPending = new Fifo<PendingSplit>()
 
   private inFlight = 0
-  /** Running batches, for `destroy()`. */
+  /** Running batches, for `destroy()` and for cancelling a running item. */
   private readonly running = new Set<Run>()
   private inFlightItems = 0
   private seq = 0
   private batchSeq = 0
-
-  private submitted = 0
-  private completed = 0
-  private failed = 0
-  private cancelled = 0
-  private timedOut = 0
-  private rejected = 0
-  private batches = 0
-  private splits = 0
-  private itemsDispatched = 0
-  private readonly batchSizes: SampleWindow
-  private readonly queueWaits: SampleWindow
-  private readonly processingTimes: SampleWindow
-  private readonly busy: BusyTime
-  private readonly drained: RateMeter
-  private observers: readonly BatcherObserver[] = []
+  private readonly statistics: Statistics
 
   private pumpScheduled = false
   private pumping = false
@@ -208,11 +152,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.now = o.now
     this.coarseClock = options?.now === undefined
     this.maxConcurrent = o.maxConcurrentBatches
-    this.batchSizes = new SampleWindow(o.statsWindow)
-    this.queueWaits = new SampleWindow(o.statsWindow)
-    this.processingTimes = new SampleWindow(o.statsWindow)
-    this.busy = new BusyTime(this.now())
-    this.drained = new RateMeter(this.now())
+    this.queues = new KeyedQueues(o.batchKey !== undefined)
+    this.statistics = new Statistics(o.statsWindow, this.now())
   }
 
   /**
@@ -227,7 +168,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     // Small on purpose, with the work in `enter`: V8 then inlines `submit` into the
     // caller, where the fields of an options literal such as `{ priority }` are read
     // right where the literal is made, so the literal itself need not be allocated.
-    if (options === undefined || this.closing) return this.enter(item, undefined, undefined, undefined, undefined)
+    if (options === undefined) return this.enter(item, undefined, undefined, undefined, undefined)
     if (options === null || typeof options !== 'object') return this.rejectOptions(options)
     let signal: unknown, timeoutMs: unknown, priority: unknown, cost: unknown
     try {
@@ -241,57 +182,80 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     return this.enter(item, signal, timeoutMs, priority, cost)
   }
 
-  /** `submit` with its options read off the object, not validated yet. */
+  /**
+   * `submit` with its options read off the object, not validated yet. Kept lean for the
+   * common case, nothing but a valid priority if anything: a signal, a timeout or a
+   * cost go through `enterGuarded`, out of this function's way.
+   */
   private enter(item: Item, signalOption: unknown, timeoutOption: unknown, priorityOption: unknown, costOption: unknown): Promise<Result> {
-    if (this.closing) {
-      this.rejected++
-      return Promise.reject(new BatcherClosedError())
-    }
-    let signal: AbortSignal | undefined
-    let timeoutMs = Infinity
     let priority = 0
+    if (priorityOption !== undefined) {
+      if (typeof priorityOption !== 'number' || !Number.isFinite(priorityOption)) {
+        return this.enterGuarded(item, signalOption, timeoutOption, priorityOption, costOption)
+      }
+      priority = priorityOption
+    }
+    if (signalOption !== undefined || timeoutOption !== undefined || costOption !== undefined) {
+      return this.enterGuarded(item, signalOption, timeoutOption, priorityOption, costOption)
+    }
     let cost: number
     let key: unknown
     try {
-      if (
-        signalOption === undefined &&
-        timeoutOption === undefined &&
-        costOption === undefined &&
-        (priorityOption === undefined || (typeof priorityOption === 'number' && Number.isFinite(priorityOption)))
-      ) {
-        // The common case (nothing but a valid priority, if anything): nothing to copy.
-        if (priorityOption !== undefined) priority = priorityOption
-        cost = this.costOf(item)
-      } else {
-        const s = this.submitOptions
-        resolveSubmitFields(signalOption, timeoutOption, priorityOption, costOption, s)
-        signal = s.signal
-        timeoutMs = s.timeoutMs
-        priority = s.priority
-        cost = s.cost ?? this.costOf(item)
-      }
-      if (this.options.batchKey !== undefined) key = this.options.batchKey(item)
+      cost = this.costOf(item)
+      key = this.keyOf(item)
+    } catch (error) {
+      // The user's `cost`/`batchKey` threw: this call never entered.
+      return Promise.reject(error)
+    }
+    const full = this.mustWait(1)
+    const refused = refusal(1, cost, full, this.closing, this.options)
+    if (refused !== undefined) return this.refuse(1, refused)
+    this.statistics.submitted++
+    const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
+    return this.admit(entry, full)
+  }
+
+  /** `enter` with a signal, a timeout or a cost (or bad options): validated, and guarded by a timer or listener. */
+  private enterGuarded(
+    item: Item,
+    signalOption: unknown,
+    timeoutOption: unknown,
+    priorityOption: unknown,
+    costOption: unknown,
+  ): Promise<Result> {
+    const s = this.submitOptions
+    let cost: number
+    let key: unknown
+    try {
+      resolveSubmitFields(signalOption, timeoutOption, priorityOption, costOption, s)
+      cost = s.cost ?? this.costOf(item)
+      key = this.keyOf(item)
     } catch (error) {
       // Bad arguments, or the user's `cost`/`batchKey` threw: this call never entered.
       return Promise.reject(error)
     }
-    if (cost > this.options.maxBatchCost) {
-      this.rejected++
-      return Promise.reject(new ItemTooLargeError(cost, this.options.maxBatchCost))
-    }
-    // Waiters go first: a new item must not overtake a caller already waiting for room.
-    const full = this.queuedCount >= this.options.maxQueueSize || this.waitingCount > 0
-    if (full && this.options.whenFull === 'reject') {
-      this.rejected++
-      return Promise.reject(new QueueFullError(this.options.maxQueueSize))
-    }
-    this.submitted++
+    const { signal, timeoutMs, priority } = s
+    const full = this.mustWait(1)
+    const refused = refusal(1, cost, full, this.closing, this.options)
+    if (refused !== undefined) return this.refuse(1, refused)
+    this.statistics.submitted++
     if (signal?.aborted) {
-      this.cancelled++
+      this.statistics.cancelled++
       return Promise.reject(signal.reason)
     }
-
     const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
+    const promise = this.admit(entry, full)
+    if (signal !== undefined || timeoutMs !== Infinity) {
+      const guard = new Guard(this, entry, signal, timeoutMs)
+      entry.guard = guard
+      if (signal !== undefined) signal.addEventListener('abort', guard)
+      if (timeoutMs !== Infinity) guard.timer = setTimeout(onGuardTimeout, timeoutMs, guard)
+    }
+    return promise
+  }
+
+  /** The promise of an entry let in: it goes into the queue, or waits for room when `full`. */
+  private admit(entry: Entry, full: boolean): Promise<Result> {
     // A closure per promise, not a shared executor reading the entry from a module-level
     // variable: that variable lives in old space, so writing a fresh entry into it costs
     // a write barrier on every submit, which measured ~7% slower than the closure
@@ -300,20 +264,23 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       entry.resolve = resolve as (value: unknown) => void
       entry.reject = reject
     })
-    if (signal !== undefined || timeoutMs !== Infinity) {
-      const guard = new Guard(this, entry, signal, timeoutMs)
-      entry.guard = guard
-      if (signal !== undefined) signal.addEventListener('abort', guard)
-      if (timeoutMs !== Infinity) guard.timer = setTimeout(onGuardTimeout, timeoutMs, guard)
-    }
-    if (full) {
-      entry.state = WAITING
-      this.waiters.push(entry)
-      this.waitingCount++
-    } else {
-      this.enqueue(entry)
-    }
+    if (full) this.waiters.push(entry)
+    else this.enqueue(entry)
     return promise
+  }
+
+  /**
+   * Whether a request of `n` items has to wait for room: the queue cannot take it, or
+   * callers already wait (a new request must not overtake them).
+   */
+  private mustWait(n: number): boolean {
+    return this.queues.size + n > this.options.maxQueueSize || this.waiters.count > 0
+  }
+
+  /** Refuses a request of `n` items at the door (see `refusal`): counted as `rejected`. */
+  private refuse(n: number, error: Error): Promise<never> {
+    this.statistics.rejected += n
+    return Promise.reject(error)
   }
 
   /** `submit` with options that are not an object: rejects with the validator's own TypeError. */
@@ -347,20 +314,18 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(new TypeError(`Expected \`items\` to be an array, got ${describe(items)}`))
     }
     const n = items.length
-    if (this.closing) {
-      this.rejected += n
-      return Promise.reject(new BatcherClosedError())
-    }
     const s: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined }
     const costs = new Array<number>(n)
     const keys = this.options.batchKey === undefined ? undefined : new Array<unknown>(n)
+    // The first cost over the budget, if any (the request is then refused whole).
+    let tooLarge = 0
     try {
       if (options !== undefined) resolveSubmit(options, s)
       for (let i = 0; i < n; i++) {
         const cost = s.cost ?? this.costOf(items[i])
         if (cost > this.options.maxBatchCost) {
-          this.rejected += n
-          return Promise.reject(new ItemTooLargeError(cost, this.options.maxBatchCost))
+          tooLarge = cost
+          break
         }
         costs[i] = cost
         if (keys !== undefined) keys[i] = (this.options.batchKey as (item: Item) => unknown)(items[i])
@@ -368,21 +333,14 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     } catch (error) {
       return Promise.reject(error)
     }
+    const full = this.mustWait(n)
+    const refused = refusal(n, tooLarge, full, this.closing, this.options)
+    if (refused !== undefined) return this.refuse(n, refused)
     if (n === 0) return Promise.resolve([])
-    const maxQueueSize = this.options.maxQueueSize
-    if (n > maxQueueSize) {
-      this.rejected += n
-      return Promise.reject(new RequestTooLargeError(n, maxQueueSize))
-    }
-    const full = this.queuedCount + n > maxQueueSize || this.waitingCount > 0
-    if (full && this.options.whenFull === 'reject') {
-      this.rejected += n
-      return Promise.reject(new QueueFullError(maxQueueSize))
-    }
-    this.submitted += n
+    this.statistics.submitted += n
     const signal = s.signal
     if (signal?.aborted) {
-      this.cancelled += n
+      this.statistics.cancelled += n
       return Promise.reject(signal.reason)
     }
 
@@ -397,14 +355,9 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       const entry = new Entry(items[i], keys?.[i], costs[i], s.priority, ++this.seq, stamp)
       entry.group = group
       group.members.push(entry)
-      if (full) {
-        entry.state = WAITING
-        this.waiters.push(entry)
-      } else {
-        this.enqueue(entry)
-      }
+      if (full) this.waiters.push(entry)
+      else this.enqueue(entry)
     }
-    if (full) this.waitingCount += n
     if (signal !== undefined) signal.addEventListener('abort', group)
     if (s.timeoutMs !== Infinity) group.timer = setTimeout(onGroupTimeout, s.timeoutMs, group)
     return promise
@@ -417,11 +370,11 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
    */
   get admission(): AdmissionState {
     return {
-      queued: this.queuedCount,
-      waitingForRoom: this.waitingCount,
+      queued: this.queues.size,
+      waitingForRoom: this.waiters.count,
       maxQueueSize: this.options.maxQueueSize,
       whenFull: this.options.whenFull,
-      drainRate: this.drained.rate(this.now()),
+      drainRate: this.statistics.drainRate(this.now()),
       closing: this.closing,
     }
   }
@@ -504,43 +457,27 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (observer === null || typeof observer !== 'object') {
       throw new TypeError(`Expected \`observer\` to be an object, got ${describe(observer)}`)
     }
-    // Copy on write: an observer that unsubscribes during an event does not disturb
-    // the iteration in progress.
-    this.observers = [...this.observers, observer]
-    return () => {
-      this.observers = this.observers.filter((o) => o !== observer)
-    }
+    return this.statistics.observe(observer)
   }
 
   /** A plain snapshot of counters, gauges and recent percentiles. */
   get stats(): BatcherStats {
-    const now = this.now()
-    return {
-      submitted: this.submitted,
-      completed: this.completed,
-      failed: this.failed,
-      cancelled: this.cancelled,
-      timedOut: this.timedOut,
-      rejected: this.rejected,
-      batches: this.batches,
-      splits: this.splits,
-      queued: this.queuedCount,
-      inFlight: this.inFlight,
-      inFlightItems: this.inFlightItems,
-      waitingForRoom: this.waitingCount,
-      avgBatchSize: this.batches === 0 ? 0 : this.itemsDispatched / this.batches,
-      utilization: this.busy.utilization(now, this.inFlight, this.maxConcurrent),
-      batchSize: this.batchSizes.percentiles(),
-      queueWaitMs: this.queueWaits.percentiles(),
-      processingMs: this.processingTimes.percentiles(),
-      maxBatchSize: this.limits.maxBatchSize,
-      maxWaitMs: this.limits.maxWaitMs,
-      drainRate: this.drained.rate(now),
-    }
+    return this.statistics.snapshot(
+      {
+        queued: this.queues.size,
+        inFlight: this.inFlight,
+        inFlightItems: this.inFlightItems,
+        waitingForRoom: this.waiters.count,
+        maxBatchSize: this.limits.maxBatchSize,
+        maxWaitMs: this.limits.maxWaitMs,
+        slots: this.maxConcurrent,
+      },
+      this.now(),
+    )
   }
 
   /** Abort listener / timeout of an entry: settles it at once, whatever its state. */
-  [kCancel](entry: AnyEntry, reason: unknown, timedOut: boolean): void {
+  [kCancel](entry: Entry, reason: unknown, timedOut: boolean): void {
     if (entry.state === SETTLED) return
     this.cancel(entry, reason, timedOut)
     this.admitWaiters()
@@ -558,42 +495,39 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   /** Unlinks an unsettled entry from wherever it is, counts it cancelled and rejects it. */
-  private cancel(entry: AnyEntry, reason: unknown, timedOut: boolean): void {
+  private cancel(entry: Entry, reason: unknown, timedOut: boolean): void {
     switch (entry.state) {
       case WAITING:
-        this.waitingCount--
-        if (++this.waitersDead > 64 && this.waitersDead > this.waitingCount) {
-          this.waiters.retain(isWaiting)
-          this.waitersDead = 0
-        }
+        this.waiters.remove(entry)
         break
-      case QUEUED: {
-        // Not `queued` any more: already taken out (by a pump about to start it, or by
-        // rejectPending); only the state is left to settle.
-        if (!entry.queued) break
-        const queue = this.queueOf(entry.key) as PriorityQueue<AnyEntry>
-        queue.remove(entry)
-        this.queuedCount--
-        if (queue.size === 0) this.dropQueue(queue)
+      case QUEUED:
+        this.queues.remove(entry)
         break
-      }
       case RUNNING: {
         // Its batch keeps running; the result in its slot will be dropped. When every
-        // item of the batch is gone, tell the processor it may stop.
-        const run = entry.batch as Run
-        if (--run.live === 0) run.abort(reason)
+        // item of the batch is gone, tell the processor it may stop. (Not found: its
+        // batch has just returned, and is settling its items.)
+        const run = this.runOf(entry)
+        if (run !== undefined && --run.live === 0) run.abort(reason)
         break
       }
       // RETRY: nothing to unlink; the pending split skips settled entries.
+      // DETACHED: out of everything already (close({ drain: false }), destroy()).
     }
-    this.cancelled++
-    if (timedOut) this.timedOut++
+    this.statistics.cancelled++
+    if (timedOut) this.statistics.timedOut++
     this.settle(entry)
     this.rejectEntry(entry, reason)
   }
 
+  /** The running batch holding a RUNNING entry: a look through the few running batches. */
+  private runOf(entry: Entry): Run | undefined {
+    for (const run of this.running) if (run.entries.includes(entry)) return run
+    return undefined
+  }
+
   /** Delivers an entry's result: to its own caller, or into its request's results. */
-  private resolveEntry(entry: AnyEntry, value: unknown): void {
+  private resolveEntry(entry: Entry, value: unknown): void {
     const group = entry.group
     if (group === undefined) {
       entry.resolve(value)
@@ -612,7 +546,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
    * request, and every sibling still unsettled is cancelled with the same reason: its
    * caller is gone, so it must not be computed (or its result is dropped if running).
    */
-  private rejectEntry(entry: AnyEntry, reason: unknown): void {
+  private rejectEntry(entry: Entry, reason: unknown): void {
     const group = entry.group
     if (group === undefined) {
       entry.reject(reason)
@@ -643,72 +577,32 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     return 1
   }
 
+  private keyOf(item: Item): unknown {
+    const batchKey = this.options.batchKey
+    return batchKey === undefined ? undefined : batchKey(item)
+  }
+
   private stamp(): Stamp {
     let stamp = this.currentStamp
     if (stamp === undefined) {
       stamp = new Stamp(this.now())
       if (this.coarseClock) {
         this.currentStamp = stamp
-        queueMicrotask(this.resetStamp)
+        void resolved.then(this.resetStamp)
       }
     }
     return stamp
   }
 
-  private enqueue(entry: AnyEntry): void {
-    const key = entry.key
-    let queue = this.lastQueue
-    // Cache of the last key's queue: a stream of same-key items never touches the Map.
-    if (queue === undefined || !sameKey(key, this.lastKey)) {
-      queue = this.queues.get(key)
-      if (queue === undefined) {
-        queue = new PriorityQueue<AnyEntry>(key)
-        this.queues.set(key, queue)
-      }
-      this.lastKey = key
-      this.lastQueue = queue
-    }
-    entry.state = QUEUED
-    queue.push(entry)
-    this.queuedCount++
+  private enqueue(entry: Entry): void {
+    this.queues.push(entry)
     if (this.inFlight < this.maxConcurrent) this.schedulePump()
   }
 
-  /** The key queue holding `key`'s items (a live QUEUED entry's queue always exists). */
-  private queueOf(key: unknown): PriorityQueue<AnyEntry> | undefined {
-    return this.lastQueue !== undefined && sameKey(key, this.lastKey) ? this.lastQueue : this.queues.get(key)
-  }
-
-  private dropQueue(queue: PriorityQueue<AnyEntry>): void {
-    // With `batchKey`, keys come and go: forget empty queues so the Map stays bounded.
-    // Without it there is one queue for ever.
-    if (this.options.batchKey === undefined) return
-    this.queues.delete(queue.key)
-    if (this.lastQueue === queue) this.lastQueue = undefined
-  }
-
-  /**
-   * Moves callers waiting for room into the queue while there is room, first come
-   * first served. A request of several items (`submitMany`) goes in whole, once there
-   * is room for all of it; its members are contiguous in `waiters`.
-   */
+  /** Moves callers waiting for room into the queue while there is room (see `Waiters.admit`). */
   private admitWaiters(): void {
-    const max = this.options.maxQueueSize
-    while (this.waitingCount > 0 && this.queuedCount < max) {
-      const entry = this.waiters.peek() as AnyEntry
-      if (entry.state !== WAITING) {
-        this.waiters.shift()
-        this.waitersDead--
-        continue
-      }
-      const size = entry.group === undefined ? 1 : entry.group.members.length
-      if (this.queuedCount + size > max) return
-      for (let i = 0; i < size; i++) {
-        const member = this.waiters.shift() as AnyEntry
-        this.waitingCount--
-        this.enqueue(member)
-      }
-    }
+    if (this.waiters.count === 0) return
+    if (this.waiters.admit(this.queues, this.options.maxQueueSize) > 0 && this.inFlight < this.maxConcurrent) this.schedulePump()
   }
 
   private schedulePump(): void {
@@ -717,7 +611,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     // batch instead of the first one going alone.
     if (this.pumpScheduled || this.pumping) return
     this.pumpScheduled = true
-    queueMicrotask(this.pumpBound)
+    void resolved.then(this.pumpBound)
   }
 
   /**
@@ -739,26 +633,25 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
           this.startSplit(this.splitsPending.shift() as PendingSplit)
           continue
         }
-        if (this.queuedCount === 0) break
-        const choice = chooseQueue(this.queues.values(), this.limits, this.clock)
+        if (this.queues.size === 0) break
+        const choice = this.queues.choose(this.limits, this.clock)
         const queue = choice.queue
         if (queue === undefined) {
           deadline = choice.deadline
           break
         }
-        const entries: AnyEntry[] = []
-        const { cost } = queue.take(this.limits.maxBatchSize, this.limits.maxBatchCost, entries)
-        this.queuedCount -= entries.length
-        if (queue.size === 0) this.dropQueue(queue)
+        // The batch comes out as ready-made arrays: its entries, marked running, and the
+        // items handed to `processBatch` (see `PriorityQueue.take`).
+        const taken = this.queues.take(queue, this.limits)
         this.admitWaiters()
-        this.start(entries, queue.key, cost, 0)
+        this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
       }
     } finally {
       this.pumping = false
       this.firedDeadline = -Infinity
     }
     if (deadline !== Infinity) this.armTimer(deadline)
-    else if (this.queuedCount === 0) this.clearTimer()
+    else if (this.queues.size === 0) this.clearTimer()
     if (this.closing) this.checkClosed()
   }
 
@@ -783,46 +676,32 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   private startSplit(split: PendingSplit): void {
-    const entries: AnyEntry[] = []
+    const entries: Entry[] = []
+    const items: unknown[] = []
     let cost = 0
     for (const entry of split.entries) {
       if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
+      entry.state = RUNNING
       entries.push(entry)
+      items.push(entry.item)
       cost += entry.cost
     }
-    if (entries.length > 0) this.start(entries, split.key, cost, split.splitDepth)
+    if (entries.length > 0) this.start(entries, items, split.key, cost, split.splitDepth)
   }
 
-  /** Starts one batch in a free slot and routes its outcome. */
-  private start(entries: AnyEntry[], key: unknown, cost: number, splitDepth: number): void {
+  /** Starts one batch, its entries already marked running, in a free slot and routes its outcome. */
+  private start(entries: Entry[], items: unknown[], key: unknown, cost: number, splitDepth: number): void {
     const now = this.now()
-    const n = entries.length
-    this.busy.advance(now, this.inFlight)
-    this.inFlight++
-    const run = new Run(entries, now, ++this.batchSeq, key, cost, splitDepth)
+    const running = this.inFlight++
+    const run = new Run(entries, items, now, ++this.batchSeq, key, cost, splitDepth)
     this.running.add(run)
-    const items = new Array<Item>(n)
-    for (let i = 0; i < n; i++) {
-      const entry = entries[i]
-      entry.state = RUNNING
-      entry.batch = run
-      items[i] = entry.item as Item
-    }
-    // Queue waits are recorded for first runs only: a re-run's wait is the failed run.
-    if (splitDepth === 0) recordWaits(this.queueWaits, entries, now)
-    this.batches++
-    this.itemsDispatched += n
-    this.batchSizes.record(n)
-    if (splitDepth === 0) {
-      this.inFlightItems += n
-      this.drained.add(now, n)
-    } else this.splits++
-    if (this.observers.length > 0) this.emitDispatch(run, now)
+    if (splitDepth === 0) this.inFlightItems += entries.length
+    this.statistics.dispatched(run, now, running)
 
     let out: ReturnType<ProcessBatch<Item, Result>>
     let thenable: boolean
     try {
-      out = this.processBatch(items, run.context)
+      out = this.processBatch(items as Item[], run.context)
       // Inside the try: a hostile `then` getter counts as the processor throwing.
       thenable = out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function'
     } catch (error) {
@@ -853,18 +732,25 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
         : new TypeError(`Expected \`processBatch\` to return an array of ${n} results, got ${describe(results)}`)
       for (const entry of entries) if (entry.state === RUNNING) this.fail(entry, error)
     } else {
+      // `settle` and `resolveEntry` written out for the common case: this loop runs for
+      // every item, and the counters are updated once per batch.
+      let completed = 0
       for (let i = 0; i < n; i++) {
         const entry = entries[i]
         if (entry.state !== RUNNING) continue // cancelled while running: result dropped
         const result = (results as unknown[])[i]
         if (result instanceof Error) {
           this.fail(entry, result)
-        } else {
-          this.completed++
-          this.settle(entry)
-          this.resolveEntry(entry, result)
+          continue
         }
+        completed++
+        entry.state = SETTLED
+        if (entry.guard !== undefined) entry.guard.release()
+        if (entry.group === undefined) entry.resolve(result)
+        else this.resolveEntry(entry, result)
       }
+      this.inFlightItems -= completed
+      this.statistics.completed += completed
     }
     this.afterRun()
   }
@@ -875,11 +761,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (this.options.isolateFailures && entries.length > 1) {
       // Split what is still live in halves, each re-run on its own; recursion ends at
       // single items, which then fail with their own error.
-      const live: AnyEntry[] = []
+      const live: Entry[] = []
       for (const entry of entries) {
         if (entry.state !== RUNNING) continue
         entry.state = RETRY
-        entry.batch = undefined
         live.push(entry)
       }
       if (live.length > 0) {
@@ -896,27 +781,9 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   private finishRun(run: Run, ok: boolean): void {
     const now = this.now()
-    this.busy.advance(now, this.inFlight)
-    this.inFlight--
+    const running = this.inFlight--
     this.running.delete(run)
-    const processingMs = now - run.startedAt
-    this.processingTimes.record(processingMs)
-    if (this.observers.length > 0) {
-      const event: BatchSettleEvent = {
-        batchId: run.context.batchId,
-        size: run.entries.length,
-        splitDepth: run.splitDepth,
-        processingMs,
-        ok,
-      }
-      for (const observer of this.observers) {
-        try {
-          observer.onSettle?.(event)
-        } catch {
-          // Observers never affect batches (documented on BatcherObserver).
-        }
-      }
-    }
+    this.statistics.settled(run, now, running, ok)
   }
 
   private afterRun(): void {
@@ -924,56 +791,26 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (!this.pumping) this.pump()
   }
 
-  private emitDispatch(run: Run, now: number): void {
-    const entries = run.entries
-    const queueWaitsMs = new Array<number>(entries.length)
-    for (let i = 0; i < entries.length; i++) queueWaitsMs[i] = now - entries[i].enqueuedAt
-    const event: BatchDispatchEvent = {
-      batchId: run.context.batchId,
-      size: entries.length,
-      cost: run.cost,
-      splitDepth: run.splitDepth,
-      queueWaitsMs,
-    }
-    for (const observer of this.observers) {
-      try {
-        observer.onDispatch?.(event)
-      } catch {
-        // Observers never affect batches.
-      }
-    }
-  }
-
-  private fail(entry: AnyEntry, error: unknown): void {
-    this.failed++
+  private fail(entry: Entry, error: unknown): void {
+    this.statistics.failed++
     this.settle(entry)
     this.rejectEntry(entry, error)
   }
 
-  /** Marks an entry settled and releases its timer, listener and links. Call once. */
-  private settle(entry: AnyEntry): void {
+  /** Marks an entry settled and releases its timer and listener. Call once. */
+  private settle(entry: Entry): void {
     if (entry.state === RUNNING || entry.state === RETRY) this.inFlightItems--
     entry.state = SETTLED
     if (entry.guard !== undefined) entry.guard.release()
-    entry.batch = undefined
   }
 
   /** close({ drain: false }) / destroy(): rejects everything queued or waiting for room. */
   private rejectPending(error: unknown): void {
-    const pending: AnyEntry[] = []
-    for (const queue of this.queues.values()) queue.take(Infinity, Infinity, pending)
-    this.queues.clear()
-    this.lastQueue = undefined
-    this.queuedCount = 0
-    for (let entry = this.waiters.shift(); entry !== undefined; entry = this.waiters.shift()) {
-      if (entry.state !== WAITING) continue
-      // Out of `waiters` now: as a taken-out queued entry (`queued` false), cancelling it
-      // with its request's siblings below unlinks nothing and counts nothing twice.
-      entry.state = QUEUED
-      pending.push(entry)
-    }
-    this.waitingCount = 0
-    this.waitersDead = 0
+    const pending: Entry[] = []
+    this.queues.takeAll(pending)
+    // Taken out of the queues, they are marked as running: they never ran.
+    for (const entry of pending) entry.state = DETACHED
+    this.waiters.takeAll(pending)
     this.clearTimer()
     // A member's failure cancels its siblings, which may be further on in `pending`.
     for (const entry of pending) if (entry.state !== SETTLED) this.fail(entry, error)
@@ -982,8 +819,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private checkClosed(): void {
     if (
       this.resolveClosed !== undefined &&
-      this.queuedCount === 0 &&
-      this.waitingCount === 0 &&
+      this.queues.size === 0 &&
+      this.waiters.count === 0 &&
       this.inFlight === 0 &&
       this.splitsPending.length === 0
     ) {
@@ -993,36 +830,4 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       resolve()
     }
   }
-}
-
-function isWaiting(entry: AnyEntry): boolean {
-  return entry.state === WAITING
-}
-
-/**
- * The Map's own key equality (SameValueZero), inline: `Object.is` is a call into a
- * builtin on every submit.
- */
-function sameKey(a: unknown, b: unknown): boolean {
-  return a === b || (a !== a && b !== b)
-}
-
-/**
- * Records the queue wait of every entry of a batch. Entries submitted in the same turn
- * share a `Stamp`, so a batch is a few runs of equal waits: each run is one `recordRun`
- * (a typed-array fill) instead of a `record` per item. Same samples, same order.
- */
-function recordWaits(waits: SampleWindow, entries: readonly AnyEntry[], now: number): void {
-  let stamp = entries[0].stamp
-  let count = 0
-  for (let i = 0; i < entries.length; i++) {
-    const next = entries[i].stamp
-    if (next !== stamp) {
-      waits.recordRun(now - stamp.at, count)
-      stamp = next
-      count = 0
-    }
-    count++
-  }
-  waits.recordRun(now - stamp.at, count)
 }

@@ -1,13 +1,21 @@
 import { TimeoutError } from './errors.js'
 import type { Group } from './group.js'
-import type { QueueNode } from './queue.js'
+import { QUEUED, TAKEN, type QueueNode } from './queue.js'
 
-/** Lifecycle of one submitted item. Every entry ends in SETTLED exactly once. */
+/**
+ * Lifecycle of one submitted item. Every entry ends in SETTLED exactly once. QUEUED,
+ * TAKEN and REMOVED are the queue's own states (queue.ts): an entry is live in its key
+ * queue exactly while QUEUED; `take` marks it TAKEN, which for an entry means running
+ * (so forming a batch marks its items running in the same pass that takes them), and
+ * `remove` marks it REMOVED on its way to SETTLED.
+ */
 export const WAITING = 0 // waiting for room in a full queue (whenFull: 'wait')
-export const QUEUED = 1
-export const RUNNING = 2 // in a running batch
+export { QUEUED } from './queue.js'
+export const RUNNING = TAKEN // in a running batch
 export const RETRY = 3 // its batch failed; waiting for a re-run (isolateFailures)
 export const SETTLED = 4
+/** Out of every queue and list, about to be settled by close({ drain: false }) / destroy(). */
+export const DETACHED = 5
 
 /** Keeps the callback off the batcher's public surface. */
 export const kCancel: unique symbol = Symbol('inferpool.cancel')
@@ -17,12 +25,6 @@ export interface EntryOwner {
   [kCancel](entry: Entry, reason: unknown, timedOut: boolean): void
 }
 
-/** What a running batch exposes to its entries (cancellation while running). */
-export interface EntryRun {
-  live: number
-  abort(reason: unknown): void
-}
-
 /**
  * One submitted item, on the hot path of every `submit`: it holds only what every item
  * needs. Per-item fields cost measurably at millions of items per second (each one is
@@ -30,28 +32,43 @@ export interface EntryRun {
  * have lives elsewhere: the abort listener and the timer of an item submitted with a
  * `signal` or `timeoutMs` in its `Guard`, the request of a `submitMany` item in
  * `group` (its slot in the results is `seq - group.firstSeq`: members get consecutive
- * `seq`s), and its key queue is found again by `key` when it is cancelled.
+ * `seq`s), its key queue is found again by `key` when it is cancelled, and its running
+ * batch by looking through the few running batches (cancelling a running item is rare;
+ * a pointer per item would be written for every item of every batch).
  */
 export class Entry implements QueueNode {
-  state = QUEUED
-  queued = false
-  resolve: (value: unknown) => void = noop
-  reject: (reason: unknown) => void = noop
-  /** Running batch while RUNNING (or while RETRY, undefined). */
-  batch: EntryRun | undefined = undefined
+  // Fields are `declare`d and set in the constructor only: a class field with an
+  // initializer (or a parameter property) is emitted as a field definition that V8 runs
+  // in a separate initializer function before the constructor's own assignments —
+  // twice the stores, and the initializer was not inlined into `submit` in profiles of
+  // the core-overhead bench.
+  declare state: number
+  declare resolve: (value: unknown) => void
+  declare reject: (reason: unknown) => void
   /** The `submitMany` request this item belongs to. */
-  group: Group | undefined = undefined
+  declare group: Group | undefined
   /** Abort listener and timer of a single item with a `signal` or `timeoutMs`. */
-  guard: Guard | undefined = undefined
+  declare guard: Guard | undefined
+  declare readonly item: unknown
+  declare readonly key: unknown
+  declare readonly cost: number
+  declare readonly priority: number
+  declare readonly seq: number
+  declare readonly stamp: Stamp
 
-  constructor(
-    readonly item: unknown,
-    readonly key: unknown,
-    readonly cost: number,
-    readonly priority: number,
-    readonly seq: number,
-    readonly stamp: Stamp,
-  ) {}
+  constructor(item: unknown, key: unknown, cost: number, priority: number, seq: number, stamp: Stamp) {
+    this.state = QUEUED
+    this.resolve = noop
+    this.reject = noop
+    this.group = undefined
+    this.guard = undefined
+    this.item = item
+    this.key = key
+    this.cost = cost
+    this.priority = priority
+    this.seq = seq
+    this.stamp = stamp
+  }
 
   /** Clock reading when it was submitted. */
   get enqueuedAt(): number {

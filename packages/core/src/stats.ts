@@ -1,134 +1,165 @@
-import type { Percentiles } from './types.js'
+import type { Entry } from './entry.js'
+import { BusyTime, RateMeter, SampleWindow } from './meters.js'
+import type { Run } from './run.js'
+import type { BatcherObserver, BatcherStats, BatchDispatchEvent, BatchSettleEvent } from './types.js'
 
-/**
- * The most recent `capacity` samples of one series, in a fixed `Float64Array` ring:
- * memory stays constant however long the batcher runs, and recording is one store.
- * Percentiles are computed only when `stats` is read.
- */
-export class SampleWindow {
-  private readonly samples: Float64Array
-  private next = 0
-  private count = 0
-
-  constructor(readonly capacity: number) {
-    this.samples = new Float64Array(capacity)
-  }
-
-  /** Samples currently held (at most `capacity`). */
-  get size(): number {
-    return this.count
-  }
-
-  record(value: number): void {
-    this.samples[this.next] = value
-    this.next = this.next + 1 === this.capacity ? 0 : this.next + 1
-    if (this.count < this.capacity) this.count++
-  }
-
-  /** `record(value)` `k` times, as one fill. */
-  recordRun(value: number, k: number): void {
-    const capacity = this.capacity
-    if (k >= capacity) {
-      this.samples.fill(value)
-      this.next = (this.next + k) % capacity
-      this.count = capacity
-      return
-    }
-    const end = this.next + k
-    if (end <= capacity) {
-      this.samples.fill(value, this.next, end)
-      this.next = end === capacity ? 0 : end
-    } else {
-      this.samples.fill(value, this.next)
-      this.samples.fill(value, 0, end - capacity)
-      this.next = end - capacity
-    }
-    this.count = Math.min(capacity, this.count + k)
-  }
-
-  /**
-   * Nearest-rank percentiles (the smallest sample such that at least p% of samples
-   * are <= it), so every reported figure is a value that was actually observed.
-   * All zeros when there are no samples.
-   */
-  percentiles(): Percentiles {
-    const n = this.count
-    if (n === 0) return { p50: 0, p95: 0, p99: 0 }
-    const sorted = this.samples.slice(0, n).sort()
-    return { p50: nearestRank(sorted, 50), p95: nearestRank(sorted, 95), p99: nearestRank(sorted, 99) }
-  }
-}
-
-/** `sorted` ascending, non-empty; `p` in (0, 100]. */
-export function nearestRank(sorted: ArrayLike<number>, p: number): number {
-  const rank = Math.ceil((p / 100) * sorted.length)
-  return sorted[Math.max(0, rank - 1)]
+/** What the batcher knows now, beside what `Statistics` counts (see `snapshot`). */
+export interface Gauges {
+  queued: number
+  inFlight: number
+  inFlightItems: number
+  waitingForRoom: number
+  maxBatchSize: number
+  maxWaitMs: number
+  /** Batch slots (`maxConcurrentBatches`), for utilization. */
+  slots: number
 }
 
 /**
- * Integral of "busy batch slots" over time, for `utilization`. Updated only when the
- * number of running batches changes, i.e. twice per batch, never per item.
+ * The batcher's statistics: counters, recent sample windows, busy time, drain rate,
+ * and the observers of batch events. The batcher tells it what happened (`dispatched`,
+ * `settled`, and the counters it bumps directly); it never decides anything.
  */
-export class BusyTime {
-  private busyMs = 0
-  private lastAt: number
-  private readonly startedAt: number
+export class Statistics {
+  submitted = 0
+  completed = 0
+  failed = 0
+  cancelled = 0
+  timedOut = 0
+  rejected = 0
+  batches = 0
+  splits = 0
+  private itemsDispatched = 0
+  private readonly batchSizes: SampleWindow
+  private readonly queueWaits: SampleWindow
+  private readonly processingTimes: SampleWindow
+  private readonly busy: BusyTime
+  private readonly drained: RateMeter
+  private observers: readonly BatcherObserver[] = []
 
-  constructor(now: number) {
-    this.startedAt = now
-    this.lastAt = now
+  constructor(window: number, now: number) {
+    this.batchSizes = new SampleWindow(window)
+    this.queueWaits = new SampleWindow(window)
+    this.processingTimes = new SampleWindow(window)
+    this.busy = new BusyTime(now)
+    this.drained = new RateMeter(now)
   }
 
-  /** Call just before the number of running batches changes from `running`. */
-  advance(now: number, running: number): void {
-    if (now > this.lastAt) {
-      this.busyMs += (now - this.lastAt) * running
-      this.lastAt = now
+  /** A batch starts at `now`, while `running` batches were running. */
+  dispatched(run: Run, now: number, running: number): void {
+    const n = run.entries.length
+    this.busy.advance(now, running)
+    this.batches++
+    this.itemsDispatched += n
+    this.batchSizes.record(n)
+    // Queue waits and the drain rate count first runs only: a re-run's wait is the failed run.
+    if (run.splitDepth === 0) {
+      recordWaits(this.queueWaits, run.entries, now)
+      this.drained.add(now, n)
+    } else this.splits++
+    if (this.observers.length > 0) this.emitDispatch(run, now)
+  }
+
+  /** A batch's `processBatch` call settled at `now`, while `running` batches were running (it included). */
+  settled(run: Run, now: number, running: number, ok: boolean): void {
+    this.busy.advance(now, running)
+    const processingMs = now - run.startedAt
+    this.processingTimes.record(processingMs)
+    if (this.observers.length === 0) return
+    const event: BatchSettleEvent = {
+      batchId: run.context.batchId,
+      size: run.entries.length,
+      splitDepth: run.splitDepth,
+      processingMs,
+      ok,
+    }
+    for (const observer of this.observers) {
+      try {
+        observer.onSettle?.(event)
+      } catch {
+        // Observers never affect batches (documented on BatcherObserver).
+      }
     }
   }
 
-  /** Busy slot-time over available slot-time since construction, in [0, 1]. */
-  utilization(now: number, running: number, slots: number): number {
-    this.advance(now, running)
-    const elapsed = now - this.startedAt
-    if (elapsed <= 0 || !Number.isFinite(slots)) return 0
-    return Math.min(1, this.busyMs / (elapsed * slots))
+  /** Items dispatched per second over about the last second (first runs only). */
+  drainRate(now: number): number {
+    return this.drained.rate(now)
+  }
+
+  /** Registers an observer; returns the function that unsubscribes it. */
+  observe(observer: BatcherObserver): () => void {
+    // Copy on write: an observer that unsubscribes during an event does not disturb
+    // the iteration in progress.
+    this.observers = [...this.observers, observer]
+    return () => {
+      this.observers = this.observers.filter((o) => o !== observer)
+    }
+  }
+
+  /** A plain snapshot of counters, `gauges` and recent percentiles. */
+  snapshot(gauges: Gauges, now: number): BatcherStats {
+    return {
+      submitted: this.submitted,
+      completed: this.completed,
+      failed: this.failed,
+      cancelled: this.cancelled,
+      timedOut: this.timedOut,
+      rejected: this.rejected,
+      batches: this.batches,
+      splits: this.splits,
+      queued: gauges.queued,
+      inFlight: gauges.inFlight,
+      inFlightItems: gauges.inFlightItems,
+      waitingForRoom: gauges.waitingForRoom,
+      avgBatchSize: this.batches === 0 ? 0 : this.itemsDispatched / this.batches,
+      utilization: this.busy.utilization(now, gauges.inFlight, gauges.slots),
+      batchSize: this.batchSizes.percentiles(),
+      queueWaitMs: this.queueWaits.percentiles(),
+      processingMs: this.processingTimes.percentiles(),
+      maxBatchSize: gauges.maxBatchSize,
+      maxWaitMs: gauges.maxWaitMs,
+      drainRate: this.drained.rate(now),
+    }
+  }
+
+  private emitDispatch(run: Run, now: number): void {
+    const entries = run.entries
+    const queueWaitsMs = new Array<number>(entries.length)
+    for (let i = 0; i < entries.length; i++) queueWaitsMs[i] = now - entries[i].enqueuedAt
+    const event: BatchDispatchEvent = {
+      batchId: run.context.batchId,
+      size: entries.length,
+      cost: run.cost,
+      splitDepth: run.splitDepth,
+      queueWaitsMs,
+    }
+    for (const observer of this.observers) {
+      try {
+        observer.onDispatch?.(event)
+      } catch {
+        // Observers never affect batches.
+      }
+    }
   }
 }
 
 /**
- * Events per second over roughly the last second: two one-second buckets, the older
- * one weighted by how much of it still falls inside the window. Two stores per
- * update, no allocation; used for the queue's drain rate (items dispatched per
- * second), which admission turns into a `Retry-After`.
+ * Records the queue wait of every entry of a batch. Entries submitted in the same turn
+ * share a `Stamp`, so a batch is a few runs of equal waits: each run is one `recordRun`
+ * (a typed-array fill) instead of a `record` per item. Same samples, same order.
  */
-export class RateMeter {
-  private bucketStart: number
-  private current = 0
-  private previous = 0
-
-  constructor(now: number) {
-    this.bucketStart = now
+function recordWaits(waits: SampleWindow, entries: readonly Entry[], now: number): void {
+  let stamp = entries[0].stamp
+  let count = 0
+  for (let i = 0; i < entries.length; i++) {
+    const next = entries[i].stamp
+    if (next !== stamp) {
+      waits.recordRun(now - stamp.at, count)
+      stamp = next
+      count = 0
+    }
+    count++
   }
-
-  add(now: number, count: number): void {
-    this.roll(now)
-    this.current += count
-  }
-
-  /** Events per second. */
-  rate(now: number): number {
-    this.roll(now)
-    const into = Math.min(1, Math.max(0, (now - this.bucketStart) / 1000))
-    return this.previous * (1 - into) + this.current
-  }
-
-  private roll(now: number): void {
-    const elapsed = now - this.bucketStart
-    if (elapsed < 1000) return
-    // One bucket later: the current bucket becomes the previous one; more: both empty.
-    this.previous = elapsed < 2000 ? this.current : 0
-    this.current = 0
-    this.bucketStart = elapsed < 2000 ? this.bucketStart + 1000 : now
-  }
+  waits.recordRun(now - stamp.at, count)
 }

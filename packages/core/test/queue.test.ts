@@ -11,7 +11,8 @@ const node = (id: string, priority = 0, cost = 1, enqueuedAt = 0): Node => ({
   cost,
   enqueuedAt,
   seq: ++seq,
-  queued: false,
+  item: id,
+  state: 0,
 })
 const ids = (nodes: Node[]): string[] => nodes.map((n) => n.id)
 
@@ -44,8 +45,7 @@ describe('PriorityQueue', () => {
   it('takes higher priority first and first-in-first-out within a priority', () => {
     const q = new PriorityQueue<Node>('k')
     for (const n of [node('a', 0), node('b', 2), node('c', 0), node('d', 2), node('e', -5), node('f', 9)]) q.push(n)
-    const out: Node[] = []
-    q.take(Infinity, Infinity, out)
+    const out = q.take(Infinity, Infinity).nodes
     expect(ids(out)).toEqual(['f', 'b', 'd', 'a', 'c', 'e'])
     expect([q.size, q.cost]).toEqual([0, 0])
   })
@@ -58,16 +58,15 @@ describe('PriorityQueue', () => {
     q.remove(nodes[1]) // twice is harmless
     q.remove(nodes[0])
     expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 2, 'c'])
-    const out: Node[] = []
-    q.take(10, Infinity, out)
+    const out = q.take(10, Infinity).nodes
     expect(ids(out)).toEqual(['c', 'd'])
   })
 
   it('stops at the first node over the remaining budget and reports the batch full', () => {
     const q = new PriorityQueue<Node>('k')
     for (const n of [node('a', 0, 4), node('b', 0, 5), node('c', 0, 3), node('d', 0, 1)]) q.push(n)
-    const out: Node[] = []
-    expect(q.take(10, 10, out)).toEqual({ cost: 9, full: true })
+    const { nodes: out, cost, full } = q.take(10, 10)
+    expect({ cost, full }).toEqual({ cost: 9, full: true })
     expect(ids(out)).toEqual(['a', 'b'])
     expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 4, 'c'])
   })
@@ -100,7 +99,7 @@ describe('PriorityQueue', () => {
     const q = new PriorityQueue<Node>('k')
     for (let p = 0; p < 1000; p++) {
       q.push(node(`p${p}`, p))
-      q.take(1, Infinity, [])
+      q.take(1, Infinity)
     }
     const n = node('last', 5)
     q.push(n)

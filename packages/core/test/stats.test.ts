@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DynamicBatcher } from '../src/index.js'
 import type { BatchDispatchEvent, BatchSettleEvent } from '../src/index.js'
-import { nearestRank, SampleWindow } from '../src/stats.js'
+import { nearestRank, SampleWindow } from '../src/meters.js'
 import { flush, gate, track } from './helpers.js'
 
 describe('SampleWindow percentiles', () => {

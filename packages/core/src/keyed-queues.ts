@@ -1,0 +1,89 @@
+import { chooseQueue, type Choice, type FormationLimits } from './batch-formation.js'
+import type { Entry } from './entry.js'
+import { PriorityQueue, type Taken } from './queue.js'
+
+/**
+ * The queued items, one priority queue per batch key (one in all without `batchKey`),
+ * and the count of them all. The only owner of the queue map: entries go in with
+ * `push`, leave early with `remove`, and leave in batches with `take`.
+ */
+export class KeyedQueues {
+  private readonly queues = new Map<unknown, PriorityQueue<Entry>>()
+  /**
+   * Cache of the last key's queue: a stream of same-key items never touches the Map.
+   * `lastQueue` is undefined whenever that queue has left the Map.
+   */
+  private lastKey: unknown
+  private lastQueue: PriorityQueue<Entry> | undefined
+  /** Live entries in all queues. */
+  size = 0
+
+  /**
+   * @param keyed Whether items have a `batchKey`. With keys, they come and go, so empty
+   *   queues are forgotten to keep the Map bounded; without, there is one queue for ever.
+   */
+  constructor(private readonly keyed: boolean) {}
+
+  /** Queues an entry under its key (the entry becomes QUEUED). */
+  push(entry: Entry): void {
+    const key = entry.key
+    let queue = this.lastQueue
+    if (queue === undefined || !sameKey(key, this.lastKey)) {
+      queue = this.queues.get(key)
+      if (queue === undefined) {
+        queue = new PriorityQueue<Entry>(key)
+        this.queues.set(key, queue)
+      }
+      this.lastKey = key
+      this.lastQueue = queue
+    }
+    queue.push(entry)
+    this.size++
+  }
+
+  /** Takes a live QUEUED entry out of its queue (a tombstone; see queue.ts). */
+  remove(entry: Entry): void {
+    // A live QUEUED entry's queue always exists.
+    const queue = (
+      this.lastQueue !== undefined && sameKey(entry.key, this.lastKey) ? this.lastQueue : this.queues.get(entry.key)
+    ) as PriorityQueue<Entry>
+    queue.remove(entry)
+    this.size--
+    if (queue.size === 0) this.drop(queue)
+  }
+
+  /** The queue whose batch goes next, or when the first one will be ready (see `chooseQueue`). */
+  choose(limits: FormationLimits, now: () => number): Choice<Entry> {
+    return chooseQueue(this.queues.values(), limits, now)
+  }
+
+  /** Takes the next batch of `queue` within the limits: its entries, marked running, and their items. */
+  take(queue: PriorityQueue<Entry>, limits: FormationLimits): Taken<Entry> {
+    const taken = queue.take(limits.maxBatchSize, limits.maxBatchCost, true)
+    this.size -= taken.nodes.length
+    if (queue.size === 0) this.drop(queue)
+    return taken
+  }
+
+  /** Takes every queued entry out (close({ drain: false }), destroy()), appending them to `out`. */
+  takeAll(out: Entry[]): void {
+    for (const queue of this.queues.values()) for (const entry of queue.take(Infinity, Infinity).nodes) out.push(entry)
+    this.queues.clear()
+    this.lastQueue = undefined
+    this.size = 0
+  }
+
+  private drop(queue: PriorityQueue<Entry>): void {
+    if (!this.keyed) return
+    this.queues.delete(queue.key)
+    if (this.lastQueue === queue) this.lastQueue = undefined
+  }
+}
+
+/**
+ * The Map's own key equality (SameValueZero), inline: `Object.is` is a call into a
+ * builtin on every submit.
+ */
+function sameKey(a: unknown, b: unknown): boolean {
+  return a === b || (a !== a && b !== b)
+}
