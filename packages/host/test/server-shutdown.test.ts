@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createPool, serve } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { workers } from './fixtures/models.js'
+import { grpcClient, rawBytes } from './grpc-helpers.js'
 import { demoModel, demoRequest, demoRows, http, post, until } from './server-helpers.js'
 import type { HttpResult } from './server-helpers.js'
 
@@ -266,5 +267,39 @@ describe('requests parked at the door when the shutdown begins', () => {
     expect((answers[2].json as Out).outputs[0].data).toEqual([4, 2, 4, 6])
     expect(await closing).toEqual({ forced: false, lost: 0 })
     expect(pool.stats).toMatchObject({ submitted: 3, rejected: 0 })
+  })
+
+  it('serves a gRPC request that arrived before a draining close and waits for room, as HTTP does', async () => {
+    // Batches of 2 only: a lone row stays queued until another joins it (or close() flushes it).
+    const pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      batching: { minBatchSize: 2, maxBatchSize: 2, maxWaitMs: 600_000, maxQueueSize: 3 },
+    })
+    pools.push(pool)
+    const server = await serve({ m: pool }, { port: 0, grpcPort: 0, admissionWaitMs: 600_000, shutdownTimeoutMs: 60_000 })
+    const client = grpcClient(server.grpcAddress as string)
+    const infer = (rows: number[][]) => ({
+      model_name: 'm',
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [rows.length, 256] }],
+      raw_input_contents: [rawBytes(Float32Array.from(rows.flat()))],
+    })
+    const gate = server.handler.served.door(pool).gate
+    const queued = client.call('ModelInfer', infer(demoRows(24, 1)))
+    await until(() => pool.stats.queued === 1)
+    // 1 + 3 rows do not fit a queue of 3: the call waits at the door.
+    const parked = client.call('ModelInfer', infer(demoRows(25, 3)))
+    await until(() => gate.parked === 1)
+
+    const closing = server.close()
+    await until(() => server.handler.closed)
+    // A row straight into the pool completes a batch with the queued one: room frees.
+    const direct = pool.infer({ input: Float32Array.from(demoRows(26, 1)[0]) })
+
+    const [one, three] = await Promise.all([queued, parked, direct])
+    expect(one.ok && one.response.outputs[0].shape).toEqual([1, 16])
+    expect(three.ok ? three.response.outputs[0].shape : three).toEqual([3, 16])
+    expect(await closing).toEqual({ forced: false, lost: 0 })
+    client.close()
   })
 })

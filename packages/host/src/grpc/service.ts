@@ -162,9 +162,10 @@ class GrpcService {
       const parked = pass.admit(pool, counted)
       if (parked !== undefined) {
         await parked
+        // Parked before a shutdown began, it is accepted work (as over HTTP): a draining
+        // close serves it as room frees, a forced one refuses it at the door (refuseParked).
         if (signal.aborted) throw signal.reason
       }
-      if (served.closed) throw new ShuttingDownError()
       const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: served.options.maxRowsPerRequest })
       rows = decoded.rowCount
       const timeoutMs = timeoutOf(served.options.timeoutMs, deadline)
