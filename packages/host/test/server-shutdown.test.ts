@@ -251,7 +251,8 @@ describe('requests parked at the door when the shutdown begins', () => {
     const queued = post(`${url}/v2/models/m/infer`, rowRequest(1))
     await until(() => pool.stats.queued === 1)
     const parked = post(`${url}/v2/models/m/infer`, rowRequest(2))
-    await until(() => server.handler.activeRequests === 3)
+    // Parked at the door (not merely reading its body): what the shutdown must not refuse.
+    await until(() => server.handler.served.door(pool).gate.parked === 1)
 
     const closing = server.close()
     await until(() => server.handler.closed)
