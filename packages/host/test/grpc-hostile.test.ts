@@ -274,6 +274,25 @@ describe('shutdown', () => {
     expect(await ended).toEqual({ status: UNAVAILABLE, code: 'ERR_SHUTTING_DOWN', messages: 0 })
     expect(result).toEqual({ forced: false, lost: 0 })
   })
+
+  it('ends open streams whose client never half-closes — idle, or a message half-sent — and the draining close is not forced', async () => {
+    const s = await server({ bodyTimeoutMs: 60_000, shutdownTimeoutMs: 30_000 })
+    const h2 = session(s)
+    const idle = rawCall(h2, 'ModelStreamInfer')
+    const halfSent = rawCall(h2, 'ModelStreamInfer')
+    halfSent.stream.write(prefix(64 * 1024))
+    halfSent.stream.write(Buffer.alloc(1024))
+    await until(() => s.handler.pendingBodyBytes.held === 5 + 1024)
+
+    const result = await s.close()
+    expect(await Promise.all([idle.ended, halfSent.ended])).toEqual([
+      { status: UNAVAILABLE, code: 'ERR_SHUTTING_DOWN', messages: 0 },
+      { status: UNAVAILABLE, code: 'ERR_SHUTTING_DOWN', messages: 0 },
+    ])
+    // Both streams were reset after their status, so the connection could close without them.
+    expect(result).toEqual({ forced: false, lost: 0 })
+    expect(s.handler.pendingBodyBytes.held).toBe(0)
+  })
 })
 
 describe('options', () => {

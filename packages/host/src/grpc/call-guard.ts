@@ -18,9 +18,12 @@
  *   bytes do not fit is ended UNAVAILABLE (`ERR_PENDING_BODY_BYTES_FULL`). A unary
  *   call's bytes are given back at its half-close, a stream message's once complete.
  *
- * A call the guard ends also gets RST_STREAM(NO_ERROR) after its status, so a client
- * still sending stops (HTTP/2 allows a server to ask that once its response is
+ * Every status sent to a client that has not half-closed — the guard's own, or the
+ * service's (a stream ended by a shutdown) — is followed by RST_STREAM(NO_ERROR), so a
+ * client still sending stops (HTTP/2 allows a server to ask that once its response is
  * complete) and the stream frees its slot of the connection's concurrent streams.
+ * Without it a stream whose client never half-closes (idle, or a message half-sent)
+ * stays open after its status, and a draining shutdown waits for it until forced.
  *
  * grpc-js tells an interceptor of a message only once it is whole; the bytes as they
  * arrive are read from the call's HTTP/2 stream, which grpc-js's base call keeps as its
@@ -125,11 +128,7 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
       stream?.off('data', onData)
     }
     const end = (error: unknown): void => {
-      if (done) return
-      const http2Stream = stream ?? http2StreamOf(next)
-      const trailersOnly = http2Stream?.headersSent === false
-      call.sendStatus(failure(error))
-      if (http2Stream !== undefined) resetAfterStatus(http2Stream, trailersOnly)
+      if (!done) call.sendStatus(failure(error))
     }
     const events = {
       started: () => {
@@ -173,7 +172,12 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
         }),
       sendStatus: (status, statusNext) => {
         finish()
+        const http2Stream = stream ?? http2StreamOf(next)
+        const trailersOnly = http2Stream?.headersSent === false
+        // The peer's END_STREAM as the HTTP/2 session has it (the call may not have read that far).
+        const halfClosed = http2Stream?.state.remoteClose === 1
         statusNext(status)
+        if (http2Stream !== undefined && !halfClosed) resetAfterStatus(http2Stream, trailersOnly)
       },
     })
     return call
