@@ -13,8 +13,8 @@
  * - A request must arrive within `bodyTimeoutMs`: a unary call's message and half-close
  *   from the call's start, each message of a stream from its first byte. Past it the
  *   call ends with DEADLINE_EXCEEDED and `ERR_REQUEST_TIMEOUT`, HTTP's 408.
- * - Every byte of a request still arriving is taken from the handler's pending-bytes
- *   budget (../server/pending-body-bytes.ts), shared with HTTP bodies; a call whose next
+ * - Every byte of a request still arriving is taken from the served models' pending-bytes
+ *   budget (../protocol/pending-body-bytes.ts), shared with HTTP bodies; a call whose next
  *   bytes do not fit is ended UNAVAILABLE (`ERR_PENDING_BODY_BYTES_FULL`). A unary
  *   call's bytes are given back at its half-close, a stream message's once complete.
  *

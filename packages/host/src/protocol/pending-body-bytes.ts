@@ -7,8 +7,9 @@
  * take the total past the limit gets the request refused (`PendingBodyBytesFullError`,
  * 503 / UNAVAILABLE) and nothing of it held.
  *
- * One owner: the request handler creates it; the gRPC service takes it from the handler,
- * so both protocols draw on the same bytes.
+ * One owner: `ServedModels` creates it (`pendingBodyBytes`); the HTTP handler and the
+ * gRPC call guard take their holds from the served models they share, so both protocols
+ * draw on the same bytes.
  */
 import { PendingBodyBytesFullError } from './errors.js'
 
