@@ -54,8 +54,6 @@ export interface CallGuardOptions {
 export interface GrpcCallGuard {
   /** Register in the server's `interceptors` option, first. */
   readonly interceptor: ServerInterceptor
-  /** Unary calls whose request has not fully arrived. */
-  readonly arriving: number
   /**
    * Ends every unary call whose request is still arriving with `error` (a shutdown: as
    * over HTTP, a request still on the wire is not waited for).
@@ -185,9 +183,6 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
 
   return {
     interceptor,
-    get arriving() {
-      return arriving.size
-    },
     endArriving(error) {
       for (const end of [...arriving]) end(error)
     },

@@ -24,11 +24,6 @@ export class MessageFraming {
   /** Message bytes still to come once the prefix is complete. */
   #left = 0
 
-  /** A message has started and is not complete. */
-  get inMessage(): boolean {
-    return this.#prefix > 0
-  }
-
   feed(chunk: Uint8Array, on: FramingEvents): void {
     let at = 0
     while (at < chunk.length) {
