@@ -8,8 +8,9 @@
 import { connect } from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2'
 import { request } from 'node:http'
+import * as grpc from '@grpc/grpc-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPool, createRequestHandler, createServer, GRPC_SERVICE_DEFINITION, serve } from '@inferpool/host'
+import { createGrpcService, createPool, createRequestHandler, createServer, GRPC_SERVICE_DEFINITION, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
 import { grpcClient, rawBytes } from './grpc-helpers.js'
 import type { Message, Outcome, TestClient } from './grpc-helpers.js'
@@ -140,6 +141,31 @@ describe('a call without the bearer token', () => {
     expect(failure(await client(s).call('ModelInfer', large))).toEqual({ code: UNAUTHENTICATED, inferpoolCode: 'ERR_UNAUTHORIZED' })
     // The health RPCs stay open, as /v2/health/* does.
     expect(await client(s).call('ServerLive', {})).toEqual({ ok: true, response: { live: true } })
+  })
+})
+
+describe('a server that adds the service without the call guard', () => {
+  it('still answers UNAUTHENTICATED without the token, and the health RPCs stay open', async () => {
+    const service = createGrpcService(createRequestHandler({ demo }, { apiKey: TOKEN, logger: quiet }))
+    const bare = new grpc.Server()
+    bare.addService(service.definition, service.implementation)
+    const port = await new Promise<number>((resolve, reject) =>
+      bare.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    )
+    try {
+      const c = grpcClient(`127.0.0.1:${port}`)
+      clients.push(c)
+      expect(failure(await c.call('ModelMetadata', { name: 'demo' }))).toEqual({ code: UNAUTHENTICATED, inferpoolCode: 'ERR_UNAUTHORIZED' })
+      expect(failure(await c.call('ModelInfer', { model_name: 'demo' }))).toEqual({
+        code: UNAUTHENTICATED,
+        inferpoolCode: 'ERR_UNAUTHORIZED',
+      })
+      expect(await c.call('ServerLive', {})).toEqual({ ok: true, response: { live: true } })
+      expect(await c.call('ServerReady', {})).toEqual({ ok: true, response: { ready: true } })
+      expect((await c.call('ModelMetadata', { name: 'demo' }, { token: TOKEN })).ok).toBe(true)
+    } finally {
+      bare.forceShutdown()
+    }
   })
 })
 

@@ -38,7 +38,7 @@ import type { PendingBodyBytes } from '../protocol/pending-body-bytes.js'
 import { MessageFraming } from './message-framing.js'
 
 /** RPCs that answer without the bearer token (the health checks, as HTTP's `/v2/health/*`). */
-export const OPEN_RPCS: ReadonlySet<string> = new Set(['ServerLive', 'ServerReady'])
+const OPEN_RPCS: ReadonlySet<string> = new Set(['ServerLive', 'ServerReady'])
 
 export interface CallGuardOptions {
   /** Whether an `authorization` value carries the bearer token (or none is required). */
@@ -87,9 +87,12 @@ function resetAfterStatus(stream: ServerHttp2Stream, trailersOnly: boolean): voi
   else stream.once('wantTrailers', () => setImmediate(reset))
 }
 
-/** `'/inference.GRPCInferenceService/ServerLive'` → `'ServerLive'`. */
-function rpcName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1)
+/**
+ * Whether the RPC at `path` (`'/inference.GRPCInferenceService/ServerLive'`) answers
+ * without the bearer token: the one list both the guard and the service read.
+ */
+export function isOpenRpc(path: string): boolean {
+  return OPEN_RPCS.has(path.slice(path.lastIndexOf('/') + 1))
 }
 
 export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
@@ -98,7 +101,7 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
 
   const interceptor: ServerInterceptor = (method, next) => {
     const unary = !method.requestStream
-    const open = OPEN_RPCS.has(rpcName(method.path))
+    const open = isOpenRpc(method.path)
     const framing = new MessageFraming()
     const hold = budget.hold()
     let stream: ServerHttp2Stream | undefined

@@ -27,7 +27,7 @@ import type { ServedModel } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import { submitRequest } from '../protocol/submit-rows.js'
 import { modelConfigOf } from '../protocol/triton/config.js'
-import { createCallGuard } from './call-guard.js'
+import { createCallGuard, isOpenRpc } from './call-guard.js'
 import type { GrpcCallGuard } from './call-guard.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
 import { declaredRowsOf, decodeGrpcInferRequest, rowsInput } from './request.js'
@@ -103,8 +103,15 @@ class GrpcService {
     return grpcFailure(error, seconds * 1000, options.logger)
   }
 
-  #authorized(metadata: Metadata): boolean {
-    return this.#served.authorized(metadata.get('authorization')[0]?.toString())
+  /**
+   * Whether the call may be answered: an open RPC, or the bearer token. The call guard
+   * decided this already as the call started; the service asks again (the same list,
+   * `isOpenRpc`, and the same check, `ServedModels.authorized`) because its
+   * `implementation` can be added to a server that does not register the guard's
+   * interceptor, and a forgotten interceptor must not serve models without the key.
+   */
+  #authorized(call: { readonly metadata: Metadata; getPath(): string }): boolean {
+    return isOpenRpc(call.getPath()) || this.#served.authorized(call.metadata.get('authorization')[0]?.toString())
   }
 
   /** The model a request names; an empty version means "the server's choice". */
@@ -112,9 +119,8 @@ class GrpcService {
     return this.#served.model(name, version === '' ? undefined : version)
   }
 
-  /** A unary RPC: counted as active, authorized unless `open`, every outcome answered. */
+  /** A unary RPC: counted as active, authorized, every outcome answered. */
   #unary<Req, Res>(
-    open: boolean,
     answer: (request: Req, call: ServerUnaryCall<Req, Res>) => Res | Promise<Res>,
   ): (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void {
     return (call, callback) => {
@@ -127,7 +133,7 @@ class GrpcService {
         callback(error, response)
       }
       new Promise<Res>((resolve) => {
-        if (!open && !this.#authorized(call.metadata)) throw new UnauthorizedError()
+        if (!this.#authorized(call)) throw new UnauthorizedError()
         resolve(answer(call.request, call))
       }).then(
         (response) => settle(null, response),
@@ -209,7 +215,7 @@ class GrpcService {
   }
 
   #streamInfer(call: ServerDuplexStream<InferRequest, StreamResponse>): void {
-    if (!this.#authorized(call.metadata)) {
+    if (!this.#authorized(call)) {
       call.emit('error', this.#failure(new UnauthorizedError()))
       return
     }
@@ -280,35 +286,35 @@ class GrpcService {
   }
 
   readonly implementation: UntypedServiceImplementation = {
-    ServerLive: this.#unary(true, (): inference.ServerLiveResponse.$Properties => ({ live: true })),
-    ServerReady: this.#unary(true, (): inference.ServerReadyResponse.$Properties => ({
+    ServerLive: this.#unary((): inference.ServerLiveResponse.$Properties => ({ live: true })),
+    ServerReady: this.#unary((): inference.ServerReadyResponse.$Properties => ({
       ready: this.#served.isReady(),
     })),
-    ModelReady: this.#unary(false, (request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => {
+    ModelReady: this.#unary((request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => {
       return { ready: this.#served.isModelReady(this.#model(request.name, request.version)) }
     }),
-    ServerMetadata: this.#unary(false, (): inference.ServerMetadataResponse.$Properties => ({
+    ServerMetadata: this.#unary((): inference.ServerMetadataResponse.$Properties => ({
       name: SERVER_NAME,
       version: SERVER_VERSION,
       extensions: [...SERVER_EXTENSIONS],
     })),
-    ModelMetadata: this.#unary(false, (request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
+    ModelMetadata: this.#unary((request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
       const model = this.#model(request.name, request.version)
       return modelMetadata(model.name, this.#served.poolOf(model).metadata)
     }),
-    ModelInfer: this.#unary(false, (request: InferRequest, call) => {
+    ModelInfer: this.#unary((request: InferRequest, call) => {
       const controller = new AbortController()
       call.once('cancelled', () => controller.abort())
       return this.#infer(request, controller.signal, deadlineOf(call))
     }),
     ModelStreamInfer: (call: ServerDuplexStream<InferRequest, StreamResponse>) => this.#streamInfer(call),
-    ModelConfig: this.#unary(false, (request: inference.ModelConfigRequest): inference.ModelConfigResponse.$Properties => {
+    ModelConfig: this.#unary((request: inference.ModelConfigRequest): inference.ModelConfigResponse.$Properties => {
       const model = this.#model(request.name, request.version)
       // The JSON form HTTP answers with, mapped onto the generated message (enum names
       // and 64-bit numbers are what fromObject takes).
       return { config: inference.ModelConfig.fromObject(modelConfigOf(model.name, this.#served.poolOf(model))) }
     }),
-    ModelStatistics: this.#unary(false, (request: inference.ModelStatisticsRequest): inference.ModelStatisticsResponse.$Properties => {
+    ModelStatistics: this.#unary((request: inference.ModelStatisticsRequest): inference.ModelStatisticsResponse.$Properties => {
       // No name: every model that has loaded.
       const model = request.name === '' ? undefined : this.#model(request.name, request.version)
       return { model_stats: this.#served.statistics(model) }
