@@ -167,7 +167,7 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     class: PayloadTooLargeError,
     http: 413,
     grpc: 'RESOURCE_EXHAUSTED',
-    summary: 'The body is longer than `maxBodyBytes`.',
+    summary: 'The body is longer than `maxBodyBytes`, or alone than the whole `maxPendingBodyBytes` budget.',
     headers: closeConnection,
   }),
   spec({

@@ -21,6 +21,7 @@ const TOKEN = 'sekret'
 const UNAUTHENTICATED = 16
 const DEADLINE_EXCEEDED = 4
 const UNAVAILABLE = 14
+const RESOURCE_EXHAUSTED = 8
 
 let demo: Pool
 const servers: InferpoolServer[] = []
@@ -244,15 +245,25 @@ describe('the pending-bytes budget, shared by HTTP and gRPC', () => {
     expect(s.handler.pendingBodyBytes).toEqual({ held: 0, limit, refused: 2 })
   })
 
-  it('refuses a grpc-js call whose message alone is larger than the budget', async () => {
-    const s = await server({ maxPendingBodyBytes: 64 * 1024 })
+  it('answers a request larger than the whole budget as too large (RESOURCE_EXHAUSTED, 413), not as a retry that could never succeed', async () => {
+    const limit = 64 * 1024
+    const s = await server({ maxPendingBodyBytes: limit })
     const outcome = await client(s).call('ModelInfer', {
       model_name: 'demo',
       inputs: [{ name: 'input', datatype: 'FP32', shape: [100, 256] }],
       raw_input_contents: [rawBytes(Float32Array.from(demoRows(5, 100).flat()))],
     })
-    expect(failure(outcome)).toEqual({ code: UNAVAILABLE, inferpoolCode: 'ERR_PENDING_BODY_BYTES_FULL' })
-    expect(s.handler.pendingBodyBytes).toMatchObject({ held: 0, refused: 1 })
+    expect(failure(outcome)).toEqual({ code: RESOURCE_EXHAUSTED, inferpoolCode: 'ERR_PAYLOAD_TOO_LARGE' })
+    expect(outcome.ok || outcome.metadata['grpc-retry-pushback-ms']).toBe(undefined)
+    // Over HTTP too: under maxBodyBytes (16 MiB), over the budget.
+    const http = await post(`${s.url}/v2/models/demo/infer`, demoRequest(demoRows(5, 100)))
+    expect({ status: http.status, json: http.json, retryAfter: http.headers['retry-after'] }).toEqual({
+      status: 413,
+      json: { error: `Request body exceeds the limit of ${limit} bytes`, code: 'ERR_PAYLOAD_TOO_LARGE' },
+      retryAfter: undefined,
+    })
+    // Not a refusal for a spent budget: nothing else held any of it.
+    expect(s.handler.pendingBodyBytes).toEqual({ held: 0, limit, refused: 0 })
   })
 
   it('holds an HTTP body’s bytes while it arrives and gives them back when it stalls out', async () => {

@@ -51,7 +51,10 @@ export class UnauthorizedError extends InferpoolError {
   }
 }
 
-/** The request body is longer than `maxBodyBytes`. */
+/**
+ * The request body (or gRPC message) is longer than the server takes: `maxBodyBytes`, or
+ * alone more than the whole `maxPendingBodyBytes` budget (it could never be taken).
+ */
 export class PayloadTooLargeError extends InferpoolError {
   static readonly code = 'ERR_PAYLOAD_TOO_LARGE'
   constructor(limit: number) {

@@ -24,7 +24,9 @@ export interface RequestHandlerOptions {
    * messages together (a body or message gives its bytes back once it is complete). A
    * request whose next bytes would pass it is refused with 503 / UNAVAILABLE
    * (`ERR_PENDING_BODY_BYTES_FULL`) instead of being held: with `bodyTimeoutMs`, it bounds
-   * the memory slow or stalled clients can pin.
+   * the memory slow or stalled clients can pin. A request larger than the whole budget
+   * (set below `maxBodyBytes` or gRPC's `maxMessageBytes`) could never be taken: it gets
+   * 413 / RESOURCE_EXHAUSTED (`ERR_PAYLOAD_TOO_LARGE`), not a retry hint.
    * @default 134217728 (128 MiB: eight bodies of the default `maxBodyBytes`)
    */
   maxPendingBodyBytes?: number

@@ -5,21 +5,25 @@
  * the server's memory. Each request takes its bytes from this budget as they arrive and
  * gives them back once its body (or message) is complete or it ends; a chunk that would
  * take the total past the limit gets the request refused (`PendingBodyBytesFullError`,
- * 503 / UNAVAILABLE) and nothing of it held.
+ * 503 / UNAVAILABLE) and nothing of it held. A request that alone needs more than the
+ * whole budget could never be taken, however long its client waited: it is refused as
+ * too large (`PayloadTooLargeError`, 413 / RESOURCE_EXHAUSTED, not retryable), whatever
+ * `maxBodyBytes` and `maxMessageBytes` allow.
  *
  * One owner: `ServedModels` creates it (`pendingBodyBytes`); the HTTP handler and the
  * gRPC call guard take their holds from the served models they share, so both protocols
  * draw on the same bytes.
  */
-import { PendingBodyBytesFullError } from './errors.js'
+import { PayloadTooLargeError, PendingBodyBytesFullError } from './errors.js'
 
 /** What one request holds of the budget. */
 export interface PendingBodyHold {
   /** Bytes this request holds now. */
   readonly bytes: number
   /**
-   * Takes `bytes` more for this request; throws `PendingBodyBytesFullError` (taking
-   * nothing) when the budget cannot give them.
+   * Takes `bytes` more for this request; throws (taking nothing) `PayloadTooLargeError`
+   * when this request alone would hold more than the whole budget, else
+   * `PendingBodyBytesFullError` when the budget cannot give them now.
    */
   take(bytes: number): void
   /** Gives back everything this request holds. Idempotent until the next `take`. */
@@ -53,6 +57,7 @@ export class PendingBodyBytes {
         return mine
       },
       take: (bytes) => {
+        if (mine + bytes > this.limit) throw new PayloadTooLargeError(this.limit)
         if (this.#held + bytes > this.limit) {
           this.#refused++
           throw new PendingBodyBytesFullError(this.limit)
