@@ -19,7 +19,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { buildModel, node, serializeModel } from '@inferpool/model-builder'
 import { createPool, serve } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
-import { recordingLogger, workers } from './fixtures/models.js'
+import { models, recordingLogger, workers } from './fixtures/models.js'
 import { grpcClient } from './grpc-helpers.js'
 import { poll } from './process-helpers.js'
 import { http, metric } from './server-helpers.js'
@@ -155,6 +155,17 @@ describe('replica processes: a respawned process runs the bytes the pool loaded'
     expect(copies()).toHaveLength(1)
     await destroyed.destroy()
     expect(copies()).toEqual([])
+  })
+
+  it('a host that exits without closing its pool leaves no private copy behind', async () => {
+    const hostFixture = fileURLToPath(new URL('./fixtures/process-host.mjs', import.meta.url))
+    const host = spawn(process.execPath, [hostFixture, models.demoMlp, '1', 'exit'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    host.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const code = await new Promise((resolve) => host.once('exit', resolve))
+    const { host: hostPid, copies } = JSON.parse(out) as { host: number; copies: string[] }
+    expect({ code, copies: copies.length }).toEqual({ code: 0, copies: 1 })
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`inferpool-model-${hostPid}-`))).toEqual([])
   })
 
   it("a private copy changed behind the pool fails the respawn's load (sha256 check), and that replica takes no batch", async () => {

@@ -6,13 +6,26 @@
  * against the pool's SHA-256 before loading (onnx-definition.ts): a replaced or
  * truncated original changes nothing. Written once rather than sent to each process
  * (over IPC or a slot file) so that a respawn costs no copy of the model in the host.
+ *
+ * A host that exits without closing its pools (`process.exit`, an uncaught error) still
+ * removes its copies, from one 'exit' listener; only a host killed outright (SIGKILL)
+ * leaves one behind, named after its pid.
  */
+import { rmSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /** Directories of model copies are named `<prefix><host pid>-<random>` under the OS temp dir. */
 export const MODEL_DIR_PREFIX = 'inferpool-model-'
+
+/** Directories of copies not yet removed, for the 'exit' listener (one for them all, while any is left). */
+const live = new Set<string>()
+
+function removeLeftOnExit(): void {
+  // 'exit' listeners run synchronously and the process ends after them: the sync form.
+  for (const dir of live) rmSync(dir, { recursive: true, force: true })
+}
 
 export class ModelFile {
   private constructor(
@@ -32,11 +45,14 @@ export class ModelFile {
       await rm(dir, { recursive: true, force: true })
       throw err
     }
+    if (live.size === 0) process.once('exit', removeLeftOnExit)
+    live.add(dir)
     return new ModelFile(dir, path)
   }
 
   /** Removes the copy and its directory (once no replica process is left to read it). */
   remove(): Promise<void> {
+    if (live.delete(this.dir) && live.size === 0) process.off('exit', removeLeftOnExit)
     return rm(this.dir, { recursive: true, force: true })
   }
 }
