@@ -65,7 +65,11 @@ interface RawEnd {
 }
 
 /** A call opened on a raw HTTP/2 session; `send` writes bytes, `ended` settles with how it ended. */
-function rawCall(h2: ClientHttp2Session, rpc: string, token?: string): { stream: ClientHttp2Stream; ended: Promise<RawEnd> } {
+function rawCall(
+  h2: ClientHttp2Session,
+  rpc: string,
+  token?: string,
+): { stream: ClientHttp2Stream; ended: Promise<RawEnd>; messages(): number } {
   const headers: Record<string, string> = {
     ':method': 'POST',
     ':path': `/inference.GRPCInferenceService/${rpc}`,
@@ -87,7 +91,7 @@ function rawCall(h2: ClientHttp2Session, rpc: string, token?: string): { stream:
   })
   stream.on('error', () => {})
   const ended = new Promise<RawEnd>((resolve) => stream.on('close', () => resolve(end)))
-  return { stream, ended }
+  return { stream, ended, messages: () => end.messages }
 }
 
 /** A gRPC message prefix declaring `length` bytes (uncompressed). */
@@ -97,13 +101,13 @@ function prefix(length: number): Buffer {
   return bytes
 }
 
-/** A whole, framed ModelInferRequest for the demo model. */
-function framedDemoRequest(seed: number, id: string): Buffer {
+/** A whole, framed ModelInferRequest for the demo model (`model`: a pool of it by another name). */
+function framedDemoRequest(seed: number, id: string, rows = 1, model = 'demo'): Buffer {
   const message = GRPC_SERVICE_DEFINITION.ModelInfer.requestSerialize({
-    model_name: 'demo',
+    model_name: model,
     id,
-    inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256] }],
-    raw_input_contents: [rawBytes(Float32Array.from(demoRows(seed, 1)[0]))],
+    inputs: [{ name: 'input', datatype: 'FP32', shape: [rows, 256] }],
+    raw_input_contents: [rawBytes(Float32Array.from(demoRows(seed, rows).flat()))],
   })
   return Buffer.concat([prefix(message.length), message])
 }
@@ -264,6 +268,45 @@ describe('the pending-bytes budget, shared by HTTP and gRPC', () => {
     })
     // Not a refusal for a spent budget: nothing else held any of it.
     expect(s.handler.pendingBodyBytes).toEqual({ held: 0, limit, refused: 0 })
+  })
+
+  it('keeps a parked gRPC request’s message in the budget until it passes the door, unary and stream alike', async () => {
+    // Batches of 2 only, a queue of 2: one row queued leaves no room for a 2-row request.
+    const small = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      batching: { minBatchSize: 2, maxBatchSize: 2, maxWaitMs: 600_000, maxQueueSize: 2 },
+    })
+    try {
+      const s = await serve({ small }, { port: 0, grpcPort: 0, closePools: false, logger: quiet, admissionWaitMs: 600_000 })
+      servers.push(s)
+      const gate = s.handler.served.door(small).gate
+      const first = small.infer({ input: Float32Array.from(demoRows(7, 1)[0]) })
+      await until(() => small.stats.queued === 1)
+
+      const h2 = session(s)
+      const unaryBytes = framedDemoRequest(8, 'unary', 2, 'small')
+      const unary = rawCall(h2, 'ModelInfer')
+      unary.stream.end(unaryBytes)
+      await until(() => gate.parked === 1)
+      expect(s.handler.pendingBodyBytes.held).toBe(unaryBytes.length)
+      const streamBytes = framedDemoRequest(9, 'streamed', 2, 'small')
+      const streamed = rawCall(h2, 'ModelStreamInfer')
+      streamed.stream.write(streamBytes)
+      await until(() => gate.parked === 2)
+      expect(s.handler.pendingBodyBytes.held).toBe(unaryBytes.length + streamBytes.length)
+
+      // A row straight into the pool completes a batch: room frees, both pass the door.
+      await Promise.all([first, small.infer({ input: Float32Array.from(demoRows(10, 1)[0]) })])
+      expect(await unary.ended).toEqual({ status: 0, code: undefined, messages: 1 })
+      await until(() => streamed.messages() === 1)
+      expect(s.handler.pendingBodyBytes).toMatchObject({ held: 0, refused: 0 })
+      streamed.stream.end()
+      expect(await streamed.ended).toEqual({ status: 0, code: undefined, messages: 1 })
+    } finally {
+      await small.close()
+    }
   })
 
   it('holds an HTTP body’s bytes while it arrives and gives them back when it stalls out', async () => {

@@ -15,8 +15,9 @@
  *   call ends with DEADLINE_EXCEEDED and `ERR_REQUEST_TIMEOUT`, HTTP's 408.
  * - Every byte of a request still arriving is taken from the served models' pending-bytes
  *   budget (../protocol/pending-body-bytes.ts), shared with HTTP bodies; a call whose next
- *   bytes do not fit is ended UNAVAILABLE (`ERR_PENDING_BODY_BYTES_FULL`). A unary
- *   call's bytes are given back at its half-close, a stream message's once complete.
+ *   bytes do not fit is ended UNAVAILABLE (`ERR_PENDING_BODY_BYTES_FULL`). A message's
+ *   bytes are given back once the service has taken it through the door
+ *   (`passedDoor`), or the call ends: a request parked for room still holds them.
  *
  * Every status sent to a client that has not half-closed — the guard's own, or the
  * service's (a stream ended by a shutdown) — is followed by RST_STREAM(NO_ERROR), so a
@@ -34,7 +35,7 @@ import type { ServerHttp2Stream } from 'node:http2'
 import { ServerInterceptingCall } from '@grpc/grpc-js'
 import type { ServerInterceptingCallInterface, ServerInterceptor, StatusObject } from '@grpc/grpc-js'
 import { RequestTimeoutError, UnauthorizedError } from '../protocol/errors.js'
-import type { PendingBodyBytes } from '../protocol/pending-body-bytes.js'
+import type { PendingBodyBytes, PendingBodyHold } from '../protocol/pending-body-bytes.js'
 import { MessageFraming } from './message-framing.js'
 
 /** RPCs that answer without the bearer token (the health checks, as HTTP's `/v2/health/*`). */
@@ -54,6 +55,13 @@ export interface CallGuardOptions {
 export interface GrpcCallGuard {
   /** Register in the server's `interceptors` option, first. */
   readonly interceptor: ServerInterceptor
+  /**
+   * The request `message` (as the service received it) has passed the door, or failed
+   * before it: its bytes leave the pending-bytes budget. Until then a request parked
+   * for room holds them, as an HTTP body still arriving does. (A call that ends first
+   * gives them back as it ends.)
+   */
+  passedDoor(message: object): void
   /**
    * Ends every unary call whose request is still arriving with `error` (a shutdown: as
    * over HTTP, a request still on the wire is not waited for).
@@ -98,12 +106,19 @@ export function isOpenRpc(path: string): boolean {
 export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
   const { authorized, bodyTimeoutMs, budget, failure } = options
   const arriving = new Set<(error: unknown) => void>()
+  /** Gives a delivered request message's bytes back, by the message. */
+  const heldUntilDoor = new WeakMap<object, () => void>()
 
   const interceptor: ServerInterceptor = (method, next) => {
     const unary = !method.requestStream
     const open = isOpenRpc(method.path)
     const framing = new MessageFraming()
-    const hold = budget.hold()
+    /** Each message's hold, from its first byte until it passes the door (or the call ends). */
+    const holds = new Set<PendingBodyHold>()
+    /** The hold of the message arriving now. */
+    let hold: PendingBodyHold | undefined
+    /** Holds of messages complete on the wire, not yet delivered by grpc-js (in order). */
+    const complete: PendingBodyHold[] = []
     let stream: ServerHttp2Stream | undefined
     let timer: NodeJS.Timeout | undefined
     let done = false
@@ -116,16 +131,17 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
       stopTimer()
       timer = setTimeout(() => end(new RequestTimeoutError(bodyTimeoutMs)), bodyTimeoutMs)
     }
-    /** The request has arrived (or the call ended): nothing of it is held as "arriving" now. */
+    /** The request has arrived: no longer timed, nor ended by a shutdown as still arriving. */
     const arrived = (): void => {
       stopTimer()
-      hold.release()
       arriving.delete(end)
     }
     const finish = (): void => {
       if (done) return
       done = true
       arrived()
+      for (const held of holds) held.release()
+      holds.clear()
       stream?.off('data', onData)
     }
     const end = (error: unknown): void => {
@@ -133,10 +149,14 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
     }
     const events = {
       started: () => {
+        hold = budget.hold()
+        holds.add(hold)
         if (!unary) startTimer()
       },
-      bytes: (bytes: number) => hold.take(bytes),
+      bytes: (bytes: number) => hold?.take(bytes),
       completed: () => {
+        if (hold !== undefined) complete.push(hold)
+        hold = undefined
         if (!unary) arrived()
       },
     }
@@ -165,6 +185,19 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
             }
             metadataNext(metadata)
           },
+          onReceiveMessage: (message: unknown, messageNext) => {
+            const held = complete.shift()
+            if (held !== undefined) {
+              const release = (): void => {
+                held.release()
+                holds.delete(held)
+              }
+              // Kept until the service says the request passed the door (`passedDoor`).
+              if (typeof message === 'object' && message !== null) heldUntilDoor.set(message, release)
+              else release()
+            }
+            messageNext(message)
+          },
           onReceiveHalfClose: (halfCloseNext) => {
             if (unary) arrived()
             halfCloseNext()
@@ -186,6 +219,10 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
 
   return {
     interceptor,
+    passedDoor(message) {
+      heldUntilDoor.get(message)?.()
+      heldUntilDoor.delete(message)
+    },
     endArriving(error) {
       for (const end of [...arriving]) end(error)
     },

@@ -78,8 +78,12 @@ class GrpcService {
   #active = 0
   #closing: Promise<void> | undefined
 
-  constructor(served: ServedModels) {
+  /** The call guard's `passedDoor`: a request's bytes leave the pending-bytes budget. */
+  readonly #passedDoor: (request: object) => void
+
+  constructor(served: ServedModels, passedDoor: (request: object) => void) {
     this.#served = served
+    this.#passedDoor = passedDoor
   }
 
   get activeCalls(): number {
@@ -157,6 +161,10 @@ class GrpcService {
     let model: ServedModel | undefined
     let pool: ServedPool | undefined
     const pass = new DoorPass(served)
+    const through = (): void => {
+      pass.through()
+      this.#passedDoor(request)
+    }
     try {
       model = this.#model(request.model_name, request.model_version)
       if (served.closed) throw new ShuttingDownError()
@@ -180,12 +188,12 @@ class GrpcService {
         // One row has no siblings to abort when it fails: the call's (or stream's) own
         // signal is enough, and single-row requests skip an AbortController each.
         const pending = pool.infer(decoded.rows[0], { signal, timeoutMs })
-        pass.through()
+        through()
         results = [await pending]
       } else {
         // All the request's rows or none, one signal for all, as one block where the pool takes one (as over HTTP).
         const pending = submitRequest(pool, decoded, { signal, timeoutMs })
-        pass.through()
+        through()
         results = await pending
       }
       const response = inferResponse(
@@ -210,7 +218,7 @@ class GrpcService {
       }
       throw error
     } finally {
-      pass.through()
+      through()
     }
   }
 
@@ -355,7 +363,6 @@ export function createGrpcService(served: ServedModels | { readonly served: Serv
   if (!(models instanceof ServedModels)) {
     throw new TypeError(`Expected served models (or a handler made by createRequestHandler), got \`${String(served)}\``)
   }
-  const inner = new GrpcService(models)
   const options = models.options
   const guard = createCallGuard({
     authorized: (authorization) => models.authorized(authorization),
@@ -363,6 +370,7 @@ export function createGrpcService(served: ServedModels | { readonly served: Serv
     budget: models.pendingBodyBytes,
     failure: (error) => grpcFailure(error, options.retryAfterSeconds * 1000, options.logger),
   })
+  const inner = new GrpcService(models, (request) => guard.passedDoor(request))
   return {
     definition: GRPC_SERVICE_DEFINITION,
     implementation: inner.implementation,

@@ -21,7 +21,7 @@ export interface RequestHandlerOptions {
   maxBodyBytes?: number
   /**
    * Most bytes that all requests still arriving may hold at once, HTTP bodies and gRPC
-   * messages together (a body or message gives its bytes back once it is complete). A
+   * messages together (a body gives its bytes back once complete, a gRPC message once past the door). A
    * request whose next bytes would pass it is refused with 503 / UNAVAILABLE
    * (`ERR_PENDING_BODY_BYTES_FULL`) instead of being held: with `bodyTimeoutMs`, it bounds
    * the memory slow or stalled clients can pin. A request larger than the whole budget

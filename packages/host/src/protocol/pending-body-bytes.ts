@@ -3,7 +3,8 @@
  * messages together. A client that declares a large body and sends it slowly (or never
  * finishes it) pins what it sent until the body timeout; many such clients would pin
  * the server's memory. Each request takes its bytes from this budget as they arrive and
- * gives them back once its body (or message) is complete or it ends; a chunk that would
+ * gives them back once its body is complete (a gRPC message, which grpc-js reads whole
+ * before the door: once it has passed the door) or it ends; a chunk that would
  * take the total past the limit gets the request refused (`PendingBodyBytesFullError`,
  * 503 / UNAVAILABLE) and nothing of it held. A request that alone needs more than the
  * whole budget could never be taken, however long its client waited: it is refused as
