@@ -61,7 +61,7 @@ export interface ResolvedOptions<Item> {
 }
 
 // The validators are shared with @inferpool/host (the `./internal` subpath).
-export { describeValue as describe, finiteOption, integerOption, numberOption } from './internal.js'
+export { describeValue as describe, integerOption, numberOption } from './internal.js'
 
 function fail(name: string, expected: string, value: unknown, Kind: typeof TypeError | typeof RangeError): never {
   invalidOption(Kind === TypeError ? 'type' : 'range', name, expected, value)
