@@ -167,7 +167,16 @@ export interface PoolStats extends BatcherStats {
 /** Batching options of a pool: the batcher's, minus what the pool derives itself. */
 export type BatchingOptions = Pick<
   DynamicBatcherOptions<unknown>,
-  'maxBatchSize' | 'minBatchSize' | 'maxWaitMs' | 'maxQueueSize' | 'whenFull' | 'maxBatchCost' | 'isolateFailures' | 'statsWindow'
+  | 'maxBatchSize'
+  | 'minBatchSize'
+  | 'maxWaitMs'
+  | 'maxQueueSize'
+  | 'whenFull'
+  | 'maxBatchCost'
+  | 'isolateFailures'
+  | 'statsWindow'
+  | 'formation'
+  | 'latencyModel'
 >
 
 export type ExecutionProvider = 'cpu' | 'cuda' | { name: 'cuda'; deviceId?: number | number[] }

@@ -99,6 +99,8 @@ const BATCHING_KEYS = [
   'maxBatchCost',
   'isolateFailures',
   'statsWindow',
+  'formation',
+  'latencyModel',
 ] as const satisfies ReadonlyArray<keyof BatchingOptions>
 /** Fails to compile when `BatchingOptions` gains a key that `BATCHING_KEYS` lacks. */
 type Unlisted = Exclude<keyof BatchingOptions, (typeof BATCHING_KEYS)[number]>
