@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { DeadlineExceededError, LatencyModel } from '@inferpool/core'
-import { createPool, serve } from '@inferpool/host'
+import { createPool, resolvePoolOptions, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
 import { grpc, grpcClient, rawBytes } from './grpc-helpers.js'
 import type { Message, TestClient } from './grpc-helpers.js'
@@ -126,5 +126,69 @@ describe('gRPC deadline', () => {
     ])
     const answered = await client.call('ModelInfer', demoInfer(demoRows(9, 1), 'slow'), { deadlineMs: 60_000 })
     expect(answered.ok).toBe(true)
+  })
+})
+
+describe("Triton's queue policy (createPool's queuePolicy)", () => {
+  async function policyPool(queuePolicy: Parameters<typeof createPool>[0]['queuePolicy']): Promise<Pool> {
+    const pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      queuePolicy,
+      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+    })
+    pools.push(pool)
+    return pool
+  }
+  const row = () => ({ input: { data: Float32Array.from(demoRows(10, 1)[0]), dims: [256] } })
+  const codeOf = (p: Promise<unknown>) =>
+    p.then(
+      () => 'answered',
+      (e: { code?: string }) => e.code,
+    )
+
+  it('gives every row the default timeout, and ignores a request’s own unless allowTimeoutOverride', async () => {
+    // A 5 s default against a believed 10 s run: refused at the door.
+    const strict = await policyPool({ defaultTimeoutMicroseconds: 5_000_000 })
+    expect(await codeOf(strict.infer(row()))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    expect(await codeOf(strict.infer(row(), { timeoutMs: 60_000 }))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    const lenient = await policyPool({ defaultTimeoutMicroseconds: 5_000_000, allowTimeoutOverride: true })
+    expect(await codeOf(lenient.infer(row()))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    expect(await codeOf(lenient.infer(row(), { timeoutMs: 60_000 }))).toBe('answered')
+  })
+
+  it('bounds the queue by maxQueueSize (0: unbounded) and maps the default timeout to ms', () => {
+    const bounded = resolvePoolOptions({ model: 'm.onnx', queuePolicy: { maxQueueSize: 3, defaultTimeoutMicroseconds: 2_500 } })
+    expect([bounded.batching.maxQueueSize, bounded.timeoutMs, bounded.timeoutOverride]).toEqual([3, 2.5, false])
+    const unbounded = resolvePoolOptions({ model: 'm.onnx', queuePolicy: { maxQueueSize: 0 } })
+    expect([unbounded.batching.maxQueueSize, unbounded.timeoutMs]).toEqual([undefined, undefined])
+    expect(resolvePoolOptions({ model: 'm.onnx', timeoutMs: 7 })).toMatchObject({ timeoutMs: 7, timeoutOverride: true })
+  })
+
+  it('refuses what it cannot honour, and a policy given together with the options it replaces', () => {
+    const cases: Array<[Parameters<typeof createPool>[0], string]> = [
+      [
+        { model: 'm.onnx', queuePolicy: { timeoutAction: 'delay' as 'reject' } },
+        "Expected `queuePolicy.timeoutAction` to be 'reject' (Triton's DELAY is not supported yet), got `\"delay\"` (string)",
+      ],
+      [
+        { model: 'm.onnx', queuePolicy: {}, timeoutMs: 5 },
+        'Expected `timeoutMs` to be unset with `queuePolicy` (its defaultTimeoutMicroseconds), got `5` (number)',
+      ],
+      [
+        { model: 'm.onnx', queuePolicy: {}, batching: { maxQueueSize: 5 } },
+        'Expected `batching.maxQueueSize` to be unset with `queuePolicy` (its maxQueueSize), got `5` (number)',
+      ],
+      [
+        { model: 'm.onnx', queuePolicy: { maxQueueSize: -1 } },
+        'Expected `queuePolicy.maxQueueSize` to be an integer >= 0, got `-1` (number)',
+      ],
+      [
+        { model: 'm.onnx', queuePolicy: { allowTimeoutOverride: 'yes' as unknown as boolean } },
+        'Expected `queuePolicy.allowTimeoutOverride` to be a boolean, got `"yes"` (string)',
+      ],
+    ]
+    for (const [options, message] of cases) expect(() => resolvePoolOptions(options)).toThrow(message)
   })
 })
