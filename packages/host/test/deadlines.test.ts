@@ -127,6 +127,22 @@ describe('gRPC deadline', () => {
     const answered = await client.call('ModelInfer', demoInfer(demoRows(9, 1), 'slow'), { deadlineMs: 60_000 })
     expect(answered.ok).toBe(true)
   })
+
+  it("reads Triton's timeout request parameter (int64, microseconds) as over HTTP", async () => {
+    const { client } = await server({ slow: await slowBelievingPool() })
+    const withTimeout = (seed: number, timeout: Message): Message => ({ ...demoInfer(demoRows(seed, 1), 'slow'), parameters: { timeout } })
+    const refused = await client.call('ModelInfer', withTimeout(11, { int64_param: 5_000_000 }))
+    expect(refused.ok ? 'ok' : [refused.code, refused.metadata['inferpool-code']]).toEqual([
+      grpc.status.UNAVAILABLE,
+      'ERR_DEADLINE_UNATTAINABLE',
+    ])
+    expect((await client.call('ModelInfer', withTimeout(12, { int64_param: 60_000_000 }))).ok).toBe(true)
+    const wrong = await client.call('ModelInfer', withTimeout(13, { string_param: '100' }))
+    expect(wrong.ok ? 'ok' : [wrong.code, wrong.details]).toEqual([
+      grpc.status.INVALID_ARGUMENT,
+      "'parameters.timeout' must be an integer >= 0 (microseconds), got '100'",
+    ])
+  })
 })
 
 describe("Triton's queue policy (createPool's queuePolicy)", () => {
