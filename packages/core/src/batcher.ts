@@ -1,5 +1,6 @@
-import type { FormationLimits } from './batch-formation.js'
+import { readyAt, type FormationLimits } from './batch-formation.js'
 import {
+  deadlineOf,
   DETACHED,
   Entry,
   Guard,
@@ -13,9 +14,10 @@ import {
   WAITING,
   type EntryOwner,
 } from './entry.js'
-import { BatchSizeMismatchError, BatcherClosedError } from './errors.js'
+import { BatchSizeMismatchError, BatcherClosedError, DeadlineExceededError } from './errors.js'
 import { Group, kCancelGroup, onGroupTimeout, type GroupOwner } from './group.js'
 import { KeyedQueues } from './keyed-queues.js'
+import type { LatencyModel } from './latency-model.js'
 import {
   checkCost,
   describe,
@@ -29,7 +31,7 @@ import {
   type ResolvedOptions,
   type ResolvedSubmit,
 } from './options.js'
-import { Fifo } from './queue.js'
+import { Fifo, type PriorityQueue } from './queue.js'
 import { refusal } from './refusal.js'
 import { Run, type PendingSplit } from './run.js'
 import { Statistics } from './stats.js'
@@ -87,6 +89,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private seq = 0
   private batchSeq = 0
   private readonly statistics: Statistics
+  /** Learns batch run times (every successful batch is recorded); read by deadline formation. */
+  private readonly latency: LatencyModel
+  /** `formation: 'deadline'`. */
+  private readonly byDeadline: boolean
 
   private pumpScheduled = false
   private pumping = false
@@ -154,6 +160,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.maxConcurrent = o.maxConcurrentBatches
     this.queues = new KeyedQueues(o.batchKey !== undefined)
     this.statistics = new Statistics(o.statsWindow, this.now())
+    this.latency = o.latencyModel
+    this.byDeadline = o.formation === 'deadline'
   }
 
   /**
@@ -236,17 +244,18 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     }
     const { signal, timeoutMs, priority } = s
     const full = this.mustWait(1)
-    const refused = refusal(1, cost, full, this.closing, this.options)
+    const refused = refusal(1, cost, full, this.closing, this.options, timeoutMs, this.drainMs(1, timeoutMs))
     if (refused !== undefined) return this.refuse(1, refused)
     this.statistics.submitted++
     if (signal?.aborted) {
       this.statistics.cancelled++
       return Promise.reject(signal.reason)
     }
-    const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
+    const stamp = this.stamp()
+    const entry = new Entry(item, key, cost, priority, ++this.seq, stamp)
     const promise = this.admit(entry, full)
     if (signal !== undefined || timeoutMs !== Infinity) {
-      const guard = new Guard(this, entry, signal, timeoutMs)
+      const guard = new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs)
       entry.guard = guard
       if (signal !== undefined) signal.addEventListener('abort', guard)
       if (timeoutMs !== Infinity) guard.timer = setTimeout(onGuardTimeout, timeoutMs, guard)
@@ -334,7 +343,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(error)
     }
     const full = this.mustWait(n)
-    const refused = refusal(n, tooLarge, full, this.closing, this.options)
+    const refused = refusal(n, tooLarge, full, this.closing, this.options, s.timeoutMs, this.drainMs(n, s.timeoutMs))
     if (refused !== undefined) return this.refuse(n, refused)
     if (n === 0) return Promise.resolve([])
     this.statistics.submitted += n
@@ -350,6 +359,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       group.reject = reject
     })
     const stamp = this.stamp()
+    group.deadline = stamp.at + s.timeoutMs
     for (let i = 0; i < n; i++) {
       // Consecutive `seq`s: member i has `seq === group.firstSeq + i`.
       const entry = new Entry(items[i], keys?.[i], costs[i], s.priority, ++this.seq, stamp)
@@ -471,6 +481,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
         maxBatchSize: this.limits.maxBatchSize,
         maxWaitMs: this.limits.maxWaitMs,
         slots: this.maxConcurrent,
+        latencyEstimates: this.latency.estimates(estimateSizes(this.limits.maxBatchSize)),
       },
       this.now(),
     )
@@ -634,6 +645,15 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
           continue
         }
         if (this.queues.size === 0) break
+        if (this.byDeadline) {
+          const wake = this.formByDeadline()
+          if (wake === wake) {
+            // NaN: a batch started or items failed; else nothing can go before `wake`.
+            deadline = wake
+            break
+          }
+          continue
+        }
         const choice = this.queues.choose(this.limits, this.clock)
         const queue = choice.queue
         if (queue === undefined) {
@@ -653,6 +673,105 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (deadline !== Infinity) this.armTimer(deadline)
     else if (this.queues.size === 0) this.clearTimer()
     if (this.closing) this.checkClosed()
+  }
+
+  /**
+   * One step of deadline formation (`formation: 'deadline'`), with a slot free: fails
+   * the queued items that cannot make their deadline even in a batch of one, else
+   * starts the largest batch whose earliest deadline its estimated run time still
+   * meets, unless it may wait for `minBatchSize` (only while every deadline keeps its
+   * slack). Returns NaN when it failed items or started a batch (the pump goes on),
+   * else when to look again (Infinity: when something happens).
+   */
+  private formByDeadline(): number {
+    // The queue whose head goes first (priority, then age), whatever the wait options.
+    this.limits.flush = true
+    const queue = this.queues.choose(this.limits, this.clock).queue as PriorityQueue<Entry>
+    this.limits.flush = this.closing
+    const now = this.clock()
+    const model = this.latency
+    const measured = model.measured
+    // Unmeasured, a batch of one goes as a probe (trusted to fit), and nothing larger.
+    const one = measured ? (model.estimate(1) as number) : 0
+
+    // Items that cannot make it even alone fail now, not once their timer fires.
+    let infeasible: Entry[] | undefined
+    let earliest = Infinity
+    queue.scan((entry) => {
+      const due = deadlineOf(entry)
+      if (due < now + one) (infeasible ??= []).push(entry)
+      else if (due < earliest) earliest = due
+      return true
+    })
+    if (infeasible !== undefined) {
+      for (const entry of infeasible) if (entry.state === QUEUED) this.expire(entry, now + one)
+      this.admitWaiters()
+      return NaN
+    }
+
+    // The largest batch, in take order, whose earliest deadline holds with its estimate.
+    const limits = this.limits
+    let size = 0
+    let cost = 0
+    let due = Infinity
+    queue.scan((entry) => {
+      if (size >= limits.maxBatchSize || (size > 0 && cost + entry.cost > limits.maxBatchCost)) return false
+      const d = deadlineOf(entry)
+      const min = d < due ? d : due
+      if (size > 0) {
+        const ms = measured ? (model.estimate(size + 1) as number) : Infinity
+        if (now + ms > min) return false
+      }
+      due = min
+      cost += entry.cost
+      size++
+      return true
+    })
+
+    // Waiting for `minBatchSize` (the count/time wish) only while every queued item
+    // could still make its deadline in a batch of that size started later.
+    if (size === queue.size) {
+      const wish = readyAt(queue, limits)
+      if (wish > now) {
+        const target = limits.minBatchSize < limits.maxBatchSize ? limits.minBatchSize : limits.maxBatchSize
+        const latest = earliest === Infinity ? Infinity : measured ? earliest - (model.estimate(target) as number) : now
+        const wake = wish < latest ? wish : latest
+        if (wake > now) return wake
+      }
+    }
+    const taken = this.queues.take(queue, { ...limits, maxBatchSize: size })
+    this.admitWaiters()
+    this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
+    return NaN
+  }
+
+  /** Fails a queued (or re-run) entry that cannot make its deadline: a batch holding it would end at `endsAt`. */
+  private expire(entry: Entry, endsAt: number): void {
+    const now = this.clock()
+    const error = new DeadlineExceededError(deadlineOf(entry) - now, endsAt - now)
+    if (entry.state === QUEUED) {
+      this.cancel(entry, error, true)
+      return
+    }
+    // RETRY: out of every queue already.
+    this.statistics.cancelled++
+    this.statistics.timedOut++
+    this.settle(entry)
+    this.rejectEntry(entry, error)
+  }
+
+  /**
+   * Estimated time (ms) until a request of `n` items that arrives now would have run:
+   * the queue ahead of it and itself, in rounds of full batches over every slot. 0
+   * (never refused) unless deadline formation is on, the request has a `timeoutMs`,
+   * and a batch has been measured.
+   */
+  private drainMs(n: number, timeoutMs: number): number {
+    if (!this.byDeadline || timeoutMs === Infinity || !this.latency.measured) return 0
+    const ahead = this.queues.size + this.waiters.count + n
+    const batch = ahead < this.limits.maxBatchSize ? ahead : this.limits.maxBatchSize
+    const rounds = Math.ceil(ahead / (this.limits.maxBatchSize * this.maxConcurrent))
+    return rounds * (this.latency.estimate(batch) as number)
   }
 
   private armTimer(deadline: number): void {
@@ -679,8 +798,15 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const entries: Entry[] = []
     const items: unknown[] = []
     let cost = 0
+    // Nothing late is re-run either: with deadline formation, a half is cut short to
+    // the items whose deadline its estimated run time still meets.
+    const endsAt = this.byDeadline ? this.clock() + (this.latency.estimate(split.entries.length) ?? 0) : -Infinity
     for (const entry of split.entries) {
       if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
+      if (deadlineOf(entry) < endsAt) {
+        this.expire(entry, endsAt)
+        continue
+      }
       entry.state = RUNNING
       entries.push(entry)
       items.push(entry.item)
@@ -783,6 +909,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const now = this.now()
     const running = this.inFlight--
     this.running.delete(run)
+    // A batch whose items had all gone before it ran (`context.aborted`) did no real work.
+    if (ok && !run.context.aborted) this.latency.record(run.entries.length, now - run.startedAt)
     this.statistics.settled(run, now, running, ok)
   }
 
@@ -830,4 +958,12 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       resolve()
     }
   }
+}
+
+/** Sizes at which `stats.latencyEstimates` shows the model: 1, 2, 4, … and `maxBatchSize`. */
+function estimateSizes(maxBatchSize: number): number[] {
+  const sizes: number[] = []
+  for (let size = 1; size < maxBatchSize; size *= 2) sizes.push(size)
+  sizes.push(maxBatchSize)
+  return sizes
 }

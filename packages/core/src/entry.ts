@@ -94,6 +94,8 @@ export class Guard {
     readonly entry: Entry,
     readonly signal: AbortSignal | undefined,
     readonly timeoutMs: number,
+    /** Clock reading by which the result is due: enqueued at + `timeoutMs` (Infinity: none). */
+    readonly deadline: number,
   ) {}
 
   handleEvent(): void {
@@ -111,6 +113,13 @@ export class Guard {
 }
 
 function noop(): void {}
+
+/** Clock reading by which an entry's result is due (its own `timeoutMs`, or its request's), Infinity when none. */
+export function deadlineOf(entry: Entry): number {
+  if (entry.guard !== undefined) return entry.guard.deadline
+  if (entry.group !== undefined) return entry.group.deadline
+  return Infinity
+}
 
 /** `setTimeout(onGuardTimeout, ms, guard)`: no closure per item. */
 export function onGuardTimeout(guard: Guard): void {

@@ -89,3 +89,40 @@ export class RequestTooLargeError extends InferpoolError {
     })
   }
 }
+
+/**
+ * The request cannot meet its deadline, found before it ran (`formation: 'deadline'`):
+ * even alone, its batch would be estimated to end after its deadline, so it is failed
+ * at once instead of being run late or left to time out in the queue.
+ */
+export class DeadlineExceededError extends InferpoolError {
+  static readonly code = 'ERR_DEADLINE_EXCEEDED'
+  constructor(leftMs: number, estimatedMs: number) {
+    super(
+      DeadlineExceededError.code,
+      `Request cannot meet its deadline: ${round(leftMs)} ms left, a batch of one is estimated at ${round(estimatedMs)} ms`,
+      { details: { leftMs, estimatedMs } },
+    )
+  }
+}
+
+/**
+ * Refused at the door (`formation: 'deadline'`): the request's `timeoutMs` is shorter
+ * than the estimated time to drain the queue ahead of it and run it, so it would only
+ * time out in the queue. Retrying later (or elsewhere) may succeed.
+ */
+export class DeadlineUnattainableError extends InferpoolError {
+  static readonly code = 'ERR_DEADLINE_UNATTAINABLE'
+  constructor(timeoutMs: number, drainMs: number) {
+    super(
+      DeadlineUnattainableError.code,
+      `Request refused: its timeout of ${round(timeoutMs)} ms is shorter than the queue's estimated drain of ${round(drainMs)} ms`,
+      { details: { timeoutMs, drainMs } },
+    )
+  }
+}
+
+/** Milliseconds as shown in messages: 3 significant decimals at most. */
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000
+}

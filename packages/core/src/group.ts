@@ -30,6 +30,8 @@ export class Group {
   resolve: (value: unknown) => void = noop
   reject: (reason: unknown) => void = noop
   timer: ReturnType<typeof setTimeout> | undefined = undefined
+  /** Clock reading by which the results are due: enqueued at + `timeoutMs` (Infinity: none). */
+  deadline = Infinity
 
   constructor(
     readonly owner: GroupOwner,

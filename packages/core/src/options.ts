@@ -8,6 +8,7 @@ import {
   MAX_TIMER_MS,
   numberOption,
 } from './internal.js'
+import { LatencyModel } from './latency-model.js'
 import type { CloseOptions, DynamicBatcherOptions, SubmitOptions } from './types.js'
 
 /**
@@ -29,6 +30,8 @@ import type { CloseOptions, DynamicBatcherOptions, SubmitOptions } from './types
  * - `isolateFailures: false` — splitting re-runs work; it is for processors whose
  *   failures are caused by single bad items.
  * - `statsWindow: 1024` — 3 × 8 KiB of samples; enough for a stable p99.
+ * - `formation: 'count'` — costs nothing per item and needs no deadlines; `'deadline'`
+ *   pays a walk of the queue per batch, worth it only when requests carry deadlines.
  */
 export const defaults = {
   maxBatchSize: 32,
@@ -40,6 +43,7 @@ export const defaults = {
   maxConcurrentBatches: 1,
   isolateFailures: false,
   statsWindow: 1024,
+  formation: 'count' as 'count' | 'deadline',
 } as const
 
 export { MAX_TIMER_MS }
@@ -58,10 +62,12 @@ export interface ResolvedOptions<Item> {
   isolateFailures: boolean
   now: () => number
   statsWindow: number
+  formation: 'count' | 'deadline'
+  latencyModel: LatencyModel
 }
 
 // The validators are shared with @inferpool/host (the `./internal` subpath).
-export { describeValue as describe, finiteOption, integerOption, numberOption } from './internal.js'
+export { describeValue as describe, integerOption, numberOption } from './internal.js'
 
 function fail(name: string, expected: string, value: unknown, Kind: typeof TypeError | typeof RangeError): never {
   invalidOption(Kind === TypeError ? 'type' : 'range', name, expected, value)
@@ -82,6 +88,10 @@ export function resolveOptions<Item>(options: DynamicBatcherOptions<Item> | unde
   }
   const whenFull = o.whenFull === undefined ? defaults.whenFull : o.whenFull
   if (whenFull !== 'wait' && whenFull !== 'reject') fail('whenFull', `'wait' or 'reject'`, whenFull, TypeError)
+  const formation = o.formation === undefined ? defaults.formation : o.formation
+  if (formation !== 'count' && formation !== 'deadline') fail('formation', `'count' or 'deadline'`, formation, TypeError)
+  const latencyModel = o.latencyModel === undefined ? new LatencyModel() : o.latencyModel
+  if (!(latencyModel instanceof LatencyModel)) fail('latencyModel', 'a LatencyModel', latencyModel, TypeError)
 
   return {
     maxBatchSize,
@@ -102,6 +112,8 @@ export function resolveOptions<Item>(options: DynamicBatcherOptions<Item> | unde
     isolateFailures: booleanOption('isolateFailures', o.isolateFailures, defaults.isolateFailures),
     now: functionOption<() => number>('now', o.now) ?? defaultNow,
     statsWindow: o.statsWindow === undefined ? defaults.statsWindow : integerOption('statsWindow', o.statsWindow, 1),
+    formation,
+    latencyModel,
   }
 }
 

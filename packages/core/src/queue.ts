@@ -283,6 +283,21 @@ export class PriorityQueue<N extends QueueNode> {
     return { nodes: nodes ?? [], items, cost, full: full || taken >= maxCount || cost >= maxCost }
   }
 
+  /**
+   * Visits the live nodes in the order `take` takes them (priority, then age) until
+   * `visit` returns false. Nothing is taken or changed; `visit` must not change the queue.
+   */
+  scan(visit: (node: N) => boolean): void {
+    const levels = this.levels
+    for (let i = 0; i < levels.length; i++) {
+      const fifo = levels[i].fifo
+      for (let r = 0; r < fifo.length; r++) {
+        const node = fifo.at(r) as N
+        if (node.state === QUEUED && !visit(node)) return
+      }
+    }
+  }
+
   /** Front live node of a level (dropping dead fronts); undefined when it is empty. */
   private frontOf(level: Level<N>): N | undefined {
     const fifo = level.fifo

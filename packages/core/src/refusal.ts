@@ -1,4 +1,11 @@
-import { BatcherClosedError, ItemTooLargeError, QueueFullError, RequestTooLargeError, type InferpoolError } from './errors.js'
+import {
+  BatcherClosedError,
+  DeadlineUnattainableError,
+  ItemTooLargeError,
+  QueueFullError,
+  RequestTooLargeError,
+  type InferpoolError,
+} from './errors.js'
 import type { ResolvedOptions } from './options.js'
 
 /**
@@ -14,7 +21,10 @@ import type { ResolvedOptions } from './options.js'
  * - `RequestTooLargeError` when the request holds more items than the whole queue: it
  *   could never be admitted, not even by waiting;
  * - `QueueFullError` when it would have to wait for room (`full`) and `whenFull` is
- *   `'reject'`.
+ *   `'reject'`;
+ * - `DeadlineUnattainableError` when its `timeoutMs` is shorter than `drainMs`, the
+ *   estimated time to run the queue ahead of it and itself (`formation: 'deadline'`
+ *   only; the batcher passes `drainMs` 0 otherwise, and no time is estimated).
  */
 export function refusal(
   n: number,
@@ -22,11 +32,14 @@ export function refusal(
   full: boolean,
   closing: boolean,
   options: Pick<ResolvedOptions<unknown>, 'maxBatchCost' | 'maxQueueSize' | 'whenFull'>,
+  timeoutMs = Infinity,
+  drainMs = 0,
 ): InferpoolError | undefined {
   if (closing) return new BatcherClosedError()
   if (n === 0) return undefined
   if (cost > options.maxBatchCost) return new ItemTooLargeError(cost, options.maxBatchCost)
   if (n > options.maxQueueSize) return new RequestTooLargeError(n, options.maxQueueSize)
   if (full && options.whenFull === 'reject') return new QueueFullError(options.maxQueueSize)
+  if (timeoutMs < drainMs) return new DeadlineUnattainableError(timeoutMs, drainMs)
   return undefined
 }

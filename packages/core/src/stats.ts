@@ -1,4 +1,5 @@
 import type { Entry } from './entry.js'
+import type { LatencyEstimate } from './latency-model.js'
 import { BusyTime, RateMeter, SampleWindow } from './meters.js'
 import type { Run } from './run.js'
 import type { BatcherObserver, BatcherStats, BatchDispatchEvent, BatchSettleEvent } from './types.js'
@@ -13,6 +14,8 @@ export interface Gauges {
   maxWaitMs: number
   /** Batch slots (`maxConcurrentBatches`), for utilization. */
   slots: number
+  /** The latency model's estimates (see `BatcherStats.latencyEstimates`). */
+  latencyEstimates: LatencyEstimate[]
 }
 
 /**
@@ -120,6 +123,7 @@ export class Statistics {
       maxBatchSize: gauges.maxBatchSize,
       maxWaitMs: gauges.maxWaitMs,
       drainRate: this.drained.rate(now),
+      latencyEstimates: gauges.latencyEstimates,
     }
   }
 

@@ -2,6 +2,7 @@
  * Public types of the dynamic batcher. This file is the contract that
  * `@inferpool/host` builds on: extend it, but do not rename or remove fields.
  */
+import type { LatencyEstimate, LatencyModel } from './latency-model.js'
 
 /** What `processBatch` receives besides the items. */
 export interface BatchContext {
@@ -125,6 +126,33 @@ export interface DynamicBatcherOptions<Item> {
    * @default 1024
    */
   statsWindow?: number
+  /**
+   * How a batch is formed when a slot frees up.
+   * - `'count'`: by count, cost and time — the largest batch within `maxBatchSize` and
+   *   `maxBatchCost`, held back for `minBatchSize` up to `maxWaitMs`. Deadlines
+   *   (`timeoutMs`) only reject an item once they pass. Best when requests carry no
+   *   deadline, or a generous one: it costs nothing per item.
+   * - `'deadline'`: by the items' deadlines (`timeoutMs`) and the run times the
+   *   `latencyModel` has measured. Queued items that cannot make their deadline even
+   *   in a batch of one fail at once (`DeadlineExceededError`); the batch is the largest
+   *   whose earliest deadline still holds with its estimated run time (so nothing is
+   *   run when its answer would come too late); a batch waits for `minBatchSize` only
+   *   while every queued deadline keeps its slack; and a request whose `timeoutMs` is
+   *   shorter than the estimated drain of the queue ahead of it is refused at the door
+   *   (`DeadlineUnattainableError`). Before any run is measured, a batch of one goes
+   *   first, as a probe. Best when requests carry tight deadlines and load can exceed
+   *   capacity: late answers are never computed. Each formation walks the queue once.
+   * @default 'count'
+   */
+  formation?: 'count' | 'deadline'
+  /**
+   * Learns how long a batch of n items takes from the batches that ran (each
+   * successful batch is recorded, with either `formation`); read by `formation:
+   * 'deadline'` and shown in `stats.latencyEstimates`. Inject one to share it or, in
+   * tests, to start from known figures.
+   * @default new LatencyModel()
+   */
+  latencyModel?: LatencyModel
 }
 
 /** Options of one `submit()` call. */
@@ -214,6 +242,11 @@ export interface BatcherStats {
   maxWaitMs: number
   /** Items dispatched per second over about the last second (first runs only). */
   drainRate: number
+  /**
+   * The latency model's estimated run time of a batch, at sizes 1, 2, 4, … up to
+   * `maxBatchSize` (`ms` undefined until a batch has been measured).
+   */
+  latencyEstimates: LatencyEstimate[]
 }
 
 /**

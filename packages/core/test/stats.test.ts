@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { DynamicBatcher } from '../src/index.js'
+import { DynamicBatcher, LatencyModel } from '../src/index.js'
 import type { BatchDispatchEvent, BatchSettleEvent } from '../src/index.js'
 import { nearestRank, SampleWindow } from '../src/meters.js'
 import { flush, gate, track } from './helpers.js'
@@ -53,10 +53,14 @@ describe('SampleWindow percentiles', () => {
 })
 
 describe('batcher stats', () => {
-  it('counts items and batches and reports percentiles and utilization from the injected clock', async () => {
+  it('counts items and batches and reports percentiles, utilization and run-time estimates from the injected clock', async () => {
     let t = 0
     const g = gate<number>()
-    const batcher = new DynamicBatcher<number, number>(g.process, { maxBatchSize: 2, now: () => t })
+    const batcher = new DynamicBatcher<number, number>(g.process, {
+      maxBatchSize: 2,
+      now: () => t,
+      latencyModel: new LatencyModel({ warmupRuns: 0 }),
+    })
     const items = [1, 2, 3].map((i) => track(batcher.submit(i)))
     await flush() // batch [1, 2] starts at t = 0
     expect(batcher.stats).toMatchObject({ submitted: 3, queued: 1, inFlight: 1, inFlightItems: 2, batches: 1 })
@@ -89,6 +93,11 @@ describe('batcher stats', () => {
       maxWaitMs: 0,
       // Three items dispatched within the last second.
       drainRate: 3,
+      // Batch [1, 2] ran 10 ms, batch [3] 20 ms: a batch of two is never estimated below one of one.
+      latencyEstimates: [
+        { size: 1, ms: 20 },
+        { size: 2, ms: 20 },
+      ],
     })
     t = 60
     expect(batcher.stats.utilization).toBe(0.5)

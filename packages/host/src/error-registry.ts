@@ -13,6 +13,8 @@
 import {
   BatchSizeMismatchError,
   BatcherClosedError,
+  DeadlineExceededError,
+  DeadlineUnattainableError,
   InferpoolError,
   ItemTooLargeError,
   QueueFullError,
@@ -227,6 +229,16 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
   }),
   spec({ class: StartupTimeoutError, http: 503, grpc: 'UNAVAILABLE', summary: 'Not every replica loaded within `startupTimeoutMs`.' }),
   spec({
+    class: DeadlineUnattainableError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    retryable: true,
+    summary:
+      "With `formation: 'deadline'`: the request's timeout is shorter than the estimated drain of the queue ahead of it; refused at once rather than left to time out.",
+    // Retry once the queue ahead of it has drained, by the estimate.
+    headers: (error) => ({ 'retry-after': String(Math.max(1, Math.ceil(Number(error.details?.drainMs) / 1000))) }),
+  }),
+  spec({
     class: RemotePoolClosedError,
     http: 503,
     grpc: 'UNAVAILABLE',
@@ -245,6 +257,13 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     http: 504,
     grpc: 'DEADLINE_EXCEEDED',
     summary: "The request's `timeoutMs` passed before its result arrived.",
+  }),
+  spec({
+    class: DeadlineExceededError,
+    http: 504,
+    grpc: 'DEADLINE_EXCEEDED',
+    summary:
+      "With `formation: 'deadline'`: when a replica freed up, the row could not meet its deadline even in a batch of one (by the measured run time), so it failed at once instead of running late.",
   }),
   spec({ class: BatchTimeoutError, http: 504, grpc: 'DEADLINE_EXCEEDED', summary: 'The batch holding the row ran past `batchTimeoutMs`.' }),
   // The model or a replica failed on this row.

@@ -164,10 +164,50 @@ export interface PoolStats extends BatcherStats {
   rebuilds: number
 }
 
+/** Triton's `ModelQueuePolicy`, in its own units and with its own defaults. */
+export interface QueuePolicy {
+  /**
+   * `timeout_action`: what happens to a row whose timeout passes. `'reject'`: it fails
+   * (`TimeoutError`; with `batching.formation: 'deadline'`, `DeadlineExceededError` as
+   * soon as it cannot make it). Triton's `DELAY` is not supported yet, and refused.
+   * @default 'reject'
+   */
+  timeoutAction?: 'reject'
+  /**
+   * `default_timeout_microseconds`: the timeout of a row whose request gives none, in
+   * microseconds (0: none).
+   * @default 0
+   */
+  defaultTimeoutMicroseconds?: number
+  /**
+   * `allow_timeout_override`: whether a request's own timeout (`infer`'s `timeoutMs`,
+   * which the server sets from its `timeoutMs`, `parameters.timeout` and a gRPC
+   * deadline) replaces the default. `false`, as in Triton: the default holds for every
+   * row, and a request's own timeout is ignored.
+   * @default false
+   */
+  allowTimeoutOverride?: boolean
+  /**
+   * `max_queue_size`: most rows queued (0: unbounded); a request that would exceed it
+   * is refused (`QueueFullError`, 503 / UNAVAILABLE).
+   * @default 0
+   */
+  maxQueueSize?: number
+}
+
 /** Batching options of a pool: the batcher's, minus what the pool derives itself. */
 export type BatchingOptions = Pick<
   DynamicBatcherOptions<unknown>,
-  'maxBatchSize' | 'minBatchSize' | 'maxWaitMs' | 'maxQueueSize' | 'whenFull' | 'maxBatchCost' | 'isolateFailures' | 'statsWindow'
+  | 'maxBatchSize'
+  | 'minBatchSize'
+  | 'maxWaitMs'
+  | 'maxQueueSize'
+  | 'whenFull'
+  | 'maxBatchCost'
+  | 'isolateFailures'
+  | 'statsWindow'
+  | 'formation'
+  | 'latencyModel'
 >
 
 export type ExecutionProvider = 'cpu' | 'cuda' | { name: 'cuda'; deviceId?: number | number[] }
@@ -283,6 +323,14 @@ export interface PoolOptions {
   padding?: Record<string, PaddingOptions>
   /** Default per-request timeout in ms. @default undefined (none) */
   timeoutMs?: number
+  /**
+   * Triton's queue policy (a model config's `dynamic_batching.default_queue_policy`),
+   * field for field, so a repository's config.pbtxt maps onto it directly. Given, it
+   * replaces `timeoutMs` and `batching.maxQueueSize` (giving both is refused). See the
+   * host README, "Triton's queue policy".
+   * @default undefined (`timeoutMs` and `batching` alone; a request's own timeout wins)
+   */
+  queuePolicy?: QueuePolicy
   /** With `'cpu'`, a pool that asks for CUDA and cannot load it falls back to CPU with a warning. @default undefined (no fallback) */
   fallback?: 'cpu'
   /**

@@ -220,6 +220,8 @@ describe('inference', () => {
 
 describe('metrics', () => {
   it('serves Prometheus text with every series labelled by model', async () => {
+    // Twice: the first batch of a size is its warm-up, left out of the latency model.
+    await post(`${url}/v2/models/demo/infer`, demoRequest(demoRows(4, 2)))
     await post(`${url}/v2/models/demo/infer`, demoRequest(demoRows(4, 2)))
     const res = await http(`${url}/metrics`)
     expect(res.status).toBe(200)
@@ -237,8 +239,16 @@ describe('metrics', () => {
       'inferpool_worker_restarts_total',
       'inferpool_replicas_ready',
       'inferpool_pool_rebuilds_total',
+      'inferpool_batch_latency_estimate_seconds',
     ]) {
       expect(res.text).toContain(`# TYPE ${name} `)
+    }
+    // The latency model's estimates, as the pool's stats give them at scrape time.
+    expect(demo.stats.latencyEstimates.find((e) => e.size === 4)?.ms).toBeGreaterThan(0)
+    for (const { size, ms } of demo.stats.latencyEstimates) {
+      expect(metric(res.text, 'inferpool_batch_latency_estimate_seconds', { model: 'demo', batch_size: String(size) })).toBe(
+        ms === undefined ? undefined : ms / 1000,
+      )
     }
     for (const model of ['demo', 'multi', 'tokens']) {
       expect(metric(res.text, 'inferpool_queue_length', { model })).toBe(0)

@@ -96,6 +96,7 @@ export function decodeGrpcInferRequest(
     }),
     // No requested outputs means every output, as in JSON; gRPC answers every output raw.
     outputs: request.outputs.length === 0 ? undefined : request.outputs.map((output) => ({ name: output.name })),
+    parameters: requestParameters(request.parameters),
   }
   const source: TensorBytesSource = {
     take: (input) => binary.get(input)?.bytes ?? Buffer.alloc(0),
@@ -104,6 +105,20 @@ export function decodeGrpcInferRequest(
     sizeName: (input) => binary.get(input)?.label ?? 'binary_data_size',
   }
   return decodeInferFields(fields, binary.size > 0 ? source : undefined, metadata, limits)
+}
+
+/**
+ * The request-level parameters the decoder reads, in their JSON form: Triton's
+ * `timeout` (schedule-policy extension, µs), sent by Triton's clients as an int64
+ * parameter. Another kind of value is passed on as it is, for the decoder to refuse.
+ */
+function requestParameters(parameters: inference.ModelInferRequest.$Properties['parameters']): { timeout: unknown } | undefined {
+  const timeout = parameters?.timeout
+  if (timeout === undefined || timeout === null) return undefined
+  const choice = (timeout as { parameter_choice?: keyof inference.InferParameter.$Properties }).parameter_choice
+  if (choice === undefined) return undefined
+  const value = timeout[choice]
+  return { timeout: choice === 'int64_param' || choice === 'uint64_param' ? toNumber(value as number | Long) : value }
 }
 
 function bufferOf(bytes: Uint8Array): Buffer {

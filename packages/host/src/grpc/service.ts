@@ -32,6 +32,7 @@ import type { GrpcCallGuard } from './call-guard.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
 import { declaredRowsOf, decodeGrpcInferRequest, rowsInput } from './request.js'
 import { inferResponse } from './response.js'
+import { shorterTimeout } from '../protocol/timeout.js'
 import { grpcFailure, statusName } from './status.js'
 import type { GrpcFailure } from './status.js'
 
@@ -182,7 +183,7 @@ class GrpcService {
       }
       const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: served.options.maxRowsPerRequest })
       rows = decoded.rowCount
-      const timeoutMs = timeoutOf(served.options.timeoutMs, deadline)
+      const timeoutMs = timeoutOf(shorterTimeout(served.options.timeoutMs, decoded.timeoutMs), deadline)
       let results: RowOutput[] | BlockOutput
       if (rows === 1) {
         // One row has no siblings to abort when it fails: the call's (or stream's) own
@@ -337,14 +338,14 @@ function deadlineOf(call: { getDeadline(): Date | number }): number {
 }
 
 /**
- * The rows' timeout: `timeoutMs`, shortened to the call's deadline so rows the
+ * The rows' timeout: `timeoutMs` (the server's, or the request's `parameters.timeout`
+ * when shorter), shortened to the call's deadline so rows the
  * client no longer waits for leave the queue. (The client's own timer answers
  * DEADLINE_EXCEEDED at the deadline either way.)
  */
 function timeoutOf(handlerTimeoutMs: number | undefined, deadline: number): number | undefined {
   if (!Number.isFinite(deadline)) return handlerTimeoutMs
-  const left = Math.max(1, deadline - Date.now())
-  return handlerTimeoutMs === undefined ? left : Math.min(handlerTimeoutMs, left)
+  return shorterTimeout(handlerTimeoutMs, Math.max(1, deadline - Date.now()))
 }
 
 /**

@@ -32,6 +32,7 @@ import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicEr
 import { MethodNotAllowedError, RequestTimeoutError, RouteNotFoundError, ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
 import { submitRequest } from '../protocol/submit-rows.js'
+import { shorterTimeout } from '../protocol/timeout.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from '../protocol/options.js'
 import { DoorPass, ServedModels } from '../protocol/served-models.js'
 import type { PoolsByModel, ServedModel } from '../protocol/served-models.js'
@@ -262,6 +263,8 @@ class Handler {
     this.#inFlight.add(controller)
     let estimate = 1
     let reader: BodyReader | undefined
+    /** The request's whole timeout (ms), once its body is decoded. */
+    let budgetMs: number | undefined
     try {
       if (this.closing) throw new ShuttingDownError()
       const served = this.served.poolOf(entry)
@@ -289,9 +292,11 @@ class Handler {
       // Bytes per row of JSON bodies only: binary tensors are far denser.
       if (headerLength === undefined) door.rowSize.observe(body.length, rows)
       estimate = rows
-      // The request's deadline counts from its arrival, body read included.
-      const timeoutMs = this.options.timeoutMs === undefined ? undefined : this.options.timeoutMs - (performance.now() - started)
-      if (timeoutMs !== undefined && timeoutMs <= 0) throw new TimeoutError(this.options.timeoutMs as number)
+      // The request's deadline counts from its arrival, body read included: the server's
+      // `timeoutMs`, or the request's own `parameters.timeout` when that is shorter.
+      budgetMs = shorterTimeout(this.options.timeoutMs, request.timeoutMs)
+      const timeoutMs = budgetMs === undefined ? undefined : budgetMs - (performance.now() - started)
+      if (timeoutMs !== undefined && timeoutMs <= 0) throw new TimeoutError(budgetMs as number)
 
       const onClose = (): void => {
         if (!res.writableFinished) controller.abort(new ClientGoneError())
@@ -316,7 +321,7 @@ class Handler {
       const code = errorCodeOf(error)
       if (code === 'ERR_QUEUE_FULL') this.#retryAfter.set(res, this.served.retryAfter(error, pool, estimate))
       // The rows were given what was left of the deadline; the client set the whole of it.
-      if (code === 'ERR_TIMEOUT' && this.options.timeoutMs !== undefined) throw new TimeoutError(this.options.timeoutMs)
+      if (code === 'ERR_TIMEOUT' && budgetMs !== undefined) throw new TimeoutError(budgetMs)
       throw error
     } finally {
       this.#inFlight.delete(controller)

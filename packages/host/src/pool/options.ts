@@ -72,6 +72,8 @@ export interface ResolvedPoolOptions {
   deviceIds: number[]
   padding: Record<string, Required<Pick<PaddingOptions, 'axis'>> & PaddingOptions>
   timeoutMs: number | undefined
+  /** Whether a request's own `timeoutMs` replaces `timeoutMs` (`queuePolicy.allowTimeoutOverride`; true without a policy). */
+  timeoutOverride: boolean
   fallback: 'cpu' | undefined
   /** Worker module file path (`null`: the built-in ONNX tensor worker). */
   worker: string | null
@@ -99,6 +101,8 @@ const BATCHING_KEYS = [
   'maxBatchCost',
   'isolateFailures',
   'statsWindow',
+  'formation',
+  'latencyModel',
 ] as const satisfies ReadonlyArray<keyof BatchingOptions>
 /** Fails to compile when `BatchingOptions` gains a key that `BATCHING_KEYS` lacks. */
 type Unlisted = Exclude<keyof BatchingOptions, (typeof BATCHING_KEYS)[number]>
@@ -121,6 +125,37 @@ function finiteAtLeast(name: string, value: unknown, min: number): number | unde
 }
 
 const oneOf = oneOfOption
+
+/**
+ * `queuePolicy` (Triton's `ModelQueuePolicy`) → the pool's default timeout, whether a
+ * request's own timeout replaces it, and the queue bound; `undefined` without a policy.
+ * It replaces `timeoutMs` and `batching.maxQueueSize`: giving either as well is refused.
+ */
+function resolveQueuePolicy(
+  value: unknown,
+  timeoutMs: unknown,
+  maxQueueSize: unknown,
+): { timeoutMs: number | undefined; timeoutOverride: boolean; maxQueueSize: number | undefined } | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null) invalid('type', 'queuePolicy', 'an object', value)
+  const policy = value as Record<string, unknown>
+  if (timeoutMs !== undefined) invalid('type', 'timeoutMs', 'unset with `queuePolicy` (its defaultTimeoutMicroseconds)', timeoutMs)
+  if (maxQueueSize !== undefined) {
+    invalid('type', 'batching.maxQueueSize', 'unset with `queuePolicy` (its maxQueueSize)', maxQueueSize)
+  }
+  if (policy.timeoutAction !== undefined && policy.timeoutAction !== 'reject') {
+    invalid('range', 'queuePolicy.timeoutAction', "'reject' (Triton's DELAY is not supported yet)", policy.timeoutAction)
+  }
+  const timeoutUs = integerAtLeast('queuePolicy.defaultTimeoutMicroseconds', policy.defaultTimeoutMicroseconds, 0, 0)
+  const override = policy.allowTimeoutOverride ?? false
+  if (typeof override !== 'boolean') invalid('type', 'queuePolicy.allowTimeoutOverride', 'a boolean', override)
+  const bound = integerAtLeast('queuePolicy.maxQueueSize', policy.maxQueueSize, 0, 0)
+  return {
+    timeoutMs: timeoutUs === 0 ? undefined : timeoutUs / 1000,
+    timeoutOverride: override,
+    maxQueueSize: bound === 0 ? undefined : bound,
+  }
+}
 
 function resolveProvider(value: unknown): { provider: 'cpu' | 'cuda'; deviceIds: number[] } {
   if (value === undefined) return { provider: 'cpu', deviceIds: [] }
@@ -270,7 +305,8 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
   const logSeverityLevel = integerAtLeast('session.logSeverityLevel', session.logSeverityLevel, 0, POOL_DEFAULTS.logSeverityLevel)
   if (logSeverityLevel > 4) invalid('range', 'session.logSeverityLevel', 'an integer from 0 (verbose) to 4 (fatal)', logSeverityLevel)
 
-  const timeoutMs = finiteAtLeast('timeoutMs', options.timeoutMs, 0)
+  const policy = resolveQueuePolicy(options.queuePolicy, options.timeoutMs, batching.maxQueueSize)
+  const timeoutMs = policy === undefined ? finiteAtLeast('timeoutMs', options.timeoutMs, 0) : policy.timeoutMs
   if (options.fallback !== undefined && options.fallback !== 'cpu') invalid('range', 'fallback', "'cpu' or undefined", options.fallback)
   const startupTimeoutMs = integerAtLeast('startupTimeoutMs', options.startupTimeoutMs, 1, POOL_DEFAULTS.startupTimeoutMs)
   const batchTimeoutMs = options.batchTimeoutMs === undefined ? undefined : integerAtLeast('batchTimeoutMs', options.batchTimeoutMs, 1, 1)
@@ -299,6 +335,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     concurrency,
     batching: {
       ...batching,
+      ...(policy?.maxQueueSize === undefined ? {} : { maxQueueSize: policy.maxQueueSize }),
       maxBatchSize,
       maxWaitMs: batching.maxWaitMs ?? POOL_DEFAULTS.maxWaitMs,
       isolateFailures: batching.isolateFailures ?? POOL_DEFAULTS.isolateFailures,
@@ -314,6 +351,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     deviceIds,
     padding: resolvePadding(options.padding),
     timeoutMs,
+    timeoutOverride: policy?.timeoutOverride ?? true,
     fallback: options.fallback,
     worker: resolveWorker(options.worker),
     workerOptions: options.workerOptions,

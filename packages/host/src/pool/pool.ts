@@ -188,8 +188,9 @@ async function startPool(
  * The batcher's options for one request, or `undefined` when it has none: made once per
  * request, and not at all in the common case (no signal, timeout, priority or cost).
  */
-function submitOptions(inferOptions: InferOptions, poolTimeoutMs: number | undefined): SubmitOptions | undefined {
-  const timeoutMs = inferOptions.timeoutMs ?? poolTimeoutMs
+function submitOptions(inferOptions: InferOptions, poolTimeoutMs: number | undefined, override: boolean): SubmitOptions | undefined {
+  // Without override (queuePolicy.allowTimeoutOverride: false) the pool's default holds for every row.
+  const timeoutMs = override ? (inferOptions.timeoutMs ?? poolTimeoutMs) : poolTimeoutMs
   if (
     inferOptions.signal === undefined &&
     timeoutMs === undefined &&
@@ -232,7 +233,7 @@ function facade(
 
   /** Queues admitted rows all or none: `inferMany`'s rows and `inferBlock`'s alike. */
   const submitMany = (items: unknown[], inferOptions: InferOptions): Promise<unknown[]> =>
-    batcher.submitMany(items, submitOptions(inferOptions, options.timeoutMs))
+    batcher.submitMany(items, submitOptions(inferOptions, options.timeoutMs, options.timeoutOverride))
 
   const pool: Pool<unknown, unknown> = {
     infer(input: unknown, inferOptions: InferOptions = NO_OPTIONS): Promise<unknown> {
@@ -242,7 +243,7 @@ function facade(
       } catch (err) {
         return Promise.reject(err)
       }
-      const submit = submitOptions(inferOptions, options.timeoutMs)
+      const submit = submitOptions(inferOptions, options.timeoutMs, options.timeoutOverride)
       return submit === undefined ? batcher.submit(item) : batcher.submit(item, submit)
     },
     inferMany(inputs: readonly unknown[], inferOptions: InferOptions = NO_OPTIONS): Promise<unknown[]> {

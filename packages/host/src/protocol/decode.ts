@@ -61,6 +61,12 @@ export interface DecodedInferRequest {
   readonly block: BlockInput | undefined
   /** The outputs to return, in the model's order. */
   readonly outputs: readonly RequestedOutput[]
+  /**
+   * The request's own timeout in ms, from Triton's `parameters.timeout` (an integer in
+   * microseconds, as Triton's clients send it); `undefined` when it gave none (or 0,
+   * which Triton reads as "the model's default").
+   */
+  readonly timeoutMs?: number | undefined
 }
 
 /**
@@ -81,6 +87,7 @@ export class DecodedRequest implements DecodedInferRequest {
     readonly id: string | undefined,
     readonly inputs: readonly DecodedInput[],
     readonly outputs: readonly RequestedOutput[],
+    readonly timeoutMs: number | undefined = undefined,
   ) {
     this.rowCount = inputs[0].shape[0]
     let block: BlockInput | undefined = {}
@@ -193,6 +200,7 @@ function decodeJsonRequest(
   const parameters = body.parameters
   if (parameters !== undefined && !isObject(parameters)) throw invalidInput(`'parameters' must be an object, got ${describe(parameters)}`)
   const binaryByDefault = booleanParameter(parameters?.binary_data_output, "'parameters.binary_data_output'")
+  const timeoutMs = timeoutParameter(parameters?.timeout)
   const outputs = decodeRequestedOutputs(body.outputs, metadata, binaryByDefault)
 
   const inputs = body.inputs
@@ -216,7 +224,19 @@ function decodeJsonRequest(
     decoded.push(input)
   }
   tail?.finish()
-  return new DecodedRequest(id, decoded, outputs)
+  return new DecodedRequest(id, decoded, outputs, timeoutMs)
+}
+
+/**
+ * Triton's `parameters.timeout` (schedule-policy extension): an int64 count of
+ * microseconds; 0 means the model's default. In ms, or `undefined` for none.
+ */
+function timeoutParameter(value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalidInput(`'parameters.timeout' must be an integer >= 0 (microseconds), got ${describe(value)}`)
+  }
+  return value === 0 ? undefined : value / 1000
 }
 
 function booleanParameter(value: unknown, what: string): boolean {

@@ -150,6 +150,29 @@ export class ServerMetrics {
       (s) => s.rebuilds,
     )
     this.#replicaMetrics()
+    this.#latencyMetrics()
+  }
+
+  /**
+   * The pool's latency model (`pool.stats.latencyEstimates`): the estimated run time of
+   * a batch at sizes 1, 2, 4, … and the effective max batch size. A size is left out
+   * until a batch has been measured. Across processes, the slowest estimate is kept.
+   */
+  #latencyMetrics(): void {
+    const all = (): Generator<[string, PoolStats]> => this.#stats()
+    new Gauge<'model' | 'batch_size'>({
+      name: 'inferpool_batch_latency_estimate_seconds',
+      help: "Estimated run time of a batch of batch_size rows on the pool's replicas (p99 of recent runs; larger sizes extrapolated conservatively).",
+      labelNames: ['model', 'batch_size'],
+      aggregator: 'max',
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        for (const [model, stats] of all()) {
+          for (const e of stats.latencyEstimates) if (e.ms !== undefined) this.set({ model, batch_size: String(e.size) }, e.ms / 1000)
+        }
+      },
+    })
   }
 
   /**

@@ -1,0 +1,140 @@
+import { integerOption } from './internal.js'
+
+/** Options of `LatencyModel`. */
+export interface LatencyModelOptions {
+  /**
+   * Recent runs kept per batch size. The estimate of a size is the p99 of its window,
+   * as in Clockwork (OSDI'20): with 10 runs that is the slowest of the last 10, so one
+   * slow run raises the estimate at once and a speed-up lowers it after 10 runs.
+   * @default 10
+   */
+  window?: number
+  /**
+   * First runs of each batch size left out of its window: the first run of a new
+   * shape pays one-off costs (ONNX Runtime allocates and plans for a new input shape)
+   * that later runs do not.
+   * @default 1
+   */
+  warmupRuns?: number
+}
+
+/** One size's estimate, as shown in statistics. */
+export interface LatencyEstimate {
+  /** Rows in the batch. */
+  readonly size: number
+  /** Estimated run time (ms); `undefined` until any run has been measured. */
+  readonly ms: number | undefined
+}
+
+/** The recent run times of one batch size (a ring of `window` slots). */
+class SizeWindow {
+  readonly samples: number[] = []
+  next = 0
+  /** Runs seen, warm-up ones included. */
+  runs = 0
+}
+
+/**
+ * How long a batch of n rows takes, learned online from the batches that ran: the
+ * p99 of the last `window` runs of each size (warm-up runs excluded), made
+ * conservative for sizes with no run of their own:
+ *
+ * - it never decreases with the size: the estimate of n is at least that of any
+ *   measured size below n (a batch does not get faster by holding more rows);
+ * - a size between two measured sizes gets the next measured size above it;
+ * - a size beyond every measured one is extrapolated in proportion to its rows from
+ *   the measured size with the highest time per row — an upper bound of any
+ *   `t = a·n + b` line through the measured points, since the fixed part `b` is not
+ *   scaled away;
+ * - before any run has been measured, nothing is known: `estimate` answers
+ *   `undefined`, and a scheduler runs a probe (a batch of one) to learn.
+ *
+ * Pure and dependency-free: it is told each run's size and duration (`record`) by
+ * whoever measured it, on whatever clock; it reads no clock itself.
+ */
+export class LatencyModel {
+  private readonly window: number
+  private readonly warmupRuns: number
+  private readonly sizes = new Map<number, SizeWindow>()
+  /** Estimates by size, rebuilt lazily after a `record`; index 0 unused. */
+  private table: Float64Array = new Float64Array(0)
+  private dirty = false
+  /** Largest measured size, and the highest p99 per row among measured sizes. */
+  private largest = 0
+  private perRow = 0
+
+  constructor(options: LatencyModelOptions = {}) {
+    this.window = options.window === undefined ? 10 : integerOption('window', options.window, 1)
+    this.warmupRuns = options.warmupRuns === undefined ? 1 : integerOption('warmupRuns', options.warmupRuns, 0)
+  }
+
+  /** Whether any run has been measured (past its size's warm-up). */
+  get measured(): boolean {
+    if (this.dirty) this.rebuild()
+    return this.largest > 0
+  }
+
+  /** Records that a batch of `size` rows ran in `ms`. Ignores sizes < 1 and durations that are not finite and >= 0. */
+  record(size: number, ms: number): void {
+    if (!(size >= 1) || !(ms >= 0) || ms === Infinity) return
+    size = Math.floor(size)
+    let sw = this.sizes.get(size)
+    if (sw === undefined) {
+      sw = new SizeWindow()
+      this.sizes.set(size, sw)
+    }
+    if (++sw.runs <= this.warmupRuns) return
+    sw.samples[sw.next] = ms
+    sw.next = (sw.next + 1) % this.window
+    this.dirty = true
+  }
+
+  /**
+   * Estimated run time (ms) of a batch of `size` rows, never below what was measured
+   * for any size <= `size` (see the class); `undefined` while nothing is measured.
+   */
+  estimate(size: number): number | undefined {
+    if (this.dirty) this.rebuild()
+    if (this.largest === 0) return undefined
+    const n = size < 1 ? 1 : Math.ceil(size)
+    if (n <= this.largest) return this.table[n]
+    return this.perRow * n
+  }
+
+  /** The estimates at `sizes`, for statistics. */
+  estimates(sizes: readonly number[]): LatencyEstimate[] {
+    return sizes.map((size) => ({ size, ms: this.estimate(size) }))
+  }
+
+  private rebuild(): void {
+    this.dirty = false
+    let largest = 0
+    for (const [size, sw] of this.sizes) if (sw.samples.length > 0 && size > largest) largest = size
+    this.largest = largest
+    this.perRow = 0
+    if (largest === 0) return
+    const p = new Float64Array(largest + 1).fill(NaN)
+    for (const [size, sw] of this.sizes) {
+      if (sw.samples.length === 0) continue
+      const v = p99(sw.samples)
+      p[size] = v
+      if (v / size > this.perRow) this.perRow = v / size
+    }
+    // Backward: a size without runs takes the next measured size above it.
+    const table = new Float64Array(largest + 1)
+    let above = p[largest]
+    for (let n = largest; n >= 1; n--) {
+      if (p[n] === p[n]) above = p[n]
+      table[n] = above
+    }
+    // Forward: never below a smaller size's estimate.
+    for (let n = 2; n <= largest; n++) if (table[n] < table[n - 1]) table[n] = table[n - 1]
+    this.table = table
+  }
+}
+
+/** Nearest-rank p99 of a few samples (with 10 or fewer, their maximum). */
+function p99(samples: readonly number[]): number {
+  const sorted = samples.slice().sort((a, b) => a - b)
+  return sorted[Math.ceil(0.99 * sorted.length) - 1]
+}

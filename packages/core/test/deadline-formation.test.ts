@@ -1,0 +1,174 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DeadlineExceededError, DeadlineUnattainableError, DynamicBatcher, LatencyModel } from '../src/index.js'
+import type { DynamicBatcherOptions } from '../src/index.js'
+import { flush, gate, track } from './helpers.js'
+
+beforeEach(() => {
+  vi.useFakeTimers()
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** A latency model that has measured `ms(n)` for every size 1..`sizes` (no warm-up). */
+function measuredModel(sizes: number, ms: (n: number) => number): LatencyModel {
+  const model = new LatencyModel({ warmupRuns: 0 })
+  for (let n = 1; n <= sizes; n++) model.record(n, ms(n))
+  return model
+}
+
+/**
+ * A batcher with deadline formation over a gated processor and an injected clock `t`
+ * (timers are faked and only move when a test moves them): its one slot is held by a
+ * first batch of `0` until `release()`.
+ */
+function deadlineFixture(options: DynamicBatcherOptions<number>) {
+  const clock = { t: 0 }
+  const g = gate<number>()
+  const batcher = new DynamicBatcher<number, number>(g.process, { formation: 'deadline', now: () => clock.t, ...options })
+  const batches = () => g.pending.map((p) => p.items)
+  const release = async (i: number) => {
+    g.pending[i].resolve(g.pending[i].items)
+    await flush()
+  }
+  return { clock, batcher, batches, release, g }
+}
+
+describe("formation: 'deadline'", () => {
+  it('fails at once, when a slot frees up, a queued request that cannot make its deadline even alone', async () => {
+    const { clock, batcher, batches, release } = deadlineFixture({ latencyModel: measuredModel(4, () => 10) })
+    const busy = track(batcher.submit(0))
+    await flush()
+    // Admitted at t = 0: a batch of one (10 ms) still ends before its deadline at 15.
+    const late = track(batcher.submit(1, { timeoutMs: 15 }))
+    const fine = track(batcher.submit(2, { timeoutMs: 100 }))
+    clock.t = 8 // the slot frees at 8: 8 + 10 > 15, long before its timer would fire
+    await release(0)
+    expect(busy.status).toBe('fulfilled')
+    expect(late.status).toBe('rejected')
+    expect(late.reason).toBeInstanceOf(DeadlineExceededError)
+    expect(late.reason).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { leftMs: 7, estimatedMs: 10 } })
+    expect(batches()).toEqual([[0], [2]])
+    expect(batcher.stats).toMatchObject({ timedOut: 1, cancelled: 1, queued: 0, inFlight: 1 })
+    await release(1)
+    expect(fine).toEqual({ status: 'fulfilled', value: 2 })
+  })
+
+  it('never packs a row whose deadline has passed, though its timer has not fired yet', async () => {
+    const { clock, batcher, batches, release } = deadlineFixture({ latencyModel: measuredModel(4, () => 1) })
+    void batcher.submit(0)
+    await flush()
+    const passed = track(batcher.submit(1, { timeoutMs: 20 }))
+    const fine = track(batcher.submit(2, { timeoutMs: 100 }))
+    clock.t = 25
+    await release(0)
+    expect(passed.reason).toBeInstanceOf(DeadlineExceededError)
+    expect(batches()).toEqual([[0], [2]])
+    await release(1)
+    expect(fine.value).toBe(2)
+  })
+
+  it('takes the largest batch whose earliest deadline still holds with the estimated run time', async () => {
+    // 2 ms per row: a batch of 3 ends at 6, of 4 at 8; item 3's deadline is at 7.
+    const model = measuredModel(8, (n) => 2 * n)
+    const { batcher, batches, release } = deadlineFixture({ maxBatchSize: 8, latencyModel: model })
+    void batcher.submit(0)
+    await flush()
+    const results = [1, 2, 3, 4].map((i) => track(batcher.submit(i, { timeoutMs: i === 3 ? 7 : 100 })))
+    await release(0)
+    expect(batches()).toEqual([[0], [1, 2, 3]])
+    await release(1)
+    expect(batches()).toEqual([[0], [1, 2, 3], [4]])
+    await release(2)
+    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4])
+  })
+
+  it('forms the same queue by count alone when formation is count', async () => {
+    const model = measuredModel(8, (n) => 2 * n)
+    const { batcher, batches, release } = deadlineFixture({ maxBatchSize: 8, latencyModel: model, formation: 'count' })
+    void batcher.submit(0)
+    await flush()
+    for (const i of [1, 2, 3, 4]) void batcher.submit(i, { timeoutMs: i === 3 ? 7 : 100 }).catch(() => undefined)
+    await release(0)
+    expect(batches()).toEqual([[0], [1, 2, 3, 4]])
+  })
+
+  it('probes with a batch of one before any run is measured, then sizes batches from the measurement', async () => {
+    const { clock, batcher, batches, release } = deadlineFixture({ maxBatchSize: 8, latencyModel: new LatencyModel({ warmupRuns: 0 }) })
+    const all = [1, 2, 3].map((i) => track(batcher.submit(i, { timeoutMs: 100 })))
+    await flush()
+    expect(batches()).toEqual([[1]])
+    clock.t = 2 // the probe ran 2 ms: a batch of two is estimated at 4 (in proportion)
+    await release(0)
+    expect(batches()).toEqual([[1], [2, 3]])
+    await release(1)
+    expect(all.map((r) => r.value)).toEqual([1, 2, 3])
+  })
+
+  it('waits for minBatchSize only while every queued deadline keeps its slack', async () => {
+    // A batch of 4 takes 10 ms; the count/time policy alone would wait until t = 100.
+    const { clock, batcher, batches } = deadlineFixture({
+      minBatchSize: 4,
+      maxBatchSize: 4,
+      maxWaitMs: 100,
+      latencyModel: measuredModel(4, () => 10),
+    })
+    void batcher.submit(1, { timeoutMs: 30 })
+    void batcher.submit(2)
+    await flush()
+    expect(batches()).toEqual([])
+    clock.t = 19
+    vi.advanceTimersByTime(19)
+    await flush()
+    expect(batches()).toEqual([])
+    // At 20 a batch of 4 would still end by item 1's deadline at 30: the last moment to go.
+    clock.t = 20
+    vi.advanceTimersByTime(1)
+    await flush()
+    expect(batches()).toEqual([[1, 2]])
+  })
+
+  it('refuses at the door a request whose timeout is shorter than the estimated drain of the queue ahead of it', async () => {
+    const { batcher } = deadlineFixture({ maxBatchSize: 4, latencyModel: measuredModel(4, () => 20) })
+    void batcher.submit(0)
+    await flush()
+    for (let i = 1; i <= 8; i++) void batcher.submit(i)
+    // 8 queued + 1: three rounds of batches of 4 on one slot, 20 ms each.
+    const refused = track(batcher.submit(9, { timeoutMs: 50 }))
+    const many = track(batcher.submitMany([10, 11], { timeoutMs: 59 }))
+    const admitted = track(batcher.submit(12, { timeoutMs: 60 }))
+    await flush()
+    expect(refused.reason).toBeInstanceOf(DeadlineUnattainableError)
+    expect(refused.reason).toMatchObject({ code: 'ERR_DEADLINE_UNATTAINABLE', details: { timeoutMs: 50, drainMs: 60 } })
+    expect(many.reason).toMatchObject({ code: 'ERR_DEADLINE_UNATTAINABLE', details: { timeoutMs: 59, drainMs: 60 } })
+    expect(admitted.status).toBe('pending')
+    expect(batcher.stats).toMatchObject({ rejected: 3, queued: 9 })
+  })
+
+  it('refuses nothing for its deadline before a run is measured, nor with count formation', async () => {
+    const unmeasured = deadlineFixture({ maxBatchSize: 1, latencyModel: new LatencyModel() })
+    void unmeasured.batcher.submit(0)
+    await flush()
+    for (let i = 1; i <= 8; i++) void unmeasured.batcher.submit(i)
+    expect(track(unmeasured.batcher.submit(9, { timeoutMs: 1 })).status).toBe('pending')
+    await flush()
+    expect(unmeasured.batcher.stats.rejected).toBe(0)
+
+    const count = deadlineFixture({ maxBatchSize: 1, latencyModel: measuredModel(1, () => 20), formation: 'count' })
+    void count.batcher.submit(0)
+    await flush()
+    for (let i = 1; i <= 8; i++) void count.batcher.submit(i)
+    void count.batcher.submit(9, { timeoutMs: 1 }).catch(() => undefined)
+    await flush()
+    expect(count.batcher.stats.rejected).toBe(0)
+  })
+
+  it('validates formation and latencyModel, echoing the bad value', () => {
+    expect(() => new DynamicBatcher(() => [], { formation: 'edf' as 'count' })).toThrow(
+      "Expected `formation` to be 'count' or 'deadline', got `\"edf\"` (string)",
+    )
+    expect(() => new DynamicBatcher(() => [], { latencyModel: {} as LatencyModel })).toThrow(
+      'Expected `latencyModel` to be a LatencyModel, got `{}` (object)',
+    )
+  })
+})

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { LatencyModel } from '../src/index.js'
+
+describe('LatencyModel', () => {
+  it('knows nothing before a run is measured, and leaves out each size’s warm-up runs', () => {
+    const model = new LatencyModel({ warmupRuns: 1 })
+    expect(model.estimate(1)).toBeUndefined()
+    expect(model.measured).toBe(false)
+    model.record(4, 50) // the first run of size 4: warm-up
+    expect(model.estimate(4)).toBeUndefined()
+    model.record(4, 8)
+    expect(model.measured).toBe(true)
+    expect(model.estimate(4)).toBe(8)
+  })
+
+  it('estimates a size by the p99 of its last `window` runs: the slowest of the last 10', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    for (const ms of [5, 6, 9, 5, 5, 5, 5, 5, 5, 5]) model.record(8, ms)
+    expect(model.estimate(8)).toBe(9)
+    // Ten faster runs push the slow one out of the window.
+    for (let i = 0; i < 10; i++) model.record(8, 4)
+    expect(model.estimate(8)).toBe(4)
+  })
+
+  it('adapts at once when the machine slows down', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    for (let i = 0; i < 10; i++) model.record(16, 10)
+    model.record(16, 30)
+    expect(model.estimate(16)).toBe(30)
+  })
+
+  it('never estimates a larger batch below a smaller one', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    model.record(2, 10)
+    model.record(4, 6) // noisy: faster than size 2
+    expect(model.estimate(4)).toBe(10)
+    expect(model.estimate(3)).toBe(10)
+  })
+
+  it('gives a size between two measured sizes the next measured size above it', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    model.record(1, 2)
+    model.record(8, 12)
+    expect(model.estimate(2)).toBe(12)
+    expect(model.estimate(7)).toBe(12)
+    expect(model.estimate(1)).toBe(2)
+  })
+
+  it('extrapolates a size beyond every measured one in proportion to its rows, from the highest time per row', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    model.record(1, 3) // 3 ms per row
+    model.record(4, 8) // 2 ms per row
+    expect(model.estimate(10)).toBe(30)
+    expect(model.estimates([1, 4, 10])).toEqual([
+      { size: 1, ms: 3 },
+      { size: 4, ms: 8 },
+      { size: 10, ms: 30 },
+    ])
+  })
+
+  it('ignores runs that are not measurements, and validates its options', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    model.record(0, 5)
+    model.record(2, -1)
+    model.record(2, Number.NaN)
+    model.record(2, Infinity)
+    expect(model.measured).toBe(false)
+    expect(() => new LatencyModel({ window: 0 })).toThrow('Expected `window` to be an integer >= 1, got `0` (number)')
+    expect(() => new LatencyModel({ warmupRuns: -1 })).toThrow('Expected `warmupRuns` to be an integer >= 0, got `-1` (number)')
+  })
+})

@@ -1,0 +1,210 @@
+/**
+ * Deadline-aware formation end to end (`batching.formation: 'deadline'`) on real
+ * replicas, HTTP and gRPC on 127.0.0.1. The pool's latency model is injected, so that
+ * what the scheduler believes of the run time is known exactly: timing never decides
+ * an assertion.
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { DeadlineExceededError, LatencyModel } from '@inferpool/core'
+import { createPool, resolvePoolOptions, serve } from '@inferpool/host'
+import type { InferpoolServer, Pool } from '@inferpool/host'
+import { grpc, grpcClient, rawBytes } from './grpc-helpers.js'
+import type { Message, TestClient } from './grpc-helpers.js'
+import { demoModel, demoRequest, demoRows, post } from './server-helpers.js'
+
+const pools: Pool[] = []
+const servers: InferpoolServer[] = []
+const clients: TestClient[] = []
+afterAll(async () => {
+  for (const client of clients) client.close()
+  await Promise.all(servers.map((s) => s.close()))
+  await Promise.all(pools.map((p) => p.close()))
+})
+
+const quiet = { error() {}, info() {}, warn() {} }
+
+/** A latency model that believes every batch of up to 8 rows takes `ms`. */
+function believing(ms: number): LatencyModel {
+  const model = new LatencyModel({ warmupRuns: 0 })
+  for (let n = 1; n <= 8; n++) model.record(n, ms)
+  return model
+}
+
+/** The demo model with deadline formation, believing a batch takes 10 s. */
+async function slowBelievingPool(): Promise<Pool> {
+  const pool = await createPool({
+    model: demoModel,
+    replicas: 1,
+    logger: quiet,
+    batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+  })
+  pools.push(pool)
+  return pool
+}
+
+async function server(models: Parameters<typeof serve>[0], options: Parameters<typeof serve>[1] = {}) {
+  const s = await serve(models, { port: 0, grpcPort: 0, closePools: false, logger: quiet, ...options })
+  servers.push(s)
+  const client = grpcClient(s.grpcAddress as string)
+  clients.push(client)
+  return { url: s.url as string, client }
+}
+
+function demoInfer(rows: number[][], model: string): Message {
+  return {
+    model_name: model,
+    inputs: [{ name: 'input', datatype: 'FP32', shape: [rows.length, 256] }],
+    raw_input_contents: [rawBytes(Float32Array.from(rows.flat()))],
+  }
+}
+
+describe('deadline formation on a real pool', () => {
+  it('fails a queued row at once with DeadlineExceededError when the estimate says it can no longer make it', async () => {
+    const model = believing(10_000)
+    const pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: model },
+    })
+    pools.push(pool)
+    // Admitted: 10 s of run time fits 20 s. Before its batch forms, a run is measured at
+    // 30 s (the machine slowed down): it can no longer make it, and is not run.
+    const late = pool.infer({ input: { data: Float32Array.from(demoRows(1, 1)[0]), dims: [256] } }, { timeoutMs: 20_000 })
+    model.record(1, 30_000)
+    const error = await late.then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(DeadlineExceededError)
+    expect(error).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED' })
+    expect(pool.stats).toMatchObject({ timedOut: 1, batches: 0, completed: 0 })
+  })
+})
+
+describe("HTTP parameters.timeout (Triton's schedule-policy extension, in microseconds)", () => {
+  it('refuses at once with 503, ERR_DEADLINE_UNATTAINABLE and Retry-After a request whose timeout is shorter than the estimated drain', async () => {
+    const { url } = await server({ slow: await slowBelievingPool() })
+    const refused = await post(`${url}/v2/models/slow/infer`, demoRequest(demoRows(2, 1), { parameters: { timeout: 5_000_000 } }))
+    expect(refused.status).toBe(503)
+    expect(refused.headers['retry-after']).toBe('10')
+    expect((refused.json as { error: string; code: string }).code).toBe('ERR_DEADLINE_UNATTAINABLE')
+    // 60 s leaves room for the believed 10 s: admitted and answered.
+    const answered = await post(`${url}/v2/models/slow/infer`, demoRequest(demoRows(3, 1), { parameters: { timeout: 60_000_000 } }))
+    expect(answered.status).toBe(200)
+    // No timeout at all: no deadline, never refused for one.
+    expect((await post(`${url}/v2/models/slow/infer`, demoRequest(demoRows(4, 1)))).status).toBe(200)
+  })
+
+  it("takes the server's timeoutMs as the deadline of a request that gives none, and the shorter of the two otherwise", async () => {
+    const { url } = await server({ slow: await slowBelievingPool() }, { timeoutMs: 5_000 })
+    const byDefault = await post(`${url}/v2/models/slow/infer`, demoRequest(demoRows(5, 1)))
+    expect(byDefault.status).toBe(503)
+    expect((byDefault.json as { code: string }).code).toBe('ERR_DEADLINE_UNATTAINABLE')
+    const longer = await post(`${url}/v2/models/slow/infer`, demoRequest(demoRows(6, 1), { parameters: { timeout: 60_000_000 } }))
+    expect((longer.json as { code: string }).code).toBe('ERR_DEADLINE_UNATTAINABLE')
+  })
+
+  it('answers 400 for a timeout that is not a whole number of microseconds >= 0', async () => {
+    const { url } = await server({ slow: await slowBelievingPool() })
+    for (const timeout of [-1, 1.5, '100']) {
+      const res = await post(`${url}/v2/models/slow/infer`, demoRequest(demoRows(7, 1), { parameters: { timeout } }))
+      expect(res.status).toBe(400)
+      expect(res.json).toMatchObject({ code: 'ERR_INVALID_INPUT' })
+      expect((res.json as { error: string }).error).toContain("'parameters.timeout' must be an integer >= 0 (microseconds), got")
+    }
+  })
+})
+
+describe('gRPC deadline', () => {
+  it('is the deadline of the rows: UNAVAILABLE with ERR_DEADLINE_UNATTAINABLE when shorter than the estimated drain', async () => {
+    const { client } = await server({ slow: await slowBelievingPool() })
+    const refused = await client.call('ModelInfer', demoInfer(demoRows(8, 1), 'slow'), { deadlineMs: 5_000 })
+    expect(refused.ok ? 'ok' : [refused.code, refused.metadata['inferpool-code']]).toEqual([
+      grpc.status.UNAVAILABLE,
+      'ERR_DEADLINE_UNATTAINABLE',
+    ])
+    const answered = await client.call('ModelInfer', demoInfer(demoRows(9, 1), 'slow'), { deadlineMs: 60_000 })
+    expect(answered.ok).toBe(true)
+  })
+
+  it("reads Triton's timeout request parameter (int64, microseconds) as over HTTP", async () => {
+    const { client } = await server({ slow: await slowBelievingPool() })
+    const withTimeout = (seed: number, timeout: Message): Message => ({ ...demoInfer(demoRows(seed, 1), 'slow'), parameters: { timeout } })
+    const refused = await client.call('ModelInfer', withTimeout(11, { int64_param: 5_000_000 }))
+    expect(refused.ok ? 'ok' : [refused.code, refused.metadata['inferpool-code']]).toEqual([
+      grpc.status.UNAVAILABLE,
+      'ERR_DEADLINE_UNATTAINABLE',
+    ])
+    expect((await client.call('ModelInfer', withTimeout(12, { int64_param: 60_000_000 }))).ok).toBe(true)
+    const wrong = await client.call('ModelInfer', withTimeout(13, { string_param: '100' }))
+    expect(wrong.ok ? 'ok' : [wrong.code, wrong.details]).toEqual([
+      grpc.status.INVALID_ARGUMENT,
+      "'parameters.timeout' must be an integer >= 0 (microseconds), got '100'",
+    ])
+  })
+})
+
+describe("Triton's queue policy (createPool's queuePolicy)", () => {
+  async function policyPool(queuePolicy: Parameters<typeof createPool>[0]['queuePolicy']): Promise<Pool> {
+    const pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      queuePolicy,
+      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+    })
+    pools.push(pool)
+    return pool
+  }
+  const row = () => ({ input: { data: Float32Array.from(demoRows(10, 1)[0]), dims: [256] } })
+  const codeOf = (p: Promise<unknown>) =>
+    p.then(
+      () => 'answered',
+      (e: { code?: string }) => e.code,
+    )
+
+  it('gives every row the default timeout, and ignores a request’s own unless allowTimeoutOverride', async () => {
+    // A 5 s default against a believed 10 s run: refused at the door.
+    const strict = await policyPool({ defaultTimeoutMicroseconds: 5_000_000 })
+    expect(await codeOf(strict.infer(row()))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    expect(await codeOf(strict.infer(row(), { timeoutMs: 60_000 }))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    const lenient = await policyPool({ defaultTimeoutMicroseconds: 5_000_000, allowTimeoutOverride: true })
+    expect(await codeOf(lenient.infer(row()))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    expect(await codeOf(lenient.infer(row(), { timeoutMs: 60_000 }))).toBe('answered')
+  })
+
+  it('bounds the queue by maxQueueSize (0: unbounded) and maps the default timeout to ms', () => {
+    const bounded = resolvePoolOptions({ model: 'm.onnx', queuePolicy: { maxQueueSize: 3, defaultTimeoutMicroseconds: 2_500 } })
+    expect([bounded.batching.maxQueueSize, bounded.timeoutMs, bounded.timeoutOverride]).toEqual([3, 2.5, false])
+    const unbounded = resolvePoolOptions({ model: 'm.onnx', queuePolicy: { maxQueueSize: 0 } })
+    expect([unbounded.batching.maxQueueSize, unbounded.timeoutMs]).toEqual([undefined, undefined])
+    expect(resolvePoolOptions({ model: 'm.onnx', timeoutMs: 7 })).toMatchObject({ timeoutMs: 7, timeoutOverride: true })
+  })
+
+  it('refuses what it cannot honour, and a policy given together with the options it replaces', () => {
+    const cases: Array<[Parameters<typeof createPool>[0], string]> = [
+      [
+        { model: 'm.onnx', queuePolicy: { timeoutAction: 'delay' as 'reject' } },
+        "Expected `queuePolicy.timeoutAction` to be 'reject' (Triton's DELAY is not supported yet), got `\"delay\"` (string)",
+      ],
+      [
+        { model: 'm.onnx', queuePolicy: {}, timeoutMs: 5 },
+        'Expected `timeoutMs` to be unset with `queuePolicy` (its defaultTimeoutMicroseconds), got `5` (number)',
+      ],
+      [
+        { model: 'm.onnx', queuePolicy: {}, batching: { maxQueueSize: 5 } },
+        'Expected `batching.maxQueueSize` to be unset with `queuePolicy` (its maxQueueSize), got `5` (number)',
+      ],
+      [
+        { model: 'm.onnx', queuePolicy: { maxQueueSize: -1 } },
+        'Expected `queuePolicy.maxQueueSize` to be an integer >= 0, got `-1` (number)',
+      ],
+      [
+        { model: 'm.onnx', queuePolicy: { allowTimeoutOverride: 'yes' as unknown as boolean } },
+        'Expected `queuePolicy.allowTimeoutOverride` to be a boolean, got `"yes"` (string)',
+      ],
+    ]
+    for (const [options, message] of cases) expect(() => resolvePoolOptions(options)).toThrow(message)
+  })
+})
