@@ -10,7 +10,14 @@
  */
 import type { TaskResult } from '@inferpool/worker'
 import type { BlockInput, BlockOutput, TensorInfo } from '../../types.js'
-import type { PackedTask } from '../dispatch.js'
+
+/** One attempt's task: packed anew per send (a transferred buffer is detached after the first). */
+export interface PackedTask {
+  payload: unknown
+  transfer: ArrayBuffer[]
+  /** Per-input dims, for `onBatchSent`. */
+  dims?: Record<string, number[]>
+}
 
 export interface Codec<Item> {
   /** The model's inputs and outputs as `pool.metadata` states them. */

@@ -23,6 +23,7 @@ import { restartDelayMs } from '../../backoff.js'
 import { fromWire } from '../../error-registry.js'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import type { ReplicaStats } from '../../types.js'
+import { leastBusy } from '../balance.js'
 import { loadFailureOf } from '../load-failure.js'
 import { modelLabelFor } from '../model-bytes.js'
 import type { ResolvedPoolOptions } from '../options.js'
@@ -68,6 +69,12 @@ function rowsOf(task: RunTask): number {
   if (Array.isArray(payload)) return payload.length
   return typeof payload?.rows === 'number' ? payload.rows : 0
 }
+
+/** Batches a replica's process runs now. */
+const inFlightOf = (slot: Slot): number => (slot.proc as ReplicaProcess).inFlight
+
+/** A replica whose process is ready, has a free lane and is not being ended. */
+const takesBatches = (slot: Slot): boolean => slot.proc !== null && slot.proc.hasFreeLane && slot.endCause === undefined
 
 function fail(kind: TransportFailure['kind'], reason: string, extra: Omit<TransportFailure, 'kind' | 'reason'> = {}): SendOutcome {
   return { ok: false, failure: { kind, reason, ...extra } }
@@ -229,15 +236,10 @@ export class ProcessTransport implements ReplicaTransport {
     return this.destroying
   }
 
-  /** Hands queued sends to replicas with a free lane, least busy first. */
+  /** Hands queued sends to replicas with a free lane, by the pools' one rule (../balance.ts `leastBusy`). */
   private pump(): void {
     while (this.queue.length > 0) {
-      let best: Slot | undefined
-      for (const slot of this.slots) {
-        const proc = slot.proc
-        if (!proc?.hasFreeLane || slot.endCause !== undefined) continue
-        if (!best || proc.inFlight < (best.proc as ReplicaProcess).inFlight) best = slot
-      }
+      const best = leastBusy(this.slots, this.options.concurrency, inFlightOf, takesBatches)
       if (!best) return
       const send = this.queue.shift() as Send
       try {
