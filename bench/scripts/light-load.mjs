@@ -9,17 +9,22 @@
  * included) and `output` (from the run's end to the batch's results on the host thread:
  * the result's way back and its unpacking).
  * It imports the built packages: run `pnpm build` first.
- *   node bench/scripts/light-load.mjs [rounds=5] [rowsPerRound=2000]
+ * Both run with the same intra-op threads: the pool's default for one replica (all the
+ * cores), or `intraOpThreads`.
+ *   node bench/scripts/light-load.mjs [rounds=5] [rowsPerRound=2000] [intraOpThreads]
  */
-import { loadavg } from 'node:os'
+import { availableParallelism, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { createPool } from '../../packages/host/dist/index.js'
+import { defaultIntraOpThreads } from '../../packages/host/dist/pool/options.js'
 import { demoModelPath } from '../dist/paths.js'
 import { readModelInfo, randomRows, rowFeeds } from '../dist/model.js'
 import { createRequire } from 'node:module'
 
 const ROUNDS = Number(process.argv[2] ?? 5)
 const ROWS = Number(process.argv[3] ?? 2000)
+const THREADS =
+  process.argv[4] === undefined ? defaultIntraOpThreads({ cores: availableParallelism(), replicas: 1 }) : Number(process.argv[4])
 
 // onnxruntime-node as @inferpool/worker has it.
 const workerRequire = createRequire(new URL('../../packages/worker/package.json', import.meta.url))
@@ -28,12 +33,12 @@ const ort = workerRequire('onnxruntime-node')
 const path = demoModelPath()
 const info = await readModelInfo(path)
 const rows = randomRows(info, 64)
-const pool = await createPool({ model: path, replicas: 1 })
-// The pool's session options (packages/worker/src/onnx.ts): 1 intra-op thread, no spinning.
+const pool = await createPool({ model: path, replicas: 1, session: { intraOpNumThreads: THREADS } })
+// The pool's session options (packages/worker/src/onnx.ts): no spinning.
 const session = await ort.InferenceSession.create(path, {
   graphOptimizationLevel: 'all',
   interOpNumThreads: 1,
-  intraOpNumThreads: 1,
+  intraOpNumThreads: THREADS,
   extra: { session: { intra_op: { allow_spinning: '0' } } },
 })
 
@@ -86,6 +91,7 @@ for (let round = 0; round < ROUNDS; round++) {
   recording = false
 }
 const [pp, dp] = [median(p50.pool), median(p50.direct)]
+console.log(`intra-op threads: ${THREADS}`)
 console.log(`p50 per row: pool ${pp.toFixed(1)} µs, direct ${dp.toFixed(1)} µs (+${(pp - dp).toFixed(1)} µs)`)
 console.log(
   `pool stages (medians): input ${median(stages.input).toFixed(1)} µs, infer ${median(stages.infer).toFixed(1)} µs, output ${median(stages.output).toFixed(1)} µs`,
