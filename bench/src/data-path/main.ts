@@ -2,8 +2,8 @@
 /**
  * The data path of process mode, measured: round trips of one 128 KiB Float32Array
  * batch between this process and an echo child, over
- * - `slot`: the /dev/shm slot files process mode uses (@inferpool/worker's
- *   writeSlot/readSlot: v8 head + 8-byte-aligned buffers) plus a small IPC notice;
+ * - `file`: the /dev/shm transfer files process mode uses (@inferpool/worker's
+ *   writeTransferFile/readTransferFile: v8 head + 8-byte-aligned buffers) plus a small IPC notice;
  * - `uds`: a Unix socket with 8-byte-aligned length-prefixed frames.
  * p50/p99 over `ROUNDS` sequential round trips after a warm-up. Which one is faster
  * decides process mode's data path (bench/HISTORY.md, "Process mode").
@@ -18,8 +18,8 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { readSlot, SLOT_DIR, writeSlot } from '@inferpool/worker'
-import type { SlotLayout } from '@inferpool/worker'
+import { readTransferFile, TRANSFER_FILE_DIR, writeTransferFile } from '@inferpool/worker'
+import type { TransferLayout } from '@inferpool/worker'
 import { FrameReader, frame } from './frames.js'
 
 const BYTES = Number(process.argv[2] ?? 128 * 1024)
@@ -49,22 +49,22 @@ function batch(): ArrayBuffer {
   return buffer
 }
 
-async function slot(): Promise<{ p50: number; p99: number }> {
-  const paths = ['in', 'out'].map((d) => join(SLOT_DIR, `inferpool-bench-${process.pid}-${d}`))
+async function transferFile(): Promise<{ p50: number; p99: number }> {
+  const paths = ['in', 'out'].map((d) => join(TRANSFER_FILE_DIR, `inferpool-bench-${process.pid}-${d}`))
   const [inFd, outFd] = paths.map((p) => openSync(p, 'w+')) as [number, number]
-  const echo: ChildProcess = fork(child, ['slot', ...paths], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  let answer: ((layout: SlotLayout) => void) | undefined
-  echo.on('message', (layout: SlotLayout) => answer?.(layout))
+  const echo: ChildProcess = fork(child, ['file', ...paths], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  let answer: ((layout: TransferLayout) => void) | undefined
+  echo.on('message', (layout: TransferLayout) => answer?.(layout))
   try {
     return await measure(async () => {
       const buffer = batch()
-      const layout = writeSlot(inFd, { buffer }, [buffer])
-      const back = await new Promise<SlotLayout>((resolve) => {
+      const layout = writeTransferFile(inFd, { buffer }, [buffer])
+      const back = await new Promise<TransferLayout>((resolve) => {
         answer = resolve
         echo.send(layout)
       })
-      const value = readSlot(outFd, back) as { buffer: ArrayBuffer }
-      if (new Float32Array(value.buffer)[0] !== 0.5) throw new Error('slot echo corrupted the batch')
+      const value = readTransferFile(outFd, back) as { buffer: ArrayBuffer }
+      if (new Float32Array(value.buffer)[0] !== 0.5) throw new Error('transfer file echo corrupted the batch')
     })
   } finally {
     echo.kill()
@@ -106,9 +106,9 @@ const load = loadavg()
   .map((l) => l.toFixed(2))
   .join(' ')
 // Interleaved, twice each, so both paths see the same machine load.
-const results: Record<string, Array<{ p50: number; p99: number }>> = { slot: [], uds: [] }
+const results: Record<string, Array<{ p50: number; p99: number }>> = { file: [], uds: [] }
 for (let round = 0; round < 2; round++) {
-  results.slot?.push(await slot())
+  results.file?.push(await transferFile())
   results.uds?.push(await uds())
 }
 console.log(`data path, ${BYTES} bytes, ${ROUNDS} round trips each (load average before: ${load})`)

@@ -8,7 +8,7 @@ interface Item {
   value: number
   crash?: 'exit' | 'uncaught' | 'once' | 'oom'
   fail?: true
-  slotError?: true
+  itemError?: true
   short?: true
 }
 
@@ -99,14 +99,14 @@ describe('worker crash mid-batch', () => {
 })
 
 describe('user worker results', () => {
-  it('fails one item with the error in its slot, rebuilt with its own code', async () => {
+  it('fails one item with the error in its place, rebuilt with its own code', async () => {
     const pool = await crashPool()
-    const outcomes = await settleAll(pool, [{ value: 1 }, { value: 2, slotError: true }, { value: 3 }])
+    const outcomes = await settleAll(pool, [{ value: 1 }, { value: 2, itemError: true }, { value: 3 }])
     expect(outcomes[0]).toEqual({ status: 'fulfilled', value: 2 })
     expect(outcomes[2]).toEqual({ status: 'fulfilled', value: 6 })
     const error = (outcomes[1] as PromiseRejectedResult).reason as RemoteWorkerError
     expect(error).toBeInstanceOf(RemoteWorkerError)
-    expect(error).toMatchObject({ code: 'ERR_CUSTOM_SLOT', message: 'slot 2 refused', details: { value: 2 } })
+    expect(error).toMatchObject({ code: 'ERR_CUSTOM_ITEM', message: 'item 2 refused', details: { value: 2 } })
   })
 
   it("isolates an item that makes the worker's run throw: only it fails, with ERR_INFERENCE", async () => {

@@ -21,7 +21,7 @@ import {
 } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { models, prng, workers } from './fixtures/models.js'
-import { alive, childrenOf, poll, slotFiles } from './process-helpers.js'
+import { alive, childrenOf, poll, transferFiles } from './process-helpers.js'
 import { http, metric } from './server-helpers.js'
 
 interface Item {
@@ -134,7 +134,7 @@ describe('process isolation', () => {
     const replicas = childrenOf(process.pid).filter((pid) => !before.includes(pid))
     await expect(started).rejects.toBeInstanceOf(StartupTimeoutError)
     expect(replicas.filter(alive)).toEqual([])
-    expect(slotFiles(process.pid)).toEqual([])
+    expect(transferFiles(process.pid)).toEqual([])
   })
 
   it('workerOptions holding a bare SharedArrayBuffer cannot reach a process: createPool rejects with ModelLoadError, no process left', async () => {
@@ -149,7 +149,7 @@ describe('process isolation', () => {
     await expect(started).rejects.toBeInstanceOf(ModelLoadError)
     await expect(started).rejects.toThrow('Could not boot the replica process: #<SharedArrayBuffer> could not be cloned.')
     await poll(() => childrenOf(process.pid).every((pid) => before.includes(pid)), 'the replica process to be gone')
-    expect(slotFiles(process.pid)).toEqual([])
+    expect(transferFiles(process.pid)).toEqual([])
   })
 
   it('close() leaves no replica process and no slot file', async () => {
@@ -158,7 +158,7 @@ describe('process isolation', () => {
     expect(await pool.infer({ value: 4 })).toBe(8)
     await pool.close()
     expect(pids.filter(alive)).toEqual([])
-    expect(slotFiles(process.pid)).toEqual([])
+    expect(transferFiles(process.pid)).toEqual([])
   })
 
   it('no orphans: when the host is SIGKILLed, every replica process exits by itself and removes its slot files', async () => {
@@ -176,11 +176,11 @@ describe('process isolation', () => {
       const { host: hostPid, replicas } = JSON.parse(line) as { host: number; replicas: number[] }
       expect(replicas).toHaveLength(2)
       expect(replicas.every(alive)).toBe(true)
-      expect(slotFiles(hostPid).length).toBeGreaterThan(0)
+      expect(transferFiles(hostPid).length).toBeGreaterThan(0)
       host.kill('SIGKILL')
       await exited
       await poll(() => !replicas.some(alive), 'the replicas of a killed host to exit')
-      expect(slotFiles(hostPid)).toEqual([])
+      expect(transferFiles(hostPid)).toEqual([])
     } finally {
       if (host.exitCode === null && host.signalCode === null) host.kill('SIGKILL')
     }

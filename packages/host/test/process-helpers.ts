@@ -1,6 +1,6 @@
 /** Helpers for tests of process-isolated replicas: real child processes, observed from outside. */
 import { readdirSync, readFileSync } from 'node:fs'
-import { SLOT_DIR } from '@inferpool/worker'
+import { TRANSFER_FILE_DIR } from '@inferpool/worker'
 
 /**
  * Resolves once `condition()` holds, checking every `everyMs`; rejects after `limitMs`
@@ -24,9 +24,9 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Slot files a host with this pid has in the slot directory. */
-export function slotFiles(hostPid: number): string[] {
-  return readdirSync(SLOT_DIR).filter((name) => name.startsWith(`inferpool-${hostPid}-`))
+/** Transfer files a host with this pid has in the transfer file directory. */
+export function transferFiles(hostPid: number): string[] {
+  return readdirSync(TRANSFER_FILE_DIR).filter((name) => name.startsWith(`inferpool-${hostPid}-`))
 }
 
 /** Pids of the live processes whose parent is `pid` (from /proc: Linux only, like /dev/shm). */

@@ -15,7 +15,7 @@ import { ProcessTransport } from '../src/pool/process/index.js'
 import type { PoolOptions } from '../src/types.js'
 import type { SendOutcome } from '../src/pool/transport.js'
 import { models, prng, workers } from './fixtures/models.js'
-import { alive, poll, slotFiles } from './process-helpers.js'
+import { alive, poll, transferFiles } from './process-helpers.js'
 
 const WIDTH = 256
 
@@ -107,7 +107,7 @@ describe('ProcessTransport', () => {
     expect(t.replicas[0]).toMatchObject({ id: 0, batches: 3, rows: 132, restarts: 0, state: 'ready' })
     expect(t.replicas[0]?.rssBytes).toBeGreaterThan(0)
     await t.close()
-    expect(slotFiles(process.pid)).toEqual([])
+    expect(transferFiles(process.pid)).toEqual([])
   })
 
   it('SIGKILL of a replica mid-batch fails only that batch as crashed (signal named), respawns it, and the next batch runs', async () => {
@@ -230,7 +230,7 @@ describe('ProcessTransport', () => {
     await expect(started).rejects.toBeInstanceOf(StartupTimeoutError)
     await expect(started).rejects.toMatchObject({ code: 'ERR_STARTUP_TIMEOUT' })
     expect(pids.filter(alive)).toEqual([])
-    expect(slotFiles(process.pid)).toEqual([])
+    expect(transferFiles(process.pid)).toEqual([])
   })
 
   it('a load that fails rejects start() with ModelLoadError naming the cause, leaving no process', async () => {
@@ -253,7 +253,7 @@ describe('ProcessTransport', () => {
     expect(await pending).toEqual({ ok: false, failure: { kind: 'closed', reason: 'the transport was destroyed' } })
     await destroyed
     expect(pids.filter(alive)).toEqual([])
-    expect(slotFiles(process.pid)).toEqual([])
+    expect(transferFiles(process.pid)).toEqual([])
     expect(await t.send(items([{ value: 1 }]), [])).toEqual({
       ok: false,
       failure: { kind: 'closed', reason: 'the replica processes were destroyed' },

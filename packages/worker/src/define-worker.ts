@@ -8,7 +8,7 @@ import type {
   ControlMessage,
   LoadReport,
   SerializedError,
-  SlotError,
+  ItemError,
   TaskResult,
   WorkerBootData,
   WorkerDescription,
@@ -58,7 +58,7 @@ export interface WorkerDefinition<Options = unknown, State = unknown, Batch = un
   load(options: Options, context: LoadContext): State | Promise<State>
   /**
    * Runs one batch. For a user worker `batch` is the array of items and the result
-   * must be an array of the same length; an `Error` in a slot fails that item only.
+   * must be an array of the same length; an `Error` in its place fails that item only.
    * Throwing fails the whole batch (the host then splits it to isolate the bad rows).
    */
   run(state: State, batch: Batch, context: RunContext): Output | Promise<Output>
@@ -213,8 +213,8 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
     }
     if (Array.isArray(value)) {
       // Errors do not survive structured cloning with their code: send them as data.
-      value = value.map((slot: unknown): unknown =>
-        slot instanceof Error ? ({ $inferpoolSlotError: serializeError(slot, 'ERR_INFERENCE') } satisfies SlotError) : slot,
+      value = value.map((item: unknown): unknown =>
+        item instanceof Error ? ({ $inferpoolItemError: serializeError(item, 'ERR_INFERENCE') } satisfies ItemError) : item,
       )
     }
     return { result: { ok: true, kind: 'run', value, ...facts() }, transfer: transfers, release: releases }

@@ -3,7 +3,7 @@ import type { SerializedError, WorkerErrorCode } from './protocol.js'
 
 /**
  * An error raised inside a worker with a chosen code. A user worker throws one (or
- * puts one in a result slot) to make the host rebuild a specific error class;
+ * puts one in an item's place of a result) to make the host rebuild a specific error class;
  * anything else thrown by `run` reaches the caller as `ERR_INFERENCE`.
  */
 export class WorkerError extends InferpoolError {

@@ -7,7 +7,7 @@
  *
  * Why they do this themselves: V8 collects when a program allocates, and an idle
  * program allocates nothing. After an overload burst the heap and the dead buffers
- * (request bodies and decoded tensors on the server; the batches read from the slot
+ * (request bodies and decoded tensors on the server; the batches read from the transfer
  * files in a replica process: off-heap memory that only a collection frees) stay
  * allocated until the next traffic, or until V8's memory reducer runs tens of seconds
  * later. One collection frees them; whether the process's resident memory then falls

@@ -2,9 +2,9 @@
  * Entry of a process-mode replica (`isolation: 'process'`): the host forks this file,
  * one long-lived child per replica. It loads the same worker module a worker thread
  * would (the ONNX tensor worker or a user's `defineWorker` module), unchanged: the boot
- * data that a thread reads from piscina's `workerData` arrives here in a slot file, and
+ * data that a thread reads from piscina's `workerData` arrives here in a transfer file, and
  * `defineWorker` hands its runtime over through {@link PROCESS_HOST}. Tasks and results
- * travel through the replica's slot files (process-wire.ts); the IPC channel carries
+ * travel through the replica's transfer files (process-wire.ts); the IPC channel carries
  * only small JSON notices (protocol.ts, `HostMessage` / `ChildMessage`).
  *
  * A child never outlives its host: it exits when the IPC channel closes (the host
@@ -20,32 +20,32 @@ import type { ProcessHost, WorkerRuntime } from './define-worker.js'
 import { serializeError } from './errors.js'
 import { exposeGc } from './expose-gc.js'
 import { IdleCollection, youngGenerationGrown } from './idle-collection.js'
-import { readSlot, slotPath, writeSlot } from './process-wire.js'
+import { readTransferFile, transferFilePath, writeTransferFile } from './process-wire.js'
 import type { ChildMessage, HostMessage, ProcessBoot, RunTask, TaskResult } from './protocol.js'
 
 const hostPid = process.ppid
-/** Open slot files by lane (`in` lanes are read, `out` lanes written). The host creates them. */
+/** Open transfer files by lane (`in` lanes are read, `out` lanes written). The host creates them. */
 const fds = { in: [] as number[], out: [] as number[] }
 
 function fdOf(direction: 'in' | 'out', lane: number): number {
-  return (fds[direction][lane] ??= openSync(slotPath(hostPid, process.pid, direction, lane), direction === 'in' ? 'r' : 'r+'))
+  return (fds[direction][lane] ??= openSync(transferFilePath(hostPid, process.pid, direction, lane), direction === 'in' ? 'r' : 'r+'))
 }
 
-/** Lanes the host created slot files for (told in the boot message). */
+/** Lanes the host created transfer files for (told in the boot message). */
 let lanes = 0
 
 /**
- * Unlinks every slot file of this child, used or not (the host does the same when it
+ * Unlinks every transfer file of this child, used or not (the host does the same when it
  * sees the exit; whoever is first).
  */
-function releaseSlots(): void {
+function releaseTransferFiles(): void {
   for (const fd of [...fds.in, ...fds.out]) if (fd !== undefined) closeSync(fd)
   fds.in.length = 0
   fds.out.length = 0
   for (let lane = 0; lane < lanes; lane++) {
     for (const direction of ['in', 'out'] as const) {
       try {
-        unlinkSync(slotPath(hostPid, process.pid, direction, lane))
+        unlinkSync(transferFilePath(hostPid, process.pid, direction, lane))
       } catch {
         // Already gone: the host unlinked it.
       }
@@ -59,7 +59,7 @@ function send(message: ChildMessage): void {
 }
 
 function hostGone(): never {
-  releaseSlots()
+  releaseTransferFiles()
   process.exit(0)
 }
 
@@ -81,7 +81,7 @@ function rss(): number {
 /** Batches being run now. */
 let running = 0
 /**
- * Frees what a burst of batches left behind (the buffers read from the slot files, a
+ * Frees what a burst of batches left behind (the buffers read from the transfer files, a
  * grown young generation) once this process has been quiet for `idleCollectMs`: an idle
  * process allocates nothing, so V8 would not collect until its next batch.
  */
@@ -104,7 +104,7 @@ async function boot(message: HostMessage & { t: 'boot' }): Promise<void> {
   lanes = message.lanes
   rssEachBatch = message.rssEachBatch
   startIdleCollection(message.idleCollectMs)
-  const { module, boot } = readSlot(fdOf('in', 0), message.slot) as ProcessBoot
+  const { module, boot } = readTransferFile(fdOf('in', 0), message.layout) as ProcessBoot
   const host: ProcessHost = {
     boot,
     adopt(adopted) {
@@ -144,14 +144,14 @@ async function run(message: HostMessage & { t: 'run' }): Promise<void> {
 }
 
 async function runBatch(message: HostMessage & { t: 'run' }): Promise<void> {
-  const task = readSlot(fdOf('in', message.lane), message.slot) as RunTask
+  const task = readTransferFile(fdOf('in', message.lane), message.layout) as RunTask
   // `release` is not needed here: the buffers this process was sent are its own memory,
   // and sending them back would copy them.
   const { result, transfer } = await (runtime as WorkerRuntime).run(task)
   const out = fdOf('out', message.lane)
-  let slot
+  let layout
   try {
-    slot = writeSlot(out, result, transfer)
+    layout = writeTransferFile(out, result, transfer)
   } catch (err) {
     // `run` returned something structured clone cannot copy (a function…): that is the
     // batch's failure, not the process's.
@@ -162,9 +162,9 @@ async function runBatch(message: HostMessage & { t: 'run' }): Promise<void> {
       busyMs: result.busyMs,
     }
     failure.error.message = `The worker's result could not be sent to the host: ${failure.error.message}`
-    slot = writeSlot(out, failure, [])
+    layout = writeTransferFile(out, failure, [])
   }
-  send({ t: 'result', id: message.id, lane: message.lane, slot, rss: rss() })
+  send({ t: 'result', id: message.id, lane: message.lane, layout, rss: rss() })
 }
 
 process.on('message', (message: HostMessage) => {

@@ -1,7 +1,7 @@
 /**
- * The data path of process mode: a payload is written into a slot file at fixed
+ * The data path of process mode: a payload is written into a transfer file at fixed
  * offsets and read back by the other process, which is told where by a small IPC
- * message (a {@link SlotLayout}). Used by the host and by process-child.ts, so the
+ * message (a {@link TransferLayout}). Used by the host and by process-child.ts, so the
  * layout is defined once, here.
  *
  * Why files in /dev/shm: Node has no mmap and a SharedArrayBuffer cannot cross
@@ -15,7 +15,7 @@
  * straight into it, so every tensor starts at byte 0 of its own buffer: a typed array
  * is never built on an unaligned offset, and there is one copy each way.
  *
- * A slot never shrinks: writing past its end grows the file, and later batches reuse
+ * A transfer file never shrinks: writing past its end grows the file, and later batches reuse
  * the pages. Files are named by the host's and the child's pid, so a stale one (both
  * processes killed at once) says whose it was.
  */
@@ -23,14 +23,14 @@ import { existsSync, readvSync, writevSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DefaultDeserializer, DefaultSerializer } from 'node:v8'
-import type { SlotLayout } from './protocol.js'
+import type { TransferLayout } from './protocol.js'
 
-/** Where slot files live: tmpfs when the system has it, else the temp directory. */
-export const SLOT_DIR = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
+/** Where transfer files live: tmpfs when the system has it, else the temp directory. */
+export const TRANSFER_FILE_DIR = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
 
-/** The slot file of one lane of one replica: `in` is written by the host, `out` by the child. */
-export function slotPath(hostPid: number, childPid: number, direction: 'in' | 'out', lane: number): string {
-  return join(SLOT_DIR, `inferpool-${hostPid}-${childPid}-${direction}${lane}`)
+/** The transfer file of one lane of one replica: `in` is written by the host, `out` by the child. */
+export function transferFilePath(hostPid: number, childPid: number, direction: 'in' | 'out', lane: number): string {
+  return join(TRANSFER_FILE_DIR, `inferpool-${hostPid}-${childPid}-${direction}${lane}`)
 }
 
 const align8 = (n: number): number => (n + 7) & ~7
@@ -71,18 +71,18 @@ function readAll(fd: number, parts: Uint8Array[]): void {
   let position = 0
   for (let left = parts; left.length > 0;) {
     const n = readvSync(fd, left, position)
-    if (n === 0) throw new Error(`Slot file ended at byte ${position}, ${total(left)} bytes short`)
+    if (n === 0) throw new Error(`Transfer file ended at byte ${position}, ${total(left)} bytes short`)
     position += n
     left = rest(left, n)
   }
 }
 
 /**
- * Writes `value` into the slot file `fd`, with the ArrayBuffers in `transfer` out of
+ * Writes `value` into the transfer file `fd`, with the ArrayBuffers in `transfer` out of
  * band. Throws what v8's serializer throws for a value that cannot be cloned (a
  * function, a symbol): nothing is written then that the reader would be told about.
  */
-export function writeSlot(fd: number, value: unknown, transfer: readonly ArrayBuffer[]): SlotLayout {
+export function writeTransferFile(fd: number, value: unknown, transfer: readonly ArrayBuffer[]): TransferLayout {
   const buffers = transfer.length < 2 ? transfer : [...new Set(transfer)]
   const serializer = new DefaultSerializer()
   for (let i = 0; i < buffers.length; i++) serializer.transferArrayBuffer(i, buffers[i] as ArrayBuffer)
@@ -99,8 +99,8 @@ export function writeSlot(fd: number, value: unknown, transfer: readonly ArrayBu
   return { head: head.byteLength, buffers: lengths }
 }
 
-/** Reads back what {@link writeSlot} wrote: each out-of-band buffer as its own ArrayBuffer. */
-export function readSlot(fd: number, layout: SlotLayout): unknown {
+/** Reads back what {@link writeTransferFile} wrote: each out-of-band buffer as its own ArrayBuffer. */
+export function readTransferFile(fd: number, layout: TransferLayout): unknown {
   // Its own memory (not the shared Buffer pool): typed arrays inside the value may stay views into it.
   const head = Buffer.allocUnsafeSlow(layout.head)
   const parts: Uint8Array[] = [head]

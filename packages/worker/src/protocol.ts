@@ -115,8 +115,8 @@ export interface RunSuccess extends ResultFacts {
   ok: true
   kind: 'run'
   /**
-   * What `run` returned. For a user worker an array in which a failed slot is
-   * replaced by a {@link SlotError}.
+   * What `run` returned. For a user worker an array in which a failed item is
+   * replaced by a {@link ItemError}.
    */
   value: unknown
 }
@@ -135,9 +135,9 @@ export interface TaskFailure extends ResultFacts {
 
 export type TaskResult = RunSuccess | DescribeSuccess | TaskFailure
 
-/** Marker object standing in for an `Error` in one slot of a user worker's result array. */
-export interface SlotError {
-  $inferpoolSlotError: SerializedError
+/** Marker object standing in for an `Error` in one item of a user worker's result array. */
+export interface ItemError {
+  $inferpoolItemError: SerializedError
 }
 
 /** `workerData` of every inferpool worker thread (piscina's `workerData` option). */
@@ -181,38 +181,38 @@ export type WorkerErrorCode =
  * process-child.ts, which loads the same worker module. Payloads (the boot data, each
  * task, each result) never travel in the IPC message itself: they are written into a
  * per-replica shared-memory file (see process-wire.ts) and the IPC message only says
- * where ({@link SlotLayout}). Control messages are small JSON.
+ * where ({@link TransferLayout}). Control messages are small JSON.
  */
 
-/** Where a payload sits in a slot file: a v8-serialized head at byte 0, then each buffer at the next 8-byte boundary. */
-export interface SlotLayout {
+/** Where a payload sits in a transfer file: a v8-serialized head at byte 0, then each buffer at the next 8-byte boundary. */
+export interface TransferLayout {
   /** Byte length of the v8-serialized value (buffers listed below are out of band). */
   head: number
   /** Byte length of each out-of-band ArrayBuffer, in order. */
   buffers: number[]
 }
 
-/** What a process-mode child reads from its boot slot before importing the worker module. */
+/** What a process-mode child reads from its boot transfer file before importing the worker module. */
 export interface ProcessBoot {
   /** Absolute path of the worker module (built `.js`). */
   module: string
   boot: WorkerBootData
 }
 
-/** Host → child, over the IPC channel. `lane`: which of the replica's slot files (one per batch in flight). */
+/** Host → child, over the IPC channel. `lane`: which of the replica's transfer files (one per batch in flight). */
 export type HostMessage =
-  /** `lanes`: how many slot-file pairs the host created for this child (all of them are the child's to unlink if the host goes). */
+  /** `lanes`: how many transfer-file pairs the host created for this child (all of them are the child's to unlink if the host goes). */
   /** `rssEachBatch`: measure the RSS after every batch (a memory cap is set); otherwise at most every 250 ms. */
   /** `idleCollectMs`: quiet time after the last batch before the child collects its garbage (0: never; see idle-collection.ts). */
-  | { t: 'boot'; slot: SlotLayout; lanes: number; rssEachBatch: boolean; idleCollectMs: number }
-  | { t: 'run'; id: number; lane: number; slot: SlotLayout }
+  | { t: 'boot'; layout: TransferLayout; lanes: number; rssEachBatch: boolean; idleCollectMs: number }
+  | { t: 'run'; id: number; lane: number; layout: TransferLayout }
   | { t: 'dispose' }
 
 /** Child → host, over the IPC channel. `rss`: the child's resident set size in bytes when it sent this. */
 export type ChildMessage =
   | { t: 'loaded'; ok: true; description: WorkerDescription | null; rss: number }
   | { t: 'loaded'; ok: false; error: SerializedError; rss: number }
-  | { t: 'result'; id: number; lane: number; slot: SlotLayout; rss: number }
+  | { t: 'result'; id: number; lane: number; layout: TransferLayout; rss: number }
   | { t: 'disposed' }
   /** The child ran one idle collection; `rss` is measured after it. */
   | { t: 'collected'; rss: number }

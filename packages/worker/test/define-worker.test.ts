@@ -119,7 +119,7 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
     })
   })
 
-  it('turns an Error in one result slot into a serialized slot error', async () => {
+  it('turns an Error in one item of the result into a serialized item error', async () => {
     const runtime = createWorkerRuntime(
       { load: () => null, run: (_state, items: number[]) => items.map((n) => (n < 0 ? new RangeError(`negative: ${n}`) : n)) },
       boot(undefined),
@@ -127,7 +127,7 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
     const result = await runtime.handler({ kind: 'run', batchId: 1, payload: [1, -2, 3] })
     expect(result).toMatchObject({
       ok: true,
-      value: [1, { $inferpoolSlotError: { code: 'ERR_INFERENCE', message: 'negative: -2', details: { name: 'RangeError' } } }, 3],
+      value: [1, { $inferpoolItemError: { code: 'ERR_INFERENCE', message: 'negative: -2', details: { name: 'RangeError' } } }, 3],
     })
   })
 

@@ -26,6 +26,7 @@ import { BINARY_CONTENT_TYPE, declaredRows, HEADER_LENGTH_HEADER, headerLengthOf
 import type { BinaryBody } from './binary.js'
 import { BodyReader, ClientGoneError } from './body.js'
 import { decodeInferRequest } from './decode-body.js'
+import type { DecodeLimits } from '../protocol/decode.js'
 import { encodeInferResponse } from './encode-body.js'
 import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
 import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
@@ -116,9 +117,13 @@ class Handler {
     },
   })
 
+  /** The decoder's limits: the same for every request, so made once. */
+  readonly #limits: DecodeLimits
+
   constructor(served: ServedModels) {
     this.served = served
     this.options = served.options
+    this.#limits = { maxRows: served.options.maxRowsPerRequest }
   }
 
   get closing(): boolean {
@@ -248,18 +253,23 @@ class Handler {
     const started = performance.now()
     let rows = 0
     let pool: ServedPool | undefined
+    // Aborts the rows still queued when the client leaves (their answer could no longer
+    // be sent), and cuts the request short with ERR_SHUTTING_DOWN when the handler is
+    // closed without draining. One signal for the whole request.
+    const controller = new AbortController()
+    // One 'close' listener for the whole request: it records the request's metrics, and
+    // a client gone before its answer aborts what is left of it (a body still arriving
+    // and a wait at the door see the same 'close' themselves and end as ClientGoneError).
     res.once('close', () => {
       // 499 (nginx's "client closed request") when the client left before the answer.
-      const status = res.writableFinished ? res.statusCode : 499
+      const finished = res.writableFinished
+      if (!finished) controller.abort(new ClientGoneError())
+      const status = finished ? res.statusCode : 499
       const code = status >= 400 ? (this.#errorCodes.get(res) ?? INTERNAL_ERROR_CODE) : undefined
       const elapsedMs = performance.now() - started
       this.served.recordRequest(entry, pool, 'http', status, status === 200, elapsedMs, rows, status === 499 ? undefined : code)
     })
     const pass = new DoorPass(this.served)
-    // Aborts the rows still queued when the client leaves (their answer could no longer
-    // be sent), and cuts the request short with ERR_SHUTTING_DOWN when the handler is
-    // closed without draining. One signal and one listener for the whole request.
-    const controller = new AbortController()
     this.#inFlight.add(controller)
     let estimate = 1
     let reader: BodyReader | undefined
@@ -272,11 +282,13 @@ class Handler {
       // Refuse what the queue cannot take before reading the body: under overload the
       // body's parse is the expensive part, not the refusal.
       const door = this.served.door(served)
-      const limits = { maxRows: this.options.maxRowsPerRequest }
       reader = new BodyReader(req, this.options.maxBodyBytes, this.served.pendingBodyBytes.hold())
       const reading = { leftMs: this.options.bodyTimeoutMs }
       const headerField = req.headers[HEADER_LENGTH_HEADER]
-      const counted = await this.#rowsAtTheDoor(req, served, reader, reading)
+      // A binary request's JSON header is read (and awaited) first; a JSON body's rows are
+      // counted from its length at once, without a promise.
+      const counted =
+        headerField === undefined ? this.#rowsFromLength(req, served) : await this.#rowsAtTheDoor(req, served, reader, reading)
       estimate = counted.rows
       const parked = pass.admit(served, estimate)
       if (parked !== undefined) await this.#parked(parked, res)
@@ -287,7 +299,7 @@ class Handler {
       if (controller.signal.aborted) throw controller.signal.reason
       const headerLength = headerLengthOf(headerField, reader.length)
       const body = reader.bytes(headerLength)
-      const request = decodeInferRequest(body, headerLength, served.metadata, limits, counted.header)
+      const request = decodeInferRequest(body, headerLength, served.metadata, this.#limits, counted.header)
       rows = request.rowCount
       // Bytes per row of JSON bodies only: binary tensors are far denser.
       if (headerLength === undefined) door.rowSize.observe(body.length, rows)
@@ -298,10 +310,6 @@ class Handler {
       const timeoutMs = budgetMs === undefined ? undefined : budgetMs - (performance.now() - started)
       if (timeoutMs !== undefined && timeoutMs <= 0) throw new TimeoutError(budgetMs as number)
 
-      const onClose = (): void => {
-        if (!res.writableFinished) controller.abort(new ClientGoneError())
-      }
-      res.once('close', onClose)
       let results: RowOutput[] | BlockOutput
       const admitted = this.served.admitted
       admitted.enter()
@@ -312,7 +320,6 @@ class Handler {
         results = await pending
       } finally {
         admitted.leave()
-        res.off('close', onClose)
       }
       const response = encodeInferResponse(entry.name, request.id, request.outputs, results)
       if (response.kind === 'json') this.#send(req, res, 200, response.pieces)
@@ -347,11 +354,10 @@ class Handler {
   ): Promise<{ rows: number; header: unknown }> {
     const declaredLength = Number(req.headers['content-length'])
     const headerField = req.headers[HEADER_LENGTH_HEADER]
+    const fromLength = this.#rowsFromLength(req, pool)
     // A chunked body has no length to count from (nor to check a header length against:
     // the body reader's limit answers a body that grows too large).
-    if (!Number.isFinite(declaredLength)) return { rows: 1, header: undefined }
-    const fromLength = { rows: this.served.door(pool).rowSize.rows(declaredLength), header: undefined }
-    if (headerField === undefined) return fromLength
+    if (!Number.isFinite(declaredLength) || headerField === undefined) return fromLength
     const headerLength = headerLengthOf(headerField, declaredLength) as number
     // The raw form (no JSON header) is one row.
     if (headerLength === 0) return { rows: 1, header: undefined }
@@ -362,6 +368,16 @@ class Handler {
     const header = readBinaryHeader(reader.bytes(headerLength), headerLength)
     const declared = declaredRows(header)
     return { rows: this.served.declaredRows(pool, declared?.rows ?? 0, declared?.input ?? ''), header }
+  }
+
+  /**
+   * The rows a body's `Content-Length` suggests (the pool's bytes per JSON row); 1 for a
+   * chunked body, which has no length to count from.
+   */
+  #rowsFromLength(req: IncomingMessage, pool: ServedPool): { rows: number; header: undefined } {
+    const declaredLength = Number(req.headers['content-length'])
+    if (!Number.isFinite(declaredLength)) return { rows: 1, header: undefined }
+    return { rows: this.served.door(pool).rowSize.rows(declaredLength), header: undefined }
   }
 
   /** Waits for room at the door; a client that leaves meanwhile gives its place up. */

@@ -31,7 +31,7 @@ import type {
 import type { Codec } from './codecs/codec.js'
 import { tensorCodec } from './codecs/tensor.js'
 import { userCodec } from './codecs/user.js'
-import { Dispatcher } from './dispatch.js'
+import { RetryPolicy } from './retry-policy.js'
 import { PoolDescription } from './metadata.js'
 import { readModelBytes } from './model-bytes.js'
 import { buildModelShape } from './model-shape.js'
@@ -143,7 +143,7 @@ async function startPool(
         : userCodec(description, cost)
     ) as Codec<unknown>
     about = new PoolDescription(codec, options)
-    const dispatcher = new Dispatcher(
+    const retryPolicy = new RetryPolicy(
       transport,
       { batchTimeoutMs: options.batchTimeoutMs, isolateFailures: options.batching.isolateFailures },
       observers,
@@ -151,7 +151,7 @@ async function startPool(
     const processBatch = async (items: unknown[], ctx: BatchContext): Promise<unknown[]> => {
       // On the clock the worker's run timing uses too (see TensorBatchOutput.timing).
       const startedMs = observers.size > 0 ? performance.timeOrigin + performance.now() : 0
-      const result = await dispatcher.run(ctx, items.length, () => codec.pack(items))
+      const result = await retryPolicy.run(ctx, items.length, () => codec.pack(items))
       const outputs = codec.decode(result, items)
       if (startedMs > 0 && result.ok && result.kind === 'run') {
         const timing = (result.value as Partial<TensorBatchOutput> | null)?.timing
@@ -177,7 +177,7 @@ async function startPool(
       options.logger.warn(`inferpool: lowering maxBatchSize of ${options.modelLabel} from ${event.from} to ${event.to}: ${event.reason}`)
       notify(observers, 'onMaxBatchSizeLowered', event)
     }
-    return facade(options, codec, about, batcher, dispatcher, transport, observers)
+    return facade(options, codec, about, batcher, retryPolicy, transport, observers)
   } catch (err) {
     await transport.destroy()
     throw err
@@ -212,7 +212,7 @@ function facade(
   codec: Codec<unknown>,
   about: PoolDescription,
   batcher: DynamicBatcher<unknown, unknown>,
-  dispatcher: Dispatcher,
+  retryPolicy: RetryPolicy,
   transport: ReplicaTransport,
   observers: Set<PoolObserver>,
 ): Pool<unknown, unknown> {
@@ -271,7 +271,7 @@ function facade(
         ...batcher.stats,
         replicas: transport.replicas,
         restarts: transport.restarts,
-        crashed: dispatcher.crashed,
+        crashed: retryPolicy.crashed,
         rebuilds: transport.rebuilds,
       }
     },

@@ -6,11 +6,18 @@
  *   arrays, checked against the model at the door, packed into one buffer per input and
  *   transferred; outputs come back as views into one buffer per output.
  * - `user` (user.ts): a user worker (`defineWorker`). A request is any cloneable value,
- *   the batch is the array of them, and the result array has one slot per item.
+ *   the batch is the array of them, and the result array has one place per item.
  */
 import type { TaskResult } from '@inferpool/worker'
 import type { BlockInput, BlockOutput, TensorInfo } from '../../types.js'
-import type { PackedTask } from '../dispatch.js'
+
+/** One attempt's task: packed anew per send (a transferred buffer is detached after the first). */
+export interface PackedTask {
+  payload: unknown
+  transfer: ArrayBuffer[]
+  /** Per-input dims, for `onBatchSent`. */
+  dims?: Record<string, number[]>
+}
 
 export interface Codec<Item> {
   /** The model's inputs and outputs as `pool.metadata` states them. */

@@ -1,10 +1,10 @@
 /**
  * The `user` codec: requests of a user worker (`defineWorker`) travel as they are (the
- * batch is the array of them, structured-cloned); the result array has one slot per
- * item, and a slot holding an error fails that item only.
+ * batch is the array of them, structured-cloned); the result array has one place per
+ * item, and an item's place holding an error fails that item only.
  */
 import { BatchSizeMismatchError } from '@inferpool/core'
-import type { SlotError, WorkerDescription } from '@inferpool/worker'
+import type { ItemError, WorkerDescription } from '@inferpool/worker'
 import { InferenceError } from '../../errors.js'
 import { fromWire } from '../../error-registry.js'
 import type { PoolOptions, TensorInfo } from '../../types.js'
@@ -15,8 +15,8 @@ export interface UserItem {
   input: unknown
 }
 
-function isSlotError(value: unknown): value is SlotError {
-  return typeof value === 'object' && value !== null && '$inferpoolSlotError' in value
+function isItemError(value: unknown): value is ItemError {
+  return typeof value === 'object' && value !== null && '$inferpoolItemError' in value
 }
 
 /** The default cost rule of a user worker's items: what the item says it costs, else 1. */
@@ -51,7 +51,7 @@ export function userCodec(description: WorkerDescription | null, cost: PoolOptio
         )
       }
       if (value.length !== items.length) throw new BatchSizeMismatchError(items.length, value.length)
-      return value.map((slot: unknown) => (isSlotError(slot) ? fromWire(slot.$inferpoolSlotError) : slot))
+      return value.map((item: unknown) => (isItemError(item) ? fromWire(item.$inferpoolItemError) : item))
     },
   }
 }

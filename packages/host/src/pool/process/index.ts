@@ -1,1 +1,1 @@
-export { createProcessTransport, ProcessTransport, PROCESS_STOP_BOUND_MS } from './process-transport.js'
+export { createProcessTransport, ProcessTransport } from './process-transport.js'

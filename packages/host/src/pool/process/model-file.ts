@@ -5,7 +5,7 @@
  * and removed with it. Every replica, a replacement too, loads this copy and checks it
  * against the pool's SHA-256 before loading (onnx-definition.ts): a replaced or
  * truncated original changes nothing. Written once rather than sent to each process
- * (over IPC or a slot file) so that a respawn costs no copy of the model in the host.
+ * (over IPC or a transfer file) so that a respawn costs no copy of the model in the host.
  *
  * A host that exits without closing its pools (`process.exit`, an uncaught error) still
  * removes its copies, from one 'exit' listener; only a host killed outright (SIGKILL)

@@ -6,7 +6,7 @@
  * thread inside onnxruntime, a process can be killed at any moment, so
  * `startupTimeoutMs` and `batchTimeoutMs` are hard stops here (SIGKILL).
  *
- * Each replica is a slot (its stats, restarts and back-off) holding at most one
+ * Each replica is a seat (its stats, restarts and back-off) holding at most one
  * {@link ReplicaProcess} at a time. Only a `ready` process takes a batch. A process
  * that dies after loading is replaced at once; one that dies while loading, or whose
  * load fails (it is ended: it could only fail batches), is replaced after a back-off
@@ -23,6 +23,7 @@ import { restartDelayMs } from '../../backoff.js'
 import { fromWire } from '../../error-registry.js'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import type { ReplicaStats } from '../../types.js'
+import { leastBusy } from '../balance.js'
 import { loadFailureOf } from '../load-failure.js'
 import { modelLabelFor } from '../model-bytes.js'
 import type { ResolvedPoolOptions } from '../options.js'
@@ -32,7 +33,7 @@ import { describeExit, ReplicaProcess } from './replica-process.js'
 import type { LoadOutcome, ProcessExit } from './replica-process.js'
 
 /** How long each step of ending a process (dispose, channel close, SIGTERM) may take before the next. */
-export const PROCESS_STOP_BOUND_MS = 2_000
+const PROCESS_STOP_BOUND_MS = 2_000
 
 interface Send {
   readonly id: number
@@ -41,11 +42,11 @@ interface Send {
   readonly rows: number
   readonly settle: (outcome: SendOutcome) => void
   timer: NodeJS.Timeout | undefined
-  /** The slot running it (undefined while queued). */
-  slot: Slot | undefined
+  /** The seat running it (undefined while queued). */
+  seat: Seat | undefined
 }
 
-interface Slot {
+interface Seat {
   readonly id: number
   proc: ReplicaProcess | null
   /** Why the host ended the current process on purpose ('timeout', 'memory'), if it did. */
@@ -55,9 +56,9 @@ interface Slot {
   busyMs: number
   restarts: number
   restartCauses: Record<string, number>
-  /** Idle garbage collections run by this slot's processes, over all of them. */
+  /** Idle garbage collections run by this seat's processes, over all of them. */
   idleCollections: number
-  /** Processes of this slot in a row that died or failed while loading (the back-off's count). */
+  /** Processes of this seat in a row that died or failed while loading (the back-off's count). */
   loadFailures: number
   respawn: NodeJS.Timeout | undefined
 }
@@ -69,12 +70,18 @@ function rowsOf(task: RunTask): number {
   return typeof payload?.rows === 'number' ? payload.rows : 0
 }
 
+/** Batches a replica's process runs now. */
+const inFlightOf = (seat: Seat): number => (seat.proc as ReplicaProcess).inFlight
+
+/** A replica whose process is ready, has a free lane and is not being ended. */
+const takesBatches = (seat: Seat): boolean => seat.proc !== null && seat.proc.hasFreeLane && seat.endCause === undefined
+
 function fail(kind: TransportFailure['kind'], reason: string, extra: Omit<TransportFailure, 'kind' | 'reason'> = {}): SendOutcome {
   return { ok: false, failure: { kind, reason, ...extra } }
 }
 
 export class ProcessTransport implements ReplicaTransport {
-  private readonly slots: Slot[]
+  private readonly seats: Seat[]
   private readonly queue: Send[] = []
   private readonly inFlight = new Map<number, Send>()
   private readonly module: string
@@ -82,7 +89,7 @@ export class ProcessTransport implements ReplicaTransport {
   private phase: 'new' | 'starting' | 'serving' | 'closing' | 'destroyed' = 'new'
   /** Set while no replica has a process because the last ones died while loading. */
   private unavailable: string | undefined
-  private onStartEvent: ((slot: Slot, event: { loaded?: LoadOutcome; exit?: ProcessExit }) => void) | undefined
+  private onStartEvent: ((seat: Seat, event: { loaded?: LoadOutcome; exit?: ProcessExit }) => void) | undefined
   private destroying: Promise<void> | undefined
   private closing: Promise<void> | undefined
   /** The private copy of the model the processes load (built-in worker, model given as bytes). */
@@ -93,7 +100,7 @@ export class ProcessTransport implements ReplicaTransport {
     private readonly events: TransportEvents = {},
   ) {
     this.module = options.worker ?? fileURLToPath(import.meta.resolve('@inferpool/worker/onnx-worker'))
-    this.slots = Array.from({ length: options.replicas }, (_, id) => ({
+    this.seats = Array.from({ length: options.replicas }, (_, id) => ({
       id,
       proc: null,
       endCause: undefined,
@@ -130,7 +137,7 @@ export class ProcessTransport implements ReplicaTransport {
         void this.destroy().then(() => reject(error))
       }
       const timer = setTimeout(() => giveUp(new StartupTimeoutError(startupTimeoutMs, loaded.size, replicas)), startupTimeoutMs)
-      this.onStartEvent = (slot, event) => {
+      this.onStartEvent = (seat, event) => {
         if (event.exit) {
           const exit = event.exit
           return giveUp(
@@ -141,14 +148,14 @@ export class ProcessTransport implements ReplicaTransport {
         }
         const outcome = event.loaded as LoadOutcome
         if (!outcome.ok) return giveUp(fromWire(outcome.error))
-        loaded.set(slot.id, outcome.description)
+        loaded.set(seat.id, outcome.description)
         if (loaded.size < replicas) return
         clearTimeout(timer)
         this.onStartEvent = undefined
         this.phase = 'serving'
         resolve(loaded.get(0) ?? null)
       }
-      for (const slot of this.slots) this.spawn(slot)
+      for (const seat of this.seats) this.spawn(seat)
     })
   }
 
@@ -163,7 +170,7 @@ export class ProcessTransport implements ReplicaTransport {
         rows: options?.rows ?? rowsOf(task),
         settle: resolve,
         timer: undefined,
-        slot: undefined,
+        seat: undefined,
       }
       if (options?.timeoutMs !== undefined)
         send.timer = setTimeout(() => this.timeOut(send, options.timeoutMs as number), options.timeoutMs)
@@ -173,18 +180,18 @@ export class ProcessTransport implements ReplicaTransport {
   }
 
   get replicas(): ReplicaStats[] {
-    return this.slots.map((slot) => {
-      const proc = slot.proc
+    return this.seats.map((seat) => {
+      const proc = seat.proc
       const stats: ReplicaStats = {
-        id: slot.id,
-        batches: slot.batches,
-        rows: slot.rows,
-        busyMs: slot.busyMs,
+        id: seat.id,
+        batches: seat.batches,
+        rows: seat.rows,
+        busyMs: seat.busyMs,
         inFlight: proc?.inFlight ?? 0,
-        restarts: slot.restarts,
+        restarts: seat.restarts,
         state: proc === null || proc.state === 'exited' ? 'down' : proc.state,
-        restartCauses: { ...slot.restartCauses },
-        idleCollections: slot.idleCollections,
+        restartCauses: { ...seat.restartCauses },
+        idleCollections: seat.idleCollections,
       }
       if (proc?.state === 'failed' && proc.lastError !== undefined) stats.lastError = proc.lastError
       if (proc && proc.state !== 'exited') {
@@ -196,10 +203,10 @@ export class ProcessTransport implements ReplicaTransport {
   }
 
   get restarts(): number {
-    return this.slots.reduce((sum, slot) => sum + slot.restarts, 0)
+    return this.seats.reduce((sum, seat) => sum + seat.restarts, 0)
   }
 
-  /** A process transport never replaces its whole set: each slot respawns on its own. */
+  /** A process transport never replaces its whole set: each seat respawns on its own. */
   readonly rebuilds = 0
 
   close(): Promise<void> {
@@ -209,7 +216,7 @@ export class ProcessTransport implements ReplicaTransport {
       this.stopRespawns()
       // The pool closes once nothing is in flight; anything still queued cannot run now.
       this.failQueued('closed', 'the transport was closed')
-      await Promise.all(this.slots.map((slot) => slot.proc?.stop(PROCESS_STOP_BOUND_MS)))
+      await Promise.all(this.seats.map((seat) => seat.proc?.stop(PROCESS_STOP_BOUND_MS)))
       this.phase = 'destroyed'
       await this.modelFile?.remove()
     })()
@@ -223,21 +230,16 @@ export class ProcessTransport implements ReplicaTransport {
       this.stopRespawns()
       this.failQueued('closed', 'the transport was destroyed')
       for (const send of [...this.inFlight.values()]) this.settle(send, fail('closed', 'the transport was destroyed'))
-      await Promise.all(this.slots.map((slot) => slot.proc?.destroy(PROCESS_STOP_BOUND_MS)))
+      await Promise.all(this.seats.map((seat) => seat.proc?.destroy(PROCESS_STOP_BOUND_MS)))
       await this.modelFile?.remove()
     })()
     return this.destroying
   }
 
-  /** Hands queued sends to replicas with a free lane, least busy first. */
+  /** Hands queued sends to replicas with a free lane, by the pools' one rule (../balance.ts `leastBusy`). */
   private pump(): void {
     while (this.queue.length > 0) {
-      let best: Slot | undefined
-      for (const slot of this.slots) {
-        const proc = slot.proc
-        if (!proc?.hasFreeLane || slot.endCause !== undefined) continue
-        if (!best || proc.inFlight < (best.proc as ReplicaProcess).inFlight) best = slot
-      }
+      const best = leastBusy(this.seats, this.options.concurrency, inFlightOf, takesBatches)
       if (!best) return
       const send = this.queue.shift() as Send
       try {
@@ -246,7 +248,7 @@ export class ProcessTransport implements ReplicaTransport {
         this.settle(send, fail('unsendable', err instanceof Error ? err.message : String(err), { cause: err }))
         continue
       }
-      send.slot = best
+      send.seat = best
       this.inFlight.set(send.id, send)
     }
   }
@@ -264,27 +266,27 @@ export class ProcessTransport implements ReplicaTransport {
   }
 
   private timeOut(send: Send, ms: number): void {
-    const slot = send.slot
+    const seat = send.seat
     this.settle(send, fail('timeout', `the batch did not finish within ${ms} ms`, { details: { timeoutMs: ms } }))
-    if (!slot?.proc) return
+    if (!seat?.proc) return
     // A process can be killed at any moment, even inside a native call: no waiting.
-    slot.endCause ??= 'timeout'
-    slot.proc.kill('SIGKILL')
+    seat.endCause ??= 'timeout'
+    seat.proc.kill('SIGKILL')
   }
 
-  private spawn(slot: Slot): void {
-    slot.respawn = undefined
-    slot.endCause = undefined
+  private spawn(seat: Seat): void {
+    seat.respawn = undefined
+    seat.endCause = undefined
     const boot: WorkerBootData = {
       // No BroadcastChannel between processes: loads and disposal are reported over IPC.
       channel: '',
-      options: this.workerOptionsFor(slot.id),
+      options: this.workerOptionsFor(seat.id),
       loadTimeoutMs: this.options.startupTimeoutMs,
     }
-    const env = this.options.processEnv[slot.id % this.options.processEnv.length] ?? {}
+    const env = this.options.processEnv[seat.id % this.options.processEnv.length] ?? {}
     let proc: ReplicaProcess | null = null
-    // Events of a process that is no longer the slot's (a late message) are ignored.
-    const current = (): boolean => proc !== null && slot.proc === proc
+    // Events of a process that is no longer the seat's (a late message) are ignored.
+    const current = (): boolean => proc !== null && seat.proc === proc
     proc = new ReplicaProcess(
       {
         module: this.module,
@@ -297,37 +299,37 @@ export class ProcessTransport implements ReplicaTransport {
       {
         onLoaded: (outcome) => {
           if (!current()) return
-          if (this.onStartEvent) return this.onStartEvent(slot, { loaded: outcome })
+          if (this.onStartEvent) return this.onStartEvent(seat, { loaded: outcome })
           if (outcome.ok) {
             this.unavailable = undefined
-            if (slot.loadFailures > 0)
-              this.log('info', `replica ${slot.id} of ${this.options.modelLabel} is ready again${this.readyCount()}`)
-            slot.loadFailures = 0
+            if (seat.loadFailures > 0)
+              this.log('info', `replica ${seat.id} of ${this.options.modelLabel} is ready again${this.readyCount()}`)
+            seat.loadFailures = 0
           } else if (this.phase === 'serving') {
             // It would only fail every batch it took (pump skips it meanwhile): end it,
             // and replace it after a back-off (onExit).
-            slot.endCause ??= 'load failed'
+            seat.endCause ??= 'load failed'
             ;(proc as ReplicaProcess).kill('SIGKILL')
           }
           this.pump()
         },
-        onResult: (id, result) => this.onResult(slot, id, result),
-        onExit: (exit, pending) => this.onExit(slot, proc as ReplicaProcess, exit, pending),
+        onResult: (id, result) => this.onResult(seat, id, result),
+        onExit: (exit, pending) => this.onExit(seat, proc as ReplicaProcess, exit, pending),
         onCollected: () => {
-          if (current()) slot.idleCollections++
+          if (current()) seat.idleCollections++
         },
       },
     )
-    slot.proc = proc
-    // Loading now: arm the start-up bound for a replacement too (one that never loads would hold its slot).
-    if (this.phase === 'serving') this.watchLoad(slot, proc)
+    seat.proc = proc
+    // Loading now: arm the start-up bound for a replacement too (one that never loads would hold its seat).
+    if (this.phase === 'serving') this.watchLoad(seat, proc)
   }
 
   /** A replacement that has not loaded within `startupTimeoutMs` is killed and counts as a load death. */
-  private watchLoad(slot: Slot, proc: ReplicaProcess): void {
+  private watchLoad(seat: Seat, proc: ReplicaProcess): void {
     const timer = setTimeout(() => {
-      if (slot.proc === proc && proc.state === 'loading') {
-        slot.endCause ??= 'startup timeout'
+      if (seat.proc === proc && proc.state === 'loading') {
+        seat.endCause ??= 'startup timeout'
         proc.kill('SIGKILL')
       }
     }, this.options.startupTimeoutMs)
@@ -335,66 +337,66 @@ export class ProcessTransport implements ReplicaTransport {
     void proc.exited.then(() => clearTimeout(timer))
   }
 
-  private onResult(slot: Slot, id: number, result: TaskResult): void {
+  private onResult(seat: Seat, id: number, result: TaskResult): void {
     const send = this.inFlight.get(id)
-    const proc = slot.proc
+    const proc = seat.proc
     const loadFailure = loadFailureOf(result)
     proc?.noteLoad(loadFailure)
     if (loadFailure === undefined && send) {
-      slot.batches++
-      slot.rows += send.rows
-      slot.busyMs += result.busyMs
+      seat.batches++
+      seat.rows += send.rows
+      seat.busyMs += result.busyMs
     }
     if (send) this.settle(send, { ok: true, result })
     const cap = this.options.maxRssBytes
-    if (proc && cap !== undefined && proc.rss > cap && slot.endCause === undefined && this.phase === 'serving') {
-      // Recycle: it takes nothing new (pump skips a slot with an end cause), finishes
-      // what it holds, then ends gracefully; its exit respawns the slot.
-      slot.endCause = 'memory'
-      this.emitRestart(slot, `replica process ${proc.pid} recycled: RSS ${Math.round(proc.rss / 1048576)} MiB is over processes.maxRssMb`)
+    if (proc && cap !== undefined && proc.rss > cap && seat.endCause === undefined && this.phase === 'serving') {
+      // Recycle: it takes nothing new (pump skips a seat with an end cause), finishes
+      // what it holds, then ends gracefully; its exit respawns the seat.
+      seat.endCause = 'memory'
+      this.emitRestart(seat, `replica process ${proc.pid} recycled: RSS ${Math.round(proc.rss / 1048576)} MiB is over processes.maxRssMb`)
     }
-    // Only decreases once the slot takes nothing new, so this is reached once.
-    if (proc && slot.endCause === 'memory' && proc.inFlight === 0) void proc.stop(PROCESS_STOP_BOUND_MS)
+    // Only decreases once the seat takes nothing new, so this is reached once.
+    if (proc && seat.endCause === 'memory' && proc.inFlight === 0) void proc.stop(PROCESS_STOP_BOUND_MS)
     this.pump()
   }
 
-  private onExit(slot: Slot, proc: ReplicaProcess, exit: ProcessExit, pending: number[]): void {
+  private onExit(seat: Seat, proc: ReplicaProcess, exit: ProcessExit, pending: number[]): void {
     const reason = `replica process ${proc.pid} ${describeExit(exit)}`
     const details = { pid: proc.pid, exitCode: exit.code, signal: exit.signal }
     for (const id of pending) {
       const send = this.inFlight.get(id)
       if (send) this.settle(send, fail('crashed', reason, { details }))
     }
-    if (slot.proc !== proc) return
-    slot.proc = null
-    if (this.onStartEvent) return this.onStartEvent(slot, { exit })
+    if (seat.proc !== proc) return
+    seat.proc = null
+    if (this.onStartEvent) return this.onStartEvent(seat, { exit })
     if (this.phase !== 'serving') return
-    const loadFailed = slot.endCause === 'load failed'
-    const wasLoaded = proc.loaded && slot.endCause !== 'startup timeout' && !loadFailed
-    const cause = slot.endCause ?? exit.signal ?? `exit ${exit.code}`
-    slot.restarts++
-    slot.restartCauses[cause] = (slot.restartCauses[cause] ?? 0) + 1
+    const loadFailed = seat.endCause === 'load failed'
+    const wasLoaded = proc.loaded && seat.endCause !== 'startup timeout' && !loadFailed
+    const cause = seat.endCause ?? exit.signal ?? `exit ${exit.code}`
+    seat.restarts++
+    seat.restartCauses[cause] = (seat.restartCauses[cause] ?? 0) + 1
     // A memory recycle was announced when it was decided.
     const why =
-      slot.endCause === 'timeout'
+      seat.endCause === 'timeout'
         ? ' (batchTimeoutMs)'
-        : slot.endCause === 'startup timeout'
+        : seat.endCause === 'startup timeout'
           ? ' (startupTimeoutMs)'
           : loadFailed
             ? ` (its load failed: ${proc.lastError ?? 'no message'})`
             : ''
     const restartReason = loadFailed ? `replica process ${proc.pid} ended${why}` : reason + why + (wasLoaded ? '' : ' (while loading)')
-    if (slot.endCause !== 'memory') this.emitRestart(slot, restartReason)
+    if (seat.endCause !== 'memory') this.emitRestart(seat, restartReason)
     if (wasLoaded) {
-      slot.loadFailures = 0
-      this.log('warn', `replica ${slot.id} of ${this.options.modelLabel}: ${restartReason}; starting a replacement${this.readyCount()}`)
-      this.spawn(slot)
+      seat.loadFailures = 0
+      this.log('warn', `replica ${seat.id} of ${this.options.modelLabel}: ${restartReason}; starting a replacement${this.readyCount()}`)
+      this.spawn(seat)
     } else {
       // Failing to load repeats (a broken model, a missing device): back off.
-      const delay = restartDelayMs(slot.loadFailures++)
-      this.log('warn', `replica ${slot.id} of ${this.options.modelLabel}: ${restartReason}; retrying in ${delay} ms${this.readyCount()}`)
-      slot.respawn = setTimeout(() => this.spawn(slot), delay)
-      if (this.slots.every((s) => s.proc === null)) {
+      const delay = restartDelayMs(seat.loadFailures++)
+      this.log('warn', `replica ${seat.id} of ${this.options.modelLabel}: ${restartReason}; retrying in ${delay} ms${this.readyCount()}`)
+      seat.respawn = setTimeout(() => this.spawn(seat), delay)
+      if (this.seats.every((s) => s.proc === null)) {
         this.unavailable = `no replica process is running: replacements die while loading (last: ${reason})`
         this.failQueued('unavailable', this.unavailable)
       }
@@ -404,8 +406,8 @@ export class ProcessTransport implements ReplicaTransport {
 
   /** `; 1 of 2 replicas ready`: how degraded the model is while a replica is replaced. */
   private readyCount(): string {
-    const ready = this.slots.reduce((n, s) => (s.proc?.state === 'ready' ? n + 1 : n), 0)
-    return `; ${ready} of ${this.slots.length} replicas ready`
+    const ready = this.seats.reduce((n, s) => (s.proc?.state === 'ready' ? n + 1 : n), 0)
+    return `; ${ready} of ${this.seats.length} replicas ready`
   }
 
   private log(level: 'warn' | 'info', message: string): void {
@@ -416,18 +418,18 @@ export class ProcessTransport implements ReplicaTransport {
     }
   }
 
-  private emitRestart(slot: Slot, reason: string): void {
+  private emitRestart(seat: Seat, reason: string): void {
     try {
-      this.events.onReplicaRestart?.({ replica: slot.id, reason })
+      this.events.onReplicaRestart?.({ replica: seat.id, reason })
     } catch {
       // A hook that throws is the pool's bug; it must not become an uncaught exception here.
     }
   }
 
   private stopRespawns(): void {
-    for (const slot of this.slots) {
-      clearTimeout(slot.respawn)
-      slot.respawn = undefined
+    for (const seat of this.seats) {
+      clearTimeout(seat.respawn)
+      seat.respawn = undefined
     }
   }
 

@@ -1,10 +1,10 @@
 /**
- * One replica process: a child running @inferpool/worker's process-child.ts, its slot
+ * One replica process: a child running @inferpool/worker's process-child.ts, its transfer
  * files, its in-flight tasks, and how it ends. It knows nothing of policy (what a
  * crash means, when to respawn): it reports its load, its results and its exit to
  * its owner, the ProcessTransport.
  *
- * Slot files (one `in` and one `out` per lane, a lane per batch in flight) are created
+ * Transfer files (one `in` and one `out` per lane, a lane per batch in flight) are created
  * here right after the fork, before the child is told to read one, and unlinked here
  * when the child exits, however it exits. The child unlinks them itself if the host
  * disappears first.
@@ -13,7 +13,7 @@ import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { closeSync, openSync, unlinkSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { readSlot, slotPath, writeSlot } from '@inferpool/worker'
+import { readTransferFile, transferFilePath, writeTransferFile } from '@inferpool/worker'
 import type { ChildMessage, HostMessage, ProcessBoot, RunTask, SerializedError, TaskResult, WorkerDescription } from '@inferpool/worker'
 
 /** How a replica process ended. */
@@ -40,7 +40,7 @@ export interface ReplicaProcessSpec {
   boot: ProcessBoot['boot']
   /** Merged over the host's environment. */
   env: Readonly<Record<string, string>>
-  /** Batches in flight at once: one pair of slot files each. */
+  /** Batches in flight at once: one pair of transfer files each. */
   lanes: number
   /** The child measures its RSS after every batch (for a memory cap), not just every 250 ms. */
   rssEachBatch: boolean
@@ -66,7 +66,7 @@ export class ReplicaProcess {
   lastError: string | undefined
   /** Its load succeeded (it was `ready`, whatever it is now). */
   loaded = false
-  /** Resolves once the process has exited and its slot files are gone. */
+  /** Resolves once the process has exited and its transfer files are gone. */
   readonly exited: Promise<ProcessExit>
 
   private readonly child: ChildProcess
@@ -94,7 +94,7 @@ export class ReplicaProcess {
     this.exited = new Promise((resolve) => (resolveExit = resolve))
     this.child.once('exit', (code, signal) => {
       this.state = 'exited'
-      this.releaseSlots()
+      this.releaseTransferFiles()
       const pending = [...this.lanes.keys()]
       this.lanes.clear()
       const exit = { code, signal }
@@ -109,11 +109,11 @@ export class ReplicaProcess {
     if (this.pid === -1) return
     try {
       for (let lane = 0; lane < spec.lanes; lane++) {
-        this.inFds.push(this.createSlot('in', lane))
-        this.outFds.push(this.createSlot('out', lane))
+        this.inFds.push(this.createTransferFile('in', lane))
+        this.outFds.push(this.createTransferFile('out', lane))
       }
-      const slot = writeSlot(this.inFds[0] as number, { module: spec.module, boot: spec.boot } satisfies ProcessBoot, [])
-      this.post({ t: 'boot', slot, lanes: spec.lanes, rssEachBatch: spec.rssEachBatch, idleCollectMs: spec.idleCollectMs })
+      const layout = writeTransferFile(this.inFds[0] as number, { module: spec.module, boot: spec.boot } satisfies ProcessBoot, [])
+      this.post({ t: 'boot', layout, lanes: spec.lanes, rssEachBatch: spec.rssEachBatch, idleCollectMs: spec.idleCollectMs })
     } catch (err) {
       // The boot data cannot be cloned (a SharedArrayBuffer in workerOptions…) or /dev/shm is full.
       this.child.kill('SIGKILL')
@@ -143,15 +143,15 @@ export class ReplicaProcess {
    */
   run(id: number, task: RunTask, transfer: readonly ArrayBuffer[]): void {
     const lane = this.freeLanes.pop() as number
-    let slot
+    let layout
     try {
-      slot = writeSlot(this.inFds[lane] as number, task, transfer)
+      layout = writeTransferFile(this.inFds[lane] as number, task, transfer)
     } catch (err) {
       this.freeLanes.push(lane)
       throw err
     }
     this.lanes.set(id, lane)
-    this.post({ t: 'run', id, lane, slot })
+    this.post({ t: 'run', id, lane, layout })
   }
 
   /** Sends a signal (no-op once exited). */
@@ -200,7 +200,7 @@ export class ReplicaProcess {
       this.rss = message.rss
       const lane = this.lanes.get(message.id)
       if (lane === undefined) return
-      const result = readSlot(this.outFds[lane] as number, message.slot) as TaskResult
+      const result = readTransferFile(this.outFds[lane] as number, message.layout) as TaskResult
       this.lanes.delete(message.id)
       this.freeLanes.push(lane)
       this.events.onResult(message.id, result)
@@ -230,14 +230,14 @@ export class ReplicaProcess {
     if (this.child.connected) this.child.send(message, (err) => void err)
   }
 
-  private createSlot(direction: 'in' | 'out', lane: number): number {
-    const path = slotPath(process.pid, this.pid, direction, lane)
+  private createTransferFile(direction: 'in' | 'out', lane: number): number {
+    const path = transferFilePath(process.pid, this.pid, direction, lane)
     const fd = openSync(path, 'w+', 0o600)
     this.paths.push(path)
     return fd
   }
 
-  private releaseSlots(): void {
+  private releaseTransferFiles(): void {
     for (const fd of [...this.inFds, ...this.outFds]) {
       try {
         closeSync(fd)

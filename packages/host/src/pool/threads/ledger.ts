@@ -2,7 +2,7 @@
  * The thread ledger: the one owner of what the host knows about each worker thread.
  *
  * Every other part of thread mode (start-up, the generations of piscina instances, the
- * replica slots, the transport's sends, `close`) asks the ledger; none keeps its own
+ * replica seats, the transport's sends, `close`) asks the ledger; none keeps its own
  * copy. Per thread it records:
  * - its load: `loading` until the worker reports it (on the pool's channel, or through
  *   a task result), then `loaded` or `failed`;

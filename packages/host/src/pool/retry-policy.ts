@@ -1,10 +1,11 @@
 /**
- * Dispatch: what the pool does with one batch between the batcher and a replica — the
- * per-batch retry / re-route / crash / timeout policy, written once against the replica
- * transport (transport.ts), whichever transport runs the replicas.
+ * The retry policy: what the pool does with one batch between the batcher and a replica —
+ * when it is sent again (a re-route, a crash, a failed load) and which typed error ends it
+ * (a timeout, a crash, a closed pool), written once against the replica transport
+ * (transport.ts), whichever transport runs the replicas.
  *
  * The policy is a decision table ({@link decide}): the transport reports what became of
- * a send, dispatch looks the case up and either sends again or throws a typed error.
+ * a send, the policy looks the case up and either sends again or throws a typed error.
  * Throwing is not the end of the rows: the batcher's `isolateFailures` splits a failed
  * batch, so a crash or a timeout ends up failing only the rows that cause it alone.
  */
@@ -14,11 +15,12 @@ import type { TaskResult } from '@inferpool/worker'
 import { BatchTimeoutError, InvalidInputError, WorkerCrashedError } from '../errors.js'
 import type { PoolObserver } from '../types.js'
 import { loadFailureOf } from './load-failure.js'
+import type { PackedTask } from './codecs/codec.js'
 import type { ReplicaTransport, TransportFailure, TransportFailureKind } from './transport.js'
 
 /** Times a batch is sent again because the replicas it waited for were retired. */
 export const MAX_REROUTES = 3
-/** Sends of one batch whose replica crashed before dispatch gives up (the batcher then splits it). */
+/** Sends of one batch whose replica crashed before the policy gives up (the batcher then splits it). */
 export const MAX_CRASH_ATTEMPTS = 2
 /** Extra sends of a batch whose replica answered that its load failed (it retries the load per task). */
 export const MAX_LOAD_RETRIES = 1
@@ -27,7 +29,7 @@ export const MAX_LOAD_RETRIES = 1
 export type SendCase = TransportFailureKind | 'load-failed'
 
 /** How far the batch has got: sends so far of each kind. */
-export interface DispatchState {
+export interface RetryState {
   /** Sends that ended in a crash, counting the last one. */
   crashes: number
   /** Sends that were re-routed, counting the last one. */
@@ -37,14 +39,14 @@ export interface DispatchState {
 }
 
 /** The error a batch fails with, by failure mode. */
-export type DispatchError = 'closed' | 'timeout' | 'invalid-input' | 'unavailable' | 'crashed'
+export type BatchFailure = 'closed' | 'timeout' | 'invalid-input' | 'unavailable' | 'crashed'
 
 export type Decision =
-  { readonly action: 'send-again' } | { readonly action: 'throw'; readonly error: DispatchError } | { readonly action: 'return-result' }
+  { readonly action: 'send-again' } | { readonly action: 'throw'; readonly error: BatchFailure } | { readonly action: 'return-result' }
 
 const SEND_AGAIN: Decision = Object.freeze({ action: 'send-again' })
 const RETURN_RESULT: Decision = Object.freeze({ action: 'return-result' })
-const fail = (error: DispatchError): Decision => Object.freeze({ action: 'throw', error })
+const fail = (error: BatchFailure): Decision => Object.freeze({ action: 'throw', error })
 
 /**
  * The policy, one row per case:
@@ -62,7 +64,7 @@ const fail = (error: DispatchError): Decision => Object.freeze({ action: 'throw'
  * | `load-failed` | loadFailures ≤ MAX_LOAD_RETRIES | send again (retries the load there, or lands on a healthy replica) |
  * | `load-failed` | beyond                     | return the result (its `ModelLoadError` fails the batch) |
  */
-export function decide(last: SendCase, state: DispatchState): Decision {
+export function decide(last: SendCase, state: RetryState): Decision {
   switch (last) {
     case 'closed':
       return fail('closed')
@@ -74,7 +76,7 @@ export function decide(last: SendCase, state: DispatchState): Decision {
       return fail('unavailable')
     case 'rerouted':
       if (state.reroutes <= MAX_REROUTES) return SEND_AGAIN
-      // Re-routed too often: counted as a crash (see `Dispatcher.run`).
+      // Re-routed too often: counted as a crash (see `RetryPolicy.run`).
       return state.crashes < MAX_CRASH_ATTEMPTS ? SEND_AGAIN : fail('crashed')
     case 'crashed':
       return state.crashes < MAX_CRASH_ATTEMPTS ? SEND_AGAIN : fail('crashed')
@@ -83,34 +85,26 @@ export function decide(last: SendCase, state: DispatchState): Decision {
   }
 }
 
-/** One attempt's task: packed anew per send (a transferred buffer is detached after the first). */
-export interface PackedTask {
-  payload: unknown
-  transfer: ArrayBuffer[]
-  /** Per-input dims, for `onBatchSent`. */
-  dims?: Record<string, number[]>
-}
-
-export interface DispatchSettings {
+export interface RetrySettings {
   batchTimeoutMs: number | undefined
   /** Whether the batcher splits failed batches (then only single rows count as crashed). */
   isolateFailures: boolean
 }
 
-/** Sends batches through a transport and applies {@link decide}. */
-export class Dispatcher {
+/** Sends batches through a transport and applies {@link decide}: the retry policy. */
+export class RetryPolicy {
   /** Rows failed with `WorkerCrashedError` (counted once: after splitting, only single rows). */
   crashed = 0
 
   constructor(
     private readonly transport: ReplicaTransport,
-    private readonly settings: DispatchSettings,
+    private readonly settings: RetrySettings,
     private readonly observers: ReadonlySet<PoolObserver>,
   ) {}
 
   /** Runs one batch to a worker result, or throws the typed error its table row names. */
   async run(ctx: BatchContext, rows: number, pack: () => PackedTask): Promise<TaskResult> {
-    const state: DispatchState = { crashes: 0, reroutes: 0, loadFailures: 0 }
+    const state: RetryState = { crashes: 0, reroutes: 0, loadFailures: 0 }
     const sendOptions = { rows, ...(this.settings.batchTimeoutMs === undefined ? {} : { timeoutMs: this.settings.batchTimeoutMs }) }
     for (;;) {
       const { payload, transfer, dims = {} } = pack()
@@ -139,7 +133,7 @@ export class Dispatcher {
     }
   }
 
-  #error(error: DispatchError, failure: TransportFailure, rows: number): Error {
+  #error(error: BatchFailure, failure: TransportFailure, rows: number): Error {
     switch (error) {
       case 'closed':
         return new BatcherClosedError('Pool was destroyed while the batch was running')

@@ -1,5 +1,5 @@
 /**
- * The per-batch policy (src/pool/dispatch.ts): the decision table, row by row, and the
+ * The per-batch policy (src/pool/retry-policy.ts): the decision table, row by row, and the
  * typed error each "throw" row becomes, against a scripted transport that answers each
  * send with a given outcome.
  */
@@ -8,16 +8,16 @@ import type { BatchContext } from '@inferpool/core'
 import type { TaskResult } from '@inferpool/worker'
 import { describe, expect, it } from 'vitest'
 import { BatchTimeoutError, InvalidInputError, WorkerCrashedError } from '../src/errors.js'
-import { decide, Dispatcher, MAX_CRASH_ATTEMPTS, MAX_LOAD_RETRIES, MAX_REROUTES } from '../src/pool/dispatch.js'
-import type { Decision, DispatchState, SendCase } from '../src/pool/dispatch.js'
+import { decide, RetryPolicy, MAX_CRASH_ATTEMPTS, MAX_LOAD_RETRIES, MAX_REROUTES } from '../src/pool/retry-policy.js'
+import type { Decision, RetryState, SendCase } from '../src/pool/retry-policy.js'
 import type { ReplicaTransport, SendOptions, SendOutcome, TransportFailure } from '../src/pool/transport.js'
 
-const state = (s: Partial<DispatchState>): DispatchState => ({ crashes: 0, reroutes: 0, loadFailures: 0, ...s })
+const state = (s: Partial<RetryState>): RetryState => ({ crashes: 0, reroutes: 0, loadFailures: 0, ...s })
 const again: Decision = { action: 'send-again' }
 const fail = (error: string): Decision => ({ action: 'throw', error }) as Decision
 
-describe('the dispatch decision table', () => {
-  const table: Array<[SendCase, Partial<DispatchState>, Decision]> = [
+describe('the retry decision table', () => {
+  const table: Array<[SendCase, Partial<RetryState>, Decision]> = [
     ['closed', {}, fail('closed')],
     ['timeout', {}, fail('timeout')],
     ['unsendable', {}, fail('invalid-input')],
@@ -73,7 +73,7 @@ const ctx = { batchId: 42 } as BatchContext
 
 async function dispatch(outcomes: SendOutcome[], rows = 1, batchTimeoutMs?: number) {
   const { transport, sends } = scripted(outcomes)
-  const dispatcher = new Dispatcher(transport, { batchTimeoutMs, isolateFailures: true }, new Set())
+  const dispatcher = new RetryPolicy(transport, { batchTimeoutMs, isolateFailures: true }, new Set())
   let packs = 0
   const outcome: { value?: TaskResult; error?: unknown } = await dispatcher
     .run(ctx, rows, () => ({ payload: ++packs, transfer: [] }))
@@ -84,7 +84,7 @@ async function dispatch(outcomes: SendOutcome[], rows = 1, batchTimeoutMs?: numb
   return { ...outcome, sends, packs, crashed: dispatcher.crashed }
 }
 
-describe('Dispatcher', () => {
+describe('RetryPolicy', () => {
   it('returns the first result and sends once, with the rows and the batch time limit', async () => {
     const { value, sends, packs } = await dispatch([ok()], 3, 500)
     expect(value).toBe(result)
