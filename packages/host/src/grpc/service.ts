@@ -183,6 +183,7 @@ class GrpcService {
       }
       const response = inferResponse(
         model.name,
+        model.version,
         decoded.id,
         decoded.outputs.map((output) => output.name),
         results,
@@ -293,7 +294,7 @@ class GrpcService {
     })),
     ModelMetadata: this.#unary(false, (request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
       const model = this.#model(request.name, request.version)
-      return modelMetadata(model.name, this.#served.poolOf(model).metadata)
+      return modelMetadata(model.name, this.#served.versionsOf(model), this.#served.poolOf(model).metadata)
     }),
     ModelInfer: this.#unary(false, (request: InferRequest, call) => {
       const controller = new AbortController()

@@ -7,11 +7,11 @@
  *   GET  /v2/health/live                       always 200 while the process answers
  *   GET  /v2/health/ready                      200 once every pool has loaded, 503 before / while closing
  *   GET  /v2                                   server metadata, with the extensions served
- *   GET  /v2/models/{name}[/versions/1]        model metadata
- *   GET  /v2/models/{name}[/versions/1]/ready  200 / 503
- *   GET  /v2/models/{name}[/versions/1]/config Triton's model configuration (protocol/triton/)
- *   GET  /v2/models[/{name}[/versions/1]]/stats Triton's statistics (protocol/triton/)
- *   POST /v2/models/{name}[/versions/1]/infer  inference, JSON or binary tensor data (binary.ts);
+ *   GET  /v2/models/{name}[/versions/{v}]        model metadata (no version: the newest ready one)
+ *   GET  /v2/models/{name}[/versions/{v}]/ready  200 / 503
+ *   GET  /v2/models/{name}[/versions/{v}]/config Triton's model configuration (protocol/triton/)
+ *   GET  /v2/models[/{name}[/versions/{v}]]/stats Triton's statistics (protocol/triton/)
+ *   POST /v2/models/{name}[/versions/{v}]/infer  inference, JSON or binary tensor data (binary.ts);
  *                                              its rows enter the pool together (protocol/submit-rows.ts)
  *   GET  /metrics                              Prometheus text format
  */
@@ -225,7 +225,7 @@ class Handler {
       if (action === 'config') return this.#sendJson(req, res, 200, modelConfigOf(name, pool))
       const metadata = pool.metadata
       this.#sendJson(req, res, 200, {
-        ...modelMetadata(name, metadata),
+        ...modelMetadata(name, this.served.versionsOf(entry), metadata),
         parameters: {
           max_batch_size: metadata.maxBatchSize,
           fixed_batch_size: metadata.fixedBatchSize,
@@ -309,7 +309,7 @@ class Handler {
         admitted.leave()
         res.off('close', onClose)
       }
-      const response = encodeInferResponse(entry.name, request.id, request.outputs, results)
+      const response = encodeInferResponse(entry.name, entry.version, request.id, request.outputs, results)
       if (response.kind === 'json') this.#send(req, res, 200, response.pieces)
       else this.#sendBinary(req, res, response.body)
     } catch (error) {

@@ -36,7 +36,12 @@ export interface ServerMetricsOptions {
 /** The metrics of one handler; `attach` each pool once it has loaded. */
 export class ServerMetrics {
   readonly registry: Registry
-  readonly #pools = new Map<string, ServedPool>()
+  /**
+   * The attached pools by model version (`attach`'s key), with their model name (the
+   * `model` label): a model serving several versions has one pool per version, summed
+   * under its name.
+   */
+  readonly #pools = new Map<string, { readonly model: string; readonly pool: ServedPool }>()
   /** Stats of pools that only have `readStats` (remote ones), as of the last `refresh()`. */
   readonly #readStats = new Map<string, PoolStats>()
   readonly #requests: Counter<'model' | 'protocol' | 'status'>
@@ -203,8 +208,8 @@ export class ServerMetrics {
 
   /** Every pool's stats now: live for local pools, the last `refresh()` for remote ones. */
   *#stats(): Generator<[string, PoolStats]> {
-    for (const [model, pool] of this.#pools) {
-      const stats = pool.stats ?? this.#readStats.get(model)
+    for (const [key, { model, pool }] of this.#pools) {
+      const stats = pool.stats ?? this.#readStats.get(key)
       if (stats !== undefined) yield [model, stats]
     }
   }
@@ -218,7 +223,14 @@ export class ServerMetrics {
       aggregator,
       registers: [this.registry],
       collect() {
-        for (const [model, stats] of all()) this.set({ model }, read(stats))
+        // Several versions of a model: summed, or averaged for a ratio.
+        const byModel = new Map<string, number[]>()
+        for (const [model, stats] of all()) byModel.set(model, [...(byModel.get(model) ?? []), read(stats)])
+        this.reset()
+        for (const [model, values] of byModel) {
+          const sum = values.reduce((a, b) => a + b, 0)
+          this.set({ model }, aggregator === 'average' ? sum / values.length : sum)
+        }
       },
     })
   }
@@ -246,20 +258,21 @@ export class ServerMetrics {
    */
   async refresh(): Promise<void> {
     await Promise.all(
-      [...this.#pools].map(async ([model, pool]) => {
+      [...this.#pools].map(async ([key, { pool }]) => {
         if (pool.stats !== undefined || typeof pool.readStats !== 'function') return
         try {
-          this.#readStats.set(model, await pool.readStats())
+          this.#readStats.set(key, await pool.readStats())
         } catch {
-          this.#readStats.delete(model)
+          this.#readStats.delete(key)
         }
       }),
     )
   }
 
-  /** Starts collecting a loaded pool's metrics; returns the unsubscribe function. */
-  attach(model: string, pool: ServedPool): () => void {
-    this.#pools.set(model, pool)
+  /** Starts collecting the metrics of a loaded pool, `version` of `model`; returns the unsubscribe function. */
+  attach(model: string, version: string, pool: ServedPool): () => void {
+    const key = `${model}/${version}`
+    this.#pools.set(key, { model, pool })
     const unsubscribe =
       pool.observe?.({
         onDispatch: (event) => {
@@ -274,8 +287,8 @@ export class ServerMetrics {
       }) ?? (() => {})
     return () => {
       unsubscribe()
-      this.#pools.delete(model)
-      this.#readStats.delete(model)
+      this.#pools.delete(key)
+      this.#readStats.delete(key)
     }
   }
 

@@ -4,8 +4,9 @@
  * take it and only translate their wire format; every fact both protocols are asked
  * comes from one function here, so their answers cannot drift:
  *
- * - the models by name and each one's state (loading, ready, failed) — the model
- *   repository adds versions and their load, unload and reload on top of this;
+ * - the models by name, each with one or more versions, and each version's state
+ *   (loading, ready, failed); a request that names no version reaches the newest ready
+ *   one (`model`), as Triton does;
  * - readiness (`isReady`, `isModelReady`): false while loading, during a drain
  *   (`drain()`, before the listeners close) and once closed;
  * - lookup (`model`, `poolOf`), the bearer-token decision (`authorized`);
@@ -37,8 +38,19 @@ import type { ModelStatistics } from './triton/stats.js'
 /** A pool, or a promise of one still loading (the server reports not-ready until it resolves). */
 export type PoolSource = ServedPool | PromiseLike<ServedPool>
 
-/** Pools by model name: the name is the `{name}` of `/v2/models/{name}/...` and gRPC's `model_name`. */
-export type PoolsByModel = Readonly<Record<string, PoolSource>> | ReadonlyMap<string, PoolSource>
+/**
+ * The versions of one model: pools by version (a positive integer, as in Triton's
+ * repository layout), the `{version}` of `/v2/models/{name}/versions/{version}/...` and
+ * gRPC's `model_version`.
+ */
+export type ModelVersions = ReadonlyMap<string, PoolSource>
+
+/**
+ * Pools by model name: the name is the `{name}` of `/v2/models/{name}/...` and gRPC's
+ * `model_name`. A model given as one pool serves it as version `MODEL_VERSION` ('1');
+ * one given as `ModelVersions` serves each of its versions.
+ */
+export type PoolsByModel = Readonly<Record<string, PoolSource | ModelVersions>> | ReadonlyMap<string, PoolSource | ModelVersions>
 
 /** Where a served model is in its life. */
 export type ModelState =
@@ -46,9 +58,10 @@ export type ModelState =
   | { readonly kind: 'ready'; readonly pool: ServedPool }
   | { readonly kind: 'failed'; readonly error: unknown }
 
-/** One served model. */
+/** One served version of a model. */
 export interface ServedModel {
   readonly name: string
+  readonly version: string
   readonly state: ModelState
 }
 
@@ -92,6 +105,13 @@ export class Gate {
 }
 
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
+/** Triton's version directories are positive integers (Number-safe, so they order numerically). */
+const MODEL_VERSION_NAME = /^[1-9][0-9]{0,14}$/
+
+/** Versions newest first. */
+function byNewest(a: string, b: string): number {
+  return Number(b) - Number(a)
+}
 
 function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
   return typeof (value as { then?: unknown }).then === 'function'
@@ -161,7 +181,8 @@ export class ServedModels {
   readonly admitted = new Gate()
   /** Bytes held by HTTP bodies and gRPC messages still arriving, bounded by `maxPendingBodyBytes`. */
   readonly pendingBodyBytes: PendingBodyBytes
-  readonly #models = new Map<string, ModelEntry>()
+  /** Versions by model name, each map ordered newest version first. */
+  readonly #models = new Map<string, Map<string, ModelEntry>>()
   readonly #apiKeyDigest: Buffer | undefined
   readonly #detach: Array<() => void> = []
   /** Pools whose doors requests were sent to (a shutdown refuses the ones parked there). */
@@ -181,26 +202,38 @@ export class ServedModels {
       registry: this.options.registry ?? new Registry(),
       processMetrics: this.options.processMetrics,
     })
-    for (const [name, source] of entries) this.#add(name, source)
+    for (const [name, source] of entries) {
+      if (source instanceof Map) {
+        const versions = [...(source as ModelVersions).entries()]
+        if (versions.length === 0) throw new TypeError(`Expected \`pools.${name}\` to hold at least one version, got none`)
+        for (const [version, pool] of versions) this.#add(name, version, pool)
+      } else {
+        this.#add(name, MODEL_VERSION, source as PoolSource)
+      }
+    }
     this.#apiKeyDigest = this.options.apiKey === undefined ? undefined : sha256(this.options.apiKey)
   }
 
-  #add(name: string, source: PoolSource): void {
+  #add(name: string, version: string, source: PoolSource): void {
     if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
       throw new TypeError(`Expected model names to match ${String(MODEL_NAME)}, got \`${String(name)}\``)
+    }
+    if (typeof version !== 'string' || !MODEL_VERSION_NAME.test(version)) {
+      throw new TypeError(`Expected the versions of \`pools.${name}\` to be positive integers, got \`${String(version)}\``)
     }
     if (source === null || typeof source !== 'object') {
       throw new TypeError(`Expected \`pools.${name}\` to be a pool or a promise of one, got \`${String(source)}\``)
     }
     const entry: ModelEntry = {
       name,
+      version,
       state: { kind: 'loading' },
       // Settles (never rejects) so a failed load is never an unhandled rejection; the
       // failure is kept in `state` and reported by readiness and inference.
       loaded: Promise.resolve(source).then(
         (pool) => {
           entry.state = { kind: 'ready', pool }
-          this.#detach.push(this.metrics.attach(name, pool))
+          this.#detach.push(this.metrics.attach(name, version, pool))
           // Subscribed now, so the statistics cover every batch from the start.
           statsCollectorOf(pool)
         },
@@ -213,7 +246,9 @@ export class ServedModels {
       entry.state = { kind: 'ready', pool: source }
       statsCollectorOf(source)
     }
-    this.#models.set(name, entry)
+    const versions = this.#models.get(name) ?? new Map<string, ModelEntry>()
+    versions.set(version, entry)
+    this.#models.set(name, new Map([...versions].sort(([a], [b]) => byNewest(a, b))))
   }
 
   /** Served model names. */
@@ -221,10 +256,20 @@ export class ServedModels {
     return [...this.#models.keys()]
   }
 
+  /** Every served version of every model. */
+  *#entries(): Generator<ModelEntry> {
+    for (const versions of this.#models.values()) yield* versions.values()
+  }
+
+  /** The versions served of `model`'s name, oldest first (the `versions` of its metadata). */
+  versionsOf(model: ServedModel): string[] {
+    return [...(this.#models.get(model.name)?.keys() ?? [])].reverse()
+  }
+
   /** Resolves once every pool has loaded; rejects with the first load failure. */
   async ready(): Promise<void> {
-    await Promise.all([...this.#models.values()].map((entry) => entry.loaded))
-    for (const entry of this.#models.values()) {
+    await Promise.all([...this.#entries()].map((entry) => entry.loaded))
+    for (const entry of this.#entries()) {
       if (entry.state.kind === 'failed') throw entry.state.error
     }
   }
@@ -234,10 +279,13 @@ export class ServedModels {
     return this.#closed
   }
 
-  /** Whether the server is ready: every model ready, not draining, not closed. Both protocols answer this. */
+  /**
+   * Whether the server is ready: every version of every model ready, not draining, not
+   * closed. Both protocols answer this.
+   */
   isReady(): boolean {
     if (this.#closed || this.#draining) return false
-    for (const entry of this.#models.values()) if (!this.#serving(entry)) return false
+    for (const entry of this.#entries()) if (!this.#serving(entry)) return false
     return true
   }
 
@@ -284,20 +332,31 @@ export class ServedModels {
   }
 
   /**
-   * The model `name`, at `version` (`undefined`: the server's choice, the one version
-   * served); `ModelNotFoundError` when there is none.
+   * The model `name` at `version`; with no version, the newest version ready to serve
+   * (the newest of all when none is, so its state says why); `ModelNotFoundError` when
+   * there is no such model or version.
    */
   model(name: string, version: string | undefined): ServedModel {
-    const entry = this.#models.get(name)
-    if (entry === undefined || (version !== undefined && version !== MODEL_VERSION)) throw new ModelNotFoundError(name, version)
-    return entry
+    const versions = this.#models.get(name)
+    if (versions === undefined) throw new ModelNotFoundError(name, version)
+    if (version !== undefined) {
+      const entry = versions.get(version)
+      if (entry === undefined) throw new ModelNotFoundError(name, version)
+      return entry
+    }
+    let newest: ModelEntry | undefined
+    for (const entry of versions.values()) {
+      if (this.#serving(entry)) return entry
+      newest ??= entry
+    }
+    return newest as ModelEntry
   }
 
   /** The model's pool once loaded; else `ModelNotReadyError` (with the load failure, if any). */
   poolOf(model: ServedModel): ServedPool {
     const state = model.state
     if (state.kind === 'ready') return state.pool
-    throw new ModelNotReadyError(model.name, state.kind === 'failed' ? state.error : undefined)
+    throw new ModelNotReadyError(model.name, state.kind === 'failed' ? state.error : undefined, model.version)
   }
 
   /**
@@ -307,7 +366,7 @@ export class ServedModels {
    */
   eachPool(step: (pool: ServedPool) => Promise<void> | undefined): Promise<unknown> {
     return Promise.all(
-      [...this.#models.values()].map((entry) =>
+      [...this.#entries()].map((entry) =>
         entry.state.kind === 'ready'
           ? step(entry.state.pool)
           : entry.loaded.then(() => (entry.state.kind === 'ready' ? step(entry.state.pool) : undefined)),
@@ -393,10 +452,10 @@ export class ServedModels {
    * named (Triton lists the models it has loaded).
    */
   statistics(model?: ServedModel): ModelStatistics[] {
-    if (model !== undefined) return [statsCollectorOf(this.poolOf(model)).snapshot(model.name, MODEL_VERSION)]
+    if (model !== undefined) return [statsCollectorOf(this.poolOf(model)).snapshot(model.name, model.version)]
     const stats: ModelStatistics[] = []
-    for (const entry of this.#models.values()) {
-      if (entry.state.kind === 'ready') stats.push(statsCollectorOf(entry.state.pool).snapshot(entry.name, MODEL_VERSION))
+    for (const entry of this.#entries()) {
+      if (entry.state.kind === 'ready') stats.push(statsCollectorOf(entry.state.pool).snapshot(entry.name, entry.version))
     }
     return stats
   }
