@@ -70,7 +70,8 @@ describe('inferpool serve --help', () => {
     expect(code).toBe(0)
     const help = stdout.replace(/\s+/g, ' ')
     const flags: Array<[string, string]> = [
-      ['--model <name=path>', '(default: the built-in demo model as "demo")'],
+      ['--model <name=path>', '(default, without --model-repository: the built-in demo model as "demo")'],
+      ['--model-repository <dir>', "a model repository in Triton's layout"],
       ['--processes <n>', 'inference threads per model = processes × replicas × intra-op threads (default: 1)'],
       ['--replicas <n>', 'worker threads per model in each process'],
       ['--intra-op-threads <n>', '(default: cores / (processes × replicas), at least 1)'],
@@ -122,6 +123,10 @@ describe('flag validation', () => {
     [['--max-concurrent-streams', '0'], "error: option '--max-concurrent-streams <n>' argument '0' is invalid. Expected an integer >= 1."],
     [['--body-timeout-ms', '0'], "error: option '--body-timeout-ms <ms>' argument '0' is invalid. Expected an integer >= 1."],
     [['--model', 'demo'], "error: option '-m, --model <name=path>' argument 'demo' is invalid. Expected name=path.onnx."],
+    [
+      ['--model-repository', '/no/such/repository'],
+      "error: option '--model-repository <dir>' argument '/no/such/repository' is invalid. No directory at /no/such/repository.",
+    ],
     [
       ['--model', 'x=/no/such/model.onnx'],
       "error: option '-m, --model <name=path>' argument 'x=/no/such/model.onnx' is invalid. No model file at /no/such/model.onnx.",

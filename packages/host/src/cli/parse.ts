@@ -44,6 +44,15 @@ export interface ModelFlag {
 
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
 
+/** `--model-repository <dir>`, repeatable: accumulates into a list of absolute paths. */
+export function repositoryFlag(value: string, previous: string[] | undefined): string[] {
+  const path = resolve(value)
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new InvalidArgumentError(`No directory at ${path}.`)
+  const list = previous ?? []
+  if (list.includes(path)) throw new InvalidArgumentError(`Repository ${path} is given twice.`)
+  return [...list, path]
+}
+
 /** `--model name=path.onnx`, repeatable: accumulates into a list. */
 export function modelFlag(value: string, previous: ModelFlag[] | undefined): ModelFlag[] {
   const eq = value.indexOf('=')

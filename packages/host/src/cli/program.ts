@@ -13,11 +13,14 @@ import { joinCluster } from '../cluster/worker.js'
 import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
 import { POOL_DEFAULTS, createPool, defaultIntraOpThreads } from '../pool/index.js'
 import { HANDLER_DEFAULTS } from '../protocol/options.js'
+import { readRepositories, repositoryPoolOptions } from '../repository/index.js'
+import type { RepositoryModel } from '../repository/index.js'
+import type { PoolsByModel } from '../protocol/served-models.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
-import type { PoolOptions } from '../types.js'
+import type { Pool, PoolOptions } from '../types.js'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
-import { integerAtLeast, milliseconds, modelFlag, port } from './parse.js'
+import { integerAtLeast, milliseconds, modelFlag, port, repositoryFlag } from './parse.js'
 import type { ModelFlag } from './parse.js'
 
 /** Bounded by default so an overloaded server answers 503 at once instead of queueing without end. */
@@ -34,6 +37,7 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 
 interface ServeFlags {
   model?: ModelFlag[]
+  modelRepository?: string[]
   processes: number
   replicas: number
   intraOpThreads?: number
@@ -82,8 +86,14 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     .addOption(
       new Option(
         '-m, --model <name=path>',
-        `a model to serve as {name}; repeat for several models (default: the built-in demo model as "${DEMO_MODEL_NAME}")`,
+        `a model to serve as {name}; repeat for several models (default, without --model-repository: the built-in demo model as "${DEMO_MODEL_NAME}")`,
       ).argParser(modelFlag),
+    )
+    .addOption(
+      new Option(
+        '--model-repository <dir>',
+        "a model repository in Triton's layout (<dir>/<model>/[config.pbtxt], <dir>/<model>/<version>/model.onnx); repeatable",
+      ).argParser(repositoryFlag),
     )
     .addOption(
       new Option(
@@ -268,7 +278,7 @@ function threadsLine(flags: ServeFlags, intraOpThreads: number): string {
 async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   // A process forked by `--processes n`'s primary (see ../cluster/primary.ts).
   const member = cluster.isWorker ? joinCluster() : undefined
-  const models = flags.model ?? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }]
+  const models = flags.model ?? (flags.modelRepository === undefined ? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }] : [])
   const intraOpThreads =
     flags.intraOpThreads ?? defaultIntraOpThreads({ cores: availableParallelism(), replicas: flags.replicas, processes: flags.processes })
   const poolOptions = (path: string): PoolOptions & { worker?: undefined } => ({
@@ -288,9 +298,26 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     ...(flags.isolation === 'process' ? { processes: { idleCollectMs: flags.idleGcMs } } : {}),
     timeoutMs: flags.timeoutMs,
   })
+  let repositoryModels: RepositoryModel[]
+  try {
+    repositoryModels = readRepositories(flags.modelRepository ?? [], { warn: (line) => out.error(`inferpool: ${line}`) })
+  } catch (error) {
+    out.error(`inferpool: ${(error as Error).message}`)
+    process.exit(1)
+  }
+  for (const model of repositoryModels) {
+    if (models.some((m) => m.name === model.name)) {
+      out.error(`inferpool: model '${model.name}' is given by --model and by the repository ${model.directory}`)
+      process.exit(1)
+    }
+  }
   // Pools load while the server already answers /v2/health/live (ready comes after).
-  const pools = Object.fromEntries(models.map((m) => [m.name, createPool(poolOptions(m.path))]))
-  const server = createServer(pools, {
+  const pools = new Map<string, Promise<Pool> | Map<string, Promise<Pool>>>(models.map((m) => [m.name, createPool(poolOptions(m.path))]))
+  for (const model of repositoryModels) {
+    const versions = new Map(model.versions.map((v) => [v.version, createPool(repositoryPoolOptions(model, v.file, poolOptions(v.file)))]))
+    pools.set(model.name, versions)
+  }
+  const server = createServer(pools as PoolsByModel, {
     port: flags.port,
     // On the command line 0 turns gRPC off (a free port is of little use to a client).
     grpcPort: flags.grpcPort === 0 ? undefined : flags.grpcPort,
@@ -335,7 +362,8 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   let url = member === undefined ? await listen() : undefined
   if (url !== undefined) {
     const grpcPart = server.grpcAddress === undefined ? '' : ` and grpc://${server.grpcAddress}`
-    out.log(`inferpool listening on ${url}${grpcPart} (loading ${models.length} model${models.length === 1 ? '' : 's'}…)`)
+    const count = pools.size
+    out.log(`inferpool listening on ${url}${grpcPart} (loading ${count} model${count === 1 ? '' : 's'}…)`)
   }
   try {
     await server.handler.ready()
@@ -345,12 +373,22 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   if (member?.stopping) return
   url ??= await listen()
 
-  const loaded = await Promise.all(models.map(async (m) => ({ ...m, pool: await pools[m.name] })))
+  const loaded = await Promise.all([
+    ...models.map(async (m) => ({ ...m, label: m.name, pool: await (pools.get(m.name) as Promise<Pool>) })),
+    ...repositoryModels.flatMap((model) =>
+      model.versions.map(async (v) => ({
+        name: model.name,
+        label: `${model.name} version ${v.version}`,
+        path: v.file,
+        pool: await (pools.get(model.name) as Map<string, Promise<Pool>>).get(v.version)!,
+      })),
+    ),
+  ])
   const banner: string[] = []
-  for (const { name, path, pool } of loaded) {
+  for (const { label, path, pool } of loaded) {
     const md = pool.metadata
     banner.push(
-      `  model ${name}: ${path} — ${md.replicas} replica${md.replicas === 1 ? '' : 's'} × concurrency ${md.concurrency}, ` +
+      `  model ${label}: ${path} — ${md.replicas} replica${md.replicas === 1 ? '' : 's'} × concurrency ${md.concurrency}, ` +
         `max batch ${md.maxBatchSize}, ${md.executionProvider}`,
     )
   }

@@ -1,0 +1,7 @@
+export { ModelConfigSyntaxError, ModelRepositoryLayoutError, UnsupportedModelConfigError } from './errors.js'
+export { readModel, readRepository, modelNames, CONFIG_FILE } from './layout.js'
+export type { RepositoryModel, RepositoryVersion } from './layout.js'
+export type { RepositoryModelConfig, VersionPolicy, Placement } from './model-config.js'
+export { repositoryPoolOptions } from './pool-options.js'
+export { readRepositories } from './repositories.js'
+export type { RepositoryLogger } from './repositories.js'
