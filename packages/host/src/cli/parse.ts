@@ -53,6 +53,14 @@ export function repositoryFlag(value: string, previous: string[] | undefined): s
   return [...list, path]
 }
 
+/** `--load-model <name>|*`, repeatable. */
+export function loadModelFlag(value: string, previous: string[] | undefined): string[] {
+  if (value !== '*' && !MODEL_NAME.test(value)) {
+    throw new InvalidArgumentError(`Expected a model name (letters, digits, '_', '.' or '-') or '*', got '${value}'.`)
+  }
+  return [...(previous ?? []), value]
+}
+
 /** `--model name=path.onnx`, repeatable: accumulates into a list. */
 export function modelFlag(value: string, previous: ModelFlag[] | undefined): ModelFlag[] {
   const eq = value.indexOf('=')

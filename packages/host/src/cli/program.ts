@@ -13,14 +13,14 @@ import { joinCluster } from '../cluster/worker.js'
 import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
 import { POOL_DEFAULTS, createPool, defaultIntraOpThreads } from '../pool/index.js'
 import { HANDLER_DEFAULTS } from '../protocol/options.js'
-import { readRepositories, repositoryPoolOptions } from '../repository/index.js'
+import { ModelRepository, modelNames, readRepositories, repositoryPoolOptions } from '../repository/index.js'
 import type { RepositoryModel } from '../repository/index.js'
 import type { PoolsByModel } from '../protocol/served-models.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
 import type { Pool, PoolOptions } from '../types.js'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
-import { integerAtLeast, milliseconds, modelFlag, port, repositoryFlag } from './parse.js'
+import { integerAtLeast, loadModelFlag, milliseconds, modelFlag, port, repositoryFlag } from './parse.js'
 import type { ModelFlag } from './parse.js'
 
 /** Bounded by default so an overloaded server answers 503 at once instead of queueing without end. */
@@ -30,6 +30,7 @@ export const CLI_DEFAULTS = {
 } as const
 
 export const API_KEY_ENV = 'INFERPOOL_API_KEY'
+export const REPOSITORY_TOKEN_ENV = 'INFERPOOL_REPOSITORY_TOKEN'
 /** The port variable Knative and KServe set for a container. */
 export const PORT_ENV = 'PORT'
 
@@ -38,6 +39,9 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 interface ServeFlags {
   model?: ModelFlag[]
   modelRepository?: string[]
+  modelControlMode: 'none' | 'explicit'
+  loadModel?: string[]
+  repositoryToken?: string
   processes: number
   replicas: number
   intraOpThreads?: number
@@ -94,6 +98,27 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         '--model-repository <dir>',
         "a model repository in Triton's layout (<dir>/<model>/[config.pbtxt], <dir>/<model>/<version>/model.onnx); repeatable",
       ).argParser(repositoryFlag),
+    )
+    .addOption(
+      new Option(
+        '--model-control-mode <mode>',
+        'none: load every repository model at start; explicit: load only --load-model ones, then load, reload and unload ' +
+          'through the model repository extension (POST /v2/repository/...)',
+      )
+        .choices(['none', 'explicit'])
+        .default('none'),
+    )
+    .addOption(
+      new Option(
+        '--load-model <name>',
+        "with --model-control-mode explicit, a repository model to load at start ('*': all); repeatable",
+      ).argParser(loadModelFlag),
+    )
+    .addOption(
+      new Option(
+        '--repository-token <token>',
+        'bearer token of the model repository calls, apart from --api-key (loading a model runs code on the server)',
+      ).env(REPOSITORY_TOKEN_ENV),
     )
     .addOption(
       new Option(
@@ -298,9 +323,23 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     ...(flags.isolation === 'process' ? { processes: { idleCollectMs: flags.idleGcMs } } : {}),
     timeoutMs: flags.timeoutMs,
   })
+  const explicit = flags.modelControlMode === 'explicit'
+  const repositories = flags.modelRepository ?? []
+  if (explicit && repositories.length === 0) {
+    out.error('inferpool: --model-control-mode explicit needs a --model-repository')
+    process.exit(1)
+  }
+  const control = explicit
+    ? new ModelRepository({
+        repositories,
+        createPool: (model, file) => createPool(repositoryPoolOptions(model, file, poolOptions(file))),
+        logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
+      })
+    : undefined
   let repositoryModels: RepositoryModel[]
   try {
-    repositoryModels = readRepositories(flags.modelRepository ?? [], { warn: (line) => out.error(`inferpool: ${line}`) })
+    // In explicit mode the repository loads its models itself, on request.
+    repositoryModels = explicit ? [] : readRepositories(repositories, { warn: (line) => out.error(`inferpool: ${line}`) })
   } catch (error) {
     out.error(`inferpool: ${(error as Error).message}`)
     process.exit(1)
@@ -323,6 +362,8 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     grpcPort: flags.grpcPort === 0 ? undefined : flags.grpcPort,
     host: flags.host,
     apiKey: flags.apiKey,
+    modelControl: control,
+    repositoryToken: flags.repositoryToken,
     maxBodyBytes: flags.maxBodyBytes,
     maxPendingBodyBytes: flags.maxPendingBodyBytes,
     maxConcurrentStreams: flags.maxConcurrentStreams,
@@ -340,6 +381,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     collectMetrics: member?.collectMetrics,
   })
   member?.attach(server, server.handler.registry)
+  control?.serveInto(server.handler.served)
 
   const fail = async (message: string): Promise<never> => {
     out.error(`inferpool: ${message}`)
@@ -367,6 +409,11 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   }
   try {
     await server.handler.ready()
+    if (control !== undefined) {
+      const asked = flags.loadModel ?? []
+      const names = asked.includes('*') ? [...new Set(repositories.flatMap((r) => modelNames(r)))] : asked
+      for (const name of names) await control.load(name)
+    }
   } catch (error) {
     return fail(`a model failed to load: ${(error as Error).message}`)
   }
@@ -393,9 +440,11 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     )
   }
   banner.push(threadsLine(flags, intraOpThreads))
-  const first = loaded[0]
-  banner.push('Try it:')
-  banner.push(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
+  const first = loaded[0] as (typeof loaded)[number] | undefined
+  if (first !== undefined) {
+    banner.push('Try it:')
+    banner.push(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
+  }
   banner.push(`Metrics at ${url}/metrics. Ctrl-C (SIGINT) or SIGTERM shuts down gracefully.`)
   if (member !== undefined) return member.ready(url, banner, server.grpcAddress)
   for (const line of banner) out.log(line)

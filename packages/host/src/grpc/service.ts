@@ -21,7 +21,7 @@ import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImple
 import { errorCodeOf } from '../error-registry.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
-import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
 import { DoorPass, ServedModels } from '../protocol/served-models.js'
 import type { ServedModel } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
@@ -151,8 +151,11 @@ class GrpcService {
     let model: ServedModel | undefined
     let pool: ServedPool | undefined
     const pass = new DoorPass(served)
+    let release: (() => void) | undefined
     try {
       model = this.#model(request.model_name, request.model_version)
+      // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
+      release = served.hold(model)
       if (served.closed) throw new ShuttingDownError()
       pool = served.poolOf(model)
       // The door, before the contents are decoded: under overload that decode is the
@@ -205,6 +208,7 @@ class GrpcService {
       throw error
     } finally {
       pass.through()
+      release?.()
     }
   }
 
@@ -290,7 +294,7 @@ class GrpcService {
     ServerMetadata: this.#unary(false, (): inference.ServerMetadataResponse.$Properties => ({
       name: SERVER_NAME,
       version: SERVER_VERSION,
-      extensions: [...SERVER_EXTENSIONS],
+      extensions: [...this.#served.extensions],
     })),
     ModelMetadata: this.#unary(false, (request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
       const model = this.#model(request.name, request.version)

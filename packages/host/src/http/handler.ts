@@ -13,6 +13,8 @@
  *   GET  /v2/models[/{name}[/versions/{v}]]/stats Triton's statistics (protocol/triton/)
  *   POST /v2/models/{name}[/versions/{v}]/infer  inference, JSON or binary tensor data (binary.ts);
  *                                              its rows enter the pool together (protocol/submit-rows.ts)
+ *   POST /v2/repository/index, /v2/repository/models/{name}/load|unload
+ *                                              the model repository extension, when on (repository-routes.ts)
  *   GET  /metrics                              Prometheus text format
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -27,7 +29,8 @@ import type { BinaryBody } from './binary.js'
 import { BodyReader, ClientGoneError } from './body.js'
 import { decodeInferRequest } from './decode-body.js'
 import { encodeInferResponse } from './encode-body.js'
-import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { REPOSITORY_PREFIX, repositoryRoute } from './repository-routes.js'
 import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
 import { MethodNotAllowedError, RequestTimeoutError, RouteNotFoundError, ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
@@ -170,6 +173,10 @@ class Handler {
         this.#sendJson(req, res, ready ? 200 : 503, { ready })
       })
     }
+    if (path.startsWith(REPOSITORY_PREFIX)) {
+      const answer = await repositoryRoute(this.served, req, path)
+      return this.#sendJson(req, res, answer.status, answer.body)
+    }
     const isMetrics = path === '/metrics'
     const isModelRoute = parts[1] === 'v2' && (parts.length === 2 || parts[2] === 'models')
     if (!isMetrics && !isModelRoute) throw new RouteNotFoundError(path)
@@ -185,7 +192,7 @@ class Handler {
     }
     if (parts.length === 2) {
       return this.#only(req, GET, () =>
-        this.#sendJson(req, res, 200, { name: SERVER_NAME, version: SERVER_VERSION, extensions: SERVER_EXTENSIONS }),
+        this.#sendJson(req, res, 200, { name: SERVER_NAME, version: SERVER_VERSION, extensions: this.served.extensions }),
       )
     }
     if (path === '/v2/models/stats') {
@@ -245,6 +252,8 @@ class Handler {
 
   async #infer(req: IncomingMessage, res: ServerResponse, entry: ServedModel): Promise<void> {
     const started = performance.now()
+    // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
+    res.once('close', this.served.hold(entry))
     let rows = 0
     let pool: ServedPool | undefined
     res.once('close', () => {

@@ -25,10 +25,11 @@ import { doorOf, retryAfterSeconds } from './admission.js'
 import type { AdmissionTicket } from './admission.js'
 import { checkRowCount } from './decode.js'
 import { ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './errors.js'
-import { MODEL_VERSION } from './metadata.js'
+import { MODEL_VERSION, SERVER_EXTENSIONS } from './metadata.js'
 import { PendingBodyBytes } from './pending-body-bytes.js'
 import { ServerMetrics } from './metrics.js'
 import type { RequestProtocol } from './metrics.js'
+import type { ModelControl } from './model-control.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
 import type { ServedPool } from './served-pool.js'
@@ -69,6 +70,10 @@ interface ModelEntry extends ServedModel {
   state: ModelState
   /** Settles (never rejects) once the model's pool has loaded or failed to. */
   readonly loaded: Promise<void>
+  /** Inference requests that looked this version up and are not answered yet (`hold`). */
+  readonly users: Gate
+  /** Stops feeding the metrics from this version's pool (set once it has loaded). */
+  unsubscribe?: () => void
 }
 
 /** Told when a gate turns non-empty (`busy`) and empty again (`idle`). */
@@ -119,6 +124,15 @@ function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest()
+}
+
+/** Whether an `Authorization` value carries the bearer token whose digest is `expected` (any value when `undefined`). */
+function bearerMatches(header: unknown, expected: Buffer | undefined): boolean {
+  if (expected === undefined) return true
+  if (typeof header !== 'string' || header.slice(0, 7).toLowerCase() !== 'bearer ') return false
+  // Both sides hashed to 32 bytes: the comparison takes the same time whatever the
+  // token's length or content.
+  return timingSafeEqual(sha256(header.slice(7).trim()), expected)
 }
 
 /**
@@ -184,7 +198,8 @@ export class ServedModels {
   /** Versions by model name, each map ordered newest version first. */
   readonly #models = new Map<string, Map<string, ModelEntry>>()
   readonly #apiKeyDigest: Buffer | undefined
-  readonly #detach: Array<() => void> = []
+  readonly #repositoryTokenDigest: Buffer | undefined
+  readonly #detach = new Set<() => void>()
   /** Pools whose doors requests were sent to (a shutdown refuses the ones parked there). */
   readonly #doorsUsed = new Set<ServedPool>()
   #draining = false
@@ -197,7 +212,10 @@ export class ServedModels {
     this.options = resolveHandlerOptions(options)
     this.pendingBodyBytes = new PendingBodyBytes(this.options.maxPendingBodyBytes)
     const entries = pools instanceof Map ? [...pools.entries()] : Object.entries(pools as Record<string, PoolSource>)
-    if (entries.length === 0) throw new TypeError('Expected `pools` to hold at least one model, got none')
+    // A server whose models are loaded through the repository extension may start with none.
+    if (entries.length === 0 && this.options.modelControl === undefined) {
+      throw new TypeError('Expected `pools` to hold at least one model, got none')
+    }
     this.metrics = new ServerMetrics({
       registry: this.options.registry ?? new Registry(),
       processMetrics: this.options.processMetrics,
@@ -212,6 +230,7 @@ export class ServedModels {
       }
     }
     this.#apiKeyDigest = this.options.apiKey === undefined ? undefined : sha256(this.options.apiKey)
+    this.#repositoryTokenDigest = this.options.repositoryToken === undefined ? undefined : sha256(this.options.repositoryToken)
   }
 
   #add(name: string, version: string, source: PoolSource): void {
@@ -227,13 +246,16 @@ export class ServedModels {
     const entry: ModelEntry = {
       name,
       version,
+      users: new Gate(),
       state: { kind: 'loading' },
       // Settles (never rejects) so a failed load is never an unhandled rejection; the
       // failure is kept in `state` and reported by readiness and inference.
       loaded: Promise.resolve(source).then(
         (pool) => {
           entry.state = { kind: 'ready', pool }
-          this.#detach.push(this.metrics.attach(name, version, pool))
+          const unsubscribe = this.metrics.attach(name, version, pool)
+          entry.unsubscribe = unsubscribe
+          this.#detach.add(unsubscribe)
           // Subscribed now, so the statistics cover every batch from the start.
           statsCollectorOf(pool)
         },
@@ -249,6 +271,50 @@ export class ServedModels {
     const versions = this.#models.get(name) ?? new Map<string, ModelEntry>()
     versions.set(version, entry)
     this.#models.set(name, new Map([...versions].sort(([a], [b]) => byNewest(a, b))))
+  }
+
+  /**
+   * Serves `versions` (pools that have loaded) as the versions of `name` from now on,
+   * in one step: a request looks up either the versions before or these, never a mix
+   * and never none. The versions replaced stop being found at once; resolves with their
+   * pools once every request that had looked them up is answered, so the caller can
+   * close them with nothing in flight. An empty `versions` removes the model.
+   */
+  async replace(name: string, versions: ReadonlyMap<string, ServedPool>): Promise<ServedPool[]> {
+    const before = this.#models.get(name)
+    this.#models.delete(name)
+    for (const [version, pool] of versions) this.#add(name, version, pool)
+    return this.#retire([...(before?.values() ?? [])])
+  }
+
+  /** Waits for the requests holding `entries` to be answered, detaches their metrics, and gives their pools back. */
+  async #retire(entries: readonly ModelEntry[]): Promise<ServedPool[]> {
+    await Promise.all(entries.map((entry) => entry.users.empty()))
+    const pools: ServedPool[] = []
+    for (const entry of entries) {
+      if (entry.unsubscribe !== undefined) {
+        entry.unsubscribe()
+        this.#detach.delete(entry.unsubscribe)
+      }
+      if (entry.state.kind === 'ready') pools.push(entry.state.pool)
+    }
+    return pools
+  }
+
+  /**
+   * Marks an inference request to `model` as using it until the returned function is
+   * called (once it is answered): a version replaced or removed meanwhile keeps its
+   * pool open for it.
+   */
+  hold(model: ServedModel): () => void {
+    const users = (model as ModelEntry).users
+    users.enter()
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      users.leave()
+    }
   }
 
   /** Served model names. */
@@ -328,7 +394,8 @@ export class ServedModels {
 
   /** Stops feeding the metrics from the pools (the registry is done with). */
   detach(): void {
-    for (const detach of this.#detach.splice(0)) detach()
+    for (const detach of this.#detach) detach()
+    this.#detach.clear()
   }
 
   /**
@@ -379,12 +446,25 @@ export class ServedModels {
    * token, or no token is required.
    */
   authorized(header: unknown): boolean {
-    const expected = this.#apiKeyDigest
-    if (expected === undefined) return true
-    if (typeof header !== 'string' || header.slice(0, 7).toLowerCase() !== 'bearer ') return false
-    // Both sides hashed to 32 bytes: the comparison takes the same time whatever the
-    // token's length or content.
-    return timingSafeEqual(sha256(header.slice(7).trim()), expected)
+    return bearerMatches(header, this.#apiKeyDigest)
+  }
+
+  /** The protocol extensions served (the server metadata's `extensions`): `model_repository` only when it is on. */
+  get extensions(): readonly string[] {
+    return this.control === undefined ? SERVER_EXTENSIONS : [...SERVER_EXTENSIONS, 'model_repository']
+  }
+
+  /** The model repository extension, when it is on. */
+  get control(): ModelControl | undefined {
+    return this.options.modelControl
+  }
+
+  /**
+   * Whether an `Authorization` value carries the repository token (`repositoryToken`),
+   * or none is required: the model repository calls take this one, not the inference bearer.
+   */
+  authorizedControl(header: unknown): boolean {
+    return bearerMatches(header, this.#repositoryTokenDigest)
   }
 
   /** The door (admission gate and row-size estimate) of `pool`; its parked requests are refused on `close()`. */

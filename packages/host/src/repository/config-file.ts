@@ -88,3 +88,28 @@ function closers(text: string): string {
   }
   return `\n${open.reverse().join(' ')}`
 }
+
+/**
+ * Parses the JSON form of a ModelConfig (the `config` parameter of a repository load
+ * request); `source` names it in errors.
+ */
+export function parseModelConfigJson(text: string, source: string): ModelConfigObject {
+  const type = schema()
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new ModelConfigSyntaxError(source, undefined, `not JSON: ${(error as Error).message}`)
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new ModelConfigSyntaxError(source, undefined, 'not a JSON object')
+  const unknown = Object.keys(json).filter((key) => type.fields[key] === undefined)
+  if (unknown.length > 0) throw new ModelConfigSyntaxError(source, undefined, `ModelConfig: unknown field '${unknown[0]}'`)
+  let message: protobuf.Message
+  try {
+    message = type.fromObject(json)
+  } catch (error) {
+    throw new ModelConfigSyntaxError(source, undefined, (error as Error).message.replace(/^\.inference\./, ''))
+  }
+  return type.toObject(message, { enums: String, longs: Number, defaults: false, oneofs: false }) as ModelConfigObject
+}

@@ -51,10 +51,10 @@ export function modelNames(repository: string): string[] {
 }
 
 /**
- * Reads model `name` of `repository`. `configText` replaces its config.pbtxt (the
- * `config` of a load request).
+ * Reads model `name` of `repository`. `configText` replaces the text of its
+ * config.pbtxt; `interpreted`, its config altogether (a load request's JSON override).
  */
-export function readModel(repository: string, name: string, configText?: string): RepositoryModel {
+export function readModel(repository: string, name: string, configText?: string, interpreted?: RepositoryModelConfig): RepositoryModel {
   const directory = join(resolve(repository), name)
   if (!MODEL_NAME.test(name)) {
     throw new ModelRepositoryLayoutError(directory, "is not a model name: letters, digits, '_', '.' or '-' (not starting with a symbol)")
@@ -65,7 +65,7 @@ export function readModel(repository: string, name: string, configText?: string)
   const hasFile = existsSync(configPath)
   const text = configText ?? (hasFile ? readFileSync(configPath, 'utf8') : '')
   const configFile = configText !== undefined ? `${configPath} (override)` : hasFile ? configPath : undefined
-  const config = interpretModelConfig(name, parseModelConfig(text, configFile ?? configPath))
+  const config = interpreted ?? interpretModelConfig(name, parseModelConfig(text, configFile ?? configPath))
 
   const found = readdirSync(directory, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && VERSION.test(entry.name))
