@@ -50,6 +50,15 @@ export namespace inference {
 
         /** Calls ModelStatistics. */
         modelStatistics: inference.GRPCInferenceService.ModelStatistics;
+
+        /** Calls RepositoryIndex. */
+        repositoryIndex: inference.GRPCInferenceService.RepositoryIndex;
+
+        /** Calls RepositoryModelLoad. */
+        repositoryModelLoad: inference.GRPCInferenceService.RepositoryModelLoad;
+
+        /** Calls RepositoryModelUnload. */
+        repositoryModelUnload: inference.GRPCInferenceService.RepositoryModelUnload;
     }
 
     namespace GRPCInferenceService {
@@ -221,6 +230,63 @@ export namespace inference {
           readonly path: "/inference.GRPCInferenceService/ModelStatistics";
           readonly requestType: "ModelStatisticsRequest";
           readonly responseType: "ModelStatisticsResponse";
+          readonly requestStream: undefined;
+          readonly responseStream: undefined;
+        };
+
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryIndex}.
+         * @param error Error, if any
+         * @param [response] RepositoryIndexResponse
+         */
+        type RepositoryIndexCallback = (error: (Error|null), response?: inference.RepositoryIndexResponse) => void;
+
+        /** Calls RepositoryIndex. */
+        type RepositoryIndex = {
+          (request: inference.IRepositoryIndexRequest, callback: inference.GRPCInferenceService.RepositoryIndexCallback): void;
+          (request: inference.IRepositoryIndexRequest): Promise<inference.RepositoryIndexResponse>;
+          readonly name: "RepositoryIndex";
+          readonly path: "/inference.GRPCInferenceService/RepositoryIndex";
+          readonly requestType: "RepositoryIndexRequest";
+          readonly responseType: "RepositoryIndexResponse";
+          readonly requestStream: undefined;
+          readonly responseStream: undefined;
+        };
+
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryModelLoad}.
+         * @param error Error, if any
+         * @param [response] RepositoryModelLoadResponse
+         */
+        type RepositoryModelLoadCallback = (error: (Error|null), response?: inference.RepositoryModelLoadResponse) => void;
+
+        /** Calls RepositoryModelLoad. */
+        type RepositoryModelLoad = {
+          (request: inference.IRepositoryModelLoadRequest, callback: inference.GRPCInferenceService.RepositoryModelLoadCallback): void;
+          (request: inference.IRepositoryModelLoadRequest): Promise<inference.RepositoryModelLoadResponse>;
+          readonly name: "RepositoryModelLoad";
+          readonly path: "/inference.GRPCInferenceService/RepositoryModelLoad";
+          readonly requestType: "RepositoryModelLoadRequest";
+          readonly responseType: "RepositoryModelLoadResponse";
+          readonly requestStream: undefined;
+          readonly responseStream: undefined;
+        };
+
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryModelUnload}.
+         * @param error Error, if any
+         * @param [response] RepositoryModelUnloadResponse
+         */
+        type RepositoryModelUnloadCallback = (error: (Error|null), response?: inference.RepositoryModelUnloadResponse) => void;
+
+        /** Calls RepositoryModelUnload. */
+        type RepositoryModelUnload = {
+          (request: inference.IRepositoryModelUnloadRequest, callback: inference.GRPCInferenceService.RepositoryModelUnloadCallback): void;
+          (request: inference.IRepositoryModelUnloadRequest): Promise<inference.RepositoryModelUnloadResponse>;
+          readonly name: "RepositoryModelUnload";
+          readonly path: "/inference.GRPCInferenceService/RepositoryModelUnload";
+          readonly requestType: "RepositoryModelUnloadRequest";
+          readonly responseType: "RepositoryModelUnloadResponse";
           readonly requestStream: undefined;
           readonly responseStream: undefined;
         };
@@ -2951,6 +3017,772 @@ export namespace inference {
 
         /** Shape of a ModelStatisticsResponse. */
         type $Shape = inference.ModelStatisticsResponse.$Properties;
+    }
+
+    /**
+     * Properties of a ModelRepositoryParameter.
+     * @deprecated Use inference.ModelRepositoryParameter.$Properties instead.
+     */
+    interface IModelRepositoryParameter extends inference.ModelRepositoryParameter.$Properties {
+    }
+
+    /** Represents a ModelRepositoryParameter. */
+    class ModelRepositoryParameter {
+
+        /**
+         * Constructs a new ModelRepositoryParameter.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: inference.ModelRepositoryParameter.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** ModelRepositoryParameter bool_param. */
+        bool_param?: (boolean|null);
+
+        /** ModelRepositoryParameter int64_param. */
+        int64_param?: (number|Long|null);
+
+        /** ModelRepositoryParameter string_param. */
+        string_param?: (string|null);
+
+        /** ModelRepositoryParameter bytes_param. */
+        bytes_param?: (Uint8Array|null);
+
+        /** ModelRepositoryParameter parameter_choice. */
+        parameter_choice?: ("bool_param"|"int64_param"|"string_param"|"bytes_param");
+
+        /**
+         * Creates a new ModelRepositoryParameter instance using the specified properties.
+         * @param [properties] Properties to set
+         * @returns ModelRepositoryParameter instance
+         */
+        static create(properties: inference.ModelRepositoryParameter.$Shape): inference.ModelRepositoryParameter & inference.ModelRepositoryParameter.$Shape;
+        static create(properties?: inference.ModelRepositoryParameter.$Properties): inference.ModelRepositoryParameter;
+
+        /**
+         * Encodes the specified ModelRepositoryParameter message. Does not implicitly {@link inference.ModelRepositoryParameter.verify|verify} messages.
+         * @param message ModelRepositoryParameter message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: inference.ModelRepositoryParameter.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a ModelRepositoryParameter message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {inference.ModelRepositoryParameter & inference.ModelRepositoryParameter.$Shape} ModelRepositoryParameter
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.ModelRepositoryParameter & inference.ModelRepositoryParameter.$Shape;
+
+        /**
+         * Creates a ModelRepositoryParameter message from a plain object. Also converts values to their respective internal types.
+         * @param object Plain object
+         * @returns ModelRepositoryParameter
+         */
+        static fromObject(object: { [k: string]: any }): inference.ModelRepositoryParameter;
+
+        /**
+         * Creates a plain object from a ModelRepositoryParameter message. Also converts values to other types if specified.
+         * @param message ModelRepositoryParameter
+         * @param [options] Conversion options
+         * @returns Plain object
+         */
+        static toObject(message: inference.ModelRepositoryParameter, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+        /**
+         * Converts this ModelRepositoryParameter to JSON.
+         * @returns JSON object
+         */
+        toJSON(): { [k: string]: any };
+    }
+
+    namespace ModelRepositoryParameter {
+
+        /** Properties of a ModelRepositoryParameter. */
+        interface $Properties {
+
+            /** ModelRepositoryParameter bool_param */
+            bool_param?: (boolean|null);
+
+            /** ModelRepositoryParameter int64_param */
+            int64_param?: (number|Long|null);
+
+            /** ModelRepositoryParameter string_param */
+            string_param?: (string|null);
+
+            /** ModelRepositoryParameter bytes_param */
+            bytes_param?: (Uint8Array|null);
+
+            /** ModelRepositoryParameter parameter_choice */
+            parameter_choice?: ("bool_param"|"int64_param"|"string_param"|"bytes_param");
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Narrowed shape of a ModelRepositoryParameter. */
+        type $Shape = {
+          bool_param?: boolean|null;
+          int64_param?: number|Long|null;
+          string_param?: string|null;
+          bytes_param?: Uint8Array|null;
+          $unknowns?: Uint8Array[];
+        } & (
+          ({ parameter_choice?: undefined; bool_param?: null; int64_param?: null; string_param?: null; bytes_param?: null }|{ parameter_choice?: "bool_param"; bool_param: boolean; int64_param?: null; string_param?: null; bytes_param?: null }|{ parameter_choice?: "int64_param"; bool_param?: null; int64_param: number|Long; string_param?: null; bytes_param?: null }|{ parameter_choice?: "string_param"; bool_param?: null; int64_param?: null; string_param: string; bytes_param?: null }|{ parameter_choice?: "bytes_param"; bool_param?: null; int64_param?: null; string_param?: null; bytes_param: Uint8Array })
+        );
+    }
+
+    /**
+     * Properties of a RepositoryIndexRequest.
+     * @deprecated Use inference.RepositoryIndexRequest.$Properties instead.
+     */
+    interface IRepositoryIndexRequest extends inference.RepositoryIndexRequest.$Properties {
+    }
+
+    /** Represents a RepositoryIndexRequest. */
+    class RepositoryIndexRequest {
+
+        /**
+         * Constructs a new RepositoryIndexRequest.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: inference.RepositoryIndexRequest.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** RepositoryIndexRequest repository_name. */
+        repository_name: string;
+
+        /** RepositoryIndexRequest ready. */
+        ready: boolean;
+
+        /**
+         * Creates a new RepositoryIndexRequest instance using the specified properties.
+         * @param [properties] Properties to set
+         * @returns RepositoryIndexRequest instance
+         */
+        static create(properties: inference.RepositoryIndexRequest.$Shape): inference.RepositoryIndexRequest & inference.RepositoryIndexRequest.$Shape;
+        static create(properties?: inference.RepositoryIndexRequest.$Properties): inference.RepositoryIndexRequest;
+
+        /**
+         * Encodes the specified RepositoryIndexRequest message. Does not implicitly {@link inference.RepositoryIndexRequest.verify|verify} messages.
+         * @param message RepositoryIndexRequest message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: inference.RepositoryIndexRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a RepositoryIndexRequest message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {inference.RepositoryIndexRequest & inference.RepositoryIndexRequest.$Shape} RepositoryIndexRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.RepositoryIndexRequest & inference.RepositoryIndexRequest.$Shape;
+
+        /**
+         * Creates a RepositoryIndexRequest message from a plain object. Also converts values to their respective internal types.
+         * @param object Plain object
+         * @returns RepositoryIndexRequest
+         */
+        static fromObject(object: { [k: string]: any }): inference.RepositoryIndexRequest;
+
+        /**
+         * Creates a plain object from a RepositoryIndexRequest message. Also converts values to other types if specified.
+         * @param message RepositoryIndexRequest
+         * @param [options] Conversion options
+         * @returns Plain object
+         */
+        static toObject(message: inference.RepositoryIndexRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+        /**
+         * Converts this RepositoryIndexRequest to JSON.
+         * @returns JSON object
+         */
+        toJSON(): { [k: string]: any };
+    }
+
+    namespace RepositoryIndexRequest {
+
+        /** Properties of a RepositoryIndexRequest. */
+        interface $Properties {
+
+            /** RepositoryIndexRequest repository_name */
+            repository_name?: (string|null);
+
+            /** RepositoryIndexRequest ready */
+            ready?: (boolean|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a RepositoryIndexRequest. */
+        type $Shape = inference.RepositoryIndexRequest.$Properties;
+    }
+
+    /**
+     * Properties of a RepositoryIndexResponse.
+     * @deprecated Use inference.RepositoryIndexResponse.$Properties instead.
+     */
+    interface IRepositoryIndexResponse extends inference.RepositoryIndexResponse.$Properties {
+    }
+
+    /** Represents a RepositoryIndexResponse. */
+    class RepositoryIndexResponse {
+
+        /**
+         * Constructs a new RepositoryIndexResponse.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: inference.RepositoryIndexResponse.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** RepositoryIndexResponse models. */
+        models: inference.RepositoryIndexResponse.ModelIndex.$Properties[];
+
+        /**
+         * Creates a new RepositoryIndexResponse instance using the specified properties.
+         * @param [properties] Properties to set
+         * @returns RepositoryIndexResponse instance
+         */
+        static create(properties: inference.RepositoryIndexResponse.$Shape): inference.RepositoryIndexResponse & inference.RepositoryIndexResponse.$Shape;
+        static create(properties?: inference.RepositoryIndexResponse.$Properties): inference.RepositoryIndexResponse;
+
+        /**
+         * Encodes the specified RepositoryIndexResponse message. Does not implicitly {@link inference.RepositoryIndexResponse.verify|verify} messages.
+         * @param message RepositoryIndexResponse message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: inference.RepositoryIndexResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a RepositoryIndexResponse message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {inference.RepositoryIndexResponse & inference.RepositoryIndexResponse.$Shape} RepositoryIndexResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.RepositoryIndexResponse & inference.RepositoryIndexResponse.$Shape;
+
+        /**
+         * Creates a RepositoryIndexResponse message from a plain object. Also converts values to their respective internal types.
+         * @param object Plain object
+         * @returns RepositoryIndexResponse
+         */
+        static fromObject(object: { [k: string]: any }): inference.RepositoryIndexResponse;
+
+        /**
+         * Creates a plain object from a RepositoryIndexResponse message. Also converts values to other types if specified.
+         * @param message RepositoryIndexResponse
+         * @param [options] Conversion options
+         * @returns Plain object
+         */
+        static toObject(message: inference.RepositoryIndexResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+        /**
+         * Converts this RepositoryIndexResponse to JSON.
+         * @returns JSON object
+         */
+        toJSON(): { [k: string]: any };
+    }
+
+    namespace RepositoryIndexResponse {
+
+        /** Properties of a RepositoryIndexResponse. */
+        interface $Properties {
+
+            /** RepositoryIndexResponse models */
+            models?: (inference.RepositoryIndexResponse.ModelIndex.$Properties[]|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a RepositoryIndexResponse. */
+        type $Shape = inference.RepositoryIndexResponse.$Properties;
+
+        /**
+         * Properties of a ModelIndex.
+         * @deprecated Use inference.RepositoryIndexResponse.ModelIndex.$Properties instead.
+         */
+        interface IModelIndex extends inference.RepositoryIndexResponse.ModelIndex.$Properties {
+        }
+
+        /** Represents a ModelIndex. */
+        class ModelIndex {
+
+            /**
+             * Constructs a new ModelIndex.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: inference.RepositoryIndexResponse.ModelIndex.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ModelIndex name. */
+            name: string;
+
+            /** ModelIndex version. */
+            version: string;
+
+            /** ModelIndex state. */
+            state: string;
+
+            /** ModelIndex reason. */
+            reason: string;
+
+            /**
+             * Creates a new ModelIndex instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ModelIndex instance
+             */
+            static create(properties: inference.RepositoryIndexResponse.ModelIndex.$Shape): inference.RepositoryIndexResponse.ModelIndex & inference.RepositoryIndexResponse.ModelIndex.$Shape;
+            static create(properties?: inference.RepositoryIndexResponse.ModelIndex.$Properties): inference.RepositoryIndexResponse.ModelIndex;
+
+            /**
+             * Encodes the specified ModelIndex message. Does not implicitly {@link inference.RepositoryIndexResponse.ModelIndex.verify|verify} messages.
+             * @param message ModelIndex message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: inference.RepositoryIndexResponse.ModelIndex.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ModelIndex message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {inference.RepositoryIndexResponse.ModelIndex & inference.RepositoryIndexResponse.ModelIndex.$Shape} ModelIndex
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.RepositoryIndexResponse.ModelIndex & inference.RepositoryIndexResponse.ModelIndex.$Shape;
+
+            /**
+             * Creates a ModelIndex message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ModelIndex
+             */
+            static fromObject(object: { [k: string]: any }): inference.RepositoryIndexResponse.ModelIndex;
+
+            /**
+             * Creates a plain object from a ModelIndex message. Also converts values to other types if specified.
+             * @param message ModelIndex
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: inference.RepositoryIndexResponse.ModelIndex, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ModelIndex to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+        }
+
+        namespace ModelIndex {
+
+            /** Properties of a ModelIndex. */
+            interface $Properties {
+
+                /** ModelIndex name */
+                name?: (string|null);
+
+                /** ModelIndex version */
+                version?: (string|null);
+
+                /** ModelIndex state */
+                state?: (string|null);
+
+                /** ModelIndex reason */
+                reason?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ModelIndex. */
+            type $Shape = inference.RepositoryIndexResponse.ModelIndex.$Properties;
+        }
+    }
+
+    /**
+     * Properties of a RepositoryModelLoadRequest.
+     * @deprecated Use inference.RepositoryModelLoadRequest.$Properties instead.
+     */
+    interface IRepositoryModelLoadRequest extends inference.RepositoryModelLoadRequest.$Properties {
+    }
+
+    /** Represents a RepositoryModelLoadRequest. */
+    class RepositoryModelLoadRequest {
+
+        /**
+         * Constructs a new RepositoryModelLoadRequest.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: inference.RepositoryModelLoadRequest.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** RepositoryModelLoadRequest repository_name. */
+        repository_name: string;
+
+        /** RepositoryModelLoadRequest model_name. */
+        model_name: string;
+
+        /** RepositoryModelLoadRequest parameters. */
+        parameters: { [k: string]: inference.ModelRepositoryParameter.$Properties };
+
+        /**
+         * Creates a new RepositoryModelLoadRequest instance using the specified properties.
+         * @param [properties] Properties to set
+         * @returns RepositoryModelLoadRequest instance
+         */
+        static create(properties: inference.RepositoryModelLoadRequest.$Shape): inference.RepositoryModelLoadRequest & inference.RepositoryModelLoadRequest.$Shape;
+        static create(properties?: inference.RepositoryModelLoadRequest.$Properties): inference.RepositoryModelLoadRequest;
+
+        /**
+         * Encodes the specified RepositoryModelLoadRequest message. Does not implicitly {@link inference.RepositoryModelLoadRequest.verify|verify} messages.
+         * @param message RepositoryModelLoadRequest message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: inference.RepositoryModelLoadRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a RepositoryModelLoadRequest message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelLoadRequest & inference.RepositoryModelLoadRequest.$Shape} RepositoryModelLoadRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.RepositoryModelLoadRequest & inference.RepositoryModelLoadRequest.$Shape;
+
+        /**
+         * Creates a RepositoryModelLoadRequest message from a plain object. Also converts values to their respective internal types.
+         * @param object Plain object
+         * @returns RepositoryModelLoadRequest
+         */
+        static fromObject(object: { [k: string]: any }): inference.RepositoryModelLoadRequest;
+
+        /**
+         * Creates a plain object from a RepositoryModelLoadRequest message. Also converts values to other types if specified.
+         * @param message RepositoryModelLoadRequest
+         * @param [options] Conversion options
+         * @returns Plain object
+         */
+        static toObject(message: inference.RepositoryModelLoadRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+        /**
+         * Converts this RepositoryModelLoadRequest to JSON.
+         * @returns JSON object
+         */
+        toJSON(): { [k: string]: any };
+    }
+
+    namespace RepositoryModelLoadRequest {
+
+        /** Properties of a RepositoryModelLoadRequest. */
+        interface $Properties {
+
+            /** RepositoryModelLoadRequest repository_name */
+            repository_name?: (string|null);
+
+            /** RepositoryModelLoadRequest model_name */
+            model_name?: (string|null);
+
+            /** RepositoryModelLoadRequest parameters */
+            parameters?: ({ [k: string]: inference.ModelRepositoryParameter.$Properties }|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a RepositoryModelLoadRequest. */
+        type $Shape = {
+          repository_name?: string|null;
+          model_name?: string|null;
+          parameters?: { [k: string]: inference.ModelRepositoryParameter.$Shape }|null;
+          $unknowns?: Uint8Array[];
+        };
+    }
+
+    /**
+     * Properties of a RepositoryModelLoadResponse.
+     * @deprecated Use inference.RepositoryModelLoadResponse.$Properties instead.
+     */
+    interface IRepositoryModelLoadResponse extends inference.RepositoryModelLoadResponse.$Properties {
+    }
+
+    /** Represents a RepositoryModelLoadResponse. */
+    class RepositoryModelLoadResponse {
+
+        /**
+         * Constructs a new RepositoryModelLoadResponse.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: inference.RepositoryModelLoadResponse.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /**
+         * Creates a new RepositoryModelLoadResponse instance using the specified properties.
+         * @param [properties] Properties to set
+         * @returns RepositoryModelLoadResponse instance
+         */
+        static create(properties: inference.RepositoryModelLoadResponse.$Shape): inference.RepositoryModelLoadResponse & inference.RepositoryModelLoadResponse.$Shape;
+        static create(properties?: inference.RepositoryModelLoadResponse.$Properties): inference.RepositoryModelLoadResponse;
+
+        /**
+         * Encodes the specified RepositoryModelLoadResponse message. Does not implicitly {@link inference.RepositoryModelLoadResponse.verify|verify} messages.
+         * @param message RepositoryModelLoadResponse message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: inference.RepositoryModelLoadResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a RepositoryModelLoadResponse message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelLoadResponse & inference.RepositoryModelLoadResponse.$Shape} RepositoryModelLoadResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.RepositoryModelLoadResponse & inference.RepositoryModelLoadResponse.$Shape;
+
+        /**
+         * Creates a RepositoryModelLoadResponse message from a plain object. Also converts values to their respective internal types.
+         * @param object Plain object
+         * @returns RepositoryModelLoadResponse
+         */
+        static fromObject(object: { [k: string]: any }): inference.RepositoryModelLoadResponse;
+
+        /**
+         * Creates a plain object from a RepositoryModelLoadResponse message. Also converts values to other types if specified.
+         * @param message RepositoryModelLoadResponse
+         * @param [options] Conversion options
+         * @returns Plain object
+         */
+        static toObject(message: inference.RepositoryModelLoadResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+        /**
+         * Converts this RepositoryModelLoadResponse to JSON.
+         * @returns JSON object
+         */
+        toJSON(): { [k: string]: any };
+    }
+
+    namespace RepositoryModelLoadResponse {
+
+        /** Properties of a RepositoryModelLoadResponse. */
+        interface $Properties {
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a RepositoryModelLoadResponse. */
+        type $Shape = inference.RepositoryModelLoadResponse.$Properties;
+    }
+
+    /**
+     * Properties of a RepositoryModelUnloadRequest.
+     * @deprecated Use inference.RepositoryModelUnloadRequest.$Properties instead.
+     */
+    interface IRepositoryModelUnloadRequest extends inference.RepositoryModelUnloadRequest.$Properties {
+    }
+
+    /** Represents a RepositoryModelUnloadRequest. */
+    class RepositoryModelUnloadRequest {
+
+        /**
+         * Constructs a new RepositoryModelUnloadRequest.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: inference.RepositoryModelUnloadRequest.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** RepositoryModelUnloadRequest repository_name. */
+        repository_name: string;
+
+        /** RepositoryModelUnloadRequest model_name. */
+        model_name: string;
+
+        /** RepositoryModelUnloadRequest parameters. */
+        parameters: { [k: string]: inference.ModelRepositoryParameter.$Properties };
+
+        /**
+         * Creates a new RepositoryModelUnloadRequest instance using the specified properties.
+         * @param [properties] Properties to set
+         * @returns RepositoryModelUnloadRequest instance
+         */
+        static create(properties: inference.RepositoryModelUnloadRequest.$Shape): inference.RepositoryModelUnloadRequest & inference.RepositoryModelUnloadRequest.$Shape;
+        static create(properties?: inference.RepositoryModelUnloadRequest.$Properties): inference.RepositoryModelUnloadRequest;
+
+        /**
+         * Encodes the specified RepositoryModelUnloadRequest message. Does not implicitly {@link inference.RepositoryModelUnloadRequest.verify|verify} messages.
+         * @param message RepositoryModelUnloadRequest message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: inference.RepositoryModelUnloadRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a RepositoryModelUnloadRequest message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelUnloadRequest & inference.RepositoryModelUnloadRequest.$Shape} RepositoryModelUnloadRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.RepositoryModelUnloadRequest & inference.RepositoryModelUnloadRequest.$Shape;
+
+        /**
+         * Creates a RepositoryModelUnloadRequest message from a plain object. Also converts values to their respective internal types.
+         * @param object Plain object
+         * @returns RepositoryModelUnloadRequest
+         */
+        static fromObject(object: { [k: string]: any }): inference.RepositoryModelUnloadRequest;
+
+        /**
+         * Creates a plain object from a RepositoryModelUnloadRequest message. Also converts values to other types if specified.
+         * @param message RepositoryModelUnloadRequest
+         * @param [options] Conversion options
+         * @returns Plain object
+         */
+        static toObject(message: inference.RepositoryModelUnloadRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+        /**
+         * Converts this RepositoryModelUnloadRequest to JSON.
+         * @returns JSON object
+         */
+        toJSON(): { [k: string]: any };
+    }
+
+    namespace RepositoryModelUnloadRequest {
+
+        /** Properties of a RepositoryModelUnloadRequest. */
+        interface $Properties {
+
+            /** RepositoryModelUnloadRequest repository_name */
+            repository_name?: (string|null);
+
+            /** RepositoryModelUnloadRequest model_name */
+            model_name?: (string|null);
+
+            /** RepositoryModelUnloadRequest parameters */
+            parameters?: ({ [k: string]: inference.ModelRepositoryParameter.$Properties }|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a RepositoryModelUnloadRequest. */
+        type $Shape = {
+          repository_name?: string|null;
+          model_name?: string|null;
+          parameters?: { [k: string]: inference.ModelRepositoryParameter.$Shape }|null;
+          $unknowns?: Uint8Array[];
+        };
+    }
+
+    /**
+     * Properties of a RepositoryModelUnloadResponse.
+     * @deprecated Use inference.RepositoryModelUnloadResponse.$Properties instead.
+     */
+    interface IRepositoryModelUnloadResponse extends inference.RepositoryModelUnloadResponse.$Properties {
+    }
+
+    /** Represents a RepositoryModelUnloadResponse. */
+    class RepositoryModelUnloadResponse {
+
+        /**
+         * Constructs a new RepositoryModelUnloadResponse.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: inference.RepositoryModelUnloadResponse.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /**
+         * Creates a new RepositoryModelUnloadResponse instance using the specified properties.
+         * @param [properties] Properties to set
+         * @returns RepositoryModelUnloadResponse instance
+         */
+        static create(properties: inference.RepositoryModelUnloadResponse.$Shape): inference.RepositoryModelUnloadResponse & inference.RepositoryModelUnloadResponse.$Shape;
+        static create(properties?: inference.RepositoryModelUnloadResponse.$Properties): inference.RepositoryModelUnloadResponse;
+
+        /**
+         * Encodes the specified RepositoryModelUnloadResponse message. Does not implicitly {@link inference.RepositoryModelUnloadResponse.verify|verify} messages.
+         * @param message RepositoryModelUnloadResponse message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: inference.RepositoryModelUnloadResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a RepositoryModelUnloadResponse message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelUnloadResponse & inference.RepositoryModelUnloadResponse.$Shape} RepositoryModelUnloadResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): inference.RepositoryModelUnloadResponse & inference.RepositoryModelUnloadResponse.$Shape;
+
+        /**
+         * Creates a RepositoryModelUnloadResponse message from a plain object. Also converts values to their respective internal types.
+         * @param object Plain object
+         * @returns RepositoryModelUnloadResponse
+         */
+        static fromObject(object: { [k: string]: any }): inference.RepositoryModelUnloadResponse;
+
+        /**
+         * Creates a plain object from a RepositoryModelUnloadResponse message. Also converts values to other types if specified.
+         * @param message RepositoryModelUnloadResponse
+         * @param [options] Conversion options
+         * @returns Plain object
+         */
+        static toObject(message: inference.RepositoryModelUnloadResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+        /**
+         * Converts this RepositoryModelUnloadResponse to JSON.
+         * @returns JSON object
+         */
+        toJSON(): { [k: string]: any };
+    }
+
+    namespace RepositoryModelUnloadResponse {
+
+        /** Properties of a RepositoryModelUnloadResponse. */
+        interface $Properties {
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a RepositoryModelUnloadResponse. */
+        type $Shape = inference.RepositoryModelUnloadResponse.$Properties;
     }
 
     /** DataType enum. */

@@ -418,6 +418,129 @@ export const inference = $root.inference = (() => {
             responseStream: { value: $undefined }
         });
 
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryIndex}.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryIndexCallback
+         * @type {function}
+         * @param {Error|null} error Error, if any
+         * @param {inference.RepositoryIndexResponse} [response] RepositoryIndexResponse
+         */
+
+        /**
+         * Calls RepositoryIndex.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryIndex
+         * @type {{
+         *   (request: inference.IRepositoryIndexRequest, callback: inference.GRPCInferenceService.RepositoryIndexCallback): void;
+         *   (request: inference.IRepositoryIndexRequest): Promise<inference.RepositoryIndexResponse>;
+         *   readonly name: "RepositoryIndex";
+         *   readonly path: "/inference.GRPCInferenceService/RepositoryIndex";
+         *   readonly requestType: "RepositoryIndexRequest";
+         *   readonly responseType: "RepositoryIndexResponse";
+         *   readonly requestStream: undefined;
+         *   readonly responseStream: undefined;
+         * }}
+         */
+
+        /**
+         * Calls RepositoryIndex.
+         * @name inference.GRPCInferenceService#repositoryIndex
+         * @type {inference.GRPCInferenceService.RepositoryIndex}
+         */
+        $Object.defineProperties(GRPCInferenceService.prototype.repositoryIndex = function(request, callback) {
+            return $protobuf.rpc.Service.prototype.rpcCall.call(this, GRPCInferenceService.prototype.repositoryIndex, $root.inference.RepositoryIndexRequest, $root.inference.RepositoryIndexResponse, request, callback);
+        }, {
+            name: { value: "RepositoryIndex" },
+            path: { value: "/inference.GRPCInferenceService/RepositoryIndex" },
+            requestType: { value: "RepositoryIndexRequest" },
+            responseType: { value: "RepositoryIndexResponse" },
+            requestStream: { value: $undefined },
+            responseStream: { value: $undefined }
+        });
+
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryModelLoad}.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryModelLoadCallback
+         * @type {function}
+         * @param {Error|null} error Error, if any
+         * @param {inference.RepositoryModelLoadResponse} [response] RepositoryModelLoadResponse
+         */
+
+        /**
+         * Calls RepositoryModelLoad.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryModelLoad
+         * @type {{
+         *   (request: inference.IRepositoryModelLoadRequest, callback: inference.GRPCInferenceService.RepositoryModelLoadCallback): void;
+         *   (request: inference.IRepositoryModelLoadRequest): Promise<inference.RepositoryModelLoadResponse>;
+         *   readonly name: "RepositoryModelLoad";
+         *   readonly path: "/inference.GRPCInferenceService/RepositoryModelLoad";
+         *   readonly requestType: "RepositoryModelLoadRequest";
+         *   readonly responseType: "RepositoryModelLoadResponse";
+         *   readonly requestStream: undefined;
+         *   readonly responseStream: undefined;
+         * }}
+         */
+
+        /**
+         * Calls RepositoryModelLoad.
+         * @name inference.GRPCInferenceService#repositoryModelLoad
+         * @type {inference.GRPCInferenceService.RepositoryModelLoad}
+         */
+        $Object.defineProperties(GRPCInferenceService.prototype.repositoryModelLoad = function(request, callback) {
+            return $protobuf.rpc.Service.prototype.rpcCall.call(this, GRPCInferenceService.prototype.repositoryModelLoad, $root.inference.RepositoryModelLoadRequest, $root.inference.RepositoryModelLoadResponse, request, callback);
+        }, {
+            name: { value: "RepositoryModelLoad" },
+            path: { value: "/inference.GRPCInferenceService/RepositoryModelLoad" },
+            requestType: { value: "RepositoryModelLoadRequest" },
+            responseType: { value: "RepositoryModelLoadResponse" },
+            requestStream: { value: $undefined },
+            responseStream: { value: $undefined }
+        });
+
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryModelUnload}.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryModelUnloadCallback
+         * @type {function}
+         * @param {Error|null} error Error, if any
+         * @param {inference.RepositoryModelUnloadResponse} [response] RepositoryModelUnloadResponse
+         */
+
+        /**
+         * Calls RepositoryModelUnload.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryModelUnload
+         * @type {{
+         *   (request: inference.IRepositoryModelUnloadRequest, callback: inference.GRPCInferenceService.RepositoryModelUnloadCallback): void;
+         *   (request: inference.IRepositoryModelUnloadRequest): Promise<inference.RepositoryModelUnloadResponse>;
+         *   readonly name: "RepositoryModelUnload";
+         *   readonly path: "/inference.GRPCInferenceService/RepositoryModelUnload";
+         *   readonly requestType: "RepositoryModelUnloadRequest";
+         *   readonly responseType: "RepositoryModelUnloadResponse";
+         *   readonly requestStream: undefined;
+         *   readonly responseStream: undefined;
+         * }}
+         */
+
+        /**
+         * Calls RepositoryModelUnload.
+         * @name inference.GRPCInferenceService#repositoryModelUnload
+         * @type {inference.GRPCInferenceService.RepositoryModelUnload}
+         */
+        $Object.defineProperties(GRPCInferenceService.prototype.repositoryModelUnload = function(request, callback) {
+            return $protobuf.rpc.Service.prototype.rpcCall.call(this, GRPCInferenceService.prototype.repositoryModelUnload, $root.inference.RepositoryModelUnloadRequest, $root.inference.RepositoryModelUnloadResponse, request, callback);
+        }, {
+            name: { value: "RepositoryModelUnload" },
+            path: { value: "/inference.GRPCInferenceService/RepositoryModelUnload" },
+            requestType: { value: "RepositoryModelUnloadRequest" },
+            responseType: { value: "RepositoryModelUnloadResponse" },
+            requestStream: { value: $undefined },
+            responseStream: { value: $undefined }
+        });
+
         return GRPCInferenceService;
     })();
 
@@ -8336,6 +8459,2058 @@ export const inference = $root.inference = (() => {
         };
 
         return ModelStatisticsResponse;
+    })();
+
+    inference.ModelRepositoryParameter = (function() {
+
+        /**
+         * Properties of a ModelRepositoryParameter.
+         * @typedef {Object} inference.ModelRepositoryParameter.$Properties
+         * @property {boolean|null} [bool_param] ModelRepositoryParameter bool_param
+         * @property {number|Long|null} [int64_param] ModelRepositoryParameter int64_param
+         * @property {string|null} [string_param] ModelRepositoryParameter string_param
+         * @property {Uint8Array|null} [bytes_param] ModelRepositoryParameter bytes_param
+         * @property {"bool_param"|"int64_param"|"string_param"|"bytes_param"} [parameter_choice] ModelRepositoryParameter parameter_choice
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelRepositoryParameter.
+         * @memberof inference
+         * @interface IModelRepositoryParameter
+         * @augments inference.ModelRepositoryParameter.$Properties
+         * @deprecated Use inference.ModelRepositoryParameter.$Properties instead.
+         */
+
+        /**
+         * Narrowed shape of a ModelRepositoryParameter.
+         * @typedef {{
+         *   bool_param?: boolean|null;
+         *   int64_param?: number|Long|null;
+         *   string_param?: string|null;
+         *   bytes_param?: Uint8Array|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * } & (
+         *   ({ parameter_choice?: undefined; bool_param?: null; int64_param?: null; string_param?: null; bytes_param?: null }|{ parameter_choice?: "bool_param"; bool_param: boolean; int64_param?: null; string_param?: null; bytes_param?: null }|{ parameter_choice?: "int64_param"; bool_param?: null; int64_param: number|Long; string_param?: null; bytes_param?: null }|{ parameter_choice?: "string_param"; bool_param?: null; int64_param?: null; string_param: string; bytes_param?: null }|{ parameter_choice?: "bytes_param"; bool_param?: null; int64_param?: null; string_param?: null; bytes_param: Uint8Array })
+         * )} inference.ModelRepositoryParameter.$Shape
+         */
+
+        /**
+         * Constructs a new ModelRepositoryParameter.
+         * @memberof inference
+         * @classdesc Represents a ModelRepositoryParameter.
+         * @constructor
+         * @param {inference.ModelRepositoryParameter.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelRepositoryParameter = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelRepositoryParameter bool_param.
+         * @member {boolean|null|undefined} bool_param
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        ModelRepositoryParameter.prototype.bool_param = null;
+
+        /**
+         * ModelRepositoryParameter int64_param.
+         * @member {number|Long|null|undefined} int64_param
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        ModelRepositoryParameter.prototype.int64_param = null;
+
+        /**
+         * ModelRepositoryParameter string_param.
+         * @member {string|null|undefined} string_param
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        ModelRepositoryParameter.prototype.string_param = null;
+
+        /**
+         * ModelRepositoryParameter bytes_param.
+         * @member {Uint8Array|null|undefined} bytes_param
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        ModelRepositoryParameter.prototype.bytes_param = null;
+
+        // OneOf field names bound to virtual getters and setters
+        let $oneOfFields;
+
+        /**
+         * ModelRepositoryParameter parameter_choice.
+         * @member {"bool_param"|"int64_param"|"string_param"|"bytes_param"|undefined} parameter_choice
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        $Object.defineProperty(ModelRepositoryParameter.prototype, "parameter_choice", {
+            get: $util.oneOfGetter($oneOfFields = ["bool_param", "int64_param", "string_param", "bytes_param"]),
+            set: $util.oneOfSetter($oneOfFields)
+        });
+
+        /**
+         * Creates a new ModelRepositoryParameter instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {inference.ModelRepositoryParameter.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelRepositoryParameter} ModelRepositoryParameter instance
+         * @type {{
+         *   (properties: inference.ModelRepositoryParameter.$Shape): inference.ModelRepositoryParameter & inference.ModelRepositoryParameter.$Shape;
+         *   (properties?: inference.ModelRepositoryParameter.$Properties): inference.ModelRepositoryParameter;
+         * }}
+         */
+        ModelRepositoryParameter.create = function(properties) {
+            return new ModelRepositoryParameter(properties);
+        };
+
+        /**
+         * Encodes the specified ModelRepositoryParameter message. Does not implicitly {@link inference.ModelRepositoryParameter.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {inference.ModelRepositoryParameter.$Properties} message ModelRepositoryParameter message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelRepositoryParameter.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.bool_param != null && $Object.hasOwnProperty.call(message, "bool_param"))
+                writer.uint32(/* id 1, wireType 0 =*/8).bool(message.bool_param);
+            if (message.int64_param != null && $Object.hasOwnProperty.call(message, "int64_param"))
+                writer.uint32(/* id 2, wireType 0 =*/16).int64(message.int64_param);
+            if (message.string_param != null && $Object.hasOwnProperty.call(message, "string_param"))
+                writer.uint32(/* id 3, wireType 2 =*/26).string(message.string_param);
+            if (message.bytes_param != null && $Object.hasOwnProperty.call(message, "bytes_param"))
+                writer.uint32(/* id 4, wireType 2 =*/34).bytes(message.bytes_param);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelRepositoryParameter message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelRepositoryParameter & inference.ModelRepositoryParameter.$Shape} ModelRepositoryParameter
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelRepositoryParameter.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelRepositoryParameter();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        message.bool_param = reader.bool();
+                        message.parameter_choice = "bool_param";
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        message.int64_param = reader.int64();
+                        message.parameter_choice = "int64_param";
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        message.string_param = reader.stringVerify();
+                        message.parameter_choice = "string_param";
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        message.bytes_param = reader.bytes();
+                        message.parameter_choice = "bytes_param";
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelRepositoryParameter message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelRepositoryParameter} ModelRepositoryParameter
+         */
+        ModelRepositoryParameter.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelRepositoryParameter)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelRepositoryParameter: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelRepositoryParameter();
+            if (object.bool_param != null)
+                message.bool_param = $Boolean(object.bool_param);
+            if (object.int64_param != null)
+                if ($util.Long)
+                    message.int64_param = $util.Long.fromValue(object.int64_param, false);
+                else if (typeof object.int64_param === "string")
+                    message.int64_param = $parseInt(object.int64_param, 10);
+                else if (typeof object.int64_param === "number")
+                    message.int64_param = object.int64_param;
+                else if (typeof object.int64_param === "object")
+                    message.int64_param = new $util.LongBits(object.int64_param.low >>> 0, object.int64_param.high >>> 0).toNumber();
+            if (object.string_param != null)
+                message.string_param = $String(object.string_param);
+            if (object.bytes_param != null)
+                if (typeof object.bytes_param === "string")
+                    $util.base64.decode(object.bytes_param, message.bytes_param = $util.newBuffer($util.base64.length(object.bytes_param)), 0);
+                else if (object.bytes_param.length >= 0)
+                    message.bytes_param = object.bytes_param;
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelRepositoryParameter message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {inference.ModelRepositoryParameter} message ModelRepositoryParameter
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelRepositoryParameter.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (message.bool_param != null && $Object.hasOwnProperty.call(message, "bool_param")) {
+                object.bool_param = message.bool_param;
+                if (options.oneofs)
+                    object.parameter_choice = "bool_param";
+            }
+            if (message.int64_param != null && $Object.hasOwnProperty.call(message, "int64_param")) {
+                if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                    object.int64_param = typeof message.int64_param === "number" ? $BigInt(message.int64_param) : $util.Long.fromBits(message.int64_param.low >>> 0, message.int64_param.high >>> 0, false).toBigInt();
+                else if (typeof message.int64_param === "number")
+                    object.int64_param = options.longs === $String ? $String(message.int64_param) : message.int64_param;
+                else
+                    object.int64_param = options.longs === $String ? $util.Long.prototype.toString.call(message.int64_param) : options.longs === $Number ? new $util.LongBits(message.int64_param.low >>> 0, message.int64_param.high >>> 0).toNumber() : message.int64_param;
+                if (options.oneofs)
+                    object.parameter_choice = "int64_param";
+            }
+            if (message.string_param != null && $Object.hasOwnProperty.call(message, "string_param")) {
+                object.string_param = message.string_param;
+                if (options.oneofs)
+                    object.parameter_choice = "string_param";
+            }
+            if (message.bytes_param != null && $Object.hasOwnProperty.call(message, "bytes_param")) {
+                object.bytes_param = options.bytes === $String ? $util.base64.encode(message.bytes_param, 0, message.bytes_param.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.bytes_param) : message.bytes_param;
+                if (options.oneofs)
+                    object.parameter_choice = "bytes_param";
+            }
+            return object;
+        };
+
+        /**
+         * Converts this ModelRepositoryParameter to JSON.
+         * @function toJSON
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelRepositoryParameter.prototype.toJSON = function() {
+            return ModelRepositoryParameter.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return ModelRepositoryParameter;
+    })();
+
+    inference.RepositoryIndexRequest = (function() {
+
+        /**
+         * Properties of a RepositoryIndexRequest.
+         * @typedef {Object} inference.RepositoryIndexRequest.$Properties
+         * @property {string|null} [repository_name] RepositoryIndexRequest repository_name
+         * @property {boolean|null} [ready] RepositoryIndexRequest ready
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryIndexRequest.
+         * @memberof inference
+         * @interface IRepositoryIndexRequest
+         * @augments inference.RepositoryIndexRequest.$Properties
+         * @deprecated Use inference.RepositoryIndexRequest.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryIndexRequest.
+         * @typedef {inference.RepositoryIndexRequest.$Properties} inference.RepositoryIndexRequest.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryIndexRequest.
+         * @memberof inference
+         * @classdesc Represents a RepositoryIndexRequest.
+         * @constructor
+         * @param {inference.RepositoryIndexRequest.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryIndexRequest = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * RepositoryIndexRequest repository_name.
+         * @member {string} repository_name
+         * @memberof inference.RepositoryIndexRequest
+         * @instance
+         */
+        RepositoryIndexRequest.prototype.repository_name = "";
+
+        /**
+         * RepositoryIndexRequest ready.
+         * @member {boolean} ready
+         * @memberof inference.RepositoryIndexRequest
+         * @instance
+         */
+        RepositoryIndexRequest.prototype.ready = false;
+
+        /**
+         * Creates a new RepositoryIndexRequest instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {inference.RepositoryIndexRequest.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryIndexRequest} RepositoryIndexRequest instance
+         * @type {{
+         *   (properties: inference.RepositoryIndexRequest.$Shape): inference.RepositoryIndexRequest & inference.RepositoryIndexRequest.$Shape;
+         *   (properties?: inference.RepositoryIndexRequest.$Properties): inference.RepositoryIndexRequest;
+         * }}
+         */
+        RepositoryIndexRequest.create = function(properties) {
+            return new RepositoryIndexRequest(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryIndexRequest message. Does not implicitly {@link inference.RepositoryIndexRequest.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {inference.RepositoryIndexRequest.$Properties} message RepositoryIndexRequest message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryIndexRequest.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name") && message.repository_name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.repository_name);
+            if (message.ready != null && $Object.hasOwnProperty.call(message, "ready") && message.ready !== false)
+                writer.uint32(/* id 2, wireType 0 =*/16).bool(message.ready);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryIndexRequest message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryIndexRequest & inference.RepositoryIndexRequest.$Shape} RepositoryIndexRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryIndexRequest.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryIndexRequest();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.repository_name = value;
+                        else
+                            delete message.repository_name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.ready = value;
+                        else
+                            delete message.ready;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryIndexRequest message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryIndexRequest} RepositoryIndexRequest
+         */
+        RepositoryIndexRequest.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryIndexRequest)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryIndexRequest: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.RepositoryIndexRequest();
+            if (object.repository_name != null)
+                if (typeof object.repository_name !== "string" || object.repository_name.length)
+                    message.repository_name = $String(object.repository_name);
+            if (object.ready != null)
+                if (object.ready)
+                    message.ready = $Boolean(object.ready);
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a RepositoryIndexRequest message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {inference.RepositoryIndexRequest} message RepositoryIndexRequest
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryIndexRequest.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.defaults) {
+                object.repository_name = "";
+                object.ready = false;
+            }
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name"))
+                object.repository_name = message.repository_name;
+            if (message.ready != null && $Object.hasOwnProperty.call(message, "ready"))
+                object.ready = message.ready;
+            return object;
+        };
+
+        /**
+         * Converts this RepositoryIndexRequest to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryIndexRequest
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryIndexRequest.prototype.toJSON = function() {
+            return RepositoryIndexRequest.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryIndexRequest;
+    })();
+
+    inference.RepositoryIndexResponse = (function() {
+
+        /**
+         * Properties of a RepositoryIndexResponse.
+         * @typedef {Object} inference.RepositoryIndexResponse.$Properties
+         * @property {Array.<inference.RepositoryIndexResponse.ModelIndex.$Properties>|null} [models] RepositoryIndexResponse models
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryIndexResponse.
+         * @memberof inference
+         * @interface IRepositoryIndexResponse
+         * @augments inference.RepositoryIndexResponse.$Properties
+         * @deprecated Use inference.RepositoryIndexResponse.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryIndexResponse.
+         * @typedef {inference.RepositoryIndexResponse.$Properties} inference.RepositoryIndexResponse.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryIndexResponse.
+         * @memberof inference
+         * @classdesc Represents a RepositoryIndexResponse.
+         * @constructor
+         * @param {inference.RepositoryIndexResponse.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryIndexResponse = function (properties) {
+            this.models = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * RepositoryIndexResponse models.
+         * @member {Array.<inference.RepositoryIndexResponse.ModelIndex.$Properties>} models
+         * @memberof inference.RepositoryIndexResponse
+         * @instance
+         */
+        RepositoryIndexResponse.prototype.models = $util.emptyArray;
+
+        /**
+         * Creates a new RepositoryIndexResponse instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {inference.RepositoryIndexResponse.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryIndexResponse} RepositoryIndexResponse instance
+         * @type {{
+         *   (properties: inference.RepositoryIndexResponse.$Shape): inference.RepositoryIndexResponse & inference.RepositoryIndexResponse.$Shape;
+         *   (properties?: inference.RepositoryIndexResponse.$Properties): inference.RepositoryIndexResponse;
+         * }}
+         */
+        RepositoryIndexResponse.create = function(properties) {
+            return new RepositoryIndexResponse(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryIndexResponse message. Does not implicitly {@link inference.RepositoryIndexResponse.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {inference.RepositoryIndexResponse.$Properties} message RepositoryIndexResponse message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryIndexResponse.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.models != null && message.models.length)
+                for (let i = 0; i < message.models.length; ++i)
+                    $root.inference.RepositoryIndexResponse.ModelIndex.encode(message.models[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryIndexResponse message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryIndexResponse & inference.RepositoryIndexResponse.$Shape} RepositoryIndexResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryIndexResponse.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryIndexResponse();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.models && message.models.length))
+                            message.models = [];
+                        message.models.push($root.inference.RepositoryIndexResponse.ModelIndex.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryIndexResponse message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryIndexResponse} RepositoryIndexResponse
+         */
+        RepositoryIndexResponse.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryIndexResponse)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryIndexResponse: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.RepositoryIndexResponse();
+            if (object.models) {
+                if (!$Array.isArray(object.models))
+                    throw $TypeError(".inference.RepositoryIndexResponse.models: array expected");
+                message.models = $Array(object.models.length);
+                for (let i = 0; i < object.models.length; ++i) {
+                    if (!$util.isObject(object.models[i]))
+                        throw $TypeError(".inference.RepositoryIndexResponse.models: object expected");
+                    message.models[i] = $root.inference.RepositoryIndexResponse.ModelIndex.fromObject(object.models[i], _depth + 1);
+                }
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a RepositoryIndexResponse message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {inference.RepositoryIndexResponse} message RepositoryIndexResponse
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryIndexResponse.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.models = [];
+            if (message.models && message.models.length) {
+                object.models = $Array(message.models.length);
+                for (let j = 0; j < message.models.length; ++j)
+                    object.models[j] = $root.inference.RepositoryIndexResponse.ModelIndex.toObject(message.models[j], options, _depth + 1);
+            }
+            return object;
+        };
+
+        /**
+         * Converts this RepositoryIndexResponse to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryIndexResponse
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryIndexResponse.prototype.toJSON = function() {
+            return RepositoryIndexResponse.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        RepositoryIndexResponse.ModelIndex = (function() {
+
+            /**
+             * Properties of a ModelIndex.
+             * @typedef {Object} inference.RepositoryIndexResponse.ModelIndex.$Properties
+             * @property {string|null} [name] ModelIndex name
+             * @property {string|null} [version] ModelIndex version
+             * @property {string|null} [state] ModelIndex state
+             * @property {string|null} [reason] ModelIndex reason
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ModelIndex.
+             * @memberof inference.RepositoryIndexResponse
+             * @interface IModelIndex
+             * @augments inference.RepositoryIndexResponse.ModelIndex.$Properties
+             * @deprecated Use inference.RepositoryIndexResponse.ModelIndex.$Properties instead.
+             */
+
+            /**
+             * Shape of a ModelIndex.
+             * @typedef {inference.RepositoryIndexResponse.ModelIndex.$Properties} inference.RepositoryIndexResponse.ModelIndex.$Shape
+             */
+
+            /**
+             * Constructs a new ModelIndex.
+             * @memberof inference.RepositoryIndexResponse
+             * @classdesc Represents a ModelIndex.
+             * @constructor
+             * @param {inference.RepositoryIndexResponse.ModelIndex.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ModelIndex = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ModelIndex name.
+             * @member {string} name
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             */
+            ModelIndex.prototype.name = "";
+
+            /**
+             * ModelIndex version.
+             * @member {string} version
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             */
+            ModelIndex.prototype.version = "";
+
+            /**
+             * ModelIndex state.
+             * @member {string} state
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             */
+            ModelIndex.prototype.state = "";
+
+            /**
+             * ModelIndex reason.
+             * @member {string} reason
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             */
+            ModelIndex.prototype.reason = "";
+
+            /**
+             * Creates a new ModelIndex instance using the specified properties.
+             * @function create
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {inference.RepositoryIndexResponse.ModelIndex.$Properties=} [properties] Properties to set
+             * @returns {inference.RepositoryIndexResponse.ModelIndex} ModelIndex instance
+             * @type {{
+             *   (properties: inference.RepositoryIndexResponse.ModelIndex.$Shape): inference.RepositoryIndexResponse.ModelIndex & inference.RepositoryIndexResponse.ModelIndex.$Shape;
+             *   (properties?: inference.RepositoryIndexResponse.ModelIndex.$Properties): inference.RepositoryIndexResponse.ModelIndex;
+             * }}
+             */
+            ModelIndex.create = function(properties) {
+                return new ModelIndex(properties);
+            };
+
+            /**
+             * Encodes the specified ModelIndex message. Does not implicitly {@link inference.RepositoryIndexResponse.ModelIndex.verify|verify} messages.
+             * @function encode
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {inference.RepositoryIndexResponse.ModelIndex.$Properties} message ModelIndex message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ModelIndex.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version") && message.version !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.version);
+                if (message.state != null && $Object.hasOwnProperty.call(message, "state") && message.state !== "")
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.state);
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason") && message.reason !== "")
+                    writer.uint32(/* id 4, wireType 2 =*/34).string(message.reason);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a ModelIndex message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.RepositoryIndexResponse.ModelIndex & inference.RepositoryIndexResponse.ModelIndex.$Shape} ModelIndex
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ModelIndex.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.RepositoryIndexResponse.ModelIndex();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.version = value;
+                            else
+                                delete message.version;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.state = value;
+                            else
+                                delete message.state;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.reason = value;
+                            else
+                                delete message.reason;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a ModelIndex message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.RepositoryIndexResponse.ModelIndex} ModelIndex
+             */
+            ModelIndex.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.RepositoryIndexResponse.ModelIndex)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.RepositoryIndexResponse.ModelIndex: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.RepositoryIndexResponse.ModelIndex();
+                if (object.name != null)
+                    if (typeof object.name !== "string" || object.name.length)
+                        message.name = $String(object.name);
+                if (object.version != null)
+                    if (typeof object.version !== "string" || object.version.length)
+                        message.version = $String(object.version);
+                if (object.state != null)
+                    if (typeof object.state !== "string" || object.state.length)
+                        message.state = $String(object.state);
+                if (object.reason != null)
+                    if (typeof object.reason !== "string" || object.reason.length)
+                        message.reason = $String(object.reason);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a ModelIndex message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {inference.RepositoryIndexResponse.ModelIndex} message ModelIndex
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ModelIndex.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.name = "";
+                    object.version = "";
+                    object.state = "";
+                    object.reason = "";
+                }
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                    object.name = message.name;
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version"))
+                    object.version = message.version;
+                if (message.state != null && $Object.hasOwnProperty.call(message, "state"))
+                    object.state = message.state;
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason"))
+                    object.reason = message.reason;
+                return object;
+            };
+
+            /**
+             * Converts this ModelIndex to JSON.
+             * @function toJSON
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ModelIndex.prototype.toJSON = function() {
+                return ModelIndex.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return ModelIndex;
+        })();
+
+        return RepositoryIndexResponse;
+    })();
+
+    inference.RepositoryModelLoadRequest = (function() {
+
+        /**
+         * Properties of a RepositoryModelLoadRequest.
+         * @typedef {Object} inference.RepositoryModelLoadRequest.$Properties
+         * @property {string|null} [repository_name] RepositoryModelLoadRequest repository_name
+         * @property {string|null} [model_name] RepositoryModelLoadRequest model_name
+         * @property {Object.<string,inference.ModelRepositoryParameter.$Properties>|null} [parameters] RepositoryModelLoadRequest parameters
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryModelLoadRequest.
+         * @memberof inference
+         * @interface IRepositoryModelLoadRequest
+         * @augments inference.RepositoryModelLoadRequest.$Properties
+         * @deprecated Use inference.RepositoryModelLoadRequest.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryModelLoadRequest.
+         * @typedef {{
+         *   repository_name?: string|null;
+         *   model_name?: string|null;
+         *   parameters?: Object.<string,inference.ModelRepositoryParameter.$Shape>|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * }} inference.RepositoryModelLoadRequest.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryModelLoadRequest.
+         * @memberof inference
+         * @classdesc Represents a RepositoryModelLoadRequest.
+         * @constructor
+         * @param {inference.RepositoryModelLoadRequest.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryModelLoadRequest = function (properties) {
+            this.parameters = {};
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * RepositoryModelLoadRequest repository_name.
+         * @member {string} repository_name
+         * @memberof inference.RepositoryModelLoadRequest
+         * @instance
+         */
+        RepositoryModelLoadRequest.prototype.repository_name = "";
+
+        /**
+         * RepositoryModelLoadRequest model_name.
+         * @member {string} model_name
+         * @memberof inference.RepositoryModelLoadRequest
+         * @instance
+         */
+        RepositoryModelLoadRequest.prototype.model_name = "";
+
+        /**
+         * RepositoryModelLoadRequest parameters.
+         * @member {Object.<string,inference.ModelRepositoryParameter.$Properties>} parameters
+         * @memberof inference.RepositoryModelLoadRequest
+         * @instance
+         */
+        RepositoryModelLoadRequest.prototype.parameters = $util.emptyObject;
+
+        /**
+         * Creates a new RepositoryModelLoadRequest instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {inference.RepositoryModelLoadRequest.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryModelLoadRequest} RepositoryModelLoadRequest instance
+         * @type {{
+         *   (properties: inference.RepositoryModelLoadRequest.$Shape): inference.RepositoryModelLoadRequest & inference.RepositoryModelLoadRequest.$Shape;
+         *   (properties?: inference.RepositoryModelLoadRequest.$Properties): inference.RepositoryModelLoadRequest;
+         * }}
+         */
+        RepositoryModelLoadRequest.create = function(properties) {
+            return new RepositoryModelLoadRequest(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryModelLoadRequest message. Does not implicitly {@link inference.RepositoryModelLoadRequest.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {inference.RepositoryModelLoadRequest.$Properties} message RepositoryModelLoadRequest message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryModelLoadRequest.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name") && message.repository_name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.repository_name);
+            if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name") && message.model_name !== "")
+                writer.uint32(/* id 2, wireType 2 =*/18).string(message.model_name);
+            if (message.parameters != null && $Object.hasOwnProperty.call(message, "parameters"))
+                for (let keys = $Object.keys(message.parameters), i = 0; i < keys.length; ++i) {
+                    writer.uint32(/* id 3, wireType 2 =*/26).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]);
+                    $root.inference.ModelRepositoryParameter.encode(message.parameters[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                }
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryModelLoadRequest message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelLoadRequest & inference.RepositoryModelLoadRequest.$Shape} RepositoryModelLoadRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryModelLoadRequest.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, key, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryModelLoadRequest();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.repository_name = value;
+                        else
+                            delete message.repository_name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.model_name = value;
+                        else
+                            delete message.model_name;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.parameters === $util.emptyObject)
+                            message.parameters = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = "";
+                        value = null;
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 2)
+                                    break;
+                                key = reader.stringVerify();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = $root.inference.ModelRepositoryParameter.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        if (key === "__proto__")
+                            $util.makeProp(message.parameters, key);
+                        message.parameters[key] = value || new $root.inference.ModelRepositoryParameter();
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryModelLoadRequest message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryModelLoadRequest} RepositoryModelLoadRequest
+         */
+        RepositoryModelLoadRequest.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryModelLoadRequest)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryModelLoadRequest: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.RepositoryModelLoadRequest();
+            if (object.repository_name != null)
+                if (typeof object.repository_name !== "string" || object.repository_name.length)
+                    message.repository_name = $String(object.repository_name);
+            if (object.model_name != null)
+                if (typeof object.model_name !== "string" || object.model_name.length)
+                    message.model_name = $String(object.model_name);
+            if (object.parameters) {
+                if (!$util.isObject(object.parameters))
+                    throw $TypeError(".inference.RepositoryModelLoadRequest.parameters: object expected");
+                message.parameters = {};
+                for (let keys = $Object.keys(object.parameters), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.parameters, keys[i]);
+                    if (!$util.isObject(object.parameters[keys[i]]))
+                        throw $TypeError(".inference.RepositoryModelLoadRequest.parameters: object expected");
+                    message.parameters[keys[i]] = $root.inference.ModelRepositoryParameter.fromObject(object.parameters[keys[i]], _depth + 1);
+                }
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a RepositoryModelLoadRequest message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {inference.RepositoryModelLoadRequest} message RepositoryModelLoadRequest
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryModelLoadRequest.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.objects || options.defaults)
+                object.parameters = {};
+            if (options.defaults) {
+                object.repository_name = "";
+                object.model_name = "";
+            }
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name"))
+                object.repository_name = message.repository_name;
+            if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name"))
+                object.model_name = message.model_name;
+            let keys2;
+            if (message.parameters && (keys2 = $Object.keys(message.parameters)).length) {
+                object.parameters = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.parameters, keys2[j]);
+                    object.parameters[keys2[j]] = $root.inference.ModelRepositoryParameter.toObject(message.parameters[keys2[j]], options, _depth + 1);
+                }
+            }
+            return object;
+        };
+
+        /**
+         * Converts this RepositoryModelLoadRequest to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryModelLoadRequest
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryModelLoadRequest.prototype.toJSON = function() {
+            return RepositoryModelLoadRequest.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryModelLoadRequest;
+    })();
+
+    inference.RepositoryModelLoadResponse = (function() {
+
+        /**
+         * Properties of a RepositoryModelLoadResponse.
+         * @typedef {Object} inference.RepositoryModelLoadResponse.$Properties
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryModelLoadResponse.
+         * @memberof inference
+         * @interface IRepositoryModelLoadResponse
+         * @augments inference.RepositoryModelLoadResponse.$Properties
+         * @deprecated Use inference.RepositoryModelLoadResponse.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryModelLoadResponse.
+         * @typedef {inference.RepositoryModelLoadResponse.$Properties} inference.RepositoryModelLoadResponse.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryModelLoadResponse.
+         * @memberof inference
+         * @classdesc Represents a RepositoryModelLoadResponse.
+         * @constructor
+         * @param {inference.RepositoryModelLoadResponse.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryModelLoadResponse = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * Creates a new RepositoryModelLoadResponse instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {inference.RepositoryModelLoadResponse.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryModelLoadResponse} RepositoryModelLoadResponse instance
+         * @type {{
+         *   (properties: inference.RepositoryModelLoadResponse.$Shape): inference.RepositoryModelLoadResponse & inference.RepositoryModelLoadResponse.$Shape;
+         *   (properties?: inference.RepositoryModelLoadResponse.$Properties): inference.RepositoryModelLoadResponse;
+         * }}
+         */
+        RepositoryModelLoadResponse.create = function(properties) {
+            return new RepositoryModelLoadResponse(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryModelLoadResponse message. Does not implicitly {@link inference.RepositoryModelLoadResponse.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {inference.RepositoryModelLoadResponse.$Properties} message RepositoryModelLoadResponse message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryModelLoadResponse.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryModelLoadResponse message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelLoadResponse & inference.RepositoryModelLoadResponse.$Shape} RepositoryModelLoadResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryModelLoadResponse.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryModelLoadResponse();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                reader.skipType(tag & 7, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryModelLoadResponse message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryModelLoadResponse} RepositoryModelLoadResponse
+         */
+        RepositoryModelLoadResponse.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryModelLoadResponse)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryModelLoadResponse: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            return new $root.inference.RepositoryModelLoadResponse();
+        };
+
+        /**
+         * Creates a plain object from a RepositoryModelLoadResponse message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {inference.RepositoryModelLoadResponse} message RepositoryModelLoadResponse
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryModelLoadResponse.toObject = function () {
+            return {};
+        };
+
+        /**
+         * Converts this RepositoryModelLoadResponse to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryModelLoadResponse
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryModelLoadResponse.prototype.toJSON = function() {
+            return RepositoryModelLoadResponse.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryModelLoadResponse;
+    })();
+
+    inference.RepositoryModelUnloadRequest = (function() {
+
+        /**
+         * Properties of a RepositoryModelUnloadRequest.
+         * @typedef {Object} inference.RepositoryModelUnloadRequest.$Properties
+         * @property {string|null} [repository_name] RepositoryModelUnloadRequest repository_name
+         * @property {string|null} [model_name] RepositoryModelUnloadRequest model_name
+         * @property {Object.<string,inference.ModelRepositoryParameter.$Properties>|null} [parameters] RepositoryModelUnloadRequest parameters
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryModelUnloadRequest.
+         * @memberof inference
+         * @interface IRepositoryModelUnloadRequest
+         * @augments inference.RepositoryModelUnloadRequest.$Properties
+         * @deprecated Use inference.RepositoryModelUnloadRequest.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryModelUnloadRequest.
+         * @typedef {{
+         *   repository_name?: string|null;
+         *   model_name?: string|null;
+         *   parameters?: Object.<string,inference.ModelRepositoryParameter.$Shape>|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * }} inference.RepositoryModelUnloadRequest.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryModelUnloadRequest.
+         * @memberof inference
+         * @classdesc Represents a RepositoryModelUnloadRequest.
+         * @constructor
+         * @param {inference.RepositoryModelUnloadRequest.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryModelUnloadRequest = function (properties) {
+            this.parameters = {};
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * RepositoryModelUnloadRequest repository_name.
+         * @member {string} repository_name
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @instance
+         */
+        RepositoryModelUnloadRequest.prototype.repository_name = "";
+
+        /**
+         * RepositoryModelUnloadRequest model_name.
+         * @member {string} model_name
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @instance
+         */
+        RepositoryModelUnloadRequest.prototype.model_name = "";
+
+        /**
+         * RepositoryModelUnloadRequest parameters.
+         * @member {Object.<string,inference.ModelRepositoryParameter.$Properties>} parameters
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @instance
+         */
+        RepositoryModelUnloadRequest.prototype.parameters = $util.emptyObject;
+
+        /**
+         * Creates a new RepositoryModelUnloadRequest instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {inference.RepositoryModelUnloadRequest.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryModelUnloadRequest} RepositoryModelUnloadRequest instance
+         * @type {{
+         *   (properties: inference.RepositoryModelUnloadRequest.$Shape): inference.RepositoryModelUnloadRequest & inference.RepositoryModelUnloadRequest.$Shape;
+         *   (properties?: inference.RepositoryModelUnloadRequest.$Properties): inference.RepositoryModelUnloadRequest;
+         * }}
+         */
+        RepositoryModelUnloadRequest.create = function(properties) {
+            return new RepositoryModelUnloadRequest(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryModelUnloadRequest message. Does not implicitly {@link inference.RepositoryModelUnloadRequest.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {inference.RepositoryModelUnloadRequest.$Properties} message RepositoryModelUnloadRequest message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryModelUnloadRequest.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name") && message.repository_name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.repository_name);
+            if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name") && message.model_name !== "")
+                writer.uint32(/* id 2, wireType 2 =*/18).string(message.model_name);
+            if (message.parameters != null && $Object.hasOwnProperty.call(message, "parameters"))
+                for (let keys = $Object.keys(message.parameters), i = 0; i < keys.length; ++i) {
+                    writer.uint32(/* id 3, wireType 2 =*/26).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]);
+                    $root.inference.ModelRepositoryParameter.encode(message.parameters[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                }
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryModelUnloadRequest message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelUnloadRequest & inference.RepositoryModelUnloadRequest.$Shape} RepositoryModelUnloadRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryModelUnloadRequest.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, key, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryModelUnloadRequest();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.repository_name = value;
+                        else
+                            delete message.repository_name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.model_name = value;
+                        else
+                            delete message.model_name;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.parameters === $util.emptyObject)
+                            message.parameters = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = "";
+                        value = null;
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 2)
+                                    break;
+                                key = reader.stringVerify();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = $root.inference.ModelRepositoryParameter.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        if (key === "__proto__")
+                            $util.makeProp(message.parameters, key);
+                        message.parameters[key] = value || new $root.inference.ModelRepositoryParameter();
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryModelUnloadRequest message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryModelUnloadRequest} RepositoryModelUnloadRequest
+         */
+        RepositoryModelUnloadRequest.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryModelUnloadRequest)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryModelUnloadRequest: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.RepositoryModelUnloadRequest();
+            if (object.repository_name != null)
+                if (typeof object.repository_name !== "string" || object.repository_name.length)
+                    message.repository_name = $String(object.repository_name);
+            if (object.model_name != null)
+                if (typeof object.model_name !== "string" || object.model_name.length)
+                    message.model_name = $String(object.model_name);
+            if (object.parameters) {
+                if (!$util.isObject(object.parameters))
+                    throw $TypeError(".inference.RepositoryModelUnloadRequest.parameters: object expected");
+                message.parameters = {};
+                for (let keys = $Object.keys(object.parameters), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.parameters, keys[i]);
+                    if (!$util.isObject(object.parameters[keys[i]]))
+                        throw $TypeError(".inference.RepositoryModelUnloadRequest.parameters: object expected");
+                    message.parameters[keys[i]] = $root.inference.ModelRepositoryParameter.fromObject(object.parameters[keys[i]], _depth + 1);
+                }
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a RepositoryModelUnloadRequest message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {inference.RepositoryModelUnloadRequest} message RepositoryModelUnloadRequest
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryModelUnloadRequest.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.objects || options.defaults)
+                object.parameters = {};
+            if (options.defaults) {
+                object.repository_name = "";
+                object.model_name = "";
+            }
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name"))
+                object.repository_name = message.repository_name;
+            if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name"))
+                object.model_name = message.model_name;
+            let keys2;
+            if (message.parameters && (keys2 = $Object.keys(message.parameters)).length) {
+                object.parameters = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.parameters, keys2[j]);
+                    object.parameters[keys2[j]] = $root.inference.ModelRepositoryParameter.toObject(message.parameters[keys2[j]], options, _depth + 1);
+                }
+            }
+            return object;
+        };
+
+        /**
+         * Converts this RepositoryModelUnloadRequest to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryModelUnloadRequest.prototype.toJSON = function() {
+            return RepositoryModelUnloadRequest.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryModelUnloadRequest;
+    })();
+
+    inference.RepositoryModelUnloadResponse = (function() {
+
+        /**
+         * Properties of a RepositoryModelUnloadResponse.
+         * @typedef {Object} inference.RepositoryModelUnloadResponse.$Properties
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryModelUnloadResponse.
+         * @memberof inference
+         * @interface IRepositoryModelUnloadResponse
+         * @augments inference.RepositoryModelUnloadResponse.$Properties
+         * @deprecated Use inference.RepositoryModelUnloadResponse.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryModelUnloadResponse.
+         * @typedef {inference.RepositoryModelUnloadResponse.$Properties} inference.RepositoryModelUnloadResponse.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryModelUnloadResponse.
+         * @memberof inference
+         * @classdesc Represents a RepositoryModelUnloadResponse.
+         * @constructor
+         * @param {inference.RepositoryModelUnloadResponse.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryModelUnloadResponse = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * Creates a new RepositoryModelUnloadResponse instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {inference.RepositoryModelUnloadResponse.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryModelUnloadResponse} RepositoryModelUnloadResponse instance
+         * @type {{
+         *   (properties: inference.RepositoryModelUnloadResponse.$Shape): inference.RepositoryModelUnloadResponse & inference.RepositoryModelUnloadResponse.$Shape;
+         *   (properties?: inference.RepositoryModelUnloadResponse.$Properties): inference.RepositoryModelUnloadResponse;
+         * }}
+         */
+        RepositoryModelUnloadResponse.create = function(properties) {
+            return new RepositoryModelUnloadResponse(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryModelUnloadResponse message. Does not implicitly {@link inference.RepositoryModelUnloadResponse.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {inference.RepositoryModelUnloadResponse.$Properties} message RepositoryModelUnloadResponse message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryModelUnloadResponse.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryModelUnloadResponse message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelUnloadResponse & inference.RepositoryModelUnloadResponse.$Shape} RepositoryModelUnloadResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryModelUnloadResponse.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryModelUnloadResponse();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                reader.skipType(tag & 7, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryModelUnloadResponse message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryModelUnloadResponse} RepositoryModelUnloadResponse
+         */
+        RepositoryModelUnloadResponse.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryModelUnloadResponse)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryModelUnloadResponse: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            return new $root.inference.RepositoryModelUnloadResponse();
+        };
+
+        /**
+         * Creates a plain object from a RepositoryModelUnloadResponse message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {inference.RepositoryModelUnloadResponse} message RepositoryModelUnloadResponse
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryModelUnloadResponse.toObject = function () {
+            return {};
+        };
+
+        /**
+         * Converts this RepositoryModelUnloadResponse to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryModelUnloadResponse.prototype.toJSON = function() {
+            return RepositoryModelUnloadResponse.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryModelUnloadResponse;
     })();
 
     /**

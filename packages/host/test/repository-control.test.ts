@@ -226,6 +226,42 @@ describe('model repository control', () => {
     expect([file.status, (file.json as { code: string }).code]).toEqual([400, 'ERR_MODEL_REPOSITORY_LAYOUT'])
   })
 
+  it('serves RepositoryIndex, RepositoryModelLoad (with a config override) and RepositoryModelUnload over gRPC', async () => {
+    const root = repository()
+    addVersion(root, '2', newModel)
+    const { client, url } = await start(root, { repositoryToken: 'manage' })
+    const token = { token: 'manage' }
+    expect(await client.call('RepositoryIndex', {}, token)).toEqual({
+      ok: true,
+      response: { models: [{ name: 'm', version: '', state: 'UNAVAILABLE', reason: 'not loaded' }] },
+    })
+    const config = JSON.stringify({ max_batch_size: 1, version_policy: { specific: { versions: [1] } } })
+    expect(await client.call('RepositoryModelLoad', { model_name: 'm', parameters: { config: { string_param: config } } }, token)).toEqual({
+      ok: true,
+      response: {},
+    })
+    expect(await client.call('RepositoryIndex', { ready: true }, token)).toEqual({
+      ok: true,
+      response: { models: [{ name: 'm', version: '1', state: 'READY', reason: '' }] },
+    })
+    const oldY = await reference(oldModel)
+    expect(await answerOf('grpc', url, client)).toBe(`1: ${oldY.join(',')}`)
+    const file = await client.call(
+      'RepositoryModelLoad',
+      { model_name: 'm', parameters: { 'file:1/model.onnx': { bytes_param: Buffer.from('x') } } },
+      token,
+    )
+    expect(file.ok === false && [file.code, file.details]).toEqual([
+      3,
+      'file:1/model.onnx: model files in a load request are not accepted (they would be code run on the server)',
+    ])
+    const denied = await client.call('RepositoryModelUnload', { model_name: 'm' })
+    expect(denied.ok === false && denied.code).toBe(16)
+    expect(await client.call('RepositoryModelUnload', { model_name: 'm' }, token)).toEqual({ ok: true, response: {} })
+    const gone = await grpcInfer(client)
+    expect(gone.ok === false && gone.code).toBe(5)
+  })
+
   it('takes the repository token on the management calls, not the inference key, and lists the extension only when on', async () => {
     const root = repository()
     const { url, client } = await start(root, { repositoryToken: 'manage', apiKey: 'infer' })

@@ -22,6 +22,7 @@ import { errorCodeOf } from '../error-registry.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
 import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { repositoryIndex, repositoryModelLoad, repositoryModelUnload } from './repository-rpcs.js'
 import { DoorPass, ServedModels } from '../protocol/served-models.js'
 import type { ServedModel } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
@@ -317,6 +318,16 @@ class GrpcService {
       const model = request.name === '' ? undefined : this.#model(request.name, request.version)
       return { model_stats: this.#served.statistics(model) }
     }),
+    // Open to the inference bearer's check: these take the repository token instead (repository-rpcs.ts).
+    RepositoryIndex: this.#unary(true, (request: inference.RepositoryIndexRequest, call) =>
+      repositoryIndex(this.#served, call.metadata, request),
+    ),
+    RepositoryModelLoad: this.#unary(true, (request: inference.RepositoryModelLoadRequest, call) =>
+      repositoryModelLoad(this.#served, call.metadata, request),
+    ),
+    RepositoryModelUnload: this.#unary(true, (request: inference.RepositoryModelUnloadRequest, call) =>
+      repositoryModelUnload(this.#served, call.metadata, request),
+    ),
   }
 }
 

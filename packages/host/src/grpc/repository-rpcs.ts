@@ -1,0 +1,55 @@
+/**
+ * The model repository extension over gRPC (RepositoryIndex, RepositoryModelLoad,
+ * RepositoryModelUnload), on the served models' `control`, as the HTTP routes serve it
+ * (../http/repository-routes.ts): the repository token, not the inference bearer; a
+ * load's `config` parameter (a string of JSON) replaces the model's config.pbtxt; a
+ * `file:` parameter is refused.
+ */
+import type { Metadata } from '@grpc/grpc-js'
+import { RouteNotFoundError, UnauthorizedError } from '../protocol/errors.js'
+import type { ModelControl } from '../protocol/model-control.js'
+import type { ServedModels } from '../protocol/served-models.js'
+import { ModelRepositoryLayoutError } from '../repository/errors.js'
+import type { inference } from '../../generated/inference.js'
+
+function controlOf(served: ServedModels, metadata: Metadata, rpc: string): ModelControl {
+  const control = served.control
+  if (control === undefined) throw new RouteNotFoundError(`/inference.GRPCInferenceService/${rpc}`)
+  if (!served.authorizedControl(metadata.get('authorization')[0]?.toString())) throw new UnauthorizedError()
+  return control
+}
+
+export function repositoryIndex(
+  served: ServedModels,
+  metadata: Metadata,
+  request: inference.RepositoryIndexRequest,
+): inference.RepositoryIndexResponse.$Properties {
+  const models = controlOf(served, metadata, 'RepositoryIndex').index(request.ready)
+  return { models: models.map((m) => ({ name: m.name, version: m.version ?? '', state: m.state, reason: m.reason })) }
+}
+
+export async function repositoryModelLoad(
+  served: ServedModels,
+  metadata: Metadata,
+  request: inference.RepositoryModelLoadRequest,
+): Promise<inference.RepositoryModelLoadResponse.$Properties> {
+  const control = controlOf(served, metadata, 'RepositoryModelLoad')
+  const parameters = request.parameters ?? {}
+  for (const key of Object.keys(parameters)) {
+    if (key.startsWith('file:')) {
+      throw new ModelRepositoryLayoutError(key, 'model files in a load request are not accepted (they would be code run on the server)')
+    }
+  }
+  const config = parameters.config?.string_param
+  await control.load(request.model_name, config === undefined || config === null || config === '' ? undefined : config)
+  return {}
+}
+
+export async function repositoryModelUnload(
+  served: ServedModels,
+  metadata: Metadata,
+  request: inference.RepositoryModelUnloadRequest,
+): Promise<inference.RepositoryModelUnloadResponse.$Properties> {
+  await controlOf(served, metadata, 'RepositoryModelUnload').unload(request.model_name)
+  return {}
+}
