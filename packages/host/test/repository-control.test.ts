@@ -16,7 +16,7 @@ import { createPool, ModelRepository, repositoryPoolOptions, serve } from '@infe
 import type { InferpoolServer } from '@inferpool/host'
 import { float32s, grpcClient, rawBytes } from './grpc-helpers.js'
 import type { TestClient } from './grpc-helpers.js'
-import { http, post, repoModel, until } from './server-helpers.js'
+import { http, metric, post, repoModel, until } from './server-helpers.js'
 
 const quiet = { error() {}, info() {}, warn() {} }
 const oldModel = repoModel('fixed-batch.onnx')
@@ -188,6 +188,12 @@ describe('model repository control', () => {
       `1: ${oldY.join(',')}`,
     ])
     expect((await manage(url, 'index')).json).toEqual([{ name: 'm', version: '1', state: 'READY', reason: '' }])
+    const text = (await http(`${url}/metrics`)).text
+    expect([
+      metric(text, 'inferpool_model_load_seconds_count', { model: 'm', outcome: 'ok' }),
+      metric(text, 'inferpool_model_load_seconds_count', { model: 'm', outcome: 'failed' }),
+      metric(text, 'inferpool_model_state', { model: 'm', version: '1', state: 'ready' }),
+    ]).toEqual([1, 1, 1])
   })
 
   it('answers the requests in flight when a model is unloaded, then refuses the model', async () => {
@@ -203,6 +209,11 @@ describe('model repository control', () => {
     expect([after.status, (after.json as { code: string }).code]).toEqual([404, 'ERR_MODEL_NOT_FOUND'])
     expect((await manage(url, 'index')).json).toEqual([{ name: 'm', state: 'UNAVAILABLE', reason: 'unloaded' }])
     expect((await manage(url, 'index', { ready: true })).json).toEqual([])
+    const text = (await http(`${url}/metrics`)).text
+    expect([
+      metric(text, 'inferpool_model_unload_seconds_count', { model: 'm' }),
+      metric(text, 'inferpool_model_state', { model: 'm', version: '1', state: 'ready' }),
+    ]).toEqual([1, undefined])
   })
 
   it('loads with a config override given as JSON, and refuses model files in the request', async () => {

@@ -21,9 +21,17 @@ import type { ServedPool } from './served-pool.js'
 
 const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+const LOAD_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 const RATIO_BUCKETS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
 
 type Labels = 'model'
+
+/** One served model version's state, for `inferpool_model_state`. */
+export interface ModelVersionState {
+  readonly model: string
+  readonly version: string
+  readonly state: 'loading' | 'ready' | 'failed'
+}
 
 /** The front end a request came through (the `protocol` label). */
 export type RequestProtocol = 'http' | 'grpc'
@@ -53,6 +61,9 @@ export class ServerMetrics {
   readonly #queueWait: RowHistogram<Labels>
   readonly #processing: Histogram<Labels>
   readonly #idleCollections: Counter
+  readonly #loadSeconds: Histogram<'model' | 'outcome'>
+  readonly #unloadSeconds: Histogram<'model'>
+  #states: () => Iterable<ModelVersionState> = () => []
 
   constructor(options: ServerMetricsOptions) {
     const registry = options.registry
@@ -107,6 +118,31 @@ export class ServerMetrics {
       labelName: 'model',
       buckets: SECONDS_BUCKETS,
       registers,
+    })
+    this.#loadSeconds = new Histogram({
+      name: 'inferpool_model_load_seconds',
+      help: "Loads and reloads of repository models, from the request to the new versions serving (or the failure), by model and outcome ('ok' or 'failed').",
+      labelNames: ['model', 'outcome'],
+      buckets: LOAD_BUCKETS,
+      registers,
+    })
+    this.#unloadSeconds = new Histogram({
+      name: 'inferpool_model_unload_seconds',
+      help: 'Unloads of repository models, from the request to their pools closed (the requests in flight answered first).',
+      labelNames: ['model'],
+      buckets: LOAD_BUCKETS,
+      registers,
+    })
+    const states = (): Iterable<ModelVersionState> => this.#states()
+    new Gauge<'model' | 'version' | 'state'>({
+      name: 'inferpool_model_state',
+      help: "1 for the state each served model version is in ('loading', 'ready' or 'failed').",
+      labelNames: ['model', 'version', 'state'],
+      registers,
+      collect() {
+        this.reset()
+        for (const { model, version, state } of states()) this.set({ model, version, state }, 1)
+      },
     })
     this.#processing = new Histogram({
       name: 'inferpool_batch_processing_seconds',
@@ -290,6 +326,21 @@ export class ServerMetrics {
       this.#pools.delete(key)
       this.#readStats.delete(key)
     }
+  }
+
+  /** Where `inferpool_model_state` reads the served versions from (the served models, once). */
+  readStatesFrom(states: () => Iterable<ModelVersionState>): void {
+    this.#states = states
+  }
+
+  /** Records a load or reload of `model` that took `seconds` and succeeded or not. */
+  modelLoaded(model: string, seconds: number, ok: boolean): void {
+    this.#loadSeconds.observe({ model, outcome: ok ? 'ok' : 'failed' }, seconds)
+  }
+
+  /** Records an unload of `model` that took `seconds`. */
+  modelUnloaded(model: string, seconds: number): void {
+    this.#unloadSeconds.observe({ model }, seconds)
   }
 
   /** Counts one idle garbage collection (`IdleCollection` of @inferpool/worker). */

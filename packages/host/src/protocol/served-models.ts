@@ -220,6 +220,9 @@ export class ServedModels {
       registry: this.options.registry ?? new Registry(),
       processMetrics: this.options.processMetrics,
     })
+    this.metrics.readStatesFrom(() =>
+      [...this.#entries()].map((entry) => ({ model: entry.name, version: entry.version, state: entry.state.kind })),
+    )
     for (const [name, source] of entries) {
       if (source instanceof Map) {
         const versions = [...(source as ModelVersions).entries()]

@@ -14,6 +14,7 @@
  * versions serving; the caller gets the reason. Operations on one model run one after
  * the other.
  */
+import { performance } from 'node:perf_hooks'
 import type { Pool, RowInput, TensorInfo } from '../types.js'
 import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-control.js'
 import type { ServedModels } from '../protocol/served-models.js'
@@ -100,14 +101,26 @@ export class ModelRepository implements ModelControl {
   }
 
   load(name: string, config?: string): Promise<void> {
-    return this.#serial(name, () => this.#load(name, config))
+    return this.#serial(name, async () => {
+      const started = performance.now()
+      const metrics = this.#servedModels.metrics
+      try {
+        await this.#load(name, config)
+      } catch (error) {
+        metrics.modelLoaded(name, (performance.now() - started) / 1000, false)
+        throw error
+      }
+      metrics.modelLoaded(name, (performance.now() - started) / 1000, true)
+    })
   }
 
   unload(name: string): Promise<void> {
     return this.#serial(name, async () => {
+      const started = performance.now()
       const retired = await this.#servedModels.replace(name, new Map())
       this.#states.set(name, { state: 'UNAVAILABLE', reason: 'unloaded' })
       await this.#close(retired)
+      this.#servedModels.metrics.modelUnloaded(name, (performance.now() - started) / 1000)
     })
   }
 
