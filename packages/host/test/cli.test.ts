@@ -72,6 +72,10 @@ describe('inferpool serve --help', () => {
     const flags: Array<[string, string]> = [
       ['--model <name=path>', '(default, without --model-repository: the built-in demo model as "demo")'],
       ['--model-repository <dir>', "a model repository in Triton's layout"],
+      ['--model-control-mode <mode>', '(choices: "none", "explicit", "poll", default: "none")'],
+      ['--repository-poll-secs <s>', 'put new versions in place with a rename) (default: 15)'],
+      ['--load-model <name>', "('*': all); repeatable"],
+      ['--repository-token <token>', '(env: INFERPOOL_REPOSITORY_TOKEN)'],
       ['--processes <n>', 'inference threads per model = processes × replicas × intra-op threads (default: 1)'],
       ['--replicas <n>', 'worker threads per model in each process'],
       ['--intra-op-threads <n>', '(default: cores / (processes × replicas), at least 1)'],

@@ -273,6 +273,34 @@ describe('model repository control', () => {
     expect(gone.ok === false && gone.code).toBe(5)
   })
 
+  it('polls: loads new models, reloads one whose files changed, keeps one that cannot be read, unloads one whose directory is gone', async () => {
+    const [oldY, newY] = await Promise.all([reference(oldModel), reference(newModel)])
+    const root = repository()
+    const { url, client, control } = await start(root)
+    await control.poll()
+    expect((await manage(url, 'index')).json).toEqual([{ name: 'm', version: '1', state: 'READY', reason: '' }])
+    // Nothing changed: the next scan loads nothing again.
+    await control.poll()
+    const text = (await http(`${url}/metrics`)).text
+    expect(metric(text, 'inferpool_model_load_seconds_count', { model: 'm', outcome: 'ok' })).toBe(1)
+
+    addVersion(root, '2', newModel)
+    await control.poll()
+    expect(await answerOf('grpc', url, client)).toBe(`2: ${newY.join(',')}`)
+
+    // A version directory whose model file is not there yet: the model keeps serving version 2.
+    mkdirSync(join(root, 'm', '3'))
+    await control.poll()
+    expect(await answerOf('http', url, client)).toBe(`2: ${newY.join(',')}`)
+    copyFileSync(oldModel, join(root, 'm', '3', 'model.onnx'))
+    await control.poll()
+    expect(await answerOf('http', url, client)).toBe(`3: ${oldY.join(',')}`)
+
+    rmSync(join(root, 'm'), { recursive: true })
+    await control.poll()
+    expect((await manage(url, 'index')).json).toEqual([{ name: 'm', state: 'UNAVAILABLE', reason: 'unloaded' }])
+  })
+
   it('takes the repository token on the management calls, not the inference key, and lists the extension only when on', async () => {
     const root = repository()
     const { url, client } = await start(root, { repositoryToken: 'manage', apiKey: 'infer' })

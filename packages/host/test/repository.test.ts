@@ -263,6 +263,25 @@ describe('inferpool serve --model-repository', () => {
     expect(server.output()).toContain(`model m version 2: ${join(root, 'm', '2', 'model.onnx')}`)
   })
 
+  it('in explicit mode loads only --load-model at start, and takes loads through the repository calls with their token', async () => {
+    const root = repository({ a: { versions: { '1': poison } }, b: { versions: { '1': poison } } })
+    const server = await startServe(
+      ['--port', '0', '--replicas', '1', '--model-repository', root, '--model-control-mode', 'explicit', '--load-model', 'a'],
+      { INFERPOOL_REPOSITORY_TOKEN: 'manage' },
+    )
+    const auth = { authorization: 'Bearer manage' }
+    expect((await post(`${server.url}/v2/repository/index`, {}, auth)).json).toEqual([
+      { name: 'a', version: '1', state: 'READY', reason: '' },
+      { name: 'b', state: 'UNAVAILABLE', reason: 'not loaded' },
+    ])
+    expect((await post(`${server.url}/v2/repository/models/b/load`, {})).status).toBe(401)
+    expect((await post(`${server.url}/v2/repository/models/b/load`, {}, auth)).status).toBe(200)
+    const infer = await post(`${server.url}/v2/models/b/infer`, {
+      inputs: [{ name: 'x', shape: [1, 4], datatype: 'FP32', data: [1, 2, 3, 4] }],
+    })
+    expect([infer.status, (infer.json as { model_version: string }).model_version]).toEqual([200, '1'])
+  })
+
   it('exits with the error of a bad config.pbtxt, naming its line', async () => {
     const root = repository({
       bad: { config: 'max_batch_size: 4\nsequence_batching {\n  direct { }\n  oops: 1\n}\n', versions: { '1': poison } },

@@ -39,7 +39,8 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 interface ServeFlags {
   model?: ModelFlag[]
   modelRepository?: string[]
-  modelControlMode: 'none' | 'explicit'
+  modelControlMode: 'none' | 'explicit' | 'poll'
+  repositoryPollSecs: number
   loadModel?: string[]
   repositoryToken?: string
   processes: number
@@ -103,10 +104,20 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
       new Option(
         '--model-control-mode <mode>',
         'none: load every repository model at start; explicit: load only --load-model ones, then load, reload and unload ' +
-          'through the model repository extension (POST /v2/repository/...)',
+          'through the model repository extension (POST /v2/repository/...); poll: load every model at start, then ' +
+          'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs',
       )
-        .choices(['none', 'explicit'])
+        .choices(['none', 'explicit', 'poll'])
         .default('none'),
+    )
+    .addOption(
+      new Option(
+        '--repository-poll-secs <s>',
+        'with --model-control-mode poll, seconds between two scans of the repositories (a scan can meet a file still ' +
+          'being written: put new versions in place with a rename)',
+      )
+        .argParser(integerAtLeast(1))
+        .default(15),
     )
     .addOption(
       new Option(
@@ -323,10 +334,10 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     ...(flags.isolation === 'process' ? { processes: { idleCollectMs: flags.idleGcMs } } : {}),
     timeoutMs: flags.timeoutMs,
   })
-  const explicit = flags.modelControlMode === 'explicit'
+  const explicit = flags.modelControlMode !== 'none'
   const repositories = flags.modelRepository ?? []
   if (explicit && repositories.length === 0) {
-    out.error('inferpool: --model-control-mode explicit needs a --model-repository')
+    out.error(`inferpool: --model-control-mode ${flags.modelControlMode} needs a --model-repository`)
     process.exit(1)
   }
   const control = explicit
@@ -409,7 +420,14 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   }
   try {
     await server.handler.ready()
-    if (control !== undefined) {
+    if (control !== undefined && flags.modelControlMode === 'poll') {
+      await control.poll()
+      const timer = setInterval(() => {
+        if (server.handler.closed) return clearInterval(timer)
+        void control.poll()
+      }, flags.repositoryPollSecs * 1000)
+      timer.unref()
+    } else if (control !== undefined) {
       const asked = flags.loadModel ?? []
       const names = asked.includes('*') ? [...new Set(repositories.flatMap((r) => modelNames(r)))] : asked
       for (const name of names) await control.load(name)

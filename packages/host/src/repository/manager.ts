@@ -14,6 +14,7 @@
  * versions serving; the caller gets the reason. Operations on one model run one after
  * the other.
  */
+import { statSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import type { Pool, RowInput, TensorInfo } from '../types.js'
 import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-control.js'
@@ -38,6 +39,17 @@ export interface ModelRepositoryOptions {
 type LoadState =
   { readonly state: 'LOADING' | 'READY'; readonly versions: readonly string[] } | { readonly state: 'UNAVAILABLE'; readonly reason: string }
 
+/** The files a model is read from, with their sizes and modification times: a change to any of them changes it. */
+function signatureOf(model: RepositoryModel): string {
+  const files = [...(model.configFile === undefined ? [] : [model.configFile]), ...model.versions.map((v) => v.file)]
+  return JSON.stringify(
+    files.map((file) => {
+      const stat = statSync(file)
+      return [file, stat.size, stat.mtimeMs]
+    }),
+  )
+}
+
 /** One zero-filled row for `inputs` (dynamic dims as 1). */
 function zeroRow(inputs: readonly TensorInfo[]): RowInput {
   const row: RowInput = {}
@@ -60,6 +72,8 @@ export class ModelRepository implements ModelControl {
   /** The pools created and not yet closed. */
   readonly #pools = new Set<Pool>()
   #served: ServedModels | undefined
+  /** What each model's files looked like at its last load attempt (`poll` reloads when they change). */
+  readonly #attempted = new Map<string, string>()
 
   constructor(options: ModelRepositoryOptions) {
     this.#options = options
@@ -124,6 +138,43 @@ export class ModelRepository implements ModelControl {
     })
   }
 
+  /**
+   * One scan of the repositories (`--repository-poll-secs`): a model whose directory is
+   * new or whose files changed since its last load attempt is (re)loaded, one whose
+   * directory is gone is unloaded. A model that cannot be read right now (a file still
+   * being written, say) is logged and left as it is, to be tried at the next scan.
+   * Resolves once every load and unload it started has settled.
+   */
+  async poll(): Promise<void> {
+    const present = new Set<string>()
+    const steps: Array<Promise<void>> = []
+    for (const repository of this.#options.repositories) {
+      for (const name of modelNames(repository)) {
+        if (present.has(name)) continue
+        present.add(name)
+        let signature: string
+        try {
+          signature = signatureOf(readModel(repository, name))
+        } catch (error) {
+          this.#options.logger.warn(`model '${name}' not (re)loaded at this scan: ${(error as Error).message}`)
+          continue
+        }
+        if (this.#attempted.get(name) === signature) continue
+        steps.push(
+          this.load(name).catch((error: unknown) =>
+            this.#options.logger.warn(`model '${name}' failed to load: ${(error as Error).message}`),
+          ),
+        )
+      }
+    }
+    for (const name of [...this.#attempted.keys()]) {
+      if (present.has(name)) continue
+      this.#attempted.delete(name)
+      steps.push(this.unload(name))
+    }
+    await Promise.all(steps)
+  }
+
   /** Closes every pool the repository created (the server's shutdown, once requests are answered). */
   async close(): Promise<void> {
     await Promise.all([...this.#queue.values()].map((op) => op.catch(() => {})))
@@ -145,6 +196,7 @@ export class ModelRepository implements ModelControl {
         ? undefined
         : interpretModelConfig(name, parseModelConfigJson(configJson, `the load request's config of model '${name}'`))
     const model = readModel(repository, name, undefined, override)
+    this.#attempted.set(name, signatureOf(model))
     const line = ignoredFieldsLine(model)
     if (line !== undefined) this.#options.logger.warn(line)
     if (before === undefined || before.state === 'UNAVAILABLE')
