@@ -139,6 +139,10 @@ describe('flag validation', () => {
     [['--model', `-x=${demoModel}`], 'must be letters, digits'],
     [['--min-batch-size', '10', '--max-batch-size', '4'], "error: option '--min-batch-size <n>' (10) must be <= --max-batch-size (4)"],
     [['--bogus'], "error: unknown option '--bogus'"],
+    [
+      ['--model-control-mode', 'explicit', '--processes', '2'],
+      "error: option '--model-control-mode explicit' serves one process only, got --processes 2 (a load would reach one of them)",
+    ],
   ])('refuses %j with a clear message and exit code 1', async (args, message) => {
     const { code, stderr } = await run(['serve', ...args])
     expect(code).toBe(1)

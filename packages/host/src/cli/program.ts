@@ -288,6 +288,13 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default(SERVER_DEFAULTS.idleCollectMs),
     )
     .action(async (flags: ServeFlags, command: Command) => {
+      // A repository call reaches the one process that accepted its connection: the others would keep the old model.
+      if (flags.modelControlMode === 'explicit' && flags.processes > 1) {
+        command.error(
+          `error: option '--model-control-mode explicit' serves one process only, got --processes ${flags.processes} ` +
+            '(a load would reach one of them); use --model-control-mode poll, which every process runs',
+        )
+      }
       if (flags.minBatchSize > flags.maxBatchSize) {
         command.error(`error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`)
       }
