@@ -418,6 +418,129 @@ export const inference = $root.inference = (() => {
             responseStream: { value: $undefined }
         });
 
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryIndex}.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryIndexCallback
+         * @type {function}
+         * @param {Error|null} error Error, if any
+         * @param {inference.RepositoryIndexResponse} [response] RepositoryIndexResponse
+         */
+
+        /**
+         * Calls RepositoryIndex.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryIndex
+         * @type {{
+         *   (request: inference.IRepositoryIndexRequest, callback: inference.GRPCInferenceService.RepositoryIndexCallback): void;
+         *   (request: inference.IRepositoryIndexRequest): Promise<inference.RepositoryIndexResponse>;
+         *   readonly name: "RepositoryIndex";
+         *   readonly path: "/inference.GRPCInferenceService/RepositoryIndex";
+         *   readonly requestType: "RepositoryIndexRequest";
+         *   readonly responseType: "RepositoryIndexResponse";
+         *   readonly requestStream: undefined;
+         *   readonly responseStream: undefined;
+         * }}
+         */
+
+        /**
+         * Calls RepositoryIndex.
+         * @name inference.GRPCInferenceService#repositoryIndex
+         * @type {inference.GRPCInferenceService.RepositoryIndex}
+         */
+        $Object.defineProperties(GRPCInferenceService.prototype.repositoryIndex = function(request, callback) {
+            return $protobuf.rpc.Service.prototype.rpcCall.call(this, GRPCInferenceService.prototype.repositoryIndex, $root.inference.RepositoryIndexRequest, $root.inference.RepositoryIndexResponse, request, callback);
+        }, {
+            name: { value: "RepositoryIndex" },
+            path: { value: "/inference.GRPCInferenceService/RepositoryIndex" },
+            requestType: { value: "RepositoryIndexRequest" },
+            responseType: { value: "RepositoryIndexResponse" },
+            requestStream: { value: $undefined },
+            responseStream: { value: $undefined }
+        });
+
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryModelLoad}.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryModelLoadCallback
+         * @type {function}
+         * @param {Error|null} error Error, if any
+         * @param {inference.RepositoryModelLoadResponse} [response] RepositoryModelLoadResponse
+         */
+
+        /**
+         * Calls RepositoryModelLoad.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryModelLoad
+         * @type {{
+         *   (request: inference.IRepositoryModelLoadRequest, callback: inference.GRPCInferenceService.RepositoryModelLoadCallback): void;
+         *   (request: inference.IRepositoryModelLoadRequest): Promise<inference.RepositoryModelLoadResponse>;
+         *   readonly name: "RepositoryModelLoad";
+         *   readonly path: "/inference.GRPCInferenceService/RepositoryModelLoad";
+         *   readonly requestType: "RepositoryModelLoadRequest";
+         *   readonly responseType: "RepositoryModelLoadResponse";
+         *   readonly requestStream: undefined;
+         *   readonly responseStream: undefined;
+         * }}
+         */
+
+        /**
+         * Calls RepositoryModelLoad.
+         * @name inference.GRPCInferenceService#repositoryModelLoad
+         * @type {inference.GRPCInferenceService.RepositoryModelLoad}
+         */
+        $Object.defineProperties(GRPCInferenceService.prototype.repositoryModelLoad = function(request, callback) {
+            return $protobuf.rpc.Service.prototype.rpcCall.call(this, GRPCInferenceService.prototype.repositoryModelLoad, $root.inference.RepositoryModelLoadRequest, $root.inference.RepositoryModelLoadResponse, request, callback);
+        }, {
+            name: { value: "RepositoryModelLoad" },
+            path: { value: "/inference.GRPCInferenceService/RepositoryModelLoad" },
+            requestType: { value: "RepositoryModelLoadRequest" },
+            responseType: { value: "RepositoryModelLoadResponse" },
+            requestStream: { value: $undefined },
+            responseStream: { value: $undefined }
+        });
+
+        /**
+         * Callback as used by {@link inference.GRPCInferenceService#repositoryModelUnload}.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryModelUnloadCallback
+         * @type {function}
+         * @param {Error|null} error Error, if any
+         * @param {inference.RepositoryModelUnloadResponse} [response] RepositoryModelUnloadResponse
+         */
+
+        /**
+         * Calls RepositoryModelUnload.
+         * @memberof inference.GRPCInferenceService
+         * @typedef RepositoryModelUnload
+         * @type {{
+         *   (request: inference.IRepositoryModelUnloadRequest, callback: inference.GRPCInferenceService.RepositoryModelUnloadCallback): void;
+         *   (request: inference.IRepositoryModelUnloadRequest): Promise<inference.RepositoryModelUnloadResponse>;
+         *   readonly name: "RepositoryModelUnload";
+         *   readonly path: "/inference.GRPCInferenceService/RepositoryModelUnload";
+         *   readonly requestType: "RepositoryModelUnloadRequest";
+         *   readonly responseType: "RepositoryModelUnloadResponse";
+         *   readonly requestStream: undefined;
+         *   readonly responseStream: undefined;
+         * }}
+         */
+
+        /**
+         * Calls RepositoryModelUnload.
+         * @name inference.GRPCInferenceService#repositoryModelUnload
+         * @type {inference.GRPCInferenceService.RepositoryModelUnload}
+         */
+        $Object.defineProperties(GRPCInferenceService.prototype.repositoryModelUnload = function(request, callback) {
+            return $protobuf.rpc.Service.prototype.rpcCall.call(this, GRPCInferenceService.prototype.repositoryModelUnload, $root.inference.RepositoryModelUnloadRequest, $root.inference.RepositoryModelUnloadResponse, request, callback);
+        }, {
+            name: { value: "RepositoryModelUnload" },
+            path: { value: "/inference.GRPCInferenceService/RepositoryModelUnload" },
+            requestType: { value: "RepositoryModelUnloadRequest" },
+            responseType: { value: "RepositoryModelUnloadResponse" },
+            requestStream: { value: $undefined },
+            responseStream: { value: $undefined }
+        });
+
         return GRPCInferenceService;
     })();
 
@@ -8338,6 +8461,2058 @@ export const inference = $root.inference = (() => {
         return ModelStatisticsResponse;
     })();
 
+    inference.ModelRepositoryParameter = (function() {
+
+        /**
+         * Properties of a ModelRepositoryParameter.
+         * @typedef {Object} inference.ModelRepositoryParameter.$Properties
+         * @property {boolean|null} [bool_param] ModelRepositoryParameter bool_param
+         * @property {number|Long|null} [int64_param] ModelRepositoryParameter int64_param
+         * @property {string|null} [string_param] ModelRepositoryParameter string_param
+         * @property {Uint8Array|null} [bytes_param] ModelRepositoryParameter bytes_param
+         * @property {"bool_param"|"int64_param"|"string_param"|"bytes_param"} [parameter_choice] ModelRepositoryParameter parameter_choice
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelRepositoryParameter.
+         * @memberof inference
+         * @interface IModelRepositoryParameter
+         * @augments inference.ModelRepositoryParameter.$Properties
+         * @deprecated Use inference.ModelRepositoryParameter.$Properties instead.
+         */
+
+        /**
+         * Narrowed shape of a ModelRepositoryParameter.
+         * @typedef {{
+         *   bool_param?: boolean|null;
+         *   int64_param?: number|Long|null;
+         *   string_param?: string|null;
+         *   bytes_param?: Uint8Array|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * } & (
+         *   ({ parameter_choice?: undefined; bool_param?: null; int64_param?: null; string_param?: null; bytes_param?: null }|{ parameter_choice?: "bool_param"; bool_param: boolean; int64_param?: null; string_param?: null; bytes_param?: null }|{ parameter_choice?: "int64_param"; bool_param?: null; int64_param: number|Long; string_param?: null; bytes_param?: null }|{ parameter_choice?: "string_param"; bool_param?: null; int64_param?: null; string_param: string; bytes_param?: null }|{ parameter_choice?: "bytes_param"; bool_param?: null; int64_param?: null; string_param?: null; bytes_param: Uint8Array })
+         * )} inference.ModelRepositoryParameter.$Shape
+         */
+
+        /**
+         * Constructs a new ModelRepositoryParameter.
+         * @memberof inference
+         * @classdesc Represents a ModelRepositoryParameter.
+         * @constructor
+         * @param {inference.ModelRepositoryParameter.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelRepositoryParameter = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelRepositoryParameter bool_param.
+         * @member {boolean|null|undefined} bool_param
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        ModelRepositoryParameter.prototype.bool_param = null;
+
+        /**
+         * ModelRepositoryParameter int64_param.
+         * @member {number|Long|null|undefined} int64_param
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        ModelRepositoryParameter.prototype.int64_param = null;
+
+        /**
+         * ModelRepositoryParameter string_param.
+         * @member {string|null|undefined} string_param
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        ModelRepositoryParameter.prototype.string_param = null;
+
+        /**
+         * ModelRepositoryParameter bytes_param.
+         * @member {Uint8Array|null|undefined} bytes_param
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        ModelRepositoryParameter.prototype.bytes_param = null;
+
+        // OneOf field names bound to virtual getters and setters
+        let $oneOfFields;
+
+        /**
+         * ModelRepositoryParameter parameter_choice.
+         * @member {"bool_param"|"int64_param"|"string_param"|"bytes_param"|undefined} parameter_choice
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         */
+        $Object.defineProperty(ModelRepositoryParameter.prototype, "parameter_choice", {
+            get: $util.oneOfGetter($oneOfFields = ["bool_param", "int64_param", "string_param", "bytes_param"]),
+            set: $util.oneOfSetter($oneOfFields)
+        });
+
+        /**
+         * Creates a new ModelRepositoryParameter instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {inference.ModelRepositoryParameter.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelRepositoryParameter} ModelRepositoryParameter instance
+         * @type {{
+         *   (properties: inference.ModelRepositoryParameter.$Shape): inference.ModelRepositoryParameter & inference.ModelRepositoryParameter.$Shape;
+         *   (properties?: inference.ModelRepositoryParameter.$Properties): inference.ModelRepositoryParameter;
+         * }}
+         */
+        ModelRepositoryParameter.create = function(properties) {
+            return new ModelRepositoryParameter(properties);
+        };
+
+        /**
+         * Encodes the specified ModelRepositoryParameter message. Does not implicitly {@link inference.ModelRepositoryParameter.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {inference.ModelRepositoryParameter.$Properties} message ModelRepositoryParameter message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelRepositoryParameter.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.bool_param != null && $Object.hasOwnProperty.call(message, "bool_param"))
+                writer.uint32(/* id 1, wireType 0 =*/8).bool(message.bool_param);
+            if (message.int64_param != null && $Object.hasOwnProperty.call(message, "int64_param"))
+                writer.uint32(/* id 2, wireType 0 =*/16).int64(message.int64_param);
+            if (message.string_param != null && $Object.hasOwnProperty.call(message, "string_param"))
+                writer.uint32(/* id 3, wireType 2 =*/26).string(message.string_param);
+            if (message.bytes_param != null && $Object.hasOwnProperty.call(message, "bytes_param"))
+                writer.uint32(/* id 4, wireType 2 =*/34).bytes(message.bytes_param);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelRepositoryParameter message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelRepositoryParameter & inference.ModelRepositoryParameter.$Shape} ModelRepositoryParameter
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelRepositoryParameter.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelRepositoryParameter();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        message.bool_param = reader.bool();
+                        message.parameter_choice = "bool_param";
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        message.int64_param = reader.int64();
+                        message.parameter_choice = "int64_param";
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        message.string_param = reader.stringVerify();
+                        message.parameter_choice = "string_param";
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        message.bytes_param = reader.bytes();
+                        message.parameter_choice = "bytes_param";
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelRepositoryParameter message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelRepositoryParameter} ModelRepositoryParameter
+         */
+        ModelRepositoryParameter.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelRepositoryParameter)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelRepositoryParameter: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelRepositoryParameter();
+            if (object.bool_param != null)
+                message.bool_param = $Boolean(object.bool_param);
+            if (object.int64_param != null)
+                if ($util.Long)
+                    message.int64_param = $util.Long.fromValue(object.int64_param, false);
+                else if (typeof object.int64_param === "string")
+                    message.int64_param = $parseInt(object.int64_param, 10);
+                else if (typeof object.int64_param === "number")
+                    message.int64_param = object.int64_param;
+                else if (typeof object.int64_param === "object")
+                    message.int64_param = new $util.LongBits(object.int64_param.low >>> 0, object.int64_param.high >>> 0).toNumber();
+            if (object.string_param != null)
+                message.string_param = $String(object.string_param);
+            if (object.bytes_param != null)
+                if (typeof object.bytes_param === "string")
+                    $util.base64.decode(object.bytes_param, message.bytes_param = $util.newBuffer($util.base64.length(object.bytes_param)), 0);
+                else if (object.bytes_param.length >= 0)
+                    message.bytes_param = object.bytes_param;
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelRepositoryParameter message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelRepositoryParameter
+         * @static
+         * @param {inference.ModelRepositoryParameter} message ModelRepositoryParameter
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelRepositoryParameter.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (message.bool_param != null && $Object.hasOwnProperty.call(message, "bool_param")) {
+                object.bool_param = message.bool_param;
+                if (options.oneofs)
+                    object.parameter_choice = "bool_param";
+            }
+            if (message.int64_param != null && $Object.hasOwnProperty.call(message, "int64_param")) {
+                if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                    object.int64_param = typeof message.int64_param === "number" ? $BigInt(message.int64_param) : $util.Long.fromBits(message.int64_param.low >>> 0, message.int64_param.high >>> 0, false).toBigInt();
+                else if (typeof message.int64_param === "number")
+                    object.int64_param = options.longs === $String ? $String(message.int64_param) : message.int64_param;
+                else
+                    object.int64_param = options.longs === $String ? $util.Long.prototype.toString.call(message.int64_param) : options.longs === $Number ? new $util.LongBits(message.int64_param.low >>> 0, message.int64_param.high >>> 0).toNumber() : message.int64_param;
+                if (options.oneofs)
+                    object.parameter_choice = "int64_param";
+            }
+            if (message.string_param != null && $Object.hasOwnProperty.call(message, "string_param")) {
+                object.string_param = message.string_param;
+                if (options.oneofs)
+                    object.parameter_choice = "string_param";
+            }
+            if (message.bytes_param != null && $Object.hasOwnProperty.call(message, "bytes_param")) {
+                object.bytes_param = options.bytes === $String ? $util.base64.encode(message.bytes_param, 0, message.bytes_param.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.bytes_param) : message.bytes_param;
+                if (options.oneofs)
+                    object.parameter_choice = "bytes_param";
+            }
+            return object;
+        };
+
+        /**
+         * Converts this ModelRepositoryParameter to JSON.
+         * @function toJSON
+         * @memberof inference.ModelRepositoryParameter
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelRepositoryParameter.prototype.toJSON = function() {
+            return ModelRepositoryParameter.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return ModelRepositoryParameter;
+    })();
+
+    inference.RepositoryIndexRequest = (function() {
+
+        /**
+         * Properties of a RepositoryIndexRequest.
+         * @typedef {Object} inference.RepositoryIndexRequest.$Properties
+         * @property {string|null} [repository_name] RepositoryIndexRequest repository_name
+         * @property {boolean|null} [ready] RepositoryIndexRequest ready
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryIndexRequest.
+         * @memberof inference
+         * @interface IRepositoryIndexRequest
+         * @augments inference.RepositoryIndexRequest.$Properties
+         * @deprecated Use inference.RepositoryIndexRequest.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryIndexRequest.
+         * @typedef {inference.RepositoryIndexRequest.$Properties} inference.RepositoryIndexRequest.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryIndexRequest.
+         * @memberof inference
+         * @classdesc Represents a RepositoryIndexRequest.
+         * @constructor
+         * @param {inference.RepositoryIndexRequest.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryIndexRequest = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * RepositoryIndexRequest repository_name.
+         * @member {string} repository_name
+         * @memberof inference.RepositoryIndexRequest
+         * @instance
+         */
+        RepositoryIndexRequest.prototype.repository_name = "";
+
+        /**
+         * RepositoryIndexRequest ready.
+         * @member {boolean} ready
+         * @memberof inference.RepositoryIndexRequest
+         * @instance
+         */
+        RepositoryIndexRequest.prototype.ready = false;
+
+        /**
+         * Creates a new RepositoryIndexRequest instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {inference.RepositoryIndexRequest.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryIndexRequest} RepositoryIndexRequest instance
+         * @type {{
+         *   (properties: inference.RepositoryIndexRequest.$Shape): inference.RepositoryIndexRequest & inference.RepositoryIndexRequest.$Shape;
+         *   (properties?: inference.RepositoryIndexRequest.$Properties): inference.RepositoryIndexRequest;
+         * }}
+         */
+        RepositoryIndexRequest.create = function(properties) {
+            return new RepositoryIndexRequest(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryIndexRequest message. Does not implicitly {@link inference.RepositoryIndexRequest.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {inference.RepositoryIndexRequest.$Properties} message RepositoryIndexRequest message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryIndexRequest.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name") && message.repository_name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.repository_name);
+            if (message.ready != null && $Object.hasOwnProperty.call(message, "ready") && message.ready !== false)
+                writer.uint32(/* id 2, wireType 0 =*/16).bool(message.ready);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryIndexRequest message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryIndexRequest & inference.RepositoryIndexRequest.$Shape} RepositoryIndexRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryIndexRequest.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryIndexRequest();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.repository_name = value;
+                        else
+                            delete message.repository_name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.ready = value;
+                        else
+                            delete message.ready;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryIndexRequest message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryIndexRequest} RepositoryIndexRequest
+         */
+        RepositoryIndexRequest.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryIndexRequest)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryIndexRequest: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.RepositoryIndexRequest();
+            if (object.repository_name != null)
+                if (typeof object.repository_name !== "string" || object.repository_name.length)
+                    message.repository_name = $String(object.repository_name);
+            if (object.ready != null)
+                if (object.ready)
+                    message.ready = $Boolean(object.ready);
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a RepositoryIndexRequest message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryIndexRequest
+         * @static
+         * @param {inference.RepositoryIndexRequest} message RepositoryIndexRequest
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryIndexRequest.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.defaults) {
+                object.repository_name = "";
+                object.ready = false;
+            }
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name"))
+                object.repository_name = message.repository_name;
+            if (message.ready != null && $Object.hasOwnProperty.call(message, "ready"))
+                object.ready = message.ready;
+            return object;
+        };
+
+        /**
+         * Converts this RepositoryIndexRequest to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryIndexRequest
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryIndexRequest.prototype.toJSON = function() {
+            return RepositoryIndexRequest.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryIndexRequest;
+    })();
+
+    inference.RepositoryIndexResponse = (function() {
+
+        /**
+         * Properties of a RepositoryIndexResponse.
+         * @typedef {Object} inference.RepositoryIndexResponse.$Properties
+         * @property {Array.<inference.RepositoryIndexResponse.ModelIndex.$Properties>|null} [models] RepositoryIndexResponse models
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryIndexResponse.
+         * @memberof inference
+         * @interface IRepositoryIndexResponse
+         * @augments inference.RepositoryIndexResponse.$Properties
+         * @deprecated Use inference.RepositoryIndexResponse.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryIndexResponse.
+         * @typedef {inference.RepositoryIndexResponse.$Properties} inference.RepositoryIndexResponse.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryIndexResponse.
+         * @memberof inference
+         * @classdesc Represents a RepositoryIndexResponse.
+         * @constructor
+         * @param {inference.RepositoryIndexResponse.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryIndexResponse = function (properties) {
+            this.models = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * RepositoryIndexResponse models.
+         * @member {Array.<inference.RepositoryIndexResponse.ModelIndex.$Properties>} models
+         * @memberof inference.RepositoryIndexResponse
+         * @instance
+         */
+        RepositoryIndexResponse.prototype.models = $util.emptyArray;
+
+        /**
+         * Creates a new RepositoryIndexResponse instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {inference.RepositoryIndexResponse.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryIndexResponse} RepositoryIndexResponse instance
+         * @type {{
+         *   (properties: inference.RepositoryIndexResponse.$Shape): inference.RepositoryIndexResponse & inference.RepositoryIndexResponse.$Shape;
+         *   (properties?: inference.RepositoryIndexResponse.$Properties): inference.RepositoryIndexResponse;
+         * }}
+         */
+        RepositoryIndexResponse.create = function(properties) {
+            return new RepositoryIndexResponse(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryIndexResponse message. Does not implicitly {@link inference.RepositoryIndexResponse.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {inference.RepositoryIndexResponse.$Properties} message RepositoryIndexResponse message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryIndexResponse.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.models != null && message.models.length)
+                for (let i = 0; i < message.models.length; ++i)
+                    $root.inference.RepositoryIndexResponse.ModelIndex.encode(message.models[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryIndexResponse message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryIndexResponse & inference.RepositoryIndexResponse.$Shape} RepositoryIndexResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryIndexResponse.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryIndexResponse();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.models && message.models.length))
+                            message.models = [];
+                        message.models.push($root.inference.RepositoryIndexResponse.ModelIndex.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryIndexResponse message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryIndexResponse} RepositoryIndexResponse
+         */
+        RepositoryIndexResponse.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryIndexResponse)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryIndexResponse: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.RepositoryIndexResponse();
+            if (object.models) {
+                if (!$Array.isArray(object.models))
+                    throw $TypeError(".inference.RepositoryIndexResponse.models: array expected");
+                message.models = $Array(object.models.length);
+                for (let i = 0; i < object.models.length; ++i) {
+                    if (!$util.isObject(object.models[i]))
+                        throw $TypeError(".inference.RepositoryIndexResponse.models: object expected");
+                    message.models[i] = $root.inference.RepositoryIndexResponse.ModelIndex.fromObject(object.models[i], _depth + 1);
+                }
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a RepositoryIndexResponse message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryIndexResponse
+         * @static
+         * @param {inference.RepositoryIndexResponse} message RepositoryIndexResponse
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryIndexResponse.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.models = [];
+            if (message.models && message.models.length) {
+                object.models = $Array(message.models.length);
+                for (let j = 0; j < message.models.length; ++j)
+                    object.models[j] = $root.inference.RepositoryIndexResponse.ModelIndex.toObject(message.models[j], options, _depth + 1);
+            }
+            return object;
+        };
+
+        /**
+         * Converts this RepositoryIndexResponse to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryIndexResponse
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryIndexResponse.prototype.toJSON = function() {
+            return RepositoryIndexResponse.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        RepositoryIndexResponse.ModelIndex = (function() {
+
+            /**
+             * Properties of a ModelIndex.
+             * @typedef {Object} inference.RepositoryIndexResponse.ModelIndex.$Properties
+             * @property {string|null} [name] ModelIndex name
+             * @property {string|null} [version] ModelIndex version
+             * @property {string|null} [state] ModelIndex state
+             * @property {string|null} [reason] ModelIndex reason
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ModelIndex.
+             * @memberof inference.RepositoryIndexResponse
+             * @interface IModelIndex
+             * @augments inference.RepositoryIndexResponse.ModelIndex.$Properties
+             * @deprecated Use inference.RepositoryIndexResponse.ModelIndex.$Properties instead.
+             */
+
+            /**
+             * Shape of a ModelIndex.
+             * @typedef {inference.RepositoryIndexResponse.ModelIndex.$Properties} inference.RepositoryIndexResponse.ModelIndex.$Shape
+             */
+
+            /**
+             * Constructs a new ModelIndex.
+             * @memberof inference.RepositoryIndexResponse
+             * @classdesc Represents a ModelIndex.
+             * @constructor
+             * @param {inference.RepositoryIndexResponse.ModelIndex.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ModelIndex = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ModelIndex name.
+             * @member {string} name
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             */
+            ModelIndex.prototype.name = "";
+
+            /**
+             * ModelIndex version.
+             * @member {string} version
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             */
+            ModelIndex.prototype.version = "";
+
+            /**
+             * ModelIndex state.
+             * @member {string} state
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             */
+            ModelIndex.prototype.state = "";
+
+            /**
+             * ModelIndex reason.
+             * @member {string} reason
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             */
+            ModelIndex.prototype.reason = "";
+
+            /**
+             * Creates a new ModelIndex instance using the specified properties.
+             * @function create
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {inference.RepositoryIndexResponse.ModelIndex.$Properties=} [properties] Properties to set
+             * @returns {inference.RepositoryIndexResponse.ModelIndex} ModelIndex instance
+             * @type {{
+             *   (properties: inference.RepositoryIndexResponse.ModelIndex.$Shape): inference.RepositoryIndexResponse.ModelIndex & inference.RepositoryIndexResponse.ModelIndex.$Shape;
+             *   (properties?: inference.RepositoryIndexResponse.ModelIndex.$Properties): inference.RepositoryIndexResponse.ModelIndex;
+             * }}
+             */
+            ModelIndex.create = function(properties) {
+                return new ModelIndex(properties);
+            };
+
+            /**
+             * Encodes the specified ModelIndex message. Does not implicitly {@link inference.RepositoryIndexResponse.ModelIndex.verify|verify} messages.
+             * @function encode
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {inference.RepositoryIndexResponse.ModelIndex.$Properties} message ModelIndex message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ModelIndex.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version") && message.version !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.version);
+                if (message.state != null && $Object.hasOwnProperty.call(message, "state") && message.state !== "")
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.state);
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason") && message.reason !== "")
+                    writer.uint32(/* id 4, wireType 2 =*/34).string(message.reason);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a ModelIndex message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.RepositoryIndexResponse.ModelIndex & inference.RepositoryIndexResponse.ModelIndex.$Shape} ModelIndex
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ModelIndex.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.RepositoryIndexResponse.ModelIndex();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.version = value;
+                            else
+                                delete message.version;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.state = value;
+                            else
+                                delete message.state;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.reason = value;
+                            else
+                                delete message.reason;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a ModelIndex message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.RepositoryIndexResponse.ModelIndex} ModelIndex
+             */
+            ModelIndex.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.RepositoryIndexResponse.ModelIndex)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.RepositoryIndexResponse.ModelIndex: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.RepositoryIndexResponse.ModelIndex();
+                if (object.name != null)
+                    if (typeof object.name !== "string" || object.name.length)
+                        message.name = $String(object.name);
+                if (object.version != null)
+                    if (typeof object.version !== "string" || object.version.length)
+                        message.version = $String(object.version);
+                if (object.state != null)
+                    if (typeof object.state !== "string" || object.state.length)
+                        message.state = $String(object.state);
+                if (object.reason != null)
+                    if (typeof object.reason !== "string" || object.reason.length)
+                        message.reason = $String(object.reason);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a ModelIndex message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @static
+             * @param {inference.RepositoryIndexResponse.ModelIndex} message ModelIndex
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ModelIndex.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.name = "";
+                    object.version = "";
+                    object.state = "";
+                    object.reason = "";
+                }
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                    object.name = message.name;
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version"))
+                    object.version = message.version;
+                if (message.state != null && $Object.hasOwnProperty.call(message, "state"))
+                    object.state = message.state;
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason"))
+                    object.reason = message.reason;
+                return object;
+            };
+
+            /**
+             * Converts this ModelIndex to JSON.
+             * @function toJSON
+             * @memberof inference.RepositoryIndexResponse.ModelIndex
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ModelIndex.prototype.toJSON = function() {
+                return ModelIndex.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return ModelIndex;
+        })();
+
+        return RepositoryIndexResponse;
+    })();
+
+    inference.RepositoryModelLoadRequest = (function() {
+
+        /**
+         * Properties of a RepositoryModelLoadRequest.
+         * @typedef {Object} inference.RepositoryModelLoadRequest.$Properties
+         * @property {string|null} [repository_name] RepositoryModelLoadRequest repository_name
+         * @property {string|null} [model_name] RepositoryModelLoadRequest model_name
+         * @property {Object.<string,inference.ModelRepositoryParameter.$Properties>|null} [parameters] RepositoryModelLoadRequest parameters
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryModelLoadRequest.
+         * @memberof inference
+         * @interface IRepositoryModelLoadRequest
+         * @augments inference.RepositoryModelLoadRequest.$Properties
+         * @deprecated Use inference.RepositoryModelLoadRequest.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryModelLoadRequest.
+         * @typedef {{
+         *   repository_name?: string|null;
+         *   model_name?: string|null;
+         *   parameters?: Object.<string,inference.ModelRepositoryParameter.$Shape>|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * }} inference.RepositoryModelLoadRequest.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryModelLoadRequest.
+         * @memberof inference
+         * @classdesc Represents a RepositoryModelLoadRequest.
+         * @constructor
+         * @param {inference.RepositoryModelLoadRequest.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryModelLoadRequest = function (properties) {
+            this.parameters = {};
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * RepositoryModelLoadRequest repository_name.
+         * @member {string} repository_name
+         * @memberof inference.RepositoryModelLoadRequest
+         * @instance
+         */
+        RepositoryModelLoadRequest.prototype.repository_name = "";
+
+        /**
+         * RepositoryModelLoadRequest model_name.
+         * @member {string} model_name
+         * @memberof inference.RepositoryModelLoadRequest
+         * @instance
+         */
+        RepositoryModelLoadRequest.prototype.model_name = "";
+
+        /**
+         * RepositoryModelLoadRequest parameters.
+         * @member {Object.<string,inference.ModelRepositoryParameter.$Properties>} parameters
+         * @memberof inference.RepositoryModelLoadRequest
+         * @instance
+         */
+        RepositoryModelLoadRequest.prototype.parameters = $util.emptyObject;
+
+        /**
+         * Creates a new RepositoryModelLoadRequest instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {inference.RepositoryModelLoadRequest.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryModelLoadRequest} RepositoryModelLoadRequest instance
+         * @type {{
+         *   (properties: inference.RepositoryModelLoadRequest.$Shape): inference.RepositoryModelLoadRequest & inference.RepositoryModelLoadRequest.$Shape;
+         *   (properties?: inference.RepositoryModelLoadRequest.$Properties): inference.RepositoryModelLoadRequest;
+         * }}
+         */
+        RepositoryModelLoadRequest.create = function(properties) {
+            return new RepositoryModelLoadRequest(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryModelLoadRequest message. Does not implicitly {@link inference.RepositoryModelLoadRequest.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {inference.RepositoryModelLoadRequest.$Properties} message RepositoryModelLoadRequest message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryModelLoadRequest.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name") && message.repository_name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.repository_name);
+            if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name") && message.model_name !== "")
+                writer.uint32(/* id 2, wireType 2 =*/18).string(message.model_name);
+            if (message.parameters != null && $Object.hasOwnProperty.call(message, "parameters"))
+                for (let keys = $Object.keys(message.parameters), i = 0; i < keys.length; ++i) {
+                    writer.uint32(/* id 3, wireType 2 =*/26).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]);
+                    $root.inference.ModelRepositoryParameter.encode(message.parameters[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                }
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryModelLoadRequest message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelLoadRequest & inference.RepositoryModelLoadRequest.$Shape} RepositoryModelLoadRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryModelLoadRequest.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, key, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryModelLoadRequest();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.repository_name = value;
+                        else
+                            delete message.repository_name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.model_name = value;
+                        else
+                            delete message.model_name;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.parameters === $util.emptyObject)
+                            message.parameters = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = "";
+                        value = null;
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 2)
+                                    break;
+                                key = reader.stringVerify();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = $root.inference.ModelRepositoryParameter.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        if (key === "__proto__")
+                            $util.makeProp(message.parameters, key);
+                        message.parameters[key] = value || new $root.inference.ModelRepositoryParameter();
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryModelLoadRequest message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryModelLoadRequest} RepositoryModelLoadRequest
+         */
+        RepositoryModelLoadRequest.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryModelLoadRequest)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryModelLoadRequest: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.RepositoryModelLoadRequest();
+            if (object.repository_name != null)
+                if (typeof object.repository_name !== "string" || object.repository_name.length)
+                    message.repository_name = $String(object.repository_name);
+            if (object.model_name != null)
+                if (typeof object.model_name !== "string" || object.model_name.length)
+                    message.model_name = $String(object.model_name);
+            if (object.parameters) {
+                if (!$util.isObject(object.parameters))
+                    throw $TypeError(".inference.RepositoryModelLoadRequest.parameters: object expected");
+                message.parameters = {};
+                for (let keys = $Object.keys(object.parameters), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.parameters, keys[i]);
+                    if (!$util.isObject(object.parameters[keys[i]]))
+                        throw $TypeError(".inference.RepositoryModelLoadRequest.parameters: object expected");
+                    message.parameters[keys[i]] = $root.inference.ModelRepositoryParameter.fromObject(object.parameters[keys[i]], _depth + 1);
+                }
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a RepositoryModelLoadRequest message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryModelLoadRequest
+         * @static
+         * @param {inference.RepositoryModelLoadRequest} message RepositoryModelLoadRequest
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryModelLoadRequest.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.objects || options.defaults)
+                object.parameters = {};
+            if (options.defaults) {
+                object.repository_name = "";
+                object.model_name = "";
+            }
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name"))
+                object.repository_name = message.repository_name;
+            if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name"))
+                object.model_name = message.model_name;
+            let keys2;
+            if (message.parameters && (keys2 = $Object.keys(message.parameters)).length) {
+                object.parameters = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.parameters, keys2[j]);
+                    object.parameters[keys2[j]] = $root.inference.ModelRepositoryParameter.toObject(message.parameters[keys2[j]], options, _depth + 1);
+                }
+            }
+            return object;
+        };
+
+        /**
+         * Converts this RepositoryModelLoadRequest to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryModelLoadRequest
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryModelLoadRequest.prototype.toJSON = function() {
+            return RepositoryModelLoadRequest.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryModelLoadRequest;
+    })();
+
+    inference.RepositoryModelLoadResponse = (function() {
+
+        /**
+         * Properties of a RepositoryModelLoadResponse.
+         * @typedef {Object} inference.RepositoryModelLoadResponse.$Properties
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryModelLoadResponse.
+         * @memberof inference
+         * @interface IRepositoryModelLoadResponse
+         * @augments inference.RepositoryModelLoadResponse.$Properties
+         * @deprecated Use inference.RepositoryModelLoadResponse.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryModelLoadResponse.
+         * @typedef {inference.RepositoryModelLoadResponse.$Properties} inference.RepositoryModelLoadResponse.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryModelLoadResponse.
+         * @memberof inference
+         * @classdesc Represents a RepositoryModelLoadResponse.
+         * @constructor
+         * @param {inference.RepositoryModelLoadResponse.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryModelLoadResponse = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * Creates a new RepositoryModelLoadResponse instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {inference.RepositoryModelLoadResponse.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryModelLoadResponse} RepositoryModelLoadResponse instance
+         * @type {{
+         *   (properties: inference.RepositoryModelLoadResponse.$Shape): inference.RepositoryModelLoadResponse & inference.RepositoryModelLoadResponse.$Shape;
+         *   (properties?: inference.RepositoryModelLoadResponse.$Properties): inference.RepositoryModelLoadResponse;
+         * }}
+         */
+        RepositoryModelLoadResponse.create = function(properties) {
+            return new RepositoryModelLoadResponse(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryModelLoadResponse message. Does not implicitly {@link inference.RepositoryModelLoadResponse.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {inference.RepositoryModelLoadResponse.$Properties} message RepositoryModelLoadResponse message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryModelLoadResponse.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryModelLoadResponse message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelLoadResponse & inference.RepositoryModelLoadResponse.$Shape} RepositoryModelLoadResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryModelLoadResponse.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryModelLoadResponse();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                reader.skipType(tag & 7, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryModelLoadResponse message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryModelLoadResponse} RepositoryModelLoadResponse
+         */
+        RepositoryModelLoadResponse.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryModelLoadResponse)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryModelLoadResponse: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            return new $root.inference.RepositoryModelLoadResponse();
+        };
+
+        /**
+         * Creates a plain object from a RepositoryModelLoadResponse message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryModelLoadResponse
+         * @static
+         * @param {inference.RepositoryModelLoadResponse} message RepositoryModelLoadResponse
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryModelLoadResponse.toObject = function () {
+            return {};
+        };
+
+        /**
+         * Converts this RepositoryModelLoadResponse to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryModelLoadResponse
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryModelLoadResponse.prototype.toJSON = function() {
+            return RepositoryModelLoadResponse.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryModelLoadResponse;
+    })();
+
+    inference.RepositoryModelUnloadRequest = (function() {
+
+        /**
+         * Properties of a RepositoryModelUnloadRequest.
+         * @typedef {Object} inference.RepositoryModelUnloadRequest.$Properties
+         * @property {string|null} [repository_name] RepositoryModelUnloadRequest repository_name
+         * @property {string|null} [model_name] RepositoryModelUnloadRequest model_name
+         * @property {Object.<string,inference.ModelRepositoryParameter.$Properties>|null} [parameters] RepositoryModelUnloadRequest parameters
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryModelUnloadRequest.
+         * @memberof inference
+         * @interface IRepositoryModelUnloadRequest
+         * @augments inference.RepositoryModelUnloadRequest.$Properties
+         * @deprecated Use inference.RepositoryModelUnloadRequest.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryModelUnloadRequest.
+         * @typedef {{
+         *   repository_name?: string|null;
+         *   model_name?: string|null;
+         *   parameters?: Object.<string,inference.ModelRepositoryParameter.$Shape>|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * }} inference.RepositoryModelUnloadRequest.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryModelUnloadRequest.
+         * @memberof inference
+         * @classdesc Represents a RepositoryModelUnloadRequest.
+         * @constructor
+         * @param {inference.RepositoryModelUnloadRequest.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryModelUnloadRequest = function (properties) {
+            this.parameters = {};
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * RepositoryModelUnloadRequest repository_name.
+         * @member {string} repository_name
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @instance
+         */
+        RepositoryModelUnloadRequest.prototype.repository_name = "";
+
+        /**
+         * RepositoryModelUnloadRequest model_name.
+         * @member {string} model_name
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @instance
+         */
+        RepositoryModelUnloadRequest.prototype.model_name = "";
+
+        /**
+         * RepositoryModelUnloadRequest parameters.
+         * @member {Object.<string,inference.ModelRepositoryParameter.$Properties>} parameters
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @instance
+         */
+        RepositoryModelUnloadRequest.prototype.parameters = $util.emptyObject;
+
+        /**
+         * Creates a new RepositoryModelUnloadRequest instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {inference.RepositoryModelUnloadRequest.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryModelUnloadRequest} RepositoryModelUnloadRequest instance
+         * @type {{
+         *   (properties: inference.RepositoryModelUnloadRequest.$Shape): inference.RepositoryModelUnloadRequest & inference.RepositoryModelUnloadRequest.$Shape;
+         *   (properties?: inference.RepositoryModelUnloadRequest.$Properties): inference.RepositoryModelUnloadRequest;
+         * }}
+         */
+        RepositoryModelUnloadRequest.create = function(properties) {
+            return new RepositoryModelUnloadRequest(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryModelUnloadRequest message. Does not implicitly {@link inference.RepositoryModelUnloadRequest.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {inference.RepositoryModelUnloadRequest.$Properties} message RepositoryModelUnloadRequest message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryModelUnloadRequest.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name") && message.repository_name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.repository_name);
+            if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name") && message.model_name !== "")
+                writer.uint32(/* id 2, wireType 2 =*/18).string(message.model_name);
+            if (message.parameters != null && $Object.hasOwnProperty.call(message, "parameters"))
+                for (let keys = $Object.keys(message.parameters), i = 0; i < keys.length; ++i) {
+                    writer.uint32(/* id 3, wireType 2 =*/26).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]);
+                    $root.inference.ModelRepositoryParameter.encode(message.parameters[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                }
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryModelUnloadRequest message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelUnloadRequest & inference.RepositoryModelUnloadRequest.$Shape} RepositoryModelUnloadRequest
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryModelUnloadRequest.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, key, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryModelUnloadRequest();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.repository_name = value;
+                        else
+                            delete message.repository_name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.model_name = value;
+                        else
+                            delete message.model_name;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.parameters === $util.emptyObject)
+                            message.parameters = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = "";
+                        value = null;
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 2)
+                                    break;
+                                key = reader.stringVerify();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = $root.inference.ModelRepositoryParameter.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        if (key === "__proto__")
+                            $util.makeProp(message.parameters, key);
+                        message.parameters[key] = value || new $root.inference.ModelRepositoryParameter();
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryModelUnloadRequest message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryModelUnloadRequest} RepositoryModelUnloadRequest
+         */
+        RepositoryModelUnloadRequest.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryModelUnloadRequest)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryModelUnloadRequest: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.RepositoryModelUnloadRequest();
+            if (object.repository_name != null)
+                if (typeof object.repository_name !== "string" || object.repository_name.length)
+                    message.repository_name = $String(object.repository_name);
+            if (object.model_name != null)
+                if (typeof object.model_name !== "string" || object.model_name.length)
+                    message.model_name = $String(object.model_name);
+            if (object.parameters) {
+                if (!$util.isObject(object.parameters))
+                    throw $TypeError(".inference.RepositoryModelUnloadRequest.parameters: object expected");
+                message.parameters = {};
+                for (let keys = $Object.keys(object.parameters), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.parameters, keys[i]);
+                    if (!$util.isObject(object.parameters[keys[i]]))
+                        throw $TypeError(".inference.RepositoryModelUnloadRequest.parameters: object expected");
+                    message.parameters[keys[i]] = $root.inference.ModelRepositoryParameter.fromObject(object.parameters[keys[i]], _depth + 1);
+                }
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a RepositoryModelUnloadRequest message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @static
+         * @param {inference.RepositoryModelUnloadRequest} message RepositoryModelUnloadRequest
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryModelUnloadRequest.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.objects || options.defaults)
+                object.parameters = {};
+            if (options.defaults) {
+                object.repository_name = "";
+                object.model_name = "";
+            }
+            if (message.repository_name != null && $Object.hasOwnProperty.call(message, "repository_name"))
+                object.repository_name = message.repository_name;
+            if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name"))
+                object.model_name = message.model_name;
+            let keys2;
+            if (message.parameters && (keys2 = $Object.keys(message.parameters)).length) {
+                object.parameters = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.parameters, keys2[j]);
+                    object.parameters[keys2[j]] = $root.inference.ModelRepositoryParameter.toObject(message.parameters[keys2[j]], options, _depth + 1);
+                }
+            }
+            return object;
+        };
+
+        /**
+         * Converts this RepositoryModelUnloadRequest to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryModelUnloadRequest
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryModelUnloadRequest.prototype.toJSON = function() {
+            return RepositoryModelUnloadRequest.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryModelUnloadRequest;
+    })();
+
+    inference.RepositoryModelUnloadResponse = (function() {
+
+        /**
+         * Properties of a RepositoryModelUnloadResponse.
+         * @typedef {Object} inference.RepositoryModelUnloadResponse.$Properties
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a RepositoryModelUnloadResponse.
+         * @memberof inference
+         * @interface IRepositoryModelUnloadResponse
+         * @augments inference.RepositoryModelUnloadResponse.$Properties
+         * @deprecated Use inference.RepositoryModelUnloadResponse.$Properties instead.
+         */
+
+        /**
+         * Shape of a RepositoryModelUnloadResponse.
+         * @typedef {inference.RepositoryModelUnloadResponse.$Properties} inference.RepositoryModelUnloadResponse.$Shape
+         */
+
+        /**
+         * Constructs a new RepositoryModelUnloadResponse.
+         * @memberof inference
+         * @classdesc Represents a RepositoryModelUnloadResponse.
+         * @constructor
+         * @param {inference.RepositoryModelUnloadResponse.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const RepositoryModelUnloadResponse = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * Creates a new RepositoryModelUnloadResponse instance using the specified properties.
+         * @function create
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {inference.RepositoryModelUnloadResponse.$Properties=} [properties] Properties to set
+         * @returns {inference.RepositoryModelUnloadResponse} RepositoryModelUnloadResponse instance
+         * @type {{
+         *   (properties: inference.RepositoryModelUnloadResponse.$Shape): inference.RepositoryModelUnloadResponse & inference.RepositoryModelUnloadResponse.$Shape;
+         *   (properties?: inference.RepositoryModelUnloadResponse.$Properties): inference.RepositoryModelUnloadResponse;
+         * }}
+         */
+        RepositoryModelUnloadResponse.create = function(properties) {
+            return new RepositoryModelUnloadResponse(properties);
+        };
+
+        /**
+         * Encodes the specified RepositoryModelUnloadResponse message. Does not implicitly {@link inference.RepositoryModelUnloadResponse.verify|verify} messages.
+         * @function encode
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {inference.RepositoryModelUnloadResponse.$Properties} message RepositoryModelUnloadResponse message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        RepositoryModelUnloadResponse.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a RepositoryModelUnloadResponse message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.RepositoryModelUnloadResponse & inference.RepositoryModelUnloadResponse.$Shape} RepositoryModelUnloadResponse
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        RepositoryModelUnloadResponse.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.RepositoryModelUnloadResponse();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                reader.skipType(tag & 7, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a RepositoryModelUnloadResponse message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.RepositoryModelUnloadResponse} RepositoryModelUnloadResponse
+         */
+        RepositoryModelUnloadResponse.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.RepositoryModelUnloadResponse)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.RepositoryModelUnloadResponse: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            return new $root.inference.RepositoryModelUnloadResponse();
+        };
+
+        /**
+         * Creates a plain object from a RepositoryModelUnloadResponse message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @static
+         * @param {inference.RepositoryModelUnloadResponse} message RepositoryModelUnloadResponse
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        RepositoryModelUnloadResponse.toObject = function () {
+            return {};
+        };
+
+        /**
+         * Converts this RepositoryModelUnloadResponse to JSON.
+         * @function toJSON
+         * @memberof inference.RepositoryModelUnloadResponse
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        RepositoryModelUnloadResponse.prototype.toJSON = function() {
+            return RepositoryModelUnloadResponse.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return RepositoryModelUnloadResponse;
+    })();
+
     /**
      * DataType enum.
      * @name inference.DataType
@@ -8378,6 +10553,519 @@ export const inference = $root.inference = (() => {
         return values;
     })();
 
+    inference.ModelRateLimiter = (function() {
+
+        /**
+         * Properties of a ModelRateLimiter.
+         * @typedef {Object} inference.ModelRateLimiter.$Properties
+         * @property {Array.<inference.ModelRateLimiter.Resource.$Properties>|null} [resources] ModelRateLimiter resources
+         * @property {number|null} [priority] ModelRateLimiter priority
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelRateLimiter.
+         * @memberof inference
+         * @interface IModelRateLimiter
+         * @augments inference.ModelRateLimiter.$Properties
+         * @deprecated Use inference.ModelRateLimiter.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelRateLimiter.
+         * @typedef {inference.ModelRateLimiter.$Properties} inference.ModelRateLimiter.$Shape
+         */
+
+        /**
+         * Constructs a new ModelRateLimiter.
+         * @memberof inference
+         * @classdesc Represents a ModelRateLimiter.
+         * @constructor
+         * @param {inference.ModelRateLimiter.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelRateLimiter = function (properties) {
+            this.resources = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelRateLimiter resources.
+         * @member {Array.<inference.ModelRateLimiter.Resource.$Properties>} resources
+         * @memberof inference.ModelRateLimiter
+         * @instance
+         */
+        ModelRateLimiter.prototype.resources = $util.emptyArray;
+
+        /**
+         * ModelRateLimiter priority.
+         * @member {number} priority
+         * @memberof inference.ModelRateLimiter
+         * @instance
+         */
+        ModelRateLimiter.prototype.priority = 0;
+
+        /**
+         * Creates a new ModelRateLimiter instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelRateLimiter
+         * @static
+         * @param {inference.ModelRateLimiter.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelRateLimiter} ModelRateLimiter instance
+         * @type {{
+         *   (properties: inference.ModelRateLimiter.$Shape): inference.ModelRateLimiter & inference.ModelRateLimiter.$Shape;
+         *   (properties?: inference.ModelRateLimiter.$Properties): inference.ModelRateLimiter;
+         * }}
+         */
+        ModelRateLimiter.create = function(properties) {
+            return new ModelRateLimiter(properties);
+        };
+
+        /**
+         * Encodes the specified ModelRateLimiter message. Does not implicitly {@link inference.ModelRateLimiter.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelRateLimiter
+         * @static
+         * @param {inference.ModelRateLimiter.$Properties} message ModelRateLimiter message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelRateLimiter.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.resources != null && message.resources.length)
+                for (let i = 0; i < message.resources.length; ++i)
+                    $root.inference.ModelRateLimiter.Resource.encode(message.resources[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+            if (message.priority != null && $Object.hasOwnProperty.call(message, "priority") && message.priority !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.priority);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelRateLimiter message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelRateLimiter
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelRateLimiter & inference.ModelRateLimiter.$Shape} ModelRateLimiter
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelRateLimiter.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelRateLimiter();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.resources && message.resources.length))
+                            message.resources = [];
+                        message.resources.push($root.inference.ModelRateLimiter.Resource.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.priority = value;
+                        else
+                            delete message.priority;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelRateLimiter message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelRateLimiter
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelRateLimiter} ModelRateLimiter
+         */
+        ModelRateLimiter.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelRateLimiter)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelRateLimiter: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelRateLimiter();
+            if (object.resources) {
+                if (!$Array.isArray(object.resources))
+                    throw $TypeError(".inference.ModelRateLimiter.resources: array expected");
+                message.resources = $Array(object.resources.length);
+                for (let i = 0; i < object.resources.length; ++i) {
+                    if (!$util.isObject(object.resources[i]))
+                        throw $TypeError(".inference.ModelRateLimiter.resources: object expected");
+                    message.resources[i] = $root.inference.ModelRateLimiter.Resource.fromObject(object.resources[i], _depth + 1);
+                }
+            }
+            if (object.priority != null)
+                if ($Number(object.priority) !== 0)
+                    message.priority = object.priority >>> 0;
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelRateLimiter message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelRateLimiter
+         * @static
+         * @param {inference.ModelRateLimiter} message ModelRateLimiter
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelRateLimiter.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.resources = [];
+            if (options.defaults)
+                object.priority = 0;
+            if (message.resources && message.resources.length) {
+                object.resources = $Array(message.resources.length);
+                for (let j = 0; j < message.resources.length; ++j)
+                    object.resources[j] = $root.inference.ModelRateLimiter.Resource.toObject(message.resources[j], options, _depth + 1);
+            }
+            if (message.priority != null && $Object.hasOwnProperty.call(message, "priority"))
+                object.priority = message.priority;
+            return object;
+        };
+
+        /**
+         * Converts this ModelRateLimiter to JSON.
+         * @function toJSON
+         * @memberof inference.ModelRateLimiter
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelRateLimiter.prototype.toJSON = function() {
+            return ModelRateLimiter.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        ModelRateLimiter.Resource = (function() {
+
+            /**
+             * Properties of a Resource.
+             * @typedef {Object} inference.ModelRateLimiter.Resource.$Properties
+             * @property {string|null} [name] Resource name
+             * @property {boolean|null} [global] Resource global
+             * @property {number|null} [count] Resource count
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Resource.
+             * @memberof inference.ModelRateLimiter
+             * @interface IResource
+             * @augments inference.ModelRateLimiter.Resource.$Properties
+             * @deprecated Use inference.ModelRateLimiter.Resource.$Properties instead.
+             */
+
+            /**
+             * Shape of a Resource.
+             * @typedef {inference.ModelRateLimiter.Resource.$Properties} inference.ModelRateLimiter.Resource.$Shape
+             */
+
+            /**
+             * Constructs a new Resource.
+             * @memberof inference.ModelRateLimiter
+             * @classdesc Represents a Resource.
+             * @constructor
+             * @param {inference.ModelRateLimiter.Resource.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Resource = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Resource name.
+             * @member {string} name
+             * @memberof inference.ModelRateLimiter.Resource
+             * @instance
+             */
+            Resource.prototype.name = "";
+
+            /**
+             * Resource global.
+             * @member {boolean} global
+             * @memberof inference.ModelRateLimiter.Resource
+             * @instance
+             */
+            Resource.prototype.global = false;
+
+            /**
+             * Resource count.
+             * @member {number} count
+             * @memberof inference.ModelRateLimiter.Resource
+             * @instance
+             */
+            Resource.prototype.count = 0;
+
+            /**
+             * Creates a new Resource instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelRateLimiter.Resource
+             * @static
+             * @param {inference.ModelRateLimiter.Resource.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelRateLimiter.Resource} Resource instance
+             * @type {{
+             *   (properties: inference.ModelRateLimiter.Resource.$Shape): inference.ModelRateLimiter.Resource & inference.ModelRateLimiter.Resource.$Shape;
+             *   (properties?: inference.ModelRateLimiter.Resource.$Properties): inference.ModelRateLimiter.Resource;
+             * }}
+             */
+            Resource.create = function(properties) {
+                return new Resource(properties);
+            };
+
+            /**
+             * Encodes the specified Resource message. Does not implicitly {@link inference.ModelRateLimiter.Resource.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelRateLimiter.Resource
+             * @static
+             * @param {inference.ModelRateLimiter.Resource.$Properties} message Resource message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Resource.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+                if (message.global != null && $Object.hasOwnProperty.call(message, "global") && message.global !== false)
+                    writer.uint32(/* id 2, wireType 0 =*/16).bool(message.global);
+                if (message.count != null && $Object.hasOwnProperty.call(message, "count") && message.count !== 0)
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint32(message.count);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a Resource message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelRateLimiter.Resource
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelRateLimiter.Resource & inference.ModelRateLimiter.Resource.$Shape} Resource
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Resource.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelRateLimiter.Resource();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.global = value;
+                            else
+                                delete message.global;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.count = value;
+                            else
+                                delete message.count;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a Resource message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelRateLimiter.Resource
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelRateLimiter.Resource} Resource
+             */
+            Resource.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelRateLimiter.Resource)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelRateLimiter.Resource: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelRateLimiter.Resource();
+                if (object.name != null)
+                    if (typeof object.name !== "string" || object.name.length)
+                        message.name = $String(object.name);
+                if (object.global != null)
+                    if (object.global)
+                        message.global = $Boolean(object.global);
+                if (object.count != null)
+                    if ($Number(object.count) !== 0)
+                        message.count = object.count >>> 0;
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Resource message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelRateLimiter.Resource
+             * @static
+             * @param {inference.ModelRateLimiter.Resource} message Resource
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Resource.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.name = "";
+                    object.global = false;
+                    object.count = 0;
+                }
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                    object.name = message.name;
+                if (message.global != null && $Object.hasOwnProperty.call(message, "global"))
+                    object.global = message.global;
+                if (message.count != null && $Object.hasOwnProperty.call(message, "count"))
+                    object.count = message.count;
+                return object;
+            };
+
+            /**
+             * Converts this Resource to JSON.
+             * @function toJSON
+             * @memberof inference.ModelRateLimiter.Resource
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Resource.prototype.toJSON = function() {
+                return Resource.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Resource;
+        })();
+
+        return ModelRateLimiter;
+    })();
+
     inference.ModelInstanceGroup = (function() {
 
         /**
@@ -8386,8 +11074,12 @@ export const inference = $root.inference = (() => {
          * @property {string|null} [name] ModelInstanceGroup name
          * @property {inference.ModelInstanceGroup.Kind|null} [kind] ModelInstanceGroup kind
          * @property {number|null} [count] ModelInstanceGroup count
+         * @property {inference.ModelRateLimiter.$Properties|null} [rate_limiter] ModelInstanceGroup rate_limiter
          * @property {Array.<number>|null} [gpus] ModelInstanceGroup gpus
+         * @property {Array.<inference.ModelInstanceGroup.SecondaryDevice.$Properties>|null} [secondary_devices] ModelInstanceGroup secondary_devices
+         * @property {Array.<string>|null} [profile] ModelInstanceGroup profile
          * @property {boolean|null} [passive] ModelInstanceGroup passive
+         * @property {string|null} [host_policy] ModelInstanceGroup host_policy
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -8414,6 +11106,8 @@ export const inference = $root.inference = (() => {
          */
         const ModelInstanceGroup = function (properties) {
             this.gpus = [];
+            this.secondary_devices = [];
+            this.profile = [];
             if (properties)
                 for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                     if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -8445,6 +11139,14 @@ export const inference = $root.inference = (() => {
         ModelInstanceGroup.prototype.count = 0;
 
         /**
+         * ModelInstanceGroup rate_limiter.
+         * @member {inference.ModelRateLimiter.$Properties|null|undefined} rate_limiter
+         * @memberof inference.ModelInstanceGroup
+         * @instance
+         */
+        ModelInstanceGroup.prototype.rate_limiter = null;
+
+        /**
          * ModelInstanceGroup gpus.
          * @member {Array.<number>} gpus
          * @memberof inference.ModelInstanceGroup
@@ -8453,12 +11155,36 @@ export const inference = $root.inference = (() => {
         ModelInstanceGroup.prototype.gpus = $util.emptyArray;
 
         /**
+         * ModelInstanceGroup secondary_devices.
+         * @member {Array.<inference.ModelInstanceGroup.SecondaryDevice.$Properties>} secondary_devices
+         * @memberof inference.ModelInstanceGroup
+         * @instance
+         */
+        ModelInstanceGroup.prototype.secondary_devices = $util.emptyArray;
+
+        /**
+         * ModelInstanceGroup profile.
+         * @member {Array.<string>} profile
+         * @memberof inference.ModelInstanceGroup
+         * @instance
+         */
+        ModelInstanceGroup.prototype.profile = $util.emptyArray;
+
+        /**
          * ModelInstanceGroup passive.
          * @member {boolean} passive
          * @memberof inference.ModelInstanceGroup
          * @instance
          */
         ModelInstanceGroup.prototype.passive = false;
+
+        /**
+         * ModelInstanceGroup host_policy.
+         * @member {string} host_policy
+         * @memberof inference.ModelInstanceGroup
+         * @instance
+         */
+        ModelInstanceGroup.prototype.host_policy = "";
 
         /**
          * Creates a new ModelInstanceGroup instance using the specified properties.
@@ -8500,8 +11226,18 @@ export const inference = $root.inference = (() => {
                 writer.uint32(/* id 3, wireType 2 =*/26).int32s(message.gpus);
             if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
                 writer.uint32(/* id 4, wireType 0 =*/32).int32(message.kind);
+            if (message.profile != null && message.profile.length)
+                for (let i = 0; i < message.profile.length; ++i)
+                    writer.uint32(/* id 5, wireType 2 =*/42).string(message.profile[i]);
+            if (message.rate_limiter != null && $Object.hasOwnProperty.call(message, "rate_limiter"))
+                $root.inference.ModelRateLimiter.encode(message.rate_limiter, writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
             if (message.passive != null && $Object.hasOwnProperty.call(message, "passive") && message.passive !== false)
                 writer.uint32(/* id 7, wireType 0 =*/56).bool(message.passive);
+            if (message.secondary_devices != null && message.secondary_devices.length)
+                for (let i = 0; i < message.secondary_devices.length; ++i)
+                    $root.inference.ModelInstanceGroup.SecondaryDevice.encode(message.secondary_devices[i], writer.uint32(/* id 8, wireType 2 =*/66).fork(), _depth + 1).ldelim();
+            if (message.host_policy != null && $Object.hasOwnProperty.call(message, "host_policy") && message.host_policy !== "")
+                writer.uint32(/* id 9, wireType 2 =*/74).string(message.host_policy);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -8573,6 +11309,12 @@ export const inference = $root.inference = (() => {
                             delete message.count;
                         continue;
                     }
+                case 6: {
+                        if (wireType !== 2)
+                            break;
+                        message.rate_limiter = $root.inference.ModelRateLimiter.decode(reader, reader.size(), $undefined, _depth + 1, message.rate_limiter);
+                        continue;
+                    }
                 case 3: {
                         if (wireType === 2) {
                             if (!(message.gpus && message.gpus.length))
@@ -8587,6 +11329,22 @@ export const inference = $root.inference = (() => {
                         message.gpus.push(reader.int32());
                         continue;
                     }
+                case 8: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.secondary_devices && message.secondary_devices.length))
+                            message.secondary_devices = [];
+                        message.secondary_devices.push($root.inference.ModelInstanceGroup.SecondaryDevice.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.profile && message.profile.length))
+                            message.profile = [];
+                        message.profile.push(reader.stringVerify());
+                        continue;
+                    }
                 case 7: {
                         if (wireType !== 0)
                             break;
@@ -8594,6 +11352,15 @@ export const inference = $root.inference = (() => {
                             message.passive = value;
                         else
                             delete message.passive;
+                        continue;
+                    }
+                case 9: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.host_policy = value;
+                        else
+                            delete message.host_policy;
                         continue;
                     }
                 }
@@ -8659,6 +11426,11 @@ export const inference = $root.inference = (() => {
             if (object.count != null)
                 if ($Number(object.count) !== 0)
                     message.count = object.count | 0;
+            if (object.rate_limiter != null) {
+                if (!$util.isObject(object.rate_limiter))
+                    throw $TypeError(".inference.ModelInstanceGroup.rate_limiter: object expected");
+                message.rate_limiter = $root.inference.ModelRateLimiter.fromObject(object.rate_limiter, _depth + 1);
+            }
             if (object.gpus) {
                 if (!$Array.isArray(object.gpus))
                     throw $TypeError(".inference.ModelInstanceGroup.gpus: array expected");
@@ -8666,9 +11438,29 @@ export const inference = $root.inference = (() => {
                 for (let i = 0; i < object.gpus.length; ++i)
                     message.gpus[i] = object.gpus[i] | 0;
             }
+            if (object.secondary_devices) {
+                if (!$Array.isArray(object.secondary_devices))
+                    throw $TypeError(".inference.ModelInstanceGroup.secondary_devices: array expected");
+                message.secondary_devices = $Array(object.secondary_devices.length);
+                for (let i = 0; i < object.secondary_devices.length; ++i) {
+                    if (!$util.isObject(object.secondary_devices[i]))
+                        throw $TypeError(".inference.ModelInstanceGroup.secondary_devices: object expected");
+                    message.secondary_devices[i] = $root.inference.ModelInstanceGroup.SecondaryDevice.fromObject(object.secondary_devices[i], _depth + 1);
+                }
+            }
+            if (object.profile) {
+                if (!$Array.isArray(object.profile))
+                    throw $TypeError(".inference.ModelInstanceGroup.profile: array expected");
+                message.profile = $Array(object.profile.length);
+                for (let i = 0; i < object.profile.length; ++i)
+                    message.profile[i] = $String(object.profile[i]);
+            }
             if (object.passive != null)
                 if (object.passive)
                     message.passive = $Boolean(object.passive);
+            if (object.host_policy != null)
+                if (typeof object.host_policy !== "string" || object.host_policy.length)
+                    message.host_policy = $String(object.host_policy);
             return message;
         };
 
@@ -8689,13 +11481,18 @@ export const inference = $root.inference = (() => {
             if (_depth > $util.recursionLimit)
                 throw $Error("max depth exceeded");
             let object = {};
-            if (options.arrays || options.defaults)
+            if (options.arrays || options.defaults) {
                 object.gpus = [];
+                object.profile = [];
+                object.secondary_devices = [];
+            }
             if (options.defaults) {
                 object.name = "";
                 object.count = 0;
                 object.kind = options.enums === $String ? "KIND_AUTO" : 0;
+                object.rate_limiter = null;
                 object.passive = false;
+                object.host_policy = "";
             }
             if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
                 object.name = message.name;
@@ -8708,8 +11505,22 @@ export const inference = $root.inference = (() => {
             }
             if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
                 object.kind = options.enums === $String ? $root.inference.ModelInstanceGroup.Kind[message.kind] === $undefined ? message.kind : $root.inference.ModelInstanceGroup.Kind[message.kind] : message.kind;
+            if (message.profile && message.profile.length) {
+                object.profile = $Array(message.profile.length);
+                for (let j = 0; j < message.profile.length; ++j)
+                    object.profile[j] = message.profile[j];
+            }
+            if (message.rate_limiter != null && $Object.hasOwnProperty.call(message, "rate_limiter"))
+                object.rate_limiter = $root.inference.ModelRateLimiter.toObject(message.rate_limiter, options, _depth + 1);
             if (message.passive != null && $Object.hasOwnProperty.call(message, "passive"))
                 object.passive = message.passive;
+            if (message.secondary_devices && message.secondary_devices.length) {
+                object.secondary_devices = $Array(message.secondary_devices.length);
+                for (let j = 0; j < message.secondary_devices.length; ++j)
+                    object.secondary_devices[j] = $root.inference.ModelInstanceGroup.SecondaryDevice.toObject(message.secondary_devices[j], options, _depth + 1);
+            }
+            if (message.host_policy != null && $Object.hasOwnProperty.call(message, "host_policy"))
+                object.host_policy = message.host_policy;
             return object;
         };
 
@@ -8742,7 +11553,2231 @@ export const inference = $root.inference = (() => {
             return values;
         })();
 
+        ModelInstanceGroup.SecondaryDevice = (function() {
+
+            /**
+             * Properties of a SecondaryDevice.
+             * @typedef {Object} inference.ModelInstanceGroup.SecondaryDevice.$Properties
+             * @property {inference.ModelInstanceGroup.SecondaryDevice.SecondaryDeviceKind|null} [kind] SecondaryDevice kind
+             * @property {number|Long|null} [device_id] SecondaryDevice device_id
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a SecondaryDevice.
+             * @memberof inference.ModelInstanceGroup
+             * @interface ISecondaryDevice
+             * @augments inference.ModelInstanceGroup.SecondaryDevice.$Properties
+             * @deprecated Use inference.ModelInstanceGroup.SecondaryDevice.$Properties instead.
+             */
+
+            /**
+             * Shape of a SecondaryDevice.
+             * @typedef {inference.ModelInstanceGroup.SecondaryDevice.$Properties} inference.ModelInstanceGroup.SecondaryDevice.$Shape
+             */
+
+            /**
+             * Constructs a new SecondaryDevice.
+             * @memberof inference.ModelInstanceGroup
+             * @classdesc Represents a SecondaryDevice.
+             * @constructor
+             * @param {inference.ModelInstanceGroup.SecondaryDevice.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const SecondaryDevice = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * SecondaryDevice kind.
+             * @member {inference.ModelInstanceGroup.SecondaryDevice.SecondaryDeviceKind} kind
+             * @memberof inference.ModelInstanceGroup.SecondaryDevice
+             * @instance
+             */
+            SecondaryDevice.prototype.kind = 0;
+
+            /**
+             * SecondaryDevice device_id.
+             * @member {number|Long} device_id
+             * @memberof inference.ModelInstanceGroup.SecondaryDevice
+             * @instance
+             */
+            SecondaryDevice.prototype.device_id = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            /**
+             * Creates a new SecondaryDevice instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelInstanceGroup.SecondaryDevice
+             * @static
+             * @param {inference.ModelInstanceGroup.SecondaryDevice.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelInstanceGroup.SecondaryDevice} SecondaryDevice instance
+             * @type {{
+             *   (properties: inference.ModelInstanceGroup.SecondaryDevice.$Shape): inference.ModelInstanceGroup.SecondaryDevice & inference.ModelInstanceGroup.SecondaryDevice.$Shape;
+             *   (properties?: inference.ModelInstanceGroup.SecondaryDevice.$Properties): inference.ModelInstanceGroup.SecondaryDevice;
+             * }}
+             */
+            SecondaryDevice.create = function(properties) {
+                return new SecondaryDevice(properties);
+            };
+
+            /**
+             * Encodes the specified SecondaryDevice message. Does not implicitly {@link inference.ModelInstanceGroup.SecondaryDevice.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelInstanceGroup.SecondaryDevice
+             * @static
+             * @param {inference.ModelInstanceGroup.SecondaryDevice.$Properties} message SecondaryDevice message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            SecondaryDevice.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
+                    writer.uint32(/* id 1, wireType 0 =*/8).int32(message.kind);
+                if (message.device_id != null && $Object.hasOwnProperty.call(message, "device_id") && (typeof message.device_id === "object" ? message.device_id.low || message.device_id.high : message.device_id !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).int64(message.device_id);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a SecondaryDevice message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelInstanceGroup.SecondaryDevice
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelInstanceGroup.SecondaryDevice & inference.ModelInstanceGroup.SecondaryDevice.$Shape} SecondaryDevice
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            SecondaryDevice.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelInstanceGroup.SecondaryDevice();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.kind = value;
+                            else
+                                delete message.kind;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.device_id = value;
+                            else
+                                delete message.device_id;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a SecondaryDevice message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelInstanceGroup.SecondaryDevice
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelInstanceGroup.SecondaryDevice} SecondaryDevice
+             */
+            SecondaryDevice.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelInstanceGroup.SecondaryDevice)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelInstanceGroup.SecondaryDevice: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelInstanceGroup.SecondaryDevice();
+                if (object.kind !== 0 && (typeof object.kind !== "string" || $root.inference.ModelInstanceGroup.SecondaryDevice.SecondaryDeviceKind[object.kind] !== 0))
+                    switch (object.kind) {
+                    case "KIND_NVDLA":
+                    case 0:
+                        message.kind = 0;
+                        break;
+                    default:
+                        if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
+                            message.kind = object.kind;
+                    }
+                if (object.device_id != null)
+                    if (typeof object.device_id === "object" ? object.device_id.low || object.device_id.high : $Number(object.device_id) !== 0)
+                        if ($util.Long)
+                            message.device_id = $util.Long.fromValue(object.device_id, false);
+                        else if (typeof object.device_id === "string")
+                            message.device_id = $parseInt(object.device_id, 10);
+                        else if (typeof object.device_id === "number")
+                            message.device_id = object.device_id;
+                        else if (typeof object.device_id === "object")
+                            message.device_id = new $util.LongBits(object.device_id.low >>> 0, object.device_id.high >>> 0).toNumber();
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a SecondaryDevice message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelInstanceGroup.SecondaryDevice
+             * @static
+             * @param {inference.ModelInstanceGroup.SecondaryDevice} message SecondaryDevice
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            SecondaryDevice.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.kind = options.enums === $String ? "KIND_NVDLA" : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, false);
+                        object.device_id = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.device_id = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                    object.kind = options.enums === $String ? $root.inference.ModelInstanceGroup.SecondaryDevice.SecondaryDeviceKind[message.kind] === $undefined ? message.kind : $root.inference.ModelInstanceGroup.SecondaryDevice.SecondaryDeviceKind[message.kind] : message.kind;
+                if (message.device_id != null && $Object.hasOwnProperty.call(message, "device_id"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.device_id = typeof message.device_id === "number" ? $BigInt(message.device_id) : $util.Long.fromBits(message.device_id.low >>> 0, message.device_id.high >>> 0, false).toBigInt();
+                    else if (typeof message.device_id === "number")
+                        object.device_id = options.longs === $String ? $String(message.device_id) : message.device_id;
+                    else
+                        object.device_id = options.longs === $String ? $util.Long.prototype.toString.call(message.device_id) : options.longs === $Number ? new $util.LongBits(message.device_id.low >>> 0, message.device_id.high >>> 0).toNumber() : message.device_id;
+                return object;
+            };
+
+            /**
+             * Converts this SecondaryDevice to JSON.
+             * @function toJSON
+             * @memberof inference.ModelInstanceGroup.SecondaryDevice
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            SecondaryDevice.prototype.toJSON = function() {
+                return SecondaryDevice.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * SecondaryDeviceKind enum.
+             * @name inference.ModelInstanceGroup.SecondaryDevice.SecondaryDeviceKind
+             * @enum {number}
+             * @property {number} KIND_NVDLA=0 KIND_NVDLA value
+             */
+            SecondaryDevice.SecondaryDeviceKind = (function() {
+                const valuesById = $Object.create(null), values = $Object.create(valuesById);
+                values[valuesById[0] = "KIND_NVDLA"] = 0;
+                return values;
+            })();
+
+            return SecondaryDevice;
+        })();
+
         return ModelInstanceGroup;
+    })();
+
+    inference.ModelTensorReshape = (function() {
+
+        /**
+         * Properties of a ModelTensorReshape.
+         * @typedef {Object} inference.ModelTensorReshape.$Properties
+         * @property {Array.<number|Long>|null} [shape] ModelTensorReshape shape
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelTensorReshape.
+         * @memberof inference
+         * @interface IModelTensorReshape
+         * @augments inference.ModelTensorReshape.$Properties
+         * @deprecated Use inference.ModelTensorReshape.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelTensorReshape.
+         * @typedef {inference.ModelTensorReshape.$Properties} inference.ModelTensorReshape.$Shape
+         */
+
+        /**
+         * Constructs a new ModelTensorReshape.
+         * @memberof inference
+         * @classdesc Represents a ModelTensorReshape.
+         * @constructor
+         * @param {inference.ModelTensorReshape.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelTensorReshape = function (properties) {
+            this.shape = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelTensorReshape shape.
+         * @member {Array.<number|Long>} shape
+         * @memberof inference.ModelTensorReshape
+         * @instance
+         */
+        ModelTensorReshape.prototype.shape = $util.emptyArray;
+
+        /**
+         * Creates a new ModelTensorReshape instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelTensorReshape
+         * @static
+         * @param {inference.ModelTensorReshape.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelTensorReshape} ModelTensorReshape instance
+         * @type {{
+         *   (properties: inference.ModelTensorReshape.$Shape): inference.ModelTensorReshape & inference.ModelTensorReshape.$Shape;
+         *   (properties?: inference.ModelTensorReshape.$Properties): inference.ModelTensorReshape;
+         * }}
+         */
+        ModelTensorReshape.create = function(properties) {
+            return new ModelTensorReshape(properties);
+        };
+
+        /**
+         * Encodes the specified ModelTensorReshape message. Does not implicitly {@link inference.ModelTensorReshape.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelTensorReshape
+         * @static
+         * @param {inference.ModelTensorReshape.$Properties} message ModelTensorReshape message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelTensorReshape.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.shape != null && message.shape.length)
+                writer.uint32(/* id 1, wireType 2 =*/10).int64s(message.shape);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelTensorReshape message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelTensorReshape
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelTensorReshape & inference.ModelTensorReshape.$Shape} ModelTensorReshape
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelTensorReshape.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelTensorReshape();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType === 2) {
+                            if (!(message.shape && message.shape.length))
+                                message.shape = [];
+                            reader.int64s(message.shape);
+                            continue;
+                        }
+                        if (wireType !== 0)
+                            break;
+                        if (!(message.shape && message.shape.length))
+                            message.shape = [];
+                        message.shape.push(reader.int64());
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelTensorReshape message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelTensorReshape
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelTensorReshape} ModelTensorReshape
+         */
+        ModelTensorReshape.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelTensorReshape)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelTensorReshape: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelTensorReshape();
+            if (object.shape) {
+                if (!$Array.isArray(object.shape))
+                    throw $TypeError(".inference.ModelTensorReshape.shape: array expected");
+                message.shape = $Array(object.shape.length);
+                for (let i = 0; i < object.shape.length; ++i)
+                    if ($util.Long)
+                        message.shape[i] = $util.Long.fromValue(object.shape[i], false);
+                    else if (typeof object.shape[i] === "string")
+                        message.shape[i] = $parseInt(object.shape[i], 10);
+                    else if (typeof object.shape[i] === "number")
+                        message.shape[i] = object.shape[i];
+                    else if (typeof object.shape[i] === "object")
+                        message.shape[i] = new $util.LongBits(object.shape[i].low >>> 0, object.shape[i].high >>> 0).toNumber();
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelTensorReshape message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelTensorReshape
+         * @static
+         * @param {inference.ModelTensorReshape} message ModelTensorReshape
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelTensorReshape.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.shape = [];
+            if (message.shape && message.shape.length) {
+                object.shape = $Array(message.shape.length);
+                for (let j = 0; j < message.shape.length; ++j)
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.shape[j] = typeof message.shape[j] === "number" ? $BigInt(message.shape[j]) : $util.Long.fromBits(message.shape[j].low >>> 0, message.shape[j].high >>> 0, false).toBigInt();
+                    else if (typeof message.shape[j] === "number")
+                        object.shape[j] = options.longs === $String ? $String(message.shape[j]) : message.shape[j];
+                    else
+                        object.shape[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.shape[j]) : options.longs === $Number ? new $util.LongBits(message.shape[j].low >>> 0, message.shape[j].high >>> 0).toNumber() : message.shape[j];
+            }
+            return object;
+        };
+
+        /**
+         * Converts this ModelTensorReshape to JSON.
+         * @function toJSON
+         * @memberof inference.ModelTensorReshape
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelTensorReshape.prototype.toJSON = function() {
+            return ModelTensorReshape.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return ModelTensorReshape;
+    })();
+
+    inference.ModelInput = (function() {
+
+        /**
+         * Properties of a ModelInput.
+         * @typedef {Object} inference.ModelInput.$Properties
+         * @property {string|null} [name] ModelInput name
+         * @property {inference.DataType|null} [data_type] ModelInput data_type
+         * @property {inference.ModelInput.Format|null} [format] ModelInput format
+         * @property {Array.<number|Long>|null} [dims] ModelInput dims
+         * @property {inference.ModelTensorReshape.$Properties|null} [reshape] ModelInput reshape
+         * @property {boolean|null} [is_shape_tensor] ModelInput is_shape_tensor
+         * @property {boolean|null} [allow_ragged_batch] ModelInput allow_ragged_batch
+         * @property {boolean|null} [optional] ModelInput optional
+         * @property {boolean|null} [is_non_linear_format_io] ModelInput is_non_linear_format_io
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelInput.
+         * @memberof inference
+         * @interface IModelInput
+         * @augments inference.ModelInput.$Properties
+         * @deprecated Use inference.ModelInput.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelInput.
+         * @typedef {inference.ModelInput.$Properties} inference.ModelInput.$Shape
+         */
+
+        /**
+         * Constructs a new ModelInput.
+         * @memberof inference
+         * @classdesc Represents a ModelInput.
+         * @constructor
+         * @param {inference.ModelInput.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelInput = function (properties) {
+            this.dims = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelInput name.
+         * @member {string} name
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.name = "";
+
+        /**
+         * ModelInput data_type.
+         * @member {inference.DataType} data_type
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.data_type = 0;
+
+        /**
+         * ModelInput format.
+         * @member {inference.ModelInput.Format} format
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.format = 0;
+
+        /**
+         * ModelInput dims.
+         * @member {Array.<number|Long>} dims
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.dims = $util.emptyArray;
+
+        /**
+         * ModelInput reshape.
+         * @member {inference.ModelTensorReshape.$Properties|null|undefined} reshape
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.reshape = null;
+
+        /**
+         * ModelInput is_shape_tensor.
+         * @member {boolean} is_shape_tensor
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.is_shape_tensor = false;
+
+        /**
+         * ModelInput allow_ragged_batch.
+         * @member {boolean} allow_ragged_batch
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.allow_ragged_batch = false;
+
+        /**
+         * ModelInput optional.
+         * @member {boolean} optional
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.optional = false;
+
+        /**
+         * ModelInput is_non_linear_format_io.
+         * @member {boolean} is_non_linear_format_io
+         * @memberof inference.ModelInput
+         * @instance
+         */
+        ModelInput.prototype.is_non_linear_format_io = false;
+
+        /**
+         * Creates a new ModelInput instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelInput
+         * @static
+         * @param {inference.ModelInput.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelInput} ModelInput instance
+         * @type {{
+         *   (properties: inference.ModelInput.$Shape): inference.ModelInput & inference.ModelInput.$Shape;
+         *   (properties?: inference.ModelInput.$Properties): inference.ModelInput;
+         * }}
+         */
+        ModelInput.create = function(properties) {
+            return new ModelInput(properties);
+        };
+
+        /**
+         * Encodes the specified ModelInput message. Does not implicitly {@link inference.ModelInput.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelInput
+         * @static
+         * @param {inference.ModelInput.$Properties} message ModelInput message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelInput.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).int32(message.data_type);
+            if (message.format != null && $Object.hasOwnProperty.call(message, "format") && message.format !== 0)
+                writer.uint32(/* id 3, wireType 0 =*/24).int32(message.format);
+            if (message.dims != null && message.dims.length)
+                writer.uint32(/* id 4, wireType 2 =*/34).int64s(message.dims);
+            if (message.reshape != null && $Object.hasOwnProperty.call(message, "reshape"))
+                $root.inference.ModelTensorReshape.encode(message.reshape, writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor") && message.is_shape_tensor !== false)
+                writer.uint32(/* id 6, wireType 0 =*/48).bool(message.is_shape_tensor);
+            if (message.allow_ragged_batch != null && $Object.hasOwnProperty.call(message, "allow_ragged_batch") && message.allow_ragged_batch !== false)
+                writer.uint32(/* id 7, wireType 0 =*/56).bool(message.allow_ragged_batch);
+            if (message.optional != null && $Object.hasOwnProperty.call(message, "optional") && message.optional !== false)
+                writer.uint32(/* id 8, wireType 0 =*/64).bool(message.optional);
+            if (message.is_non_linear_format_io != null && $Object.hasOwnProperty.call(message, "is_non_linear_format_io") && message.is_non_linear_format_io !== false)
+                writer.uint32(/* id 9, wireType 0 =*/72).bool(message.is_non_linear_format_io);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelInput message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelInput
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelInput & inference.ModelInput.$Shape} ModelInput
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelInput.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelInput();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.name = value;
+                        else
+                            delete message.name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.data_type = value;
+                        else
+                            delete message.data_type;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.format = value;
+                        else
+                            delete message.format;
+                        continue;
+                    }
+                case 4: {
+                        if (wireType === 2) {
+                            if (!(message.dims && message.dims.length))
+                                message.dims = [];
+                            reader.int64s(message.dims);
+                            continue;
+                        }
+                        if (wireType !== 0)
+                            break;
+                        if (!(message.dims && message.dims.length))
+                            message.dims = [];
+                        message.dims.push(reader.int64());
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        message.reshape = $root.inference.ModelTensorReshape.decode(reader, reader.size(), $undefined, _depth + 1, message.reshape);
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.is_shape_tensor = value;
+                        else
+                            delete message.is_shape_tensor;
+                        continue;
+                    }
+                case 7: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.allow_ragged_batch = value;
+                        else
+                            delete message.allow_ragged_batch;
+                        continue;
+                    }
+                case 8: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.optional = value;
+                        else
+                            delete message.optional;
+                        continue;
+                    }
+                case 9: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.is_non_linear_format_io = value;
+                        else
+                            delete message.is_non_linear_format_io;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelInput message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelInput
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelInput} ModelInput
+         */
+        ModelInput.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelInput)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelInput: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelInput();
+            if (object.name != null)
+                if (typeof object.name !== "string" || object.name.length)
+                    message.name = $String(object.name);
+            if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
+                switch (object.data_type) {
+                case "TYPE_INVALID":
+                case 0:
+                    message.data_type = 0;
+                    break;
+                case "TYPE_BOOL":
+                case 1:
+                    message.data_type = 1;
+                    break;
+                case "TYPE_UINT8":
+                case 2:
+                    message.data_type = 2;
+                    break;
+                case "TYPE_UINT16":
+                case 3:
+                    message.data_type = 3;
+                    break;
+                case "TYPE_UINT32":
+                case 4:
+                    message.data_type = 4;
+                    break;
+                case "TYPE_UINT64":
+                case 5:
+                    message.data_type = 5;
+                    break;
+                case "TYPE_INT8":
+                case 6:
+                    message.data_type = 6;
+                    break;
+                case "TYPE_INT16":
+                case 7:
+                    message.data_type = 7;
+                    break;
+                case "TYPE_INT32":
+                case 8:
+                    message.data_type = 8;
+                    break;
+                case "TYPE_INT64":
+                case 9:
+                    message.data_type = 9;
+                    break;
+                case "TYPE_FP16":
+                case 10:
+                    message.data_type = 10;
+                    break;
+                case "TYPE_FP32":
+                case 11:
+                    message.data_type = 11;
+                    break;
+                case "TYPE_FP64":
+                case 12:
+                    message.data_type = 12;
+                    break;
+                case "TYPE_STRING":
+                case 13:
+                    message.data_type = 13;
+                    break;
+                case "TYPE_BF16":
+                case 14:
+                    message.data_type = 14;
+                    break;
+                default:
+                    if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
+                        message.data_type = object.data_type;
+                }
+            if (object.format !== 0 && (typeof object.format !== "string" || $root.inference.ModelInput.Format[object.format] !== 0))
+                switch (object.format) {
+                case "FORMAT_NONE":
+                case 0:
+                    message.format = 0;
+                    break;
+                case "FORMAT_NHWC":
+                case 1:
+                    message.format = 1;
+                    break;
+                case "FORMAT_NCHW":
+                case 2:
+                    message.format = 2;
+                    break;
+                default:
+                    if (typeof object.format === "number" && (object.format | 0) === object.format)
+                        message.format = object.format;
+                }
+            if (object.dims) {
+                if (!$Array.isArray(object.dims))
+                    throw $TypeError(".inference.ModelInput.dims: array expected");
+                message.dims = $Array(object.dims.length);
+                for (let i = 0; i < object.dims.length; ++i)
+                    if ($util.Long)
+                        message.dims[i] = $util.Long.fromValue(object.dims[i], false);
+                    else if (typeof object.dims[i] === "string")
+                        message.dims[i] = $parseInt(object.dims[i], 10);
+                    else if (typeof object.dims[i] === "number")
+                        message.dims[i] = object.dims[i];
+                    else if (typeof object.dims[i] === "object")
+                        message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
+            }
+            if (object.reshape != null) {
+                if (!$util.isObject(object.reshape))
+                    throw $TypeError(".inference.ModelInput.reshape: object expected");
+                message.reshape = $root.inference.ModelTensorReshape.fromObject(object.reshape, _depth + 1);
+            }
+            if (object.is_shape_tensor != null)
+                if (object.is_shape_tensor)
+                    message.is_shape_tensor = $Boolean(object.is_shape_tensor);
+            if (object.allow_ragged_batch != null)
+                if (object.allow_ragged_batch)
+                    message.allow_ragged_batch = $Boolean(object.allow_ragged_batch);
+            if (object.optional != null)
+                if (object.optional)
+                    message.optional = $Boolean(object.optional);
+            if (object.is_non_linear_format_io != null)
+                if (object.is_non_linear_format_io)
+                    message.is_non_linear_format_io = $Boolean(object.is_non_linear_format_io);
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelInput message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelInput
+         * @static
+         * @param {inference.ModelInput} message ModelInput
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelInput.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.dims = [];
+            if (options.defaults) {
+                object.name = "";
+                object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+                object.format = options.enums === $String ? "FORMAT_NONE" : 0;
+                object.reshape = null;
+                object.is_shape_tensor = false;
+                object.allow_ragged_batch = false;
+                object.optional = false;
+                object.is_non_linear_format_io = false;
+            }
+            if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                object.name = message.name;
+            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
+                object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
+            if (message.format != null && $Object.hasOwnProperty.call(message, "format"))
+                object.format = options.enums === $String ? $root.inference.ModelInput.Format[message.format] === $undefined ? message.format : $root.inference.ModelInput.Format[message.format] : message.format;
+            if (message.dims && message.dims.length) {
+                object.dims = $Array(message.dims.length);
+                for (let j = 0; j < message.dims.length; ++j)
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.dims[j] = typeof message.dims[j] === "number" ? $BigInt(message.dims[j]) : $util.Long.fromBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0, false).toBigInt();
+                    else if (typeof message.dims[j] === "number")
+                        object.dims[j] = options.longs === $String ? $String(message.dims[j]) : message.dims[j];
+                    else
+                        object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
+            }
+            if (message.reshape != null && $Object.hasOwnProperty.call(message, "reshape"))
+                object.reshape = $root.inference.ModelTensorReshape.toObject(message.reshape, options, _depth + 1);
+            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor"))
+                object.is_shape_tensor = message.is_shape_tensor;
+            if (message.allow_ragged_batch != null && $Object.hasOwnProperty.call(message, "allow_ragged_batch"))
+                object.allow_ragged_batch = message.allow_ragged_batch;
+            if (message.optional != null && $Object.hasOwnProperty.call(message, "optional"))
+                object.optional = message.optional;
+            if (message.is_non_linear_format_io != null && $Object.hasOwnProperty.call(message, "is_non_linear_format_io"))
+                object.is_non_linear_format_io = message.is_non_linear_format_io;
+            return object;
+        };
+
+        /**
+         * Converts this ModelInput to JSON.
+         * @function toJSON
+         * @memberof inference.ModelInput
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelInput.prototype.toJSON = function() {
+            return ModelInput.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        /**
+         * Format enum.
+         * @name inference.ModelInput.Format
+         * @enum {number}
+         * @property {number} FORMAT_NONE=0 FORMAT_NONE value
+         * @property {number} FORMAT_NHWC=1 FORMAT_NHWC value
+         * @property {number} FORMAT_NCHW=2 FORMAT_NCHW value
+         */
+        ModelInput.Format = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "FORMAT_NONE"] = 0;
+            values[valuesById[1] = "FORMAT_NHWC"] = 1;
+            values[valuesById[2] = "FORMAT_NCHW"] = 2;
+            return values;
+        })();
+
+        return ModelInput;
+    })();
+
+    inference.ModelOutput = (function() {
+
+        /**
+         * Properties of a ModelOutput.
+         * @typedef {Object} inference.ModelOutput.$Properties
+         * @property {string|null} [name] ModelOutput name
+         * @property {inference.DataType|null} [data_type] ModelOutput data_type
+         * @property {Array.<number|Long>|null} [dims] ModelOutput dims
+         * @property {inference.ModelTensorReshape.$Properties|null} [reshape] ModelOutput reshape
+         * @property {string|null} [label_filename] ModelOutput label_filename
+         * @property {boolean|null} [is_shape_tensor] ModelOutput is_shape_tensor
+         * @property {boolean|null} [is_non_linear_format_io] ModelOutput is_non_linear_format_io
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelOutput.
+         * @memberof inference
+         * @interface IModelOutput
+         * @augments inference.ModelOutput.$Properties
+         * @deprecated Use inference.ModelOutput.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelOutput.
+         * @typedef {inference.ModelOutput.$Properties} inference.ModelOutput.$Shape
+         */
+
+        /**
+         * Constructs a new ModelOutput.
+         * @memberof inference
+         * @classdesc Represents a ModelOutput.
+         * @constructor
+         * @param {inference.ModelOutput.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelOutput = function (properties) {
+            this.dims = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelOutput name.
+         * @member {string} name
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.name = "";
+
+        /**
+         * ModelOutput data_type.
+         * @member {inference.DataType} data_type
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.data_type = 0;
+
+        /**
+         * ModelOutput dims.
+         * @member {Array.<number|Long>} dims
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.dims = $util.emptyArray;
+
+        /**
+         * ModelOutput reshape.
+         * @member {inference.ModelTensorReshape.$Properties|null|undefined} reshape
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.reshape = null;
+
+        /**
+         * ModelOutput label_filename.
+         * @member {string} label_filename
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.label_filename = "";
+
+        /**
+         * ModelOutput is_shape_tensor.
+         * @member {boolean} is_shape_tensor
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.is_shape_tensor = false;
+
+        /**
+         * ModelOutput is_non_linear_format_io.
+         * @member {boolean} is_non_linear_format_io
+         * @memberof inference.ModelOutput
+         * @instance
+         */
+        ModelOutput.prototype.is_non_linear_format_io = false;
+
+        /**
+         * Creates a new ModelOutput instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelOutput
+         * @static
+         * @param {inference.ModelOutput.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelOutput} ModelOutput instance
+         * @type {{
+         *   (properties: inference.ModelOutput.$Shape): inference.ModelOutput & inference.ModelOutput.$Shape;
+         *   (properties?: inference.ModelOutput.$Properties): inference.ModelOutput;
+         * }}
+         */
+        ModelOutput.create = function(properties) {
+            return new ModelOutput(properties);
+        };
+
+        /**
+         * Encodes the specified ModelOutput message. Does not implicitly {@link inference.ModelOutput.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelOutput
+         * @static
+         * @param {inference.ModelOutput.$Properties} message ModelOutput message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelOutput.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).int32(message.data_type);
+            if (message.dims != null && message.dims.length)
+                writer.uint32(/* id 3, wireType 2 =*/26).int64s(message.dims);
+            if (message.label_filename != null && $Object.hasOwnProperty.call(message, "label_filename") && message.label_filename !== "")
+                writer.uint32(/* id 4, wireType 2 =*/34).string(message.label_filename);
+            if (message.reshape != null && $Object.hasOwnProperty.call(message, "reshape"))
+                $root.inference.ModelTensorReshape.encode(message.reshape, writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor") && message.is_shape_tensor !== false)
+                writer.uint32(/* id 6, wireType 0 =*/48).bool(message.is_shape_tensor);
+            if (message.is_non_linear_format_io != null && $Object.hasOwnProperty.call(message, "is_non_linear_format_io") && message.is_non_linear_format_io !== false)
+                writer.uint32(/* id 7, wireType 0 =*/56).bool(message.is_non_linear_format_io);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelOutput message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelOutput
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelOutput & inference.ModelOutput.$Shape} ModelOutput
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelOutput.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelOutput();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.name = value;
+                        else
+                            delete message.name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.data_type = value;
+                        else
+                            delete message.data_type;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType === 2) {
+                            if (!(message.dims && message.dims.length))
+                                message.dims = [];
+                            reader.int64s(message.dims);
+                            continue;
+                        }
+                        if (wireType !== 0)
+                            break;
+                        if (!(message.dims && message.dims.length))
+                            message.dims = [];
+                        message.dims.push(reader.int64());
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        message.reshape = $root.inference.ModelTensorReshape.decode(reader, reader.size(), $undefined, _depth + 1, message.reshape);
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.label_filename = value;
+                        else
+                            delete message.label_filename;
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.is_shape_tensor = value;
+                        else
+                            delete message.is_shape_tensor;
+                        continue;
+                    }
+                case 7: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.is_non_linear_format_io = value;
+                        else
+                            delete message.is_non_linear_format_io;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelOutput message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelOutput
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelOutput} ModelOutput
+         */
+        ModelOutput.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelOutput)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelOutput: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelOutput();
+            if (object.name != null)
+                if (typeof object.name !== "string" || object.name.length)
+                    message.name = $String(object.name);
+            if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
+                switch (object.data_type) {
+                case "TYPE_INVALID":
+                case 0:
+                    message.data_type = 0;
+                    break;
+                case "TYPE_BOOL":
+                case 1:
+                    message.data_type = 1;
+                    break;
+                case "TYPE_UINT8":
+                case 2:
+                    message.data_type = 2;
+                    break;
+                case "TYPE_UINT16":
+                case 3:
+                    message.data_type = 3;
+                    break;
+                case "TYPE_UINT32":
+                case 4:
+                    message.data_type = 4;
+                    break;
+                case "TYPE_UINT64":
+                case 5:
+                    message.data_type = 5;
+                    break;
+                case "TYPE_INT8":
+                case 6:
+                    message.data_type = 6;
+                    break;
+                case "TYPE_INT16":
+                case 7:
+                    message.data_type = 7;
+                    break;
+                case "TYPE_INT32":
+                case 8:
+                    message.data_type = 8;
+                    break;
+                case "TYPE_INT64":
+                case 9:
+                    message.data_type = 9;
+                    break;
+                case "TYPE_FP16":
+                case 10:
+                    message.data_type = 10;
+                    break;
+                case "TYPE_FP32":
+                case 11:
+                    message.data_type = 11;
+                    break;
+                case "TYPE_FP64":
+                case 12:
+                    message.data_type = 12;
+                    break;
+                case "TYPE_STRING":
+                case 13:
+                    message.data_type = 13;
+                    break;
+                case "TYPE_BF16":
+                case 14:
+                    message.data_type = 14;
+                    break;
+                default:
+                    if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
+                        message.data_type = object.data_type;
+                }
+            if (object.dims) {
+                if (!$Array.isArray(object.dims))
+                    throw $TypeError(".inference.ModelOutput.dims: array expected");
+                message.dims = $Array(object.dims.length);
+                for (let i = 0; i < object.dims.length; ++i)
+                    if ($util.Long)
+                        message.dims[i] = $util.Long.fromValue(object.dims[i], false);
+                    else if (typeof object.dims[i] === "string")
+                        message.dims[i] = $parseInt(object.dims[i], 10);
+                    else if (typeof object.dims[i] === "number")
+                        message.dims[i] = object.dims[i];
+                    else if (typeof object.dims[i] === "object")
+                        message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
+            }
+            if (object.reshape != null) {
+                if (!$util.isObject(object.reshape))
+                    throw $TypeError(".inference.ModelOutput.reshape: object expected");
+                message.reshape = $root.inference.ModelTensorReshape.fromObject(object.reshape, _depth + 1);
+            }
+            if (object.label_filename != null)
+                if (typeof object.label_filename !== "string" || object.label_filename.length)
+                    message.label_filename = $String(object.label_filename);
+            if (object.is_shape_tensor != null)
+                if (object.is_shape_tensor)
+                    message.is_shape_tensor = $Boolean(object.is_shape_tensor);
+            if (object.is_non_linear_format_io != null)
+                if (object.is_non_linear_format_io)
+                    message.is_non_linear_format_io = $Boolean(object.is_non_linear_format_io);
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelOutput message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelOutput
+         * @static
+         * @param {inference.ModelOutput} message ModelOutput
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelOutput.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.dims = [];
+            if (options.defaults) {
+                object.name = "";
+                object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+                object.label_filename = "";
+                object.reshape = null;
+                object.is_shape_tensor = false;
+                object.is_non_linear_format_io = false;
+            }
+            if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                object.name = message.name;
+            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
+                object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
+            if (message.dims && message.dims.length) {
+                object.dims = $Array(message.dims.length);
+                for (let j = 0; j < message.dims.length; ++j)
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.dims[j] = typeof message.dims[j] === "number" ? $BigInt(message.dims[j]) : $util.Long.fromBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0, false).toBigInt();
+                    else if (typeof message.dims[j] === "number")
+                        object.dims[j] = options.longs === $String ? $String(message.dims[j]) : message.dims[j];
+                    else
+                        object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
+            }
+            if (message.label_filename != null && $Object.hasOwnProperty.call(message, "label_filename"))
+                object.label_filename = message.label_filename;
+            if (message.reshape != null && $Object.hasOwnProperty.call(message, "reshape"))
+                object.reshape = $root.inference.ModelTensorReshape.toObject(message.reshape, options, _depth + 1);
+            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor"))
+                object.is_shape_tensor = message.is_shape_tensor;
+            if (message.is_non_linear_format_io != null && $Object.hasOwnProperty.call(message, "is_non_linear_format_io"))
+                object.is_non_linear_format_io = message.is_non_linear_format_io;
+            return object;
+        };
+
+        /**
+         * Converts this ModelOutput to JSON.
+         * @function toJSON
+         * @memberof inference.ModelOutput
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelOutput.prototype.toJSON = function() {
+            return ModelOutput.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return ModelOutput;
+    })();
+
+    inference.BatchInput = (function() {
+
+        /**
+         * Properties of a BatchInput.
+         * @typedef {Object} inference.BatchInput.$Properties
+         * @property {inference.BatchInput.Kind|null} [kind] BatchInput kind
+         * @property {Array.<string>|null} [target_name] BatchInput target_name
+         * @property {inference.DataType|null} [data_type] BatchInput data_type
+         * @property {Array.<string>|null} [source_input] BatchInput source_input
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a BatchInput.
+         * @memberof inference
+         * @interface IBatchInput
+         * @augments inference.BatchInput.$Properties
+         * @deprecated Use inference.BatchInput.$Properties instead.
+         */
+
+        /**
+         * Shape of a BatchInput.
+         * @typedef {inference.BatchInput.$Properties} inference.BatchInput.$Shape
+         */
+
+        /**
+         * Constructs a new BatchInput.
+         * @memberof inference
+         * @classdesc Represents a BatchInput.
+         * @constructor
+         * @param {inference.BatchInput.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const BatchInput = function (properties) {
+            this.target_name = [];
+            this.source_input = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * BatchInput kind.
+         * @member {inference.BatchInput.Kind} kind
+         * @memberof inference.BatchInput
+         * @instance
+         */
+        BatchInput.prototype.kind = 0;
+
+        /**
+         * BatchInput target_name.
+         * @member {Array.<string>} target_name
+         * @memberof inference.BatchInput
+         * @instance
+         */
+        BatchInput.prototype.target_name = $util.emptyArray;
+
+        /**
+         * BatchInput data_type.
+         * @member {inference.DataType} data_type
+         * @memberof inference.BatchInput
+         * @instance
+         */
+        BatchInput.prototype.data_type = 0;
+
+        /**
+         * BatchInput source_input.
+         * @member {Array.<string>} source_input
+         * @memberof inference.BatchInput
+         * @instance
+         */
+        BatchInput.prototype.source_input = $util.emptyArray;
+
+        /**
+         * Creates a new BatchInput instance using the specified properties.
+         * @function create
+         * @memberof inference.BatchInput
+         * @static
+         * @param {inference.BatchInput.$Properties=} [properties] Properties to set
+         * @returns {inference.BatchInput} BatchInput instance
+         * @type {{
+         *   (properties: inference.BatchInput.$Shape): inference.BatchInput & inference.BatchInput.$Shape;
+         *   (properties?: inference.BatchInput.$Properties): inference.BatchInput;
+         * }}
+         */
+        BatchInput.create = function(properties) {
+            return new BatchInput(properties);
+        };
+
+        /**
+         * Encodes the specified BatchInput message. Does not implicitly {@link inference.BatchInput.verify|verify} messages.
+         * @function encode
+         * @memberof inference.BatchInput
+         * @static
+         * @param {inference.BatchInput.$Properties} message BatchInput message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        BatchInput.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).int32(message.kind);
+            if (message.target_name != null && message.target_name.length)
+                for (let i = 0; i < message.target_name.length; ++i)
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.target_name[i]);
+            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
+                writer.uint32(/* id 3, wireType 0 =*/24).int32(message.data_type);
+            if (message.source_input != null && message.source_input.length)
+                for (let i = 0; i < message.source_input.length; ++i)
+                    writer.uint32(/* id 4, wireType 2 =*/34).string(message.source_input[i]);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a BatchInput message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.BatchInput
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.BatchInput & inference.BatchInput.$Shape} BatchInput
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        BatchInput.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.BatchInput();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.kind = value;
+                        else
+                            delete message.kind;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.target_name && message.target_name.length))
+                            message.target_name = [];
+                        message.target_name.push(reader.stringVerify());
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.data_type = value;
+                        else
+                            delete message.data_type;
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.source_input && message.source_input.length))
+                            message.source_input = [];
+                        message.source_input.push(reader.stringVerify());
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a BatchInput message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.BatchInput
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.BatchInput} BatchInput
+         */
+        BatchInput.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.BatchInput)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.BatchInput: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.BatchInput();
+            if (object.kind !== 0 && (typeof object.kind !== "string" || $root.inference.BatchInput.Kind[object.kind] !== 0))
+                switch (object.kind) {
+                case "BATCH_ELEMENT_COUNT":
+                case 0:
+                    message.kind = 0;
+                    break;
+                case "BATCH_ACCUMULATED_ELEMENT_COUNT":
+                case 1:
+                    message.kind = 1;
+                    break;
+                case "BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO":
+                case 2:
+                    message.kind = 2;
+                    break;
+                case "BATCH_MAX_ELEMENT_COUNT_AS_SHAPE":
+                case 3:
+                    message.kind = 3;
+                    break;
+                case "BATCH_ITEM_SHAPE":
+                case 4:
+                    message.kind = 4;
+                    break;
+                case "BATCH_ITEM_SHAPE_FLATTEN":
+                case 5:
+                    message.kind = 5;
+                    break;
+                default:
+                    if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
+                        message.kind = object.kind;
+                }
+            if (object.target_name) {
+                if (!$Array.isArray(object.target_name))
+                    throw $TypeError(".inference.BatchInput.target_name: array expected");
+                message.target_name = $Array(object.target_name.length);
+                for (let i = 0; i < object.target_name.length; ++i)
+                    message.target_name[i] = $String(object.target_name[i]);
+            }
+            if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
+                switch (object.data_type) {
+                case "TYPE_INVALID":
+                case 0:
+                    message.data_type = 0;
+                    break;
+                case "TYPE_BOOL":
+                case 1:
+                    message.data_type = 1;
+                    break;
+                case "TYPE_UINT8":
+                case 2:
+                    message.data_type = 2;
+                    break;
+                case "TYPE_UINT16":
+                case 3:
+                    message.data_type = 3;
+                    break;
+                case "TYPE_UINT32":
+                case 4:
+                    message.data_type = 4;
+                    break;
+                case "TYPE_UINT64":
+                case 5:
+                    message.data_type = 5;
+                    break;
+                case "TYPE_INT8":
+                case 6:
+                    message.data_type = 6;
+                    break;
+                case "TYPE_INT16":
+                case 7:
+                    message.data_type = 7;
+                    break;
+                case "TYPE_INT32":
+                case 8:
+                    message.data_type = 8;
+                    break;
+                case "TYPE_INT64":
+                case 9:
+                    message.data_type = 9;
+                    break;
+                case "TYPE_FP16":
+                case 10:
+                    message.data_type = 10;
+                    break;
+                case "TYPE_FP32":
+                case 11:
+                    message.data_type = 11;
+                    break;
+                case "TYPE_FP64":
+                case 12:
+                    message.data_type = 12;
+                    break;
+                case "TYPE_STRING":
+                case 13:
+                    message.data_type = 13;
+                    break;
+                case "TYPE_BF16":
+                case 14:
+                    message.data_type = 14;
+                    break;
+                default:
+                    if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
+                        message.data_type = object.data_type;
+                }
+            if (object.source_input) {
+                if (!$Array.isArray(object.source_input))
+                    throw $TypeError(".inference.BatchInput.source_input: array expected");
+                message.source_input = $Array(object.source_input.length);
+                for (let i = 0; i < object.source_input.length; ++i)
+                    message.source_input[i] = $String(object.source_input[i]);
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a BatchInput message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.BatchInput
+         * @static
+         * @param {inference.BatchInput} message BatchInput
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        BatchInput.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults) {
+                object.target_name = [];
+                object.source_input = [];
+            }
+            if (options.defaults) {
+                object.kind = options.enums === $String ? "BATCH_ELEMENT_COUNT" : 0;
+                object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+            }
+            if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                object.kind = options.enums === $String ? $root.inference.BatchInput.Kind[message.kind] === $undefined ? message.kind : $root.inference.BatchInput.Kind[message.kind] : message.kind;
+            if (message.target_name && message.target_name.length) {
+                object.target_name = $Array(message.target_name.length);
+                for (let j = 0; j < message.target_name.length; ++j)
+                    object.target_name[j] = message.target_name[j];
+            }
+            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
+                object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
+            if (message.source_input && message.source_input.length) {
+                object.source_input = $Array(message.source_input.length);
+                for (let j = 0; j < message.source_input.length; ++j)
+                    object.source_input[j] = message.source_input[j];
+            }
+            return object;
+        };
+
+        /**
+         * Converts this BatchInput to JSON.
+         * @function toJSON
+         * @memberof inference.BatchInput
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        BatchInput.prototype.toJSON = function() {
+            return BatchInput.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        /**
+         * Kind enum.
+         * @name inference.BatchInput.Kind
+         * @enum {number}
+         * @property {number} BATCH_ELEMENT_COUNT=0 BATCH_ELEMENT_COUNT value
+         * @property {number} BATCH_ACCUMULATED_ELEMENT_COUNT=1 BATCH_ACCUMULATED_ELEMENT_COUNT value
+         * @property {number} BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO=2 BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO value
+         * @property {number} BATCH_MAX_ELEMENT_COUNT_AS_SHAPE=3 BATCH_MAX_ELEMENT_COUNT_AS_SHAPE value
+         * @property {number} BATCH_ITEM_SHAPE=4 BATCH_ITEM_SHAPE value
+         * @property {number} BATCH_ITEM_SHAPE_FLATTEN=5 BATCH_ITEM_SHAPE_FLATTEN value
+         */
+        BatchInput.Kind = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "BATCH_ELEMENT_COUNT"] = 0;
+            values[valuesById[1] = "BATCH_ACCUMULATED_ELEMENT_COUNT"] = 1;
+            values[valuesById[2] = "BATCH_ACCUMULATED_ELEMENT_COUNT_WITH_ZERO"] = 2;
+            values[valuesById[3] = "BATCH_MAX_ELEMENT_COUNT_AS_SHAPE"] = 3;
+            values[valuesById[4] = "BATCH_ITEM_SHAPE"] = 4;
+            values[valuesById[5] = "BATCH_ITEM_SHAPE_FLATTEN"] = 5;
+            return values;
+        })();
+
+        return BatchInput;
+    })();
+
+    inference.BatchOutput = (function() {
+
+        /**
+         * Properties of a BatchOutput.
+         * @typedef {Object} inference.BatchOutput.$Properties
+         * @property {Array.<string>|null} [target_name] BatchOutput target_name
+         * @property {inference.BatchOutput.Kind|null} [kind] BatchOutput kind
+         * @property {Array.<string>|null} [source_input] BatchOutput source_input
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a BatchOutput.
+         * @memberof inference
+         * @interface IBatchOutput
+         * @augments inference.BatchOutput.$Properties
+         * @deprecated Use inference.BatchOutput.$Properties instead.
+         */
+
+        /**
+         * Shape of a BatchOutput.
+         * @typedef {inference.BatchOutput.$Properties} inference.BatchOutput.$Shape
+         */
+
+        /**
+         * Constructs a new BatchOutput.
+         * @memberof inference
+         * @classdesc Represents a BatchOutput.
+         * @constructor
+         * @param {inference.BatchOutput.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const BatchOutput = function (properties) {
+            this.target_name = [];
+            this.source_input = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * BatchOutput target_name.
+         * @member {Array.<string>} target_name
+         * @memberof inference.BatchOutput
+         * @instance
+         */
+        BatchOutput.prototype.target_name = $util.emptyArray;
+
+        /**
+         * BatchOutput kind.
+         * @member {inference.BatchOutput.Kind} kind
+         * @memberof inference.BatchOutput
+         * @instance
+         */
+        BatchOutput.prototype.kind = 0;
+
+        /**
+         * BatchOutput source_input.
+         * @member {Array.<string>} source_input
+         * @memberof inference.BatchOutput
+         * @instance
+         */
+        BatchOutput.prototype.source_input = $util.emptyArray;
+
+        /**
+         * Creates a new BatchOutput instance using the specified properties.
+         * @function create
+         * @memberof inference.BatchOutput
+         * @static
+         * @param {inference.BatchOutput.$Properties=} [properties] Properties to set
+         * @returns {inference.BatchOutput} BatchOutput instance
+         * @type {{
+         *   (properties: inference.BatchOutput.$Shape): inference.BatchOutput & inference.BatchOutput.$Shape;
+         *   (properties?: inference.BatchOutput.$Properties): inference.BatchOutput;
+         * }}
+         */
+        BatchOutput.create = function(properties) {
+            return new BatchOutput(properties);
+        };
+
+        /**
+         * Encodes the specified BatchOutput message. Does not implicitly {@link inference.BatchOutput.verify|verify} messages.
+         * @function encode
+         * @memberof inference.BatchOutput
+         * @static
+         * @param {inference.BatchOutput.$Properties} message BatchOutput message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        BatchOutput.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.target_name != null && message.target_name.length)
+                for (let i = 0; i < message.target_name.length; ++i)
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.target_name[i]);
+            if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).int32(message.kind);
+            if (message.source_input != null && message.source_input.length)
+                for (let i = 0; i < message.source_input.length; ++i)
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.source_input[i]);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a BatchOutput message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.BatchOutput
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.BatchOutput & inference.BatchOutput.$Shape} BatchOutput
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        BatchOutput.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.BatchOutput();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.target_name && message.target_name.length))
+                            message.target_name = [];
+                        message.target_name.push(reader.stringVerify());
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.kind = value;
+                        else
+                            delete message.kind;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.source_input && message.source_input.length))
+                            message.source_input = [];
+                        message.source_input.push(reader.stringVerify());
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a BatchOutput message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.BatchOutput
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.BatchOutput} BatchOutput
+         */
+        BatchOutput.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.BatchOutput)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.BatchOutput: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.BatchOutput();
+            if (object.target_name) {
+                if (!$Array.isArray(object.target_name))
+                    throw $TypeError(".inference.BatchOutput.target_name: array expected");
+                message.target_name = $Array(object.target_name.length);
+                for (let i = 0; i < object.target_name.length; ++i)
+                    message.target_name[i] = $String(object.target_name[i]);
+            }
+            if (object.kind !== 0 && (typeof object.kind !== "string" || $root.inference.BatchOutput.Kind[object.kind] !== 0))
+                switch (object.kind) {
+                case "BATCH_SCATTER_WITH_INPUT_SHAPE":
+                case 0:
+                    message.kind = 0;
+                    break;
+                default:
+                    if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
+                        message.kind = object.kind;
+                }
+            if (object.source_input) {
+                if (!$Array.isArray(object.source_input))
+                    throw $TypeError(".inference.BatchOutput.source_input: array expected");
+                message.source_input = $Array(object.source_input.length);
+                for (let i = 0; i < object.source_input.length; ++i)
+                    message.source_input[i] = $String(object.source_input[i]);
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a BatchOutput message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.BatchOutput
+         * @static
+         * @param {inference.BatchOutput} message BatchOutput
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        BatchOutput.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults) {
+                object.target_name = [];
+                object.source_input = [];
+            }
+            if (options.defaults)
+                object.kind = options.enums === $String ? "BATCH_SCATTER_WITH_INPUT_SHAPE" : 0;
+            if (message.target_name && message.target_name.length) {
+                object.target_name = $Array(message.target_name.length);
+                for (let j = 0; j < message.target_name.length; ++j)
+                    object.target_name[j] = message.target_name[j];
+            }
+            if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                object.kind = options.enums === $String ? $root.inference.BatchOutput.Kind[message.kind] === $undefined ? message.kind : $root.inference.BatchOutput.Kind[message.kind] : message.kind;
+            if (message.source_input && message.source_input.length) {
+                object.source_input = $Array(message.source_input.length);
+                for (let j = 0; j < message.source_input.length; ++j)
+                    object.source_input[j] = message.source_input[j];
+            }
+            return object;
+        };
+
+        /**
+         * Converts this BatchOutput to JSON.
+         * @function toJSON
+         * @memberof inference.BatchOutput
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        BatchOutput.prototype.toJSON = function() {
+            return BatchOutput.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        /**
+         * Kind enum.
+         * @name inference.BatchOutput.Kind
+         * @enum {number}
+         * @property {number} BATCH_SCATTER_WITH_INPUT_SHAPE=0 BATCH_SCATTER_WITH_INPUT_SHAPE value
+         */
+        BatchOutput.Kind = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "BATCH_SCATTER_WITH_INPUT_SHAPE"] = 0;
+            return values;
+        })();
+
+        return BatchOutput;
     })();
 
     inference.ModelVersionPolicy = (function() {
@@ -9655,44 +14690,44 @@ export const inference = $root.inference = (() => {
         return ModelVersionPolicy;
     })();
 
-    inference.ModelInput = (function() {
+    inference.ModelOptimizationPolicy = (function() {
 
         /**
-         * Properties of a ModelInput.
-         * @typedef {Object} inference.ModelInput.$Properties
-         * @property {string|null} [name] ModelInput name
-         * @property {inference.DataType|null} [data_type] ModelInput data_type
-         * @property {inference.ModelInput.Format|null} [format] ModelInput format
-         * @property {Array.<number|Long>|null} [dims] ModelInput dims
-         * @property {boolean|null} [is_shape_tensor] ModelInput is_shape_tensor
-         * @property {boolean|null} [allow_ragged_batch] ModelInput allow_ragged_batch
-         * @property {boolean|null} [optional] ModelInput optional
+         * Properties of a ModelOptimizationPolicy.
+         * @typedef {Object} inference.ModelOptimizationPolicy.$Properties
+         * @property {inference.ModelOptimizationPolicy.Graph.$Properties|null} [graph] ModelOptimizationPolicy graph
+         * @property {inference.ModelOptimizationPolicy.ModelPriority|null} [priority] ModelOptimizationPolicy priority
+         * @property {inference.ModelOptimizationPolicy.Cuda.$Properties|null} [cuda] ModelOptimizationPolicy cuda
+         * @property {inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties|null} [execution_accelerators] ModelOptimizationPolicy execution_accelerators
+         * @property {inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties|null} [input_pinned_memory] ModelOptimizationPolicy input_pinned_memory
+         * @property {inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties|null} [output_pinned_memory] ModelOptimizationPolicy output_pinned_memory
+         * @property {number|null} [gather_kernel_buffer_threshold] ModelOptimizationPolicy gather_kernel_buffer_threshold
+         * @property {boolean|null} [eager_batching] ModelOptimizationPolicy eager_batching
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
         /**
-         * Properties of a ModelInput.
+         * Properties of a ModelOptimizationPolicy.
          * @memberof inference
-         * @interface IModelInput
-         * @augments inference.ModelInput.$Properties
-         * @deprecated Use inference.ModelInput.$Properties instead.
+         * @interface IModelOptimizationPolicy
+         * @augments inference.ModelOptimizationPolicy.$Properties
+         * @deprecated Use inference.ModelOptimizationPolicy.$Properties instead.
          */
 
         /**
-         * Shape of a ModelInput.
-         * @typedef {inference.ModelInput.$Properties} inference.ModelInput.$Shape
+         * Shape of a ModelOptimizationPolicy.
+         * @typedef {inference.ModelOptimizationPolicy.$Properties} inference.ModelOptimizationPolicy.$Shape
          */
 
         /**
-         * Constructs a new ModelInput.
+         * Constructs a new ModelOptimizationPolicy.
          * @memberof inference
-         * @classdesc Represents a ModelInput.
+         * @classdesc Represents a ModelOptimizationPolicy.
          * @constructor
-         * @param {inference.ModelInput.$Properties=} [properties] Properties to set
+         * @param {inference.ModelOptimizationPolicy.$Properties=} [properties] Properties to set
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
-        const ModelInput = function (properties) {
-            this.dims = [];
+        const ModelOptimizationPolicy = function (properties) {
             if (properties)
                 for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                     if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -9700,107 +14735,117 @@ export const inference = $root.inference = (() => {
         };
 
         /**
-         * ModelInput name.
-         * @member {string} name
-         * @memberof inference.ModelInput
+         * ModelOptimizationPolicy graph.
+         * @member {inference.ModelOptimizationPolicy.Graph.$Properties|null|undefined} graph
+         * @memberof inference.ModelOptimizationPolicy
          * @instance
          */
-        ModelInput.prototype.name = "";
+        ModelOptimizationPolicy.prototype.graph = null;
 
         /**
-         * ModelInput data_type.
-         * @member {inference.DataType} data_type
-         * @memberof inference.ModelInput
+         * ModelOptimizationPolicy priority.
+         * @member {inference.ModelOptimizationPolicy.ModelPriority} priority
+         * @memberof inference.ModelOptimizationPolicy
          * @instance
          */
-        ModelInput.prototype.data_type = 0;
+        ModelOptimizationPolicy.prototype.priority = 0;
 
         /**
-         * ModelInput format.
-         * @member {inference.ModelInput.Format} format
-         * @memberof inference.ModelInput
+         * ModelOptimizationPolicy cuda.
+         * @member {inference.ModelOptimizationPolicy.Cuda.$Properties|null|undefined} cuda
+         * @memberof inference.ModelOptimizationPolicy
          * @instance
          */
-        ModelInput.prototype.format = 0;
+        ModelOptimizationPolicy.prototype.cuda = null;
 
         /**
-         * ModelInput dims.
-         * @member {Array.<number|Long>} dims
-         * @memberof inference.ModelInput
+         * ModelOptimizationPolicy execution_accelerators.
+         * @member {inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties|null|undefined} execution_accelerators
+         * @memberof inference.ModelOptimizationPolicy
          * @instance
          */
-        ModelInput.prototype.dims = $util.emptyArray;
+        ModelOptimizationPolicy.prototype.execution_accelerators = null;
 
         /**
-         * ModelInput is_shape_tensor.
-         * @member {boolean} is_shape_tensor
-         * @memberof inference.ModelInput
+         * ModelOptimizationPolicy input_pinned_memory.
+         * @member {inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties|null|undefined} input_pinned_memory
+         * @memberof inference.ModelOptimizationPolicy
          * @instance
          */
-        ModelInput.prototype.is_shape_tensor = false;
+        ModelOptimizationPolicy.prototype.input_pinned_memory = null;
 
         /**
-         * ModelInput allow_ragged_batch.
-         * @member {boolean} allow_ragged_batch
-         * @memberof inference.ModelInput
+         * ModelOptimizationPolicy output_pinned_memory.
+         * @member {inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties|null|undefined} output_pinned_memory
+         * @memberof inference.ModelOptimizationPolicy
          * @instance
          */
-        ModelInput.prototype.allow_ragged_batch = false;
+        ModelOptimizationPolicy.prototype.output_pinned_memory = null;
 
         /**
-         * ModelInput optional.
-         * @member {boolean} optional
-         * @memberof inference.ModelInput
+         * ModelOptimizationPolicy gather_kernel_buffer_threshold.
+         * @member {number} gather_kernel_buffer_threshold
+         * @memberof inference.ModelOptimizationPolicy
          * @instance
          */
-        ModelInput.prototype.optional = false;
+        ModelOptimizationPolicy.prototype.gather_kernel_buffer_threshold = 0;
 
         /**
-         * Creates a new ModelInput instance using the specified properties.
+         * ModelOptimizationPolicy eager_batching.
+         * @member {boolean} eager_batching
+         * @memberof inference.ModelOptimizationPolicy
+         * @instance
+         */
+        ModelOptimizationPolicy.prototype.eager_batching = false;
+
+        /**
+         * Creates a new ModelOptimizationPolicy instance using the specified properties.
          * @function create
-         * @memberof inference.ModelInput
+         * @memberof inference.ModelOptimizationPolicy
          * @static
-         * @param {inference.ModelInput.$Properties=} [properties] Properties to set
-         * @returns {inference.ModelInput} ModelInput instance
+         * @param {inference.ModelOptimizationPolicy.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelOptimizationPolicy} ModelOptimizationPolicy instance
          * @type {{
-         *   (properties: inference.ModelInput.$Shape): inference.ModelInput & inference.ModelInput.$Shape;
-         *   (properties?: inference.ModelInput.$Properties): inference.ModelInput;
+         *   (properties: inference.ModelOptimizationPolicy.$Shape): inference.ModelOptimizationPolicy & inference.ModelOptimizationPolicy.$Shape;
+         *   (properties?: inference.ModelOptimizationPolicy.$Properties): inference.ModelOptimizationPolicy;
          * }}
          */
-        ModelInput.create = function(properties) {
-            return new ModelInput(properties);
+        ModelOptimizationPolicy.create = function(properties) {
+            return new ModelOptimizationPolicy(properties);
         };
 
         /**
-         * Encodes the specified ModelInput message. Does not implicitly {@link inference.ModelInput.verify|verify} messages.
+         * Encodes the specified ModelOptimizationPolicy message. Does not implicitly {@link inference.ModelOptimizationPolicy.verify|verify} messages.
          * @function encode
-         * @memberof inference.ModelInput
+         * @memberof inference.ModelOptimizationPolicy
          * @static
-         * @param {inference.ModelInput.$Properties} message ModelInput message or plain object to encode
+         * @param {inference.ModelOptimizationPolicy.$Properties} message ModelOptimizationPolicy message or plain object to encode
          * @param {$protobuf.Writer} [writer] Writer to encode to
          * @returns {$protobuf.Writer} Writer
          */
-        ModelInput.encode = function (message, writer, _depth) {
+        ModelOptimizationPolicy.encode = function (message, writer, _depth) {
             if (!writer)
                 writer = $Writer.create();
             if (_depth === $undefined)
                 _depth = 0;
             if (_depth > $util.recursionLimit)
                 throw $Error("max depth exceeded");
-            if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
-                writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
-            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
-                writer.uint32(/* id 2, wireType 0 =*/16).int32(message.data_type);
-            if (message.format != null && $Object.hasOwnProperty.call(message, "format") && message.format !== 0)
-                writer.uint32(/* id 3, wireType 0 =*/24).int32(message.format);
-            if (message.dims != null && message.dims.length)
-                writer.uint32(/* id 4, wireType 2 =*/34).int64s(message.dims);
-            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor") && message.is_shape_tensor !== false)
-                writer.uint32(/* id 6, wireType 0 =*/48).bool(message.is_shape_tensor);
-            if (message.allow_ragged_batch != null && $Object.hasOwnProperty.call(message, "allow_ragged_batch") && message.allow_ragged_batch !== false)
-                writer.uint32(/* id 7, wireType 0 =*/56).bool(message.allow_ragged_batch);
-            if (message.optional != null && $Object.hasOwnProperty.call(message, "optional") && message.optional !== false)
-                writer.uint32(/* id 8, wireType 0 =*/64).bool(message.optional);
+            if (message.graph != null && $Object.hasOwnProperty.call(message, "graph"))
+                $root.inference.ModelOptimizationPolicy.Graph.encode(message.graph, writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+            if (message.priority != null && $Object.hasOwnProperty.call(message, "priority") && message.priority !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).int32(message.priority);
+            if (message.cuda != null && $Object.hasOwnProperty.call(message, "cuda"))
+                $root.inference.ModelOptimizationPolicy.Cuda.encode(message.cuda, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+            if (message.execution_accelerators != null && $Object.hasOwnProperty.call(message, "execution_accelerators"))
+                $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.encode(message.execution_accelerators, writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+            if (message.input_pinned_memory != null && $Object.hasOwnProperty.call(message, "input_pinned_memory"))
+                $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer.encode(message.input_pinned_memory, writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+            if (message.output_pinned_memory != null && $Object.hasOwnProperty.call(message, "output_pinned_memory"))
+                $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer.encode(message.output_pinned_memory, writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
+            if (message.gather_kernel_buffer_threshold != null && $Object.hasOwnProperty.call(message, "gather_kernel_buffer_threshold") && message.gather_kernel_buffer_threshold !== 0)
+                writer.uint32(/* id 7, wireType 0 =*/56).uint32(message.gather_kernel_buffer_threshold);
+            if (message.eager_batching != null && $Object.hasOwnProperty.call(message, "eager_batching") && message.eager_batching !== false)
+                writer.uint32(/* id 8, wireType 0 =*/64).bool(message.eager_batching);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -9808,17 +14853,17 @@ export const inference = $root.inference = (() => {
         };
 
         /**
-         * Decodes a ModelInput message from the specified reader or buffer.
+         * Decodes a ModelOptimizationPolicy message from the specified reader or buffer.
          * @function decode
-         * @memberof inference.ModelInput
+         * @memberof inference.ModelOptimizationPolicy
          * @static
          * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
          * @param {number} [length] Message length if known beforehand
-         * @returns {inference.ModelInput & inference.ModelInput.$Shape} ModelInput
+         * @returns {inference.ModelOptimizationPolicy & inference.ModelOptimizationPolicy.$Shape} ModelOptimizationPolicy
          * @throws {Error} If the payload is not a reader or valid buffer
          * @throws {$protobuf.util.ProtocolError} If required fields are missing
          */
-        ModelInput.decode = function (reader, length, _end, _depth, _target) {
+        ModelOptimizationPolicy.decode = function (reader, length, _end, _depth, _target) {
             if (!(reader instanceof $Reader))
                 reader = $Reader.create(reader);
             if (_depth === $undefined)
@@ -9835,7 +14880,7 @@ export const inference = $root.inference = (() => {
                 length = reader.len;
                 reader.len = end;
             }
-            message = _target || new $root.inference.ModelInput();
+            message = _target || new $root.inference.ModelOptimizationPolicy();
             while (reader.pos < end) {
                 let start = reader.pos;
                 let tag = reader.tag();
@@ -9848,69 +14893,58 @@ export const inference = $root.inference = (() => {
                 case 1: {
                         if (wireType !== 2)
                             break;
-                        if ((value = reader.stringVerify()).length)
-                            message.name = value;
-                        else
-                            delete message.name;
+                        message.graph = $root.inference.ModelOptimizationPolicy.Graph.decode(reader, reader.size(), $undefined, _depth + 1, message.graph);
                         continue;
                     }
                 case 2: {
                         if (wireType !== 0)
                             break;
                         if (value = reader.int32())
-                            message.data_type = value;
+                            message.priority = value;
                         else
-                            delete message.data_type;
+                            delete message.priority;
                         continue;
                     }
                 case 3: {
-                        if (wireType !== 0)
+                        if (wireType !== 2)
                             break;
-                        if (value = reader.int32())
-                            message.format = value;
-                        else
-                            delete message.format;
+                        message.cuda = $root.inference.ModelOptimizationPolicy.Cuda.decode(reader, reader.size(), $undefined, _depth + 1, message.cuda);
                         continue;
                     }
                 case 4: {
-                        if (wireType === 2) {
-                            if (!(message.dims && message.dims.length))
-                                message.dims = [];
-                            reader.int64s(message.dims);
-                            continue;
-                        }
-                        if (wireType !== 0)
+                        if (wireType !== 2)
                             break;
-                        if (!(message.dims && message.dims.length))
-                            message.dims = [];
-                        message.dims.push(reader.int64());
+                        message.execution_accelerators = $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.decode(reader, reader.size(), $undefined, _depth + 1, message.execution_accelerators);
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        message.input_pinned_memory = $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer.decode(reader, reader.size(), $undefined, _depth + 1, message.input_pinned_memory);
                         continue;
                     }
                 case 6: {
-                        if (wireType !== 0)
+                        if (wireType !== 2)
                             break;
-                        if (value = reader.bool())
-                            message.is_shape_tensor = value;
-                        else
-                            delete message.is_shape_tensor;
+                        message.output_pinned_memory = $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer.decode(reader, reader.size(), $undefined, _depth + 1, message.output_pinned_memory);
                         continue;
                     }
                 case 7: {
                         if (wireType !== 0)
                             break;
-                        if (value = reader.bool())
-                            message.allow_ragged_batch = value;
+                        if (value = reader.uint32())
+                            message.gather_kernel_buffer_threshold = value;
                         else
-                            delete message.allow_ragged_batch;
+                            delete message.gather_kernel_buffer_threshold;
                         continue;
                     }
                 case 8: {
                         if (wireType !== 0)
                             break;
                         if (value = reader.bool())
-                            message.optional = value;
+                            message.eager_batching = value;
                         else
-                            delete message.optional;
+                            delete message.eager_batching;
                         continue;
                     }
                 }
@@ -9931,146 +14965,85 @@ export const inference = $root.inference = (() => {
         };
 
         /**
-         * Creates a ModelInput message from a plain object. Also converts values to their respective internal types.
+         * Creates a ModelOptimizationPolicy message from a plain object. Also converts values to their respective internal types.
          * @function fromObject
-         * @memberof inference.ModelInput
+         * @memberof inference.ModelOptimizationPolicy
          * @static
          * @param {Object.<string,*>} object Plain object
-         * @returns {inference.ModelInput} ModelInput
+         * @returns {inference.ModelOptimizationPolicy} ModelOptimizationPolicy
          */
-        ModelInput.fromObject = function (object, _depth) {
-            if (object instanceof $root.inference.ModelInput)
+        ModelOptimizationPolicy.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelOptimizationPolicy)
                 return object;
             if (!$util.isObject(object))
-                throw $TypeError(".inference.ModelInput: object expected");
+                throw $TypeError(".inference.ModelOptimizationPolicy: object expected");
             if (_depth === $undefined)
                 _depth = 0;
             if (_depth > $util.recursionLimit)
                 throw $Error("max depth exceeded");
-            let message = new $root.inference.ModelInput();
-            if (object.name != null)
-                if (typeof object.name !== "string" || object.name.length)
-                    message.name = $String(object.name);
-            if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
-                switch (object.data_type) {
-                case "TYPE_INVALID":
-                case 0:
-                    message.data_type = 0;
-                    break;
-                case "TYPE_BOOL":
-                case 1:
-                    message.data_type = 1;
-                    break;
-                case "TYPE_UINT8":
-                case 2:
-                    message.data_type = 2;
-                    break;
-                case "TYPE_UINT16":
-                case 3:
-                    message.data_type = 3;
-                    break;
-                case "TYPE_UINT32":
-                case 4:
-                    message.data_type = 4;
-                    break;
-                case "TYPE_UINT64":
-                case 5:
-                    message.data_type = 5;
-                    break;
-                case "TYPE_INT8":
-                case 6:
-                    message.data_type = 6;
-                    break;
-                case "TYPE_INT16":
-                case 7:
-                    message.data_type = 7;
-                    break;
-                case "TYPE_INT32":
-                case 8:
-                    message.data_type = 8;
-                    break;
-                case "TYPE_INT64":
-                case 9:
-                    message.data_type = 9;
-                    break;
-                case "TYPE_FP16":
-                case 10:
-                    message.data_type = 10;
-                    break;
-                case "TYPE_FP32":
-                case 11:
-                    message.data_type = 11;
-                    break;
-                case "TYPE_FP64":
-                case 12:
-                    message.data_type = 12;
-                    break;
-                case "TYPE_STRING":
-                case 13:
-                    message.data_type = 13;
-                    break;
-                case "TYPE_BF16":
-                case 14:
-                    message.data_type = 14;
-                    break;
-                default:
-                    if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
-                        message.data_type = object.data_type;
-                }
-            if (object.format !== 0 && (typeof object.format !== "string" || $root.inference.ModelInput.Format[object.format] !== 0))
-                switch (object.format) {
-                case "FORMAT_NONE":
-                case 0:
-                    message.format = 0;
-                    break;
-                case "FORMAT_NHWC":
-                case 1:
-                    message.format = 1;
-                    break;
-                case "FORMAT_NCHW":
-                case 2:
-                    message.format = 2;
-                    break;
-                default:
-                    if (typeof object.format === "number" && (object.format | 0) === object.format)
-                        message.format = object.format;
-                }
-            if (object.dims) {
-                if (!$Array.isArray(object.dims))
-                    throw $TypeError(".inference.ModelInput.dims: array expected");
-                message.dims = $Array(object.dims.length);
-                for (let i = 0; i < object.dims.length; ++i)
-                    if ($util.Long)
-                        message.dims[i] = $util.Long.fromValue(object.dims[i], false);
-                    else if (typeof object.dims[i] === "string")
-                        message.dims[i] = $parseInt(object.dims[i], 10);
-                    else if (typeof object.dims[i] === "number")
-                        message.dims[i] = object.dims[i];
-                    else if (typeof object.dims[i] === "object")
-                        message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
+            let message = new $root.inference.ModelOptimizationPolicy();
+            if (object.graph != null) {
+                if (!$util.isObject(object.graph))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.graph: object expected");
+                message.graph = $root.inference.ModelOptimizationPolicy.Graph.fromObject(object.graph, _depth + 1);
             }
-            if (object.is_shape_tensor != null)
-                if (object.is_shape_tensor)
-                    message.is_shape_tensor = $Boolean(object.is_shape_tensor);
-            if (object.allow_ragged_batch != null)
-                if (object.allow_ragged_batch)
-                    message.allow_ragged_batch = $Boolean(object.allow_ragged_batch);
-            if (object.optional != null)
-                if (object.optional)
-                    message.optional = $Boolean(object.optional);
+            if (object.priority !== 0 && (typeof object.priority !== "string" || $root.inference.ModelOptimizationPolicy.ModelPriority[object.priority] !== 0))
+                switch (object.priority) {
+                case "PRIORITY_DEFAULT":
+                case 0:
+                    message.priority = 0;
+                    break;
+                case "PRIORITY_MAX":
+                case 1:
+                    message.priority = 1;
+                    break;
+                case "PRIORITY_MIN":
+                case 2:
+                    message.priority = 2;
+                    break;
+                default:
+                    if (typeof object.priority === "number" && (object.priority | 0) === object.priority)
+                        message.priority = object.priority;
+                }
+            if (object.cuda != null) {
+                if (!$util.isObject(object.cuda))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.cuda: object expected");
+                message.cuda = $root.inference.ModelOptimizationPolicy.Cuda.fromObject(object.cuda, _depth + 1);
+            }
+            if (object.execution_accelerators != null) {
+                if (!$util.isObject(object.execution_accelerators))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.execution_accelerators: object expected");
+                message.execution_accelerators = $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.fromObject(object.execution_accelerators, _depth + 1);
+            }
+            if (object.input_pinned_memory != null) {
+                if (!$util.isObject(object.input_pinned_memory))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.input_pinned_memory: object expected");
+                message.input_pinned_memory = $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer.fromObject(object.input_pinned_memory, _depth + 1);
+            }
+            if (object.output_pinned_memory != null) {
+                if (!$util.isObject(object.output_pinned_memory))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.output_pinned_memory: object expected");
+                message.output_pinned_memory = $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer.fromObject(object.output_pinned_memory, _depth + 1);
+            }
+            if (object.gather_kernel_buffer_threshold != null)
+                if ($Number(object.gather_kernel_buffer_threshold) !== 0)
+                    message.gather_kernel_buffer_threshold = object.gather_kernel_buffer_threshold >>> 0;
+            if (object.eager_batching != null)
+                if (object.eager_batching)
+                    message.eager_batching = $Boolean(object.eager_batching);
             return message;
         };
 
         /**
-         * Creates a plain object from a ModelInput message. Also converts values to other types if specified.
+         * Creates a plain object from a ModelOptimizationPolicy message. Also converts values to other types if specified.
          * @function toObject
-         * @memberof inference.ModelInput
+         * @memberof inference.ModelOptimizationPolicy
          * @static
-         * @param {inference.ModelInput} message ModelInput
+         * @param {inference.ModelOptimizationPolicy} message ModelOptimizationPolicy
          * @param {$protobuf.IConversionOptions} [options] Conversion options
          * @returns {Object.<string,*>} Plain object
          */
-        ModelInput.toObject = function (message, options, _depth) {
+        ModelOptimizationPolicy.toObject = function (message, options, _depth) {
             if (!options)
                 options = {};
             if (_depth === $undefined)
@@ -10078,107 +15051,2196 @@ export const inference = $root.inference = (() => {
             if (_depth > $util.recursionLimit)
                 throw $Error("max depth exceeded");
             let object = {};
-            if (options.arrays || options.defaults)
-                object.dims = [];
             if (options.defaults) {
-                object.name = "";
-                object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
-                object.format = options.enums === $String ? "FORMAT_NONE" : 0;
-                object.is_shape_tensor = false;
-                object.allow_ragged_batch = false;
-                object.optional = false;
+                object.graph = null;
+                object.priority = options.enums === $String ? "PRIORITY_DEFAULT" : 0;
+                object.cuda = null;
+                object.execution_accelerators = null;
+                object.input_pinned_memory = null;
+                object.output_pinned_memory = null;
+                object.gather_kernel_buffer_threshold = 0;
+                object.eager_batching = false;
             }
-            if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
-                object.name = message.name;
-            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
-                object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
-            if (message.format != null && $Object.hasOwnProperty.call(message, "format"))
-                object.format = options.enums === $String ? $root.inference.ModelInput.Format[message.format] === $undefined ? message.format : $root.inference.ModelInput.Format[message.format] : message.format;
-            if (message.dims && message.dims.length) {
-                object.dims = $Array(message.dims.length);
-                for (let j = 0; j < message.dims.length; ++j)
-                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
-                        object.dims[j] = typeof message.dims[j] === "number" ? $BigInt(message.dims[j]) : $util.Long.fromBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0, false).toBigInt();
-                    else if (typeof message.dims[j] === "number")
-                        object.dims[j] = options.longs === $String ? $String(message.dims[j]) : message.dims[j];
-                    else
-                        object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
-            }
-            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor"))
-                object.is_shape_tensor = message.is_shape_tensor;
-            if (message.allow_ragged_batch != null && $Object.hasOwnProperty.call(message, "allow_ragged_batch"))
-                object.allow_ragged_batch = message.allow_ragged_batch;
-            if (message.optional != null && $Object.hasOwnProperty.call(message, "optional"))
-                object.optional = message.optional;
+            if (message.graph != null && $Object.hasOwnProperty.call(message, "graph"))
+                object.graph = $root.inference.ModelOptimizationPolicy.Graph.toObject(message.graph, options, _depth + 1);
+            if (message.priority != null && $Object.hasOwnProperty.call(message, "priority"))
+                object.priority = options.enums === $String ? $root.inference.ModelOptimizationPolicy.ModelPriority[message.priority] === $undefined ? message.priority : $root.inference.ModelOptimizationPolicy.ModelPriority[message.priority] : message.priority;
+            if (message.cuda != null && $Object.hasOwnProperty.call(message, "cuda"))
+                object.cuda = $root.inference.ModelOptimizationPolicy.Cuda.toObject(message.cuda, options, _depth + 1);
+            if (message.execution_accelerators != null && $Object.hasOwnProperty.call(message, "execution_accelerators"))
+                object.execution_accelerators = $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.toObject(message.execution_accelerators, options, _depth + 1);
+            if (message.input_pinned_memory != null && $Object.hasOwnProperty.call(message, "input_pinned_memory"))
+                object.input_pinned_memory = $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer.toObject(message.input_pinned_memory, options, _depth + 1);
+            if (message.output_pinned_memory != null && $Object.hasOwnProperty.call(message, "output_pinned_memory"))
+                object.output_pinned_memory = $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer.toObject(message.output_pinned_memory, options, _depth + 1);
+            if (message.gather_kernel_buffer_threshold != null && $Object.hasOwnProperty.call(message, "gather_kernel_buffer_threshold"))
+                object.gather_kernel_buffer_threshold = message.gather_kernel_buffer_threshold;
+            if (message.eager_batching != null && $Object.hasOwnProperty.call(message, "eager_batching"))
+                object.eager_batching = message.eager_batching;
             return object;
         };
 
         /**
-         * Converts this ModelInput to JSON.
+         * Converts this ModelOptimizationPolicy to JSON.
          * @function toJSON
-         * @memberof inference.ModelInput
+         * @memberof inference.ModelOptimizationPolicy
          * @instance
          * @returns {Object.<string,*>} JSON object
          */
-        ModelInput.prototype.toJSON = function() {
-            return ModelInput.toObject(this, $protobuf.util.toJSONOptions);
+        ModelOptimizationPolicy.prototype.toJSON = function() {
+            return ModelOptimizationPolicy.toObject(this, $protobuf.util.toJSONOptions);
         };
 
+        ModelOptimizationPolicy.Graph = (function() {
+
+            /**
+             * Properties of a Graph.
+             * @typedef {Object} inference.ModelOptimizationPolicy.Graph.$Properties
+             * @property {number|null} [level] Graph level
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Graph.
+             * @memberof inference.ModelOptimizationPolicy
+             * @interface IGraph
+             * @augments inference.ModelOptimizationPolicy.Graph.$Properties
+             * @deprecated Use inference.ModelOptimizationPolicy.Graph.$Properties instead.
+             */
+
+            /**
+             * Shape of a Graph.
+             * @typedef {inference.ModelOptimizationPolicy.Graph.$Properties} inference.ModelOptimizationPolicy.Graph.$Shape
+             */
+
+            /**
+             * Constructs a new Graph.
+             * @memberof inference.ModelOptimizationPolicy
+             * @classdesc Represents a Graph.
+             * @constructor
+             * @param {inference.ModelOptimizationPolicy.Graph.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Graph = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Graph level.
+             * @member {number} level
+             * @memberof inference.ModelOptimizationPolicy.Graph
+             * @instance
+             */
+            Graph.prototype.level = 0;
+
+            /**
+             * Creates a new Graph instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelOptimizationPolicy.Graph
+             * @static
+             * @param {inference.ModelOptimizationPolicy.Graph.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelOptimizationPolicy.Graph} Graph instance
+             * @type {{
+             *   (properties: inference.ModelOptimizationPolicy.Graph.$Shape): inference.ModelOptimizationPolicy.Graph & inference.ModelOptimizationPolicy.Graph.$Shape;
+             *   (properties?: inference.ModelOptimizationPolicy.Graph.$Properties): inference.ModelOptimizationPolicy.Graph;
+             * }}
+             */
+            Graph.create = function(properties) {
+                return new Graph(properties);
+            };
+
+            /**
+             * Encodes the specified Graph message. Does not implicitly {@link inference.ModelOptimizationPolicy.Graph.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelOptimizationPolicy.Graph
+             * @static
+             * @param {inference.ModelOptimizationPolicy.Graph.$Properties} message Graph message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Graph.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.level != null && $Object.hasOwnProperty.call(message, "level") && message.level !== 0)
+                    writer.uint32(/* id 1, wireType 0 =*/8).int32(message.level);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a Graph message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelOptimizationPolicy.Graph
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelOptimizationPolicy.Graph & inference.ModelOptimizationPolicy.Graph.$Shape} Graph
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Graph.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelOptimizationPolicy.Graph();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.level = value;
+                            else
+                                delete message.level;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a Graph message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelOptimizationPolicy.Graph
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelOptimizationPolicy.Graph} Graph
+             */
+            Graph.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelOptimizationPolicy.Graph)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.Graph: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelOptimizationPolicy.Graph();
+                if (object.level != null)
+                    if ($Number(object.level) !== 0)
+                        message.level = object.level | 0;
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Graph message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelOptimizationPolicy.Graph
+             * @static
+             * @param {inference.ModelOptimizationPolicy.Graph} message Graph
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Graph.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.level = 0;
+                if (message.level != null && $Object.hasOwnProperty.call(message, "level"))
+                    object.level = message.level;
+                return object;
+            };
+
+            /**
+             * Converts this Graph to JSON.
+             * @function toJSON
+             * @memberof inference.ModelOptimizationPolicy.Graph
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Graph.prototype.toJSON = function() {
+                return Graph.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Graph;
+        })();
+
         /**
-         * Format enum.
-         * @name inference.ModelInput.Format
+         * ModelPriority enum.
+         * @name inference.ModelOptimizationPolicy.ModelPriority
          * @enum {number}
-         * @property {number} FORMAT_NONE=0 FORMAT_NONE value
-         * @property {number} FORMAT_NHWC=1 FORMAT_NHWC value
-         * @property {number} FORMAT_NCHW=2 FORMAT_NCHW value
+         * @property {number} PRIORITY_DEFAULT=0 PRIORITY_DEFAULT value
+         * @property {number} PRIORITY_MAX=1 PRIORITY_MAX value
+         * @property {number} PRIORITY_MIN=2 PRIORITY_MIN value
          */
-        ModelInput.Format = (function() {
+        ModelOptimizationPolicy.ModelPriority = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
-            values[valuesById[0] = "FORMAT_NONE"] = 0;
-            values[valuesById[1] = "FORMAT_NHWC"] = 1;
-            values[valuesById[2] = "FORMAT_NCHW"] = 2;
+            values[valuesById[0] = "PRIORITY_DEFAULT"] = 0;
+            values[valuesById[1] = "PRIORITY_MAX"] = 1;
+            values[valuesById[2] = "PRIORITY_MIN"] = 2;
             return values;
         })();
 
-        return ModelInput;
+        ModelOptimizationPolicy.Cuda = (function() {
+
+            /**
+             * Properties of a Cuda.
+             * @typedef {Object} inference.ModelOptimizationPolicy.Cuda.$Properties
+             * @property {boolean|null} [graphs] Cuda graphs
+             * @property {boolean|null} [busy_wait_events] Cuda busy_wait_events
+             * @property {Array.<inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties>|null} [graph_spec] Cuda graph_spec
+             * @property {boolean|null} [output_copy_stream] Cuda output_copy_stream
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Cuda.
+             * @memberof inference.ModelOptimizationPolicy
+             * @interface ICuda
+             * @augments inference.ModelOptimizationPolicy.Cuda.$Properties
+             * @deprecated Use inference.ModelOptimizationPolicy.Cuda.$Properties instead.
+             */
+
+            /**
+             * Shape of a Cuda.
+             * @typedef {inference.ModelOptimizationPolicy.Cuda.$Properties} inference.ModelOptimizationPolicy.Cuda.$Shape
+             */
+
+            /**
+             * Constructs a new Cuda.
+             * @memberof inference.ModelOptimizationPolicy
+             * @classdesc Represents a Cuda.
+             * @constructor
+             * @param {inference.ModelOptimizationPolicy.Cuda.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Cuda = function (properties) {
+                this.graph_spec = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Cuda graphs.
+             * @member {boolean} graphs
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @instance
+             */
+            Cuda.prototype.graphs = false;
+
+            /**
+             * Cuda busy_wait_events.
+             * @member {boolean} busy_wait_events
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @instance
+             */
+            Cuda.prototype.busy_wait_events = false;
+
+            /**
+             * Cuda graph_spec.
+             * @member {Array.<inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties>} graph_spec
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @instance
+             */
+            Cuda.prototype.graph_spec = $util.emptyArray;
+
+            /**
+             * Cuda output_copy_stream.
+             * @member {boolean} output_copy_stream
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @instance
+             */
+            Cuda.prototype.output_copy_stream = false;
+
+            /**
+             * Creates a new Cuda instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @static
+             * @param {inference.ModelOptimizationPolicy.Cuda.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelOptimizationPolicy.Cuda} Cuda instance
+             * @type {{
+             *   (properties: inference.ModelOptimizationPolicy.Cuda.$Shape): inference.ModelOptimizationPolicy.Cuda & inference.ModelOptimizationPolicy.Cuda.$Shape;
+             *   (properties?: inference.ModelOptimizationPolicy.Cuda.$Properties): inference.ModelOptimizationPolicy.Cuda;
+             * }}
+             */
+            Cuda.create = function(properties) {
+                return new Cuda(properties);
+            };
+
+            /**
+             * Encodes the specified Cuda message. Does not implicitly {@link inference.ModelOptimizationPolicy.Cuda.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @static
+             * @param {inference.ModelOptimizationPolicy.Cuda.$Properties} message Cuda message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Cuda.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.graphs != null && $Object.hasOwnProperty.call(message, "graphs") && message.graphs !== false)
+                    writer.uint32(/* id 1, wireType 0 =*/8).bool(message.graphs);
+                if (message.busy_wait_events != null && $Object.hasOwnProperty.call(message, "busy_wait_events") && message.busy_wait_events !== false)
+                    writer.uint32(/* id 2, wireType 0 =*/16).bool(message.busy_wait_events);
+                if (message.graph_spec != null && message.graph_spec.length)
+                    for (let i = 0; i < message.graph_spec.length; ++i)
+                        $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.encode(message.graph_spec[i], writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.output_copy_stream != null && $Object.hasOwnProperty.call(message, "output_copy_stream") && message.output_copy_stream !== false)
+                    writer.uint32(/* id 4, wireType 0 =*/32).bool(message.output_copy_stream);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a Cuda message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelOptimizationPolicy.Cuda & inference.ModelOptimizationPolicy.Cuda.$Shape} Cuda
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Cuda.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelOptimizationPolicy.Cuda();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.graphs = value;
+                            else
+                                delete message.graphs;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.busy_wait_events = value;
+                            else
+                                delete message.busy_wait_events;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.graph_spec && message.graph_spec.length))
+                                message.graph_spec = [];
+                            message.graph_spec.push($root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.output_copy_stream = value;
+                            else
+                                delete message.output_copy_stream;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a Cuda message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelOptimizationPolicy.Cuda} Cuda
+             */
+            Cuda.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelOptimizationPolicy.Cuda)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.Cuda: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelOptimizationPolicy.Cuda();
+                if (object.graphs != null)
+                    if (object.graphs)
+                        message.graphs = $Boolean(object.graphs);
+                if (object.busy_wait_events != null)
+                    if (object.busy_wait_events)
+                        message.busy_wait_events = $Boolean(object.busy_wait_events);
+                if (object.graph_spec) {
+                    if (!$Array.isArray(object.graph_spec))
+                        throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.graph_spec: array expected");
+                    message.graph_spec = $Array(object.graph_spec.length);
+                    for (let i = 0; i < object.graph_spec.length; ++i) {
+                        if (!$util.isObject(object.graph_spec[i]))
+                            throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.graph_spec: object expected");
+                        message.graph_spec[i] = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.fromObject(object.graph_spec[i], _depth + 1);
+                    }
+                }
+                if (object.output_copy_stream != null)
+                    if (object.output_copy_stream)
+                        message.output_copy_stream = $Boolean(object.output_copy_stream);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Cuda message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @static
+             * @param {inference.ModelOptimizationPolicy.Cuda} message Cuda
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Cuda.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.graph_spec = [];
+                if (options.defaults) {
+                    object.graphs = false;
+                    object.busy_wait_events = false;
+                    object.output_copy_stream = false;
+                }
+                if (message.graphs != null && $Object.hasOwnProperty.call(message, "graphs"))
+                    object.graphs = message.graphs;
+                if (message.busy_wait_events != null && $Object.hasOwnProperty.call(message, "busy_wait_events"))
+                    object.busy_wait_events = message.busy_wait_events;
+                if (message.graph_spec && message.graph_spec.length) {
+                    object.graph_spec = $Array(message.graph_spec.length);
+                    for (let j = 0; j < message.graph_spec.length; ++j)
+                        object.graph_spec[j] = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.toObject(message.graph_spec[j], options, _depth + 1);
+                }
+                if (message.output_copy_stream != null && $Object.hasOwnProperty.call(message, "output_copy_stream"))
+                    object.output_copy_stream = message.output_copy_stream;
+                return object;
+            };
+
+            /**
+             * Converts this Cuda to JSON.
+             * @function toJSON
+             * @memberof inference.ModelOptimizationPolicy.Cuda
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Cuda.prototype.toJSON = function() {
+                return Cuda.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            Cuda.GraphSpec = (function() {
+
+                /**
+                 * Properties of a GraphSpec.
+                 * @typedef {Object} inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties
+                 * @property {number|null} [batch_size] GraphSpec batch_size
+                 * @property {Object.<string,inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties>|null} [input] GraphSpec input
+                 * @property {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties|null} [graph_lower_bound] GraphSpec graph_lower_bound
+                 * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                 */
+
+                /**
+                 * Properties of a GraphSpec.
+                 * @memberof inference.ModelOptimizationPolicy.Cuda
+                 * @interface IGraphSpec
+                 * @augments inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties
+                 * @deprecated Use inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties instead.
+                 */
+
+                /**
+                 * Shape of a GraphSpec.
+                 * @typedef {inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties} inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Shape
+                 */
+
+                /**
+                 * Constructs a new GraphSpec.
+                 * @memberof inference.ModelOptimizationPolicy.Cuda
+                 * @classdesc Represents a GraphSpec.
+                 * @constructor
+                 * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties=} [properties] Properties to set
+                 * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                 */
+                const GraphSpec = function (properties) {
+                    this.input = {};
+                    if (properties)
+                        for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                            if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                this[keys[i]] = properties[keys[i]];
+                };
+
+                /**
+                 * GraphSpec batch_size.
+                 * @member {number} batch_size
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @instance
+                 */
+                GraphSpec.prototype.batch_size = 0;
+
+                /**
+                 * GraphSpec input.
+                 * @member {Object.<string,inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties>} input
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @instance
+                 */
+                GraphSpec.prototype.input = $util.emptyObject;
+
+                /**
+                 * GraphSpec graph_lower_bound.
+                 * @member {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties|null|undefined} graph_lower_bound
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @instance
+                 */
+                GraphSpec.prototype.graph_lower_bound = null;
+
+                /**
+                 * Creates a new GraphSpec instance using the specified properties.
+                 * @function create
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @static
+                 * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties=} [properties] Properties to set
+                 * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec} GraphSpec instance
+                 * @type {{
+                 *   (properties: inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Shape): inference.ModelOptimizationPolicy.Cuda.GraphSpec & inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Shape;
+                 *   (properties?: inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties): inference.ModelOptimizationPolicy.Cuda.GraphSpec;
+                 * }}
+                 */
+                GraphSpec.create = function(properties) {
+                    return new GraphSpec(properties);
+                };
+
+                /**
+                 * Encodes the specified GraphSpec message. Does not implicitly {@link inference.ModelOptimizationPolicy.Cuda.GraphSpec.verify|verify} messages.
+                 * @function encode
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @static
+                 * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Properties} message GraphSpec message or plain object to encode
+                 * @param {$protobuf.Writer} [writer] Writer to encode to
+                 * @returns {$protobuf.Writer} Writer
+                 */
+                GraphSpec.encode = function (message, writer, _depth) {
+                    if (!writer)
+                        writer = $Writer.create();
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    if (message.batch_size != null && $Object.hasOwnProperty.call(message, "batch_size") && message.batch_size !== 0)
+                        writer.uint32(/* id 1, wireType 0 =*/8).int32(message.batch_size);
+                    if (message.input != null && $Object.hasOwnProperty.call(message, "input"))
+                        for (let keys = $Object.keys(message.input), i = 0; i < keys.length; ++i) {
+                            writer.uint32(/* id 2, wireType 2 =*/18).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]);
+                            $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.encode(message.input[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                        }
+                    if (message.graph_lower_bound != null && $Object.hasOwnProperty.call(message, "graph_lower_bound"))
+                        $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.encode(message.graph_lower_bound, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                    if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                        for (let i = 0; i < message.$unknowns.length; ++i)
+                            writer.raw(message.$unknowns[i]);
+                    return writer;
+                };
+
+                /**
+                 * Decodes a GraphSpec message from the specified reader or buffer.
+                 * @function decode
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @static
+                 * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+                 * @param {number} [length] Message length if known beforehand
+                 * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec & inference.ModelOptimizationPolicy.Cuda.GraphSpec.$Shape} GraphSpec
+                 * @throws {Error} If the payload is not a reader or valid buffer
+                 * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                 */
+                GraphSpec.decode = function (reader, length, _end, _depth, _target) {
+                    if (!(reader instanceof $Reader))
+                        reader = $Reader.create(reader);
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $Reader.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let end, message, key, value;
+                    if (length === $undefined)
+                        end = reader.len;
+                    else {
+                        end = reader.pos + length;
+                        if (end > reader.len)
+                            throw $RangeError("index out of range");
+                        length = reader.len;
+                        reader.len = end;
+                    }
+                    message = _target || new $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec();
+                    while (reader.pos < end) {
+                        let start = reader.pos;
+                        let tag = reader.tag();
+                        if (tag === _end) {
+                            _end = $undefined;
+                            break;
+                        }
+                        let wireType = tag & 7;
+                        switch (tag >>>= 3) {
+                        case 1: {
+                                if (wireType !== 0)
+                                    break;
+                                if (value = reader.int32())
+                                    message.batch_size = value;
+                                else
+                                    delete message.batch_size;
+                                continue;
+                            }
+                        case 2: {
+                                if (wireType !== 2)
+                                    break;
+                                if (message.input === $util.emptyObject)
+                                    message.input = {};
+                                let end2 = reader.size() + reader.pos;
+                                if (end2 > reader.len)
+                                    throw $RangeError("index out of range");
+                                reader.len = end2;
+                                key = "";
+                                value = null;
+                                while (reader.pos < end2) {
+                                    let tag2 = reader.tag();
+                                    wireType = tag2 & 7;
+                                    switch (tag2 >>>= 3) {
+                                    case 1:
+                                        if (wireType !== 2)
+                                            break;
+                                        key = reader.stringVerify();
+                                        continue;
+                                    case 2:
+                                        if (wireType !== 2)
+                                            break;
+                                        value = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                        continue;
+                                    }
+                                    reader.skipType(wireType, _depth, tag2);
+                                }
+                                if (reader.pos !== end2)
+                                    throw $RangeError("index out of range");
+                                reader.len = end;
+                                if (key === "__proto__")
+                                    $util.makeProp(message.input, key);
+                                message.input[key] = value || new $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape();
+                                continue;
+                            }
+                        case 3: {
+                                if (wireType !== 2)
+                                    break;
+                                message.graph_lower_bound = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.decode(reader, reader.size(), $undefined, _depth + 1, message.graph_lower_bound);
+                                continue;
+                            }
+                        }
+                        reader.skipType(wireType, _depth, tag);
+                        if (!reader.discardUnknown) {
+                            $util.makeProp(message, "$unknowns", false);
+                            (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                        }
+                    }
+                    if (length !== $undefined) {
+                        if (reader.pos !== end)
+                            throw $RangeError("index out of range");
+                        reader.len = length;
+                    }
+                    if (_end !== $undefined)
+                        throw $Error("missing end group");
+                    return message;
+                };
+
+                /**
+                 * Creates a GraphSpec message from a plain object. Also converts values to their respective internal types.
+                 * @function fromObject
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @static
+                 * @param {Object.<string,*>} object Plain object
+                 * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec} GraphSpec
+                 */
+                GraphSpec.fromObject = function (object, _depth) {
+                    if (object instanceof $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec)
+                        return object;
+                    if (!$util.isObject(object))
+                        throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec: object expected");
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let message = new $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec();
+                    if (object.batch_size != null)
+                        if ($Number(object.batch_size) !== 0)
+                            message.batch_size = object.batch_size | 0;
+                    if (object.input) {
+                        if (!$util.isObject(object.input))
+                            throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec.input: object expected");
+                        message.input = {};
+                        for (let keys = $Object.keys(object.input), i = 0; i < keys.length; ++i) {
+                            if (keys[i] === "__proto__")
+                                $util.makeProp(message.input, keys[i]);
+                            if (!$util.isObject(object.input[keys[i]]))
+                                throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec.input: object expected");
+                            message.input[keys[i]] = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.fromObject(object.input[keys[i]], _depth + 1);
+                        }
+                    }
+                    if (object.graph_lower_bound != null) {
+                        if (!$util.isObject(object.graph_lower_bound))
+                            throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec.graph_lower_bound: object expected");
+                        message.graph_lower_bound = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.fromObject(object.graph_lower_bound, _depth + 1);
+                    }
+                    return message;
+                };
+
+                /**
+                 * Creates a plain object from a GraphSpec message. Also converts values to other types if specified.
+                 * @function toObject
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @static
+                 * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec} message GraphSpec
+                 * @param {$protobuf.IConversionOptions} [options] Conversion options
+                 * @returns {Object.<string,*>} Plain object
+                 */
+                GraphSpec.toObject = function (message, options, _depth) {
+                    if (!options)
+                        options = {};
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let object = {};
+                    if (options.objects || options.defaults)
+                        object.input = {};
+                    if (options.defaults) {
+                        object.batch_size = 0;
+                        object.graph_lower_bound = null;
+                    }
+                    if (message.batch_size != null && $Object.hasOwnProperty.call(message, "batch_size"))
+                        object.batch_size = message.batch_size;
+                    let keys2;
+                    if (message.input && (keys2 = $Object.keys(message.input)).length) {
+                        object.input = {};
+                        for (let j = 0; j < keys2.length; ++j) {
+                            if (keys2[j] === "__proto__")
+                                $util.makeProp(object.input, keys2[j]);
+                            object.input[keys2[j]] = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.toObject(message.input[keys2[j]], options, _depth + 1);
+                        }
+                    }
+                    if (message.graph_lower_bound != null && $Object.hasOwnProperty.call(message, "graph_lower_bound"))
+                        object.graph_lower_bound = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.toObject(message.graph_lower_bound, options, _depth + 1);
+                    return object;
+                };
+
+                /**
+                 * Converts this GraphSpec to JSON.
+                 * @function toJSON
+                 * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                 * @instance
+                 * @returns {Object.<string,*>} JSON object
+                 */
+                GraphSpec.prototype.toJSON = function() {
+                    return GraphSpec.toObject(this, $protobuf.util.toJSONOptions);
+                };
+
+                GraphSpec.Shape = (function() {
+
+                    /**
+                     * Properties of a Shape.
+                     * @typedef {Object} inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties
+                     * @property {Array.<number|Long>|null} [dim] Shape dim
+                     * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                     */
+
+                    /**
+                     * Properties of a Shape.
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                     * @interface IShape
+                     * @augments inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties
+                     * @deprecated Use inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties instead.
+                     */
+
+                    /**
+                     * Shape of a Shape.
+                     * @typedef {inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties} inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Shape
+                     */
+
+                    /**
+                     * Constructs a new Shape.
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                     * @classdesc Represents a Shape.
+                     * @constructor
+                     * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties=} [properties] Properties to set
+                     * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                     */
+                    const Shape = function (properties) {
+                        this.dim = [];
+                        if (properties)
+                            for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                    this[keys[i]] = properties[keys[i]];
+                    };
+
+                    /**
+                     * Shape dim.
+                     * @member {Array.<number|Long>} dim
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape
+                     * @instance
+                     */
+                    Shape.prototype.dim = $util.emptyArray;
+
+                    /**
+                     * Creates a new Shape instance using the specified properties.
+                     * @function create
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape
+                     * @static
+                     * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties=} [properties] Properties to set
+                     * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape} Shape instance
+                     * @type {{
+                     *   (properties: inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Shape): inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape & inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Shape;
+                     *   (properties?: inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties): inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape;
+                     * }}
+                     */
+                    Shape.create = function(properties) {
+                        return new Shape(properties);
+                    };
+
+                    /**
+                     * Encodes the specified Shape message. Does not implicitly {@link inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.verify|verify} messages.
+                     * @function encode
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape
+                     * @static
+                     * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties} message Shape message or plain object to encode
+                     * @param {$protobuf.Writer} [writer] Writer to encode to
+                     * @returns {$protobuf.Writer} Writer
+                     */
+                    Shape.encode = function (message, writer, _depth) {
+                        if (!writer)
+                            writer = $Writer.create();
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        if (message.dim != null && message.dim.length)
+                            writer.uint32(/* id 1, wireType 2 =*/10).int64s(message.dim);
+                        if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                            for (let i = 0; i < message.$unknowns.length; ++i)
+                                writer.raw(message.$unknowns[i]);
+                        return writer;
+                    };
+
+                    /**
+                     * Decodes a Shape message from the specified reader or buffer.
+                     * @function decode
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape
+                     * @static
+                     * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+                     * @param {number} [length] Message length if known beforehand
+                     * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape & inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Shape} Shape
+                     * @throws {Error} If the payload is not a reader or valid buffer
+                     * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                     */
+                    Shape.decode = function (reader, length, _end, _depth, _target) {
+                        if (!(reader instanceof $Reader))
+                            reader = $Reader.create(reader);
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $Reader.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let end, message;
+                        if (length === $undefined)
+                            end = reader.len;
+                        else {
+                            end = reader.pos + length;
+                            if (end > reader.len)
+                                throw $RangeError("index out of range");
+                            length = reader.len;
+                            reader.len = end;
+                        }
+                        message = _target || new $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape();
+                        while (reader.pos < end) {
+                            let start = reader.pos;
+                            let tag = reader.tag();
+                            if (tag === _end) {
+                                _end = $undefined;
+                                break;
+                            }
+                            let wireType = tag & 7;
+                            switch (tag >>>= 3) {
+                            case 1: {
+                                    if (wireType === 2) {
+                                        if (!(message.dim && message.dim.length))
+                                            message.dim = [];
+                                        reader.int64s(message.dim);
+                                        continue;
+                                    }
+                                    if (wireType !== 0)
+                                        break;
+                                    if (!(message.dim && message.dim.length))
+                                        message.dim = [];
+                                    message.dim.push(reader.int64());
+                                    continue;
+                                }
+                            }
+                            reader.skipType(wireType, _depth, tag);
+                            if (!reader.discardUnknown) {
+                                $util.makeProp(message, "$unknowns", false);
+                                (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                            }
+                        }
+                        if (length !== $undefined) {
+                            if (reader.pos !== end)
+                                throw $RangeError("index out of range");
+                            reader.len = length;
+                        }
+                        if (_end !== $undefined)
+                            throw $Error("missing end group");
+                        return message;
+                    };
+
+                    /**
+                     * Creates a Shape message from a plain object. Also converts values to their respective internal types.
+                     * @function fromObject
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape
+                     * @static
+                     * @param {Object.<string,*>} object Plain object
+                     * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape} Shape
+                     */
+                    Shape.fromObject = function (object, _depth) {
+                        if (object instanceof $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape)
+                            return object;
+                        if (!$util.isObject(object))
+                            throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape: object expected");
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let message = new $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape();
+                        if (object.dim) {
+                            if (!$Array.isArray(object.dim))
+                                throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.dim: array expected");
+                            message.dim = $Array(object.dim.length);
+                            for (let i = 0; i < object.dim.length; ++i)
+                                if ($util.Long)
+                                    message.dim[i] = $util.Long.fromValue(object.dim[i], false);
+                                else if (typeof object.dim[i] === "string")
+                                    message.dim[i] = $parseInt(object.dim[i], 10);
+                                else if (typeof object.dim[i] === "number")
+                                    message.dim[i] = object.dim[i];
+                                else if (typeof object.dim[i] === "object")
+                                    message.dim[i] = new $util.LongBits(object.dim[i].low >>> 0, object.dim[i].high >>> 0).toNumber();
+                        }
+                        return message;
+                    };
+
+                    /**
+                     * Creates a plain object from a Shape message. Also converts values to other types if specified.
+                     * @function toObject
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape
+                     * @static
+                     * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape} message Shape
+                     * @param {$protobuf.IConversionOptions} [options] Conversion options
+                     * @returns {Object.<string,*>} Plain object
+                     */
+                    Shape.toObject = function (message, options, _depth) {
+                        if (!options)
+                            options = {};
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let object = {};
+                        if (options.arrays || options.defaults)
+                            object.dim = [];
+                        if (message.dim && message.dim.length) {
+                            object.dim = $Array(message.dim.length);
+                            for (let j = 0; j < message.dim.length; ++j)
+                                if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                                    object.dim[j] = typeof message.dim[j] === "number" ? $BigInt(message.dim[j]) : $util.Long.fromBits(message.dim[j].low >>> 0, message.dim[j].high >>> 0, false).toBigInt();
+                                else if (typeof message.dim[j] === "number")
+                                    object.dim[j] = options.longs === $String ? $String(message.dim[j]) : message.dim[j];
+                                else
+                                    object.dim[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dim[j]) : options.longs === $Number ? new $util.LongBits(message.dim[j].low >>> 0, message.dim[j].high >>> 0).toNumber() : message.dim[j];
+                        }
+                        return object;
+                    };
+
+                    /**
+                     * Converts this Shape to JSON.
+                     * @function toJSON
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape
+                     * @instance
+                     * @returns {Object.<string,*>} JSON object
+                     */
+                    Shape.prototype.toJSON = function() {
+                        return Shape.toObject(this, $protobuf.util.toJSONOptions);
+                    };
+
+                    return Shape;
+                })();
+
+                GraphSpec.LowerBound = (function() {
+
+                    /**
+                     * Properties of a LowerBound.
+                     * @typedef {Object} inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties
+                     * @property {number|null} [batch_size] LowerBound batch_size
+                     * @property {Object.<string,inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties>|null} [input] LowerBound input
+                     * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                     */
+
+                    /**
+                     * Properties of a LowerBound.
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                     * @interface ILowerBound
+                     * @augments inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties
+                     * @deprecated Use inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties instead.
+                     */
+
+                    /**
+                     * Shape of a LowerBound.
+                     * @typedef {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties} inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Shape
+                     */
+
+                    /**
+                     * Constructs a new LowerBound.
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec
+                     * @classdesc Represents a LowerBound.
+                     * @constructor
+                     * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties=} [properties] Properties to set
+                     * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                     */
+                    const LowerBound = function (properties) {
+                        this.input = {};
+                        if (properties)
+                            for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                                if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                    this[keys[i]] = properties[keys[i]];
+                    };
+
+                    /**
+                     * LowerBound batch_size.
+                     * @member {number} batch_size
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound
+                     * @instance
+                     */
+                    LowerBound.prototype.batch_size = 0;
+
+                    /**
+                     * LowerBound input.
+                     * @member {Object.<string,inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.$Properties>} input
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound
+                     * @instance
+                     */
+                    LowerBound.prototype.input = $util.emptyObject;
+
+                    /**
+                     * Creates a new LowerBound instance using the specified properties.
+                     * @function create
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound
+                     * @static
+                     * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties=} [properties] Properties to set
+                     * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound} LowerBound instance
+                     * @type {{
+                     *   (properties: inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Shape): inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound & inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Shape;
+                     *   (properties?: inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties): inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound;
+                     * }}
+                     */
+                    LowerBound.create = function(properties) {
+                        return new LowerBound(properties);
+                    };
+
+                    /**
+                     * Encodes the specified LowerBound message. Does not implicitly {@link inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.verify|verify} messages.
+                     * @function encode
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound
+                     * @static
+                     * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Properties} message LowerBound message or plain object to encode
+                     * @param {$protobuf.Writer} [writer] Writer to encode to
+                     * @returns {$protobuf.Writer} Writer
+                     */
+                    LowerBound.encode = function (message, writer, _depth) {
+                        if (!writer)
+                            writer = $Writer.create();
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        if (message.batch_size != null && $Object.hasOwnProperty.call(message, "batch_size") && message.batch_size !== 0)
+                            writer.uint32(/* id 1, wireType 0 =*/8).int32(message.batch_size);
+                        if (message.input != null && $Object.hasOwnProperty.call(message, "input"))
+                            for (let keys = $Object.keys(message.input), i = 0; i < keys.length; ++i) {
+                                writer.uint32(/* id 2, wireType 2 =*/18).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]);
+                                $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.encode(message.input[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                            }
+                        if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                            for (let i = 0; i < message.$unknowns.length; ++i)
+                                writer.raw(message.$unknowns[i]);
+                        return writer;
+                    };
+
+                    /**
+                     * Decodes a LowerBound message from the specified reader or buffer.
+                     * @function decode
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound
+                     * @static
+                     * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+                     * @param {number} [length] Message length if known beforehand
+                     * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound & inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.$Shape} LowerBound
+                     * @throws {Error} If the payload is not a reader or valid buffer
+                     * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                     */
+                    LowerBound.decode = function (reader, length, _end, _depth, _target) {
+                        if (!(reader instanceof $Reader))
+                            reader = $Reader.create(reader);
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $Reader.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let end, message, key, value;
+                        if (length === $undefined)
+                            end = reader.len;
+                        else {
+                            end = reader.pos + length;
+                            if (end > reader.len)
+                                throw $RangeError("index out of range");
+                            length = reader.len;
+                            reader.len = end;
+                        }
+                        message = _target || new $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound();
+                        while (reader.pos < end) {
+                            let start = reader.pos;
+                            let tag = reader.tag();
+                            if (tag === _end) {
+                                _end = $undefined;
+                                break;
+                            }
+                            let wireType = tag & 7;
+                            switch (tag >>>= 3) {
+                            case 1: {
+                                    if (wireType !== 0)
+                                        break;
+                                    if (value = reader.int32())
+                                        message.batch_size = value;
+                                    else
+                                        delete message.batch_size;
+                                    continue;
+                                }
+                            case 2: {
+                                    if (wireType !== 2)
+                                        break;
+                                    if (message.input === $util.emptyObject)
+                                        message.input = {};
+                                    let end2 = reader.size() + reader.pos;
+                                    if (end2 > reader.len)
+                                        throw $RangeError("index out of range");
+                                    reader.len = end2;
+                                    key = "";
+                                    value = null;
+                                    while (reader.pos < end2) {
+                                        let tag2 = reader.tag();
+                                        wireType = tag2 & 7;
+                                        switch (tag2 >>>= 3) {
+                                        case 1:
+                                            if (wireType !== 2)
+                                                break;
+                                            key = reader.stringVerify();
+                                            continue;
+                                        case 2:
+                                            if (wireType !== 2)
+                                                break;
+                                            value = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                            continue;
+                                        }
+                                        reader.skipType(wireType, _depth, tag2);
+                                    }
+                                    if (reader.pos !== end2)
+                                        throw $RangeError("index out of range");
+                                    reader.len = end;
+                                    if (key === "__proto__")
+                                        $util.makeProp(message.input, key);
+                                    message.input[key] = value || new $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape();
+                                    continue;
+                                }
+                            }
+                            reader.skipType(wireType, _depth, tag);
+                            if (!reader.discardUnknown) {
+                                $util.makeProp(message, "$unknowns", false);
+                                (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                            }
+                        }
+                        if (length !== $undefined) {
+                            if (reader.pos !== end)
+                                throw $RangeError("index out of range");
+                            reader.len = length;
+                        }
+                        if (_end !== $undefined)
+                            throw $Error("missing end group");
+                        return message;
+                    };
+
+                    /**
+                     * Creates a LowerBound message from a plain object. Also converts values to their respective internal types.
+                     * @function fromObject
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound
+                     * @static
+                     * @param {Object.<string,*>} object Plain object
+                     * @returns {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound} LowerBound
+                     */
+                    LowerBound.fromObject = function (object, _depth) {
+                        if (object instanceof $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound)
+                            return object;
+                        if (!$util.isObject(object))
+                            throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound: object expected");
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let message = new $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound();
+                        if (object.batch_size != null)
+                            if ($Number(object.batch_size) !== 0)
+                                message.batch_size = object.batch_size | 0;
+                        if (object.input) {
+                            if (!$util.isObject(object.input))
+                                throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.input: object expected");
+                            message.input = {};
+                            for (let keys = $Object.keys(object.input), i = 0; i < keys.length; ++i) {
+                                if (keys[i] === "__proto__")
+                                    $util.makeProp(message.input, keys[i]);
+                                if (!$util.isObject(object.input[keys[i]]))
+                                    throw $TypeError(".inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound.input: object expected");
+                                message.input[keys[i]] = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.fromObject(object.input[keys[i]], _depth + 1);
+                            }
+                        }
+                        return message;
+                    };
+
+                    /**
+                     * Creates a plain object from a LowerBound message. Also converts values to other types if specified.
+                     * @function toObject
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound
+                     * @static
+                     * @param {inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound} message LowerBound
+                     * @param {$protobuf.IConversionOptions} [options] Conversion options
+                     * @returns {Object.<string,*>} Plain object
+                     */
+                    LowerBound.toObject = function (message, options, _depth) {
+                        if (!options)
+                            options = {};
+                        if (_depth === $undefined)
+                            _depth = 0;
+                        if (_depth > $util.recursionLimit)
+                            throw $Error("max depth exceeded");
+                        let object = {};
+                        if (options.objects || options.defaults)
+                            object.input = {};
+                        if (options.defaults)
+                            object.batch_size = 0;
+                        if (message.batch_size != null && $Object.hasOwnProperty.call(message, "batch_size"))
+                            object.batch_size = message.batch_size;
+                        let keys2;
+                        if (message.input && (keys2 = $Object.keys(message.input)).length) {
+                            object.input = {};
+                            for (let j = 0; j < keys2.length; ++j) {
+                                if (keys2[j] === "__proto__")
+                                    $util.makeProp(object.input, keys2[j]);
+                                object.input[keys2[j]] = $root.inference.ModelOptimizationPolicy.Cuda.GraphSpec.Shape.toObject(message.input[keys2[j]], options, _depth + 1);
+                            }
+                        }
+                        return object;
+                    };
+
+                    /**
+                     * Converts this LowerBound to JSON.
+                     * @function toJSON
+                     * @memberof inference.ModelOptimizationPolicy.Cuda.GraphSpec.LowerBound
+                     * @instance
+                     * @returns {Object.<string,*>} JSON object
+                     */
+                    LowerBound.prototype.toJSON = function() {
+                        return LowerBound.toObject(this, $protobuf.util.toJSONOptions);
+                    };
+
+                    return LowerBound;
+                })();
+
+                return GraphSpec;
+            })();
+
+            return Cuda;
+        })();
+
+        ModelOptimizationPolicy.ExecutionAccelerators = (function() {
+
+            /**
+             * Properties of an ExecutionAccelerators.
+             * @typedef {Object} inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties
+             * @property {Array.<inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties>|null} [gpu_execution_accelerator] ExecutionAccelerators gpu_execution_accelerator
+             * @property {Array.<inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties>|null} [cpu_execution_accelerator] ExecutionAccelerators cpu_execution_accelerator
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an ExecutionAccelerators.
+             * @memberof inference.ModelOptimizationPolicy
+             * @interface IExecutionAccelerators
+             * @augments inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties
+             * @deprecated Use inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties instead.
+             */
+
+            /**
+             * Shape of an ExecutionAccelerators.
+             * @typedef {inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties} inference.ModelOptimizationPolicy.ExecutionAccelerators.$Shape
+             */
+
+            /**
+             * Constructs a new ExecutionAccelerators.
+             * @memberof inference.ModelOptimizationPolicy
+             * @classdesc Represents an ExecutionAccelerators.
+             * @constructor
+             * @param {inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ExecutionAccelerators = function (properties) {
+                this.gpu_execution_accelerator = [];
+                this.cpu_execution_accelerator = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ExecutionAccelerators gpu_execution_accelerator.
+             * @member {Array.<inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties>} gpu_execution_accelerator
+             * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+             * @instance
+             */
+            ExecutionAccelerators.prototype.gpu_execution_accelerator = $util.emptyArray;
+
+            /**
+             * ExecutionAccelerators cpu_execution_accelerator.
+             * @member {Array.<inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties>} cpu_execution_accelerator
+             * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+             * @instance
+             */
+            ExecutionAccelerators.prototype.cpu_execution_accelerator = $util.emptyArray;
+
+            /**
+             * Creates a new ExecutionAccelerators instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+             * @static
+             * @param {inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelOptimizationPolicy.ExecutionAccelerators} ExecutionAccelerators instance
+             * @type {{
+             *   (properties: inference.ModelOptimizationPolicy.ExecutionAccelerators.$Shape): inference.ModelOptimizationPolicy.ExecutionAccelerators & inference.ModelOptimizationPolicy.ExecutionAccelerators.$Shape;
+             *   (properties?: inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties): inference.ModelOptimizationPolicy.ExecutionAccelerators;
+             * }}
+             */
+            ExecutionAccelerators.create = function(properties) {
+                return new ExecutionAccelerators(properties);
+            };
+
+            /**
+             * Encodes the specified ExecutionAccelerators message. Does not implicitly {@link inference.ModelOptimizationPolicy.ExecutionAccelerators.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+             * @static
+             * @param {inference.ModelOptimizationPolicy.ExecutionAccelerators.$Properties} message ExecutionAccelerators message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ExecutionAccelerators.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.gpu_execution_accelerator != null && message.gpu_execution_accelerator.length)
+                    for (let i = 0; i < message.gpu_execution_accelerator.length; ++i)
+                        $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.encode(message.gpu_execution_accelerator[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+                if (message.cpu_execution_accelerator != null && message.cpu_execution_accelerator.length)
+                    for (let i = 0; i < message.cpu_execution_accelerator.length; ++i)
+                        $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.encode(message.cpu_execution_accelerator[i], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes an ExecutionAccelerators message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelOptimizationPolicy.ExecutionAccelerators & inference.ModelOptimizationPolicy.ExecutionAccelerators.$Shape} ExecutionAccelerators
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ExecutionAccelerators.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelOptimizationPolicy.ExecutionAccelerators();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.gpu_execution_accelerator && message.gpu_execution_accelerator.length))
+                                message.gpu_execution_accelerator = [];
+                            message.gpu_execution_accelerator.push($root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.cpu_execution_accelerator && message.cpu_execution_accelerator.length))
+                                message.cpu_execution_accelerator = [];
+                            message.cpu_execution_accelerator.push($root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates an ExecutionAccelerators message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelOptimizationPolicy.ExecutionAccelerators} ExecutionAccelerators
+             */
+            ExecutionAccelerators.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelOptimizationPolicy.ExecutionAccelerators)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.ExecutionAccelerators: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelOptimizationPolicy.ExecutionAccelerators();
+                if (object.gpu_execution_accelerator) {
+                    if (!$Array.isArray(object.gpu_execution_accelerator))
+                        throw $TypeError(".inference.ModelOptimizationPolicy.ExecutionAccelerators.gpu_execution_accelerator: array expected");
+                    message.gpu_execution_accelerator = $Array(object.gpu_execution_accelerator.length);
+                    for (let i = 0; i < object.gpu_execution_accelerator.length; ++i) {
+                        if (!$util.isObject(object.gpu_execution_accelerator[i]))
+                            throw $TypeError(".inference.ModelOptimizationPolicy.ExecutionAccelerators.gpu_execution_accelerator: object expected");
+                        message.gpu_execution_accelerator[i] = $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.fromObject(object.gpu_execution_accelerator[i], _depth + 1);
+                    }
+                }
+                if (object.cpu_execution_accelerator) {
+                    if (!$Array.isArray(object.cpu_execution_accelerator))
+                        throw $TypeError(".inference.ModelOptimizationPolicy.ExecutionAccelerators.cpu_execution_accelerator: array expected");
+                    message.cpu_execution_accelerator = $Array(object.cpu_execution_accelerator.length);
+                    for (let i = 0; i < object.cpu_execution_accelerator.length; ++i) {
+                        if (!$util.isObject(object.cpu_execution_accelerator[i]))
+                            throw $TypeError(".inference.ModelOptimizationPolicy.ExecutionAccelerators.cpu_execution_accelerator: object expected");
+                        message.cpu_execution_accelerator[i] = $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.fromObject(object.cpu_execution_accelerator[i], _depth + 1);
+                    }
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an ExecutionAccelerators message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+             * @static
+             * @param {inference.ModelOptimizationPolicy.ExecutionAccelerators} message ExecutionAccelerators
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ExecutionAccelerators.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults) {
+                    object.gpu_execution_accelerator = [];
+                    object.cpu_execution_accelerator = [];
+                }
+                if (message.gpu_execution_accelerator && message.gpu_execution_accelerator.length) {
+                    object.gpu_execution_accelerator = $Array(message.gpu_execution_accelerator.length);
+                    for (let j = 0; j < message.gpu_execution_accelerator.length; ++j)
+                        object.gpu_execution_accelerator[j] = $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.toObject(message.gpu_execution_accelerator[j], options, _depth + 1);
+                }
+                if (message.cpu_execution_accelerator && message.cpu_execution_accelerator.length) {
+                    object.cpu_execution_accelerator = $Array(message.cpu_execution_accelerator.length);
+                    for (let j = 0; j < message.cpu_execution_accelerator.length; ++j)
+                        object.cpu_execution_accelerator[j] = $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.toObject(message.cpu_execution_accelerator[j], options, _depth + 1);
+                }
+                return object;
+            };
+
+            /**
+             * Converts this ExecutionAccelerators to JSON.
+             * @function toJSON
+             * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ExecutionAccelerators.prototype.toJSON = function() {
+                return ExecutionAccelerators.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            ExecutionAccelerators.Accelerator = (function() {
+
+                /**
+                 * Properties of an Accelerator.
+                 * @typedef {Object} inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties
+                 * @property {string|null} [name] Accelerator name
+                 * @property {Object.<string,string>|null} [parameters] Accelerator parameters
+                 * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                 */
+
+                /**
+                 * Properties of an Accelerator.
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+                 * @interface IAccelerator
+                 * @augments inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties
+                 * @deprecated Use inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties instead.
+                 */
+
+                /**
+                 * Shape of an Accelerator.
+                 * @typedef {inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties} inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Shape
+                 */
+
+                /**
+                 * Constructs a new Accelerator.
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators
+                 * @classdesc Represents an Accelerator.
+                 * @constructor
+                 * @param {inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties=} [properties] Properties to set
+                 * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                 */
+                const Accelerator = function (properties) {
+                    this.parameters = {};
+                    if (properties)
+                        for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                            if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                this[keys[i]] = properties[keys[i]];
+                };
+
+                /**
+                 * Accelerator name.
+                 * @member {string} name
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator
+                 * @instance
+                 */
+                Accelerator.prototype.name = "";
+
+                /**
+                 * Accelerator parameters.
+                 * @member {Object.<string,string>} parameters
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator
+                 * @instance
+                 */
+                Accelerator.prototype.parameters = $util.emptyObject;
+
+                /**
+                 * Creates a new Accelerator instance using the specified properties.
+                 * @function create
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator
+                 * @static
+                 * @param {inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties=} [properties] Properties to set
+                 * @returns {inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator} Accelerator instance
+                 * @type {{
+                 *   (properties: inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Shape): inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator & inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Shape;
+                 *   (properties?: inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties): inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator;
+                 * }}
+                 */
+                Accelerator.create = function(properties) {
+                    return new Accelerator(properties);
+                };
+
+                /**
+                 * Encodes the specified Accelerator message. Does not implicitly {@link inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.verify|verify} messages.
+                 * @function encode
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator
+                 * @static
+                 * @param {inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Properties} message Accelerator message or plain object to encode
+                 * @param {$protobuf.Writer} [writer] Writer to encode to
+                 * @returns {$protobuf.Writer} Writer
+                 */
+                Accelerator.encode = function (message, writer, _depth) {
+                    if (!writer)
+                        writer = $Writer.create();
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                        writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+                    if (message.parameters != null && $Object.hasOwnProperty.call(message, "parameters"))
+                        for (let keys = $Object.keys(message.parameters), i = 0; i < keys.length; ++i)
+                            writer.uint32(/* id 2, wireType 2 =*/18).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]).uint32(/* id 2, wireType 2 =*/18).string(message.parameters[keys[i]]).ldelim();
+                    if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                        for (let i = 0; i < message.$unknowns.length; ++i)
+                            writer.raw(message.$unknowns[i]);
+                    return writer;
+                };
+
+                /**
+                 * Decodes an Accelerator message from the specified reader or buffer.
+                 * @function decode
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator
+                 * @static
+                 * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+                 * @param {number} [length] Message length if known beforehand
+                 * @returns {inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator & inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.$Shape} Accelerator
+                 * @throws {Error} If the payload is not a reader or valid buffer
+                 * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                 */
+                Accelerator.decode = function (reader, length, _end, _depth, _target) {
+                    if (!(reader instanceof $Reader))
+                        reader = $Reader.create(reader);
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $Reader.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let end, message, key, value;
+                    if (length === $undefined)
+                        end = reader.len;
+                    else {
+                        end = reader.pos + length;
+                        if (end > reader.len)
+                            throw $RangeError("index out of range");
+                        length = reader.len;
+                        reader.len = end;
+                    }
+                    message = _target || new $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator();
+                    while (reader.pos < end) {
+                        let start = reader.pos;
+                        let tag = reader.tag();
+                        if (tag === _end) {
+                            _end = $undefined;
+                            break;
+                        }
+                        let wireType = tag & 7;
+                        switch (tag >>>= 3) {
+                        case 1: {
+                                if (wireType !== 2)
+                                    break;
+                                if ((value = reader.stringVerify()).length)
+                                    message.name = value;
+                                else
+                                    delete message.name;
+                                continue;
+                            }
+                        case 2: {
+                                if (wireType !== 2)
+                                    break;
+                                if (message.parameters === $util.emptyObject)
+                                    message.parameters = {};
+                                let end2 = reader.size() + reader.pos;
+                                if (end2 > reader.len)
+                                    throw $RangeError("index out of range");
+                                reader.len = end2;
+                                key = "";
+                                value = "";
+                                while (reader.pos < end2) {
+                                    let tag2 = reader.tag();
+                                    wireType = tag2 & 7;
+                                    switch (tag2 >>>= 3) {
+                                    case 1:
+                                        if (wireType !== 2)
+                                            break;
+                                        key = reader.stringVerify();
+                                        continue;
+                                    case 2:
+                                        if (wireType !== 2)
+                                            break;
+                                        value = reader.stringVerify();
+                                        continue;
+                                    }
+                                    reader.skipType(wireType, _depth, tag2);
+                                }
+                                if (reader.pos !== end2)
+                                    throw $RangeError("index out of range");
+                                reader.len = end;
+                                if (key === "__proto__")
+                                    $util.makeProp(message.parameters, key);
+                                message.parameters[key] = value;
+                                continue;
+                            }
+                        }
+                        reader.skipType(wireType, _depth, tag);
+                        if (!reader.discardUnknown) {
+                            $util.makeProp(message, "$unknowns", false);
+                            (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                        }
+                    }
+                    if (length !== $undefined) {
+                        if (reader.pos !== end)
+                            throw $RangeError("index out of range");
+                        reader.len = length;
+                    }
+                    if (_end !== $undefined)
+                        throw $Error("missing end group");
+                    return message;
+                };
+
+                /**
+                 * Creates an Accelerator message from a plain object. Also converts values to their respective internal types.
+                 * @function fromObject
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator
+                 * @static
+                 * @param {Object.<string,*>} object Plain object
+                 * @returns {inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator} Accelerator
+                 */
+                Accelerator.fromObject = function (object, _depth) {
+                    if (object instanceof $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator)
+                        return object;
+                    if (!$util.isObject(object))
+                        throw $TypeError(".inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator: object expected");
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let message = new $root.inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator();
+                    if (object.name != null)
+                        if (typeof object.name !== "string" || object.name.length)
+                            message.name = $String(object.name);
+                    if (object.parameters) {
+                        if (!$util.isObject(object.parameters))
+                            throw $TypeError(".inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator.parameters: object expected");
+                        message.parameters = {};
+                        for (let keys = $Object.keys(object.parameters), i = 0; i < keys.length; ++i) {
+                            if (keys[i] === "__proto__")
+                                $util.makeProp(message.parameters, keys[i]);
+                            message.parameters[keys[i]] = $String(object.parameters[keys[i]]);
+                        }
+                    }
+                    return message;
+                };
+
+                /**
+                 * Creates a plain object from an Accelerator message. Also converts values to other types if specified.
+                 * @function toObject
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator
+                 * @static
+                 * @param {inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator} message Accelerator
+                 * @param {$protobuf.IConversionOptions} [options] Conversion options
+                 * @returns {Object.<string,*>} Plain object
+                 */
+                Accelerator.toObject = function (message, options, _depth) {
+                    if (!options)
+                        options = {};
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let object = {};
+                    if (options.objects || options.defaults)
+                        object.parameters = {};
+                    if (options.defaults)
+                        object.name = "";
+                    if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                        object.name = message.name;
+                    let keys2;
+                    if (message.parameters && (keys2 = $Object.keys(message.parameters)).length) {
+                        object.parameters = {};
+                        for (let j = 0; j < keys2.length; ++j) {
+                            if (keys2[j] === "__proto__")
+                                $util.makeProp(object.parameters, keys2[j]);
+                            object.parameters[keys2[j]] = message.parameters[keys2[j]];
+                        }
+                    }
+                    return object;
+                };
+
+                /**
+                 * Converts this Accelerator to JSON.
+                 * @function toJSON
+                 * @memberof inference.ModelOptimizationPolicy.ExecutionAccelerators.Accelerator
+                 * @instance
+                 * @returns {Object.<string,*>} JSON object
+                 */
+                Accelerator.prototype.toJSON = function() {
+                    return Accelerator.toObject(this, $protobuf.util.toJSONOptions);
+                };
+
+                return Accelerator;
+            })();
+
+            return ExecutionAccelerators;
+        })();
+
+        ModelOptimizationPolicy.PinnedMemoryBuffer = (function() {
+
+            /**
+             * Properties of a PinnedMemoryBuffer.
+             * @typedef {Object} inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties
+             * @property {boolean|null} [enable] PinnedMemoryBuffer enable
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a PinnedMemoryBuffer.
+             * @memberof inference.ModelOptimizationPolicy
+             * @interface IPinnedMemoryBuffer
+             * @augments inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties
+             * @deprecated Use inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties instead.
+             */
+
+            /**
+             * Shape of a PinnedMemoryBuffer.
+             * @typedef {inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties} inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Shape
+             */
+
+            /**
+             * Constructs a new PinnedMemoryBuffer.
+             * @memberof inference.ModelOptimizationPolicy
+             * @classdesc Represents a PinnedMemoryBuffer.
+             * @constructor
+             * @param {inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const PinnedMemoryBuffer = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * PinnedMemoryBuffer enable.
+             * @member {boolean} enable
+             * @memberof inference.ModelOptimizationPolicy.PinnedMemoryBuffer
+             * @instance
+             */
+            PinnedMemoryBuffer.prototype.enable = false;
+
+            /**
+             * Creates a new PinnedMemoryBuffer instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelOptimizationPolicy.PinnedMemoryBuffer
+             * @static
+             * @param {inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelOptimizationPolicy.PinnedMemoryBuffer} PinnedMemoryBuffer instance
+             * @type {{
+             *   (properties: inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Shape): inference.ModelOptimizationPolicy.PinnedMemoryBuffer & inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Shape;
+             *   (properties?: inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties): inference.ModelOptimizationPolicy.PinnedMemoryBuffer;
+             * }}
+             */
+            PinnedMemoryBuffer.create = function(properties) {
+                return new PinnedMemoryBuffer(properties);
+            };
+
+            /**
+             * Encodes the specified PinnedMemoryBuffer message. Does not implicitly {@link inference.ModelOptimizationPolicy.PinnedMemoryBuffer.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelOptimizationPolicy.PinnedMemoryBuffer
+             * @static
+             * @param {inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Properties} message PinnedMemoryBuffer message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PinnedMemoryBuffer.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.enable != null && $Object.hasOwnProperty.call(message, "enable") && message.enable !== false)
+                    writer.uint32(/* id 1, wireType 0 =*/8).bool(message.enable);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a PinnedMemoryBuffer message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelOptimizationPolicy.PinnedMemoryBuffer
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelOptimizationPolicy.PinnedMemoryBuffer & inference.ModelOptimizationPolicy.PinnedMemoryBuffer.$Shape} PinnedMemoryBuffer
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PinnedMemoryBuffer.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.enable = value;
+                            else
+                                delete message.enable;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a PinnedMemoryBuffer message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelOptimizationPolicy.PinnedMemoryBuffer
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelOptimizationPolicy.PinnedMemoryBuffer} PinnedMemoryBuffer
+             */
+            PinnedMemoryBuffer.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelOptimizationPolicy.PinnedMemoryBuffer: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelOptimizationPolicy.PinnedMemoryBuffer();
+                if (object.enable != null)
+                    if (object.enable)
+                        message.enable = $Boolean(object.enable);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a PinnedMemoryBuffer message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelOptimizationPolicy.PinnedMemoryBuffer
+             * @static
+             * @param {inference.ModelOptimizationPolicy.PinnedMemoryBuffer} message PinnedMemoryBuffer
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            PinnedMemoryBuffer.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.enable = false;
+                if (message.enable != null && $Object.hasOwnProperty.call(message, "enable"))
+                    object.enable = message.enable;
+                return object;
+            };
+
+            /**
+             * Converts this PinnedMemoryBuffer to JSON.
+             * @function toJSON
+             * @memberof inference.ModelOptimizationPolicy.PinnedMemoryBuffer
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            PinnedMemoryBuffer.prototype.toJSON = function() {
+                return PinnedMemoryBuffer.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return PinnedMemoryBuffer;
+        })();
+
+        return ModelOptimizationPolicy;
     })();
 
-    inference.ModelOutput = (function() {
+    inference.ModelQueuePolicy = (function() {
 
         /**
-         * Properties of a ModelOutput.
-         * @typedef {Object} inference.ModelOutput.$Properties
-         * @property {string|null} [name] ModelOutput name
-         * @property {inference.DataType|null} [data_type] ModelOutput data_type
-         * @property {Array.<number|Long>|null} [dims] ModelOutput dims
-         * @property {string|null} [label_filename] ModelOutput label_filename
-         * @property {boolean|null} [is_shape_tensor] ModelOutput is_shape_tensor
+         * Properties of a ModelQueuePolicy.
+         * @typedef {Object} inference.ModelQueuePolicy.$Properties
+         * @property {inference.ModelQueuePolicy.TimeoutAction|null} [timeout_action] ModelQueuePolicy timeout_action
+         * @property {number|Long|null} [default_timeout_microseconds] ModelQueuePolicy default_timeout_microseconds
+         * @property {boolean|null} [allow_timeout_override] ModelQueuePolicy allow_timeout_override
+         * @property {number|null} [max_queue_size] ModelQueuePolicy max_queue_size
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
         /**
-         * Properties of a ModelOutput.
+         * Properties of a ModelQueuePolicy.
          * @memberof inference
-         * @interface IModelOutput
-         * @augments inference.ModelOutput.$Properties
-         * @deprecated Use inference.ModelOutput.$Properties instead.
+         * @interface IModelQueuePolicy
+         * @augments inference.ModelQueuePolicy.$Properties
+         * @deprecated Use inference.ModelQueuePolicy.$Properties instead.
          */
 
         /**
-         * Shape of a ModelOutput.
-         * @typedef {inference.ModelOutput.$Properties} inference.ModelOutput.$Shape
+         * Shape of a ModelQueuePolicy.
+         * @typedef {inference.ModelQueuePolicy.$Properties} inference.ModelQueuePolicy.$Shape
          */
 
         /**
-         * Constructs a new ModelOutput.
+         * Constructs a new ModelQueuePolicy.
          * @memberof inference
-         * @classdesc Represents a ModelOutput.
+         * @classdesc Represents a ModelQueuePolicy.
          * @constructor
-         * @param {inference.ModelOutput.$Properties=} [properties] Properties to set
+         * @param {inference.ModelQueuePolicy.$Properties=} [properties] Properties to set
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
-        const ModelOutput = function (properties) {
-            this.dims = [];
+        const ModelQueuePolicy = function (properties) {
             if (properties)
                 for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                     if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -10186,87 +17248,77 @@ export const inference = $root.inference = (() => {
         };
 
         /**
-         * ModelOutput name.
-         * @member {string} name
-         * @memberof inference.ModelOutput
+         * ModelQueuePolicy timeout_action.
+         * @member {inference.ModelQueuePolicy.TimeoutAction} timeout_action
+         * @memberof inference.ModelQueuePolicy
          * @instance
          */
-        ModelOutput.prototype.name = "";
+        ModelQueuePolicy.prototype.timeout_action = 0;
 
         /**
-         * ModelOutput data_type.
-         * @member {inference.DataType} data_type
-         * @memberof inference.ModelOutput
+         * ModelQueuePolicy default_timeout_microseconds.
+         * @member {number|Long} default_timeout_microseconds
+         * @memberof inference.ModelQueuePolicy
          * @instance
          */
-        ModelOutput.prototype.data_type = 0;
+        ModelQueuePolicy.prototype.default_timeout_microseconds = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
         /**
-         * ModelOutput dims.
-         * @member {Array.<number|Long>} dims
-         * @memberof inference.ModelOutput
+         * ModelQueuePolicy allow_timeout_override.
+         * @member {boolean} allow_timeout_override
+         * @memberof inference.ModelQueuePolicy
          * @instance
          */
-        ModelOutput.prototype.dims = $util.emptyArray;
+        ModelQueuePolicy.prototype.allow_timeout_override = false;
 
         /**
-         * ModelOutput label_filename.
-         * @member {string} label_filename
-         * @memberof inference.ModelOutput
+         * ModelQueuePolicy max_queue_size.
+         * @member {number} max_queue_size
+         * @memberof inference.ModelQueuePolicy
          * @instance
          */
-        ModelOutput.prototype.label_filename = "";
+        ModelQueuePolicy.prototype.max_queue_size = 0;
 
         /**
-         * ModelOutput is_shape_tensor.
-         * @member {boolean} is_shape_tensor
-         * @memberof inference.ModelOutput
-         * @instance
-         */
-        ModelOutput.prototype.is_shape_tensor = false;
-
-        /**
-         * Creates a new ModelOutput instance using the specified properties.
+         * Creates a new ModelQueuePolicy instance using the specified properties.
          * @function create
-         * @memberof inference.ModelOutput
+         * @memberof inference.ModelQueuePolicy
          * @static
-         * @param {inference.ModelOutput.$Properties=} [properties] Properties to set
-         * @returns {inference.ModelOutput} ModelOutput instance
+         * @param {inference.ModelQueuePolicy.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelQueuePolicy} ModelQueuePolicy instance
          * @type {{
-         *   (properties: inference.ModelOutput.$Shape): inference.ModelOutput & inference.ModelOutput.$Shape;
-         *   (properties?: inference.ModelOutput.$Properties): inference.ModelOutput;
+         *   (properties: inference.ModelQueuePolicy.$Shape): inference.ModelQueuePolicy & inference.ModelQueuePolicy.$Shape;
+         *   (properties?: inference.ModelQueuePolicy.$Properties): inference.ModelQueuePolicy;
          * }}
          */
-        ModelOutput.create = function(properties) {
-            return new ModelOutput(properties);
+        ModelQueuePolicy.create = function(properties) {
+            return new ModelQueuePolicy(properties);
         };
 
         /**
-         * Encodes the specified ModelOutput message. Does not implicitly {@link inference.ModelOutput.verify|verify} messages.
+         * Encodes the specified ModelQueuePolicy message. Does not implicitly {@link inference.ModelQueuePolicy.verify|verify} messages.
          * @function encode
-         * @memberof inference.ModelOutput
+         * @memberof inference.ModelQueuePolicy
          * @static
-         * @param {inference.ModelOutput.$Properties} message ModelOutput message or plain object to encode
+         * @param {inference.ModelQueuePolicy.$Properties} message ModelQueuePolicy message or plain object to encode
          * @param {$protobuf.Writer} [writer] Writer to encode to
          * @returns {$protobuf.Writer} Writer
          */
-        ModelOutput.encode = function (message, writer, _depth) {
+        ModelQueuePolicy.encode = function (message, writer, _depth) {
             if (!writer)
                 writer = $Writer.create();
             if (_depth === $undefined)
                 _depth = 0;
             if (_depth > $util.recursionLimit)
                 throw $Error("max depth exceeded");
-            if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
-                writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
-            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
-                writer.uint32(/* id 2, wireType 0 =*/16).int32(message.data_type);
-            if (message.dims != null && message.dims.length)
-                writer.uint32(/* id 3, wireType 2 =*/26).int64s(message.dims);
-            if (message.label_filename != null && $Object.hasOwnProperty.call(message, "label_filename") && message.label_filename !== "")
-                writer.uint32(/* id 4, wireType 2 =*/34).string(message.label_filename);
-            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor") && message.is_shape_tensor !== false)
-                writer.uint32(/* id 6, wireType 0 =*/48).bool(message.is_shape_tensor);
+            if (message.timeout_action != null && $Object.hasOwnProperty.call(message, "timeout_action") && message.timeout_action !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).int32(message.timeout_action);
+            if (message.default_timeout_microseconds != null && $Object.hasOwnProperty.call(message, "default_timeout_microseconds") && (typeof message.default_timeout_microseconds === "object" ? message.default_timeout_microseconds.low || message.default_timeout_microseconds.high : message.default_timeout_microseconds !== 0))
+                writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.default_timeout_microseconds);
+            if (message.allow_timeout_override != null && $Object.hasOwnProperty.call(message, "allow_timeout_override") && message.allow_timeout_override !== false)
+                writer.uint32(/* id 3, wireType 0 =*/24).bool(message.allow_timeout_override);
+            if (message.max_queue_size != null && $Object.hasOwnProperty.call(message, "max_queue_size") && message.max_queue_size !== 0)
+                writer.uint32(/* id 4, wireType 0 =*/32).uint32(message.max_queue_size);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -10274,17 +17326,17 @@ export const inference = $root.inference = (() => {
         };
 
         /**
-         * Decodes a ModelOutput message from the specified reader or buffer.
+         * Decodes a ModelQueuePolicy message from the specified reader or buffer.
          * @function decode
-         * @memberof inference.ModelOutput
+         * @memberof inference.ModelQueuePolicy
          * @static
          * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
          * @param {number} [length] Message length if known beforehand
-         * @returns {inference.ModelOutput & inference.ModelOutput.$Shape} ModelOutput
+         * @returns {inference.ModelQueuePolicy & inference.ModelQueuePolicy.$Shape} ModelQueuePolicy
          * @throws {Error} If the payload is not a reader or valid buffer
          * @throws {$protobuf.util.ProtocolError} If required fields are missing
          */
-        ModelOutput.decode = function (reader, length, _end, _depth, _target) {
+        ModelQueuePolicy.decode = function (reader, length, _end, _depth, _target) {
             if (!(reader instanceof $Reader))
                 reader = $Reader.create(reader);
             if (_depth === $undefined)
@@ -10301,7 +17353,7 @@ export const inference = $root.inference = (() => {
                 length = reader.len;
                 reader.len = end;
             }
-            message = _target || new $root.inference.ModelOutput();
+            message = _target || new $root.inference.ModelQueuePolicy();
             while (reader.pos < end) {
                 let start = reader.pos;
                 let tag = reader.tag();
@@ -10312,53 +17364,39 @@ export const inference = $root.inference = (() => {
                 let wireType = tag & 7;
                 switch (tag >>>= 3) {
                 case 1: {
-                        if (wireType !== 2)
+                        if (wireType !== 0)
                             break;
-                        if ((value = reader.stringVerify()).length)
-                            message.name = value;
+                        if (value = reader.int32())
+                            message.timeout_action = value;
                         else
-                            delete message.name;
+                            delete message.timeout_action;
                         continue;
                     }
                 case 2: {
                         if (wireType !== 0)
                             break;
-                        if (value = reader.int32())
-                            message.data_type = value;
+                        if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                            message.default_timeout_microseconds = value;
                         else
-                            delete message.data_type;
+                            delete message.default_timeout_microseconds;
                         continue;
                     }
                 case 3: {
-                        if (wireType === 2) {
-                            if (!(message.dims && message.dims.length))
-                                message.dims = [];
-                            reader.int64s(message.dims);
-                            continue;
-                        }
-                        if (wireType !== 0)
-                            break;
-                        if (!(message.dims && message.dims.length))
-                            message.dims = [];
-                        message.dims.push(reader.int64());
-                        continue;
-                    }
-                case 4: {
-                        if (wireType !== 2)
-                            break;
-                        if ((value = reader.stringVerify()).length)
-                            message.label_filename = value;
-                        else
-                            delete message.label_filename;
-                        continue;
-                    }
-                case 6: {
                         if (wireType !== 0)
                             break;
                         if (value = reader.bool())
-                            message.is_shape_tensor = value;
+                            message.allow_timeout_override = value;
                         else
-                            delete message.is_shape_tensor;
+                            delete message.allow_timeout_override;
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.max_queue_size = value;
+                        else
+                            delete message.max_queue_size;
                         continue;
                     }
                 }
@@ -10379,125 +17417,66 @@ export const inference = $root.inference = (() => {
         };
 
         /**
-         * Creates a ModelOutput message from a plain object. Also converts values to their respective internal types.
+         * Creates a ModelQueuePolicy message from a plain object. Also converts values to their respective internal types.
          * @function fromObject
-         * @memberof inference.ModelOutput
+         * @memberof inference.ModelQueuePolicy
          * @static
          * @param {Object.<string,*>} object Plain object
-         * @returns {inference.ModelOutput} ModelOutput
+         * @returns {inference.ModelQueuePolicy} ModelQueuePolicy
          */
-        ModelOutput.fromObject = function (object, _depth) {
-            if (object instanceof $root.inference.ModelOutput)
+        ModelQueuePolicy.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelQueuePolicy)
                 return object;
             if (!$util.isObject(object))
-                throw $TypeError(".inference.ModelOutput: object expected");
+                throw $TypeError(".inference.ModelQueuePolicy: object expected");
             if (_depth === $undefined)
                 _depth = 0;
             if (_depth > $util.recursionLimit)
                 throw $Error("max depth exceeded");
-            let message = new $root.inference.ModelOutput();
-            if (object.name != null)
-                if (typeof object.name !== "string" || object.name.length)
-                    message.name = $String(object.name);
-            if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
-                switch (object.data_type) {
-                case "TYPE_INVALID":
+            let message = new $root.inference.ModelQueuePolicy();
+            if (object.timeout_action !== 0 && (typeof object.timeout_action !== "string" || $root.inference.ModelQueuePolicy.TimeoutAction[object.timeout_action] !== 0))
+                switch (object.timeout_action) {
+                case "REJECT":
                 case 0:
-                    message.data_type = 0;
+                    message.timeout_action = 0;
                     break;
-                case "TYPE_BOOL":
+                case "DELAY":
                 case 1:
-                    message.data_type = 1;
-                    break;
-                case "TYPE_UINT8":
-                case 2:
-                    message.data_type = 2;
-                    break;
-                case "TYPE_UINT16":
-                case 3:
-                    message.data_type = 3;
-                    break;
-                case "TYPE_UINT32":
-                case 4:
-                    message.data_type = 4;
-                    break;
-                case "TYPE_UINT64":
-                case 5:
-                    message.data_type = 5;
-                    break;
-                case "TYPE_INT8":
-                case 6:
-                    message.data_type = 6;
-                    break;
-                case "TYPE_INT16":
-                case 7:
-                    message.data_type = 7;
-                    break;
-                case "TYPE_INT32":
-                case 8:
-                    message.data_type = 8;
-                    break;
-                case "TYPE_INT64":
-                case 9:
-                    message.data_type = 9;
-                    break;
-                case "TYPE_FP16":
-                case 10:
-                    message.data_type = 10;
-                    break;
-                case "TYPE_FP32":
-                case 11:
-                    message.data_type = 11;
-                    break;
-                case "TYPE_FP64":
-                case 12:
-                    message.data_type = 12;
-                    break;
-                case "TYPE_STRING":
-                case 13:
-                    message.data_type = 13;
-                    break;
-                case "TYPE_BF16":
-                case 14:
-                    message.data_type = 14;
+                    message.timeout_action = 1;
                     break;
                 default:
-                    if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
-                        message.data_type = object.data_type;
+                    if (typeof object.timeout_action === "number" && (object.timeout_action | 0) === object.timeout_action)
+                        message.timeout_action = object.timeout_action;
                 }
-            if (object.dims) {
-                if (!$Array.isArray(object.dims))
-                    throw $TypeError(".inference.ModelOutput.dims: array expected");
-                message.dims = $Array(object.dims.length);
-                for (let i = 0; i < object.dims.length; ++i)
+            if (object.default_timeout_microseconds != null)
+                if (typeof object.default_timeout_microseconds === "object" ? object.default_timeout_microseconds.low || object.default_timeout_microseconds.high : $Number(object.default_timeout_microseconds) !== 0)
                     if ($util.Long)
-                        message.dims[i] = $util.Long.fromValue(object.dims[i], false);
-                    else if (typeof object.dims[i] === "string")
-                        message.dims[i] = $parseInt(object.dims[i], 10);
-                    else if (typeof object.dims[i] === "number")
-                        message.dims[i] = object.dims[i];
-                    else if (typeof object.dims[i] === "object")
-                        message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
-            }
-            if (object.label_filename != null)
-                if (typeof object.label_filename !== "string" || object.label_filename.length)
-                    message.label_filename = $String(object.label_filename);
-            if (object.is_shape_tensor != null)
-                if (object.is_shape_tensor)
-                    message.is_shape_tensor = $Boolean(object.is_shape_tensor);
+                        message.default_timeout_microseconds = $util.Long.fromValue(object.default_timeout_microseconds, true);
+                    else if (typeof object.default_timeout_microseconds === "string")
+                        message.default_timeout_microseconds = $parseInt(object.default_timeout_microseconds, 10);
+                    else if (typeof object.default_timeout_microseconds === "number")
+                        message.default_timeout_microseconds = object.default_timeout_microseconds;
+                    else if (typeof object.default_timeout_microseconds === "object")
+                        message.default_timeout_microseconds = new $util.LongBits(object.default_timeout_microseconds.low >>> 0, object.default_timeout_microseconds.high >>> 0).toNumber(true);
+            if (object.allow_timeout_override != null)
+                if (object.allow_timeout_override)
+                    message.allow_timeout_override = $Boolean(object.allow_timeout_override);
+            if (object.max_queue_size != null)
+                if ($Number(object.max_queue_size) !== 0)
+                    message.max_queue_size = object.max_queue_size >>> 0;
             return message;
         };
 
         /**
-         * Creates a plain object from a ModelOutput message. Also converts values to other types if specified.
+         * Creates a plain object from a ModelQueuePolicy message. Also converts values to other types if specified.
          * @function toObject
-         * @memberof inference.ModelOutput
+         * @memberof inference.ModelQueuePolicy
          * @static
-         * @param {inference.ModelOutput} message ModelOutput
+         * @param {inference.ModelQueuePolicy} message ModelQueuePolicy
          * @param {$protobuf.IConversionOptions} [options] Conversion options
          * @returns {Object.<string,*>} Plain object
          */
-        ModelOutput.toObject = function (message, options, _depth) {
+        ModelQueuePolicy.toObject = function (message, options, _depth) {
             if (!options)
                 options = {};
             if (_depth === $undefined)
@@ -10505,47 +17484,58 @@ export const inference = $root.inference = (() => {
             if (_depth > $util.recursionLimit)
                 throw $Error("max depth exceeded");
             let object = {};
-            if (options.arrays || options.defaults)
-                object.dims = [];
             if (options.defaults) {
-                object.name = "";
-                object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
-                object.label_filename = "";
-                object.is_shape_tensor = false;
+                object.timeout_action = options.enums === $String ? "REJECT" : 0;
+                if ($util.Long) {
+                    let long = new $util.Long(0, 0, true);
+                    object.default_timeout_microseconds = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                } else
+                    object.default_timeout_microseconds = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                object.allow_timeout_override = false;
+                object.max_queue_size = 0;
             }
-            if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
-                object.name = message.name;
-            if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
-                object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
-            if (message.dims && message.dims.length) {
-                object.dims = $Array(message.dims.length);
-                for (let j = 0; j < message.dims.length; ++j)
-                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
-                        object.dims[j] = typeof message.dims[j] === "number" ? $BigInt(message.dims[j]) : $util.Long.fromBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0, false).toBigInt();
-                    else if (typeof message.dims[j] === "number")
-                        object.dims[j] = options.longs === $String ? $String(message.dims[j]) : message.dims[j];
-                    else
-                        object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
-            }
-            if (message.label_filename != null && $Object.hasOwnProperty.call(message, "label_filename"))
-                object.label_filename = message.label_filename;
-            if (message.is_shape_tensor != null && $Object.hasOwnProperty.call(message, "is_shape_tensor"))
-                object.is_shape_tensor = message.is_shape_tensor;
+            if (message.timeout_action != null && $Object.hasOwnProperty.call(message, "timeout_action"))
+                object.timeout_action = options.enums === $String ? $root.inference.ModelQueuePolicy.TimeoutAction[message.timeout_action] === $undefined ? message.timeout_action : $root.inference.ModelQueuePolicy.TimeoutAction[message.timeout_action] : message.timeout_action;
+            if (message.default_timeout_microseconds != null && $Object.hasOwnProperty.call(message, "default_timeout_microseconds"))
+                if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                    object.default_timeout_microseconds = typeof message.default_timeout_microseconds === "number" ? $BigInt(message.default_timeout_microseconds) : $util.Long.fromBits(message.default_timeout_microseconds.low >>> 0, message.default_timeout_microseconds.high >>> 0, true).toBigInt();
+                else if (typeof message.default_timeout_microseconds === "number")
+                    object.default_timeout_microseconds = options.longs === $String ? $String(message.default_timeout_microseconds) : message.default_timeout_microseconds;
+                else
+                    object.default_timeout_microseconds = options.longs === $String ? $util.Long.prototype.toString.call(message.default_timeout_microseconds) : options.longs === $Number ? new $util.LongBits(message.default_timeout_microseconds.low >>> 0, message.default_timeout_microseconds.high >>> 0).toNumber(true) : message.default_timeout_microseconds;
+            if (message.allow_timeout_override != null && $Object.hasOwnProperty.call(message, "allow_timeout_override"))
+                object.allow_timeout_override = message.allow_timeout_override;
+            if (message.max_queue_size != null && $Object.hasOwnProperty.call(message, "max_queue_size"))
+                object.max_queue_size = message.max_queue_size;
             return object;
         };
 
         /**
-         * Converts this ModelOutput to JSON.
+         * Converts this ModelQueuePolicy to JSON.
          * @function toJSON
-         * @memberof inference.ModelOutput
+         * @memberof inference.ModelQueuePolicy
          * @instance
          * @returns {Object.<string,*>} JSON object
          */
-        ModelOutput.prototype.toJSON = function() {
-            return ModelOutput.toObject(this, $protobuf.util.toJSONOptions);
+        ModelQueuePolicy.prototype.toJSON = function() {
+            return ModelQueuePolicy.toObject(this, $protobuf.util.toJSONOptions);
         };
 
-        return ModelOutput;
+        /**
+         * TimeoutAction enum.
+         * @name inference.ModelQueuePolicy.TimeoutAction
+         * @enum {number}
+         * @property {number} REJECT=0 REJECT value
+         * @property {number} DELAY=1 DELAY value
+         */
+        ModelQueuePolicy.TimeoutAction = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "REJECT"] = 0;
+            values[valuesById[1] = "DELAY"] = 1;
+            return values;
+        })();
+
+        return ModelQueuePolicy;
     })();
 
     inference.ModelDynamicBatching = (function() {
@@ -10556,6 +17546,10 @@ export const inference = $root.inference = (() => {
          * @property {Array.<number>|null} [preferred_batch_size] ModelDynamicBatching preferred_batch_size
          * @property {number|Long|null} [max_queue_delay_microseconds] ModelDynamicBatching max_queue_delay_microseconds
          * @property {boolean|null} [preserve_ordering] ModelDynamicBatching preserve_ordering
+         * @property {number|Long|null} [priority_levels] ModelDynamicBatching priority_levels
+         * @property {number|Long|null} [default_priority_level] ModelDynamicBatching default_priority_level
+         * @property {inference.ModelQueuePolicy.$Properties|null} [default_queue_policy] ModelDynamicBatching default_queue_policy
+         * @property {Object.<string,inference.ModelQueuePolicy.$Properties>|null} [priority_queue_policy] ModelDynamicBatching priority_queue_policy
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -10582,6 +17576,7 @@ export const inference = $root.inference = (() => {
          */
         const ModelDynamicBatching = function (properties) {
             this.preferred_batch_size = [];
+            this.priority_queue_policy = {};
             if (properties)
                 for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                     if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -10611,6 +17606,38 @@ export const inference = $root.inference = (() => {
          * @instance
          */
         ModelDynamicBatching.prototype.preserve_ordering = false;
+
+        /**
+         * ModelDynamicBatching priority_levels.
+         * @member {number|Long} priority_levels
+         * @memberof inference.ModelDynamicBatching
+         * @instance
+         */
+        ModelDynamicBatching.prototype.priority_levels = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+        /**
+         * ModelDynamicBatching default_priority_level.
+         * @member {number|Long} default_priority_level
+         * @memberof inference.ModelDynamicBatching
+         * @instance
+         */
+        ModelDynamicBatching.prototype.default_priority_level = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+        /**
+         * ModelDynamicBatching default_queue_policy.
+         * @member {inference.ModelQueuePolicy.$Properties|null|undefined} default_queue_policy
+         * @memberof inference.ModelDynamicBatching
+         * @instance
+         */
+        ModelDynamicBatching.prototype.default_queue_policy = null;
+
+        /**
+         * ModelDynamicBatching priority_queue_policy.
+         * @member {Object.<string,inference.ModelQueuePolicy.$Properties>} priority_queue_policy
+         * @memberof inference.ModelDynamicBatching
+         * @instance
+         */
+        ModelDynamicBatching.prototype.priority_queue_policy = $util.emptyObject;
 
         /**
          * Creates a new ModelDynamicBatching instance using the specified properties.
@@ -10650,6 +17677,17 @@ export const inference = $root.inference = (() => {
                 writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.max_queue_delay_microseconds);
             if (message.preserve_ordering != null && $Object.hasOwnProperty.call(message, "preserve_ordering") && message.preserve_ordering !== false)
                 writer.uint32(/* id 3, wireType 0 =*/24).bool(message.preserve_ordering);
+            if (message.priority_levels != null && $Object.hasOwnProperty.call(message, "priority_levels") && (typeof message.priority_levels === "object" ? message.priority_levels.low || message.priority_levels.high : message.priority_levels !== 0))
+                writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.priority_levels);
+            if (message.default_priority_level != null && $Object.hasOwnProperty.call(message, "default_priority_level") && (typeof message.default_priority_level === "object" ? message.default_priority_level.low || message.default_priority_level.high : message.default_priority_level !== 0))
+                writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.default_priority_level);
+            if (message.default_queue_policy != null && $Object.hasOwnProperty.call(message, "default_queue_policy"))
+                $root.inference.ModelQueuePolicy.encode(message.default_queue_policy, writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
+            if (message.priority_queue_policy != null && $Object.hasOwnProperty.call(message, "priority_queue_policy"))
+                for (let keys = $Object.keys(message.priority_queue_policy), i = 0; i < keys.length; ++i) {
+                    writer.uint32(/* id 7, wireType 2 =*/58).fork().uint32(/* id 1, wireType 0 =*/8).uint64($util.longFromKey(keys[i], true));
+                    $root.inference.ModelQueuePolicy.encode(message.priority_queue_policy[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                }
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -10674,7 +17712,7 @@ export const inference = $root.inference = (() => {
                 _depth = 0;
             if (_depth > $Reader.recursionLimit)
                 throw $Error("max depth exceeded");
-            let end, message, value;
+            let end, message, key, value;
             if (length === $undefined)
                 end = reader.len;
             else {
@@ -10724,6 +17762,64 @@ export const inference = $root.inference = (() => {
                             message.preserve_ordering = value;
                         else
                             delete message.preserve_ordering;
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 0)
+                            break;
+                        if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                            message.priority_levels = value;
+                        else
+                            delete message.priority_levels;
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 0)
+                            break;
+                        if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                            message.default_priority_level = value;
+                        else
+                            delete message.default_priority_level;
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 2)
+                            break;
+                        message.default_queue_policy = $root.inference.ModelQueuePolicy.decode(reader, reader.size(), $undefined, _depth + 1, message.default_queue_policy);
+                        continue;
+                    }
+                case 7: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.priority_queue_policy === $util.emptyObject)
+                            message.priority_queue_policy = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = 0;
+                        value = null;
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 0)
+                                    break;
+                                key = reader.uint64();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = $root.inference.ModelQueuePolicy.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        message.priority_queue_policy[typeof key === "object" ? $util.longToHash(key) : key] = value || new $root.inference.ModelQueuePolicy();
                         continue;
                     }
                 }
@@ -10781,6 +17877,43 @@ export const inference = $root.inference = (() => {
             if (object.preserve_ordering != null)
                 if (object.preserve_ordering)
                     message.preserve_ordering = $Boolean(object.preserve_ordering);
+            if (object.priority_levels != null)
+                if (typeof object.priority_levels === "object" ? object.priority_levels.low || object.priority_levels.high : $Number(object.priority_levels) !== 0)
+                    if ($util.Long)
+                        message.priority_levels = $util.Long.fromValue(object.priority_levels, true);
+                    else if (typeof object.priority_levels === "string")
+                        message.priority_levels = $parseInt(object.priority_levels, 10);
+                    else if (typeof object.priority_levels === "number")
+                        message.priority_levels = object.priority_levels;
+                    else if (typeof object.priority_levels === "object")
+                        message.priority_levels = new $util.LongBits(object.priority_levels.low >>> 0, object.priority_levels.high >>> 0).toNumber(true);
+            if (object.default_priority_level != null)
+                if (typeof object.default_priority_level === "object" ? object.default_priority_level.low || object.default_priority_level.high : $Number(object.default_priority_level) !== 0)
+                    if ($util.Long)
+                        message.default_priority_level = $util.Long.fromValue(object.default_priority_level, true);
+                    else if (typeof object.default_priority_level === "string")
+                        message.default_priority_level = $parseInt(object.default_priority_level, 10);
+                    else if (typeof object.default_priority_level === "number")
+                        message.default_priority_level = object.default_priority_level;
+                    else if (typeof object.default_priority_level === "object")
+                        message.default_priority_level = new $util.LongBits(object.default_priority_level.low >>> 0, object.default_priority_level.high >>> 0).toNumber(true);
+            if (object.default_queue_policy != null) {
+                if (!$util.isObject(object.default_queue_policy))
+                    throw $TypeError(".inference.ModelDynamicBatching.default_queue_policy: object expected");
+                message.default_queue_policy = $root.inference.ModelQueuePolicy.fromObject(object.default_queue_policy, _depth + 1);
+            }
+            if (object.priority_queue_policy) {
+                if (!$util.isObject(object.priority_queue_policy))
+                    throw $TypeError(".inference.ModelDynamicBatching.priority_queue_policy: object expected");
+                message.priority_queue_policy = {};
+                for (let keys = $Object.keys(object.priority_queue_policy), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.priority_queue_policy, keys[i]);
+                    if (!$util.isObject(object.priority_queue_policy[keys[i]]))
+                        throw $TypeError(".inference.ModelDynamicBatching.priority_queue_policy: object expected");
+                    message.priority_queue_policy[keys[i]] = $root.inference.ModelQueuePolicy.fromObject(object.priority_queue_policy[keys[i]], _depth + 1);
+                }
+            }
             return message;
         };
 
@@ -10803,6 +17936,8 @@ export const inference = $root.inference = (() => {
             let object = {};
             if (options.arrays || options.defaults)
                 object.preferred_batch_size = [];
+            if (options.objects || options.defaults)
+                object.priority_queue_policy = {};
             if (options.defaults) {
                 if ($util.Long) {
                     let long = new $util.Long(0, 0, true);
@@ -10810,6 +17945,17 @@ export const inference = $root.inference = (() => {
                 } else
                     object.max_queue_delay_microseconds = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                 object.preserve_ordering = false;
+                if ($util.Long) {
+                    let long = new $util.Long(0, 0, true);
+                    object.priority_levels = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                } else
+                    object.priority_levels = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                if ($util.Long) {
+                    let long = new $util.Long(0, 0, true);
+                    object.default_priority_level = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                } else
+                    object.default_priority_level = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                object.default_queue_policy = null;
             }
             if (message.preferred_batch_size && message.preferred_batch_size.length) {
                 object.preferred_batch_size = $Array(message.preferred_batch_size.length);
@@ -10825,6 +17971,32 @@ export const inference = $root.inference = (() => {
                     object.max_queue_delay_microseconds = options.longs === $String ? $util.Long.prototype.toString.call(message.max_queue_delay_microseconds) : options.longs === $Number ? new $util.LongBits(message.max_queue_delay_microseconds.low >>> 0, message.max_queue_delay_microseconds.high >>> 0).toNumber(true) : message.max_queue_delay_microseconds;
             if (message.preserve_ordering != null && $Object.hasOwnProperty.call(message, "preserve_ordering"))
                 object.preserve_ordering = message.preserve_ordering;
+            if (message.priority_levels != null && $Object.hasOwnProperty.call(message, "priority_levels"))
+                if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                    object.priority_levels = typeof message.priority_levels === "number" ? $BigInt(message.priority_levels) : $util.Long.fromBits(message.priority_levels.low >>> 0, message.priority_levels.high >>> 0, true).toBigInt();
+                else if (typeof message.priority_levels === "number")
+                    object.priority_levels = options.longs === $String ? $String(message.priority_levels) : message.priority_levels;
+                else
+                    object.priority_levels = options.longs === $String ? $util.Long.prototype.toString.call(message.priority_levels) : options.longs === $Number ? new $util.LongBits(message.priority_levels.low >>> 0, message.priority_levels.high >>> 0).toNumber(true) : message.priority_levels;
+            if (message.default_priority_level != null && $Object.hasOwnProperty.call(message, "default_priority_level"))
+                if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                    object.default_priority_level = typeof message.default_priority_level === "number" ? $BigInt(message.default_priority_level) : $util.Long.fromBits(message.default_priority_level.low >>> 0, message.default_priority_level.high >>> 0, true).toBigInt();
+                else if (typeof message.default_priority_level === "number")
+                    object.default_priority_level = options.longs === $String ? $String(message.default_priority_level) : message.default_priority_level;
+                else
+                    object.default_priority_level = options.longs === $String ? $util.Long.prototype.toString.call(message.default_priority_level) : options.longs === $Number ? new $util.LongBits(message.default_priority_level.low >>> 0, message.default_priority_level.high >>> 0).toNumber(true) : message.default_priority_level;
+            if (message.default_queue_policy != null && $Object.hasOwnProperty.call(message, "default_queue_policy"))
+                object.default_queue_policy = $root.inference.ModelQueuePolicy.toObject(message.default_queue_policy, options, _depth + 1);
+            let keys2;
+            if (message.priority_queue_policy && (keys2 = $Object.keys(message.priority_queue_policy)).length) {
+                object.priority_queue_policy = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    let k2 = $util.longFromKey(keys2[j], true).toString();
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.priority_queue_policy, keys2[j]);
+                    object.priority_queue_policy[k2] = $root.inference.ModelQueuePolicy.toObject(message.priority_queue_policy[keys2[j]], options, _depth + 1);
+                }
+            }
             return object;
         };
 
@@ -10842,6 +18014,6313 @@ export const inference = $root.inference = (() => {
         return ModelDynamicBatching;
     })();
 
+    inference.ModelSequenceBatching = (function() {
+
+        /**
+         * Properties of a ModelSequenceBatching.
+         * @typedef {Object} inference.ModelSequenceBatching.$Properties
+         * @property {inference.ModelSequenceBatching.StrategyDirect.$Properties|null} [direct] ModelSequenceBatching direct
+         * @property {inference.ModelSequenceBatching.StrategyOldest.$Properties|null} [oldest] ModelSequenceBatching oldest
+         * @property {number|Long|null} [max_sequence_idle_microseconds] ModelSequenceBatching max_sequence_idle_microseconds
+         * @property {Array.<inference.ModelSequenceBatching.ControlInput.$Properties>|null} [control_input] ModelSequenceBatching control_input
+         * @property {Array.<inference.ModelSequenceBatching.State.$Properties>|null} [state] ModelSequenceBatching state
+         * @property {boolean|null} [iterative_sequence] ModelSequenceBatching iterative_sequence
+         * @property {"direct"|"oldest"} [strategy_choice] ModelSequenceBatching strategy_choice
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelSequenceBatching.
+         * @memberof inference
+         * @interface IModelSequenceBatching
+         * @augments inference.ModelSequenceBatching.$Properties
+         * @deprecated Use inference.ModelSequenceBatching.$Properties instead.
+         */
+
+        /**
+         * Narrowed shape of a ModelSequenceBatching.
+         * @typedef {{
+         *   direct?: inference.ModelSequenceBatching.StrategyDirect.$Shape|null;
+         *   oldest?: inference.ModelSequenceBatching.StrategyOldest.$Shape|null;
+         *   max_sequence_idle_microseconds?: number|Long|null;
+         *   control_input?: Array.<inference.ModelSequenceBatching.ControlInput.$Shape>|null;
+         *   state?: Array.<inference.ModelSequenceBatching.State.$Shape>|null;
+         *   iterative_sequence?: boolean|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * } & (
+         *   ({ strategy_choice?: undefined; direct?: null; oldest?: null }|{ strategy_choice?: "direct"; direct: inference.ModelSequenceBatching.StrategyDirect.$Shape; oldest?: null }|{ strategy_choice?: "oldest"; direct?: null; oldest: inference.ModelSequenceBatching.StrategyOldest.$Shape })
+         * )} inference.ModelSequenceBatching.$Shape
+         */
+
+        /**
+         * Constructs a new ModelSequenceBatching.
+         * @memberof inference
+         * @classdesc Represents a ModelSequenceBatching.
+         * @constructor
+         * @param {inference.ModelSequenceBatching.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelSequenceBatching = function (properties) {
+            this.control_input = [];
+            this.state = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelSequenceBatching direct.
+         * @member {inference.ModelSequenceBatching.StrategyDirect.$Properties|null|undefined} direct
+         * @memberof inference.ModelSequenceBatching
+         * @instance
+         */
+        ModelSequenceBatching.prototype.direct = null;
+
+        /**
+         * ModelSequenceBatching oldest.
+         * @member {inference.ModelSequenceBatching.StrategyOldest.$Properties|null|undefined} oldest
+         * @memberof inference.ModelSequenceBatching
+         * @instance
+         */
+        ModelSequenceBatching.prototype.oldest = null;
+
+        /**
+         * ModelSequenceBatching max_sequence_idle_microseconds.
+         * @member {number|Long} max_sequence_idle_microseconds
+         * @memberof inference.ModelSequenceBatching
+         * @instance
+         */
+        ModelSequenceBatching.prototype.max_sequence_idle_microseconds = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+        /**
+         * ModelSequenceBatching control_input.
+         * @member {Array.<inference.ModelSequenceBatching.ControlInput.$Properties>} control_input
+         * @memberof inference.ModelSequenceBatching
+         * @instance
+         */
+        ModelSequenceBatching.prototype.control_input = $util.emptyArray;
+
+        /**
+         * ModelSequenceBatching state.
+         * @member {Array.<inference.ModelSequenceBatching.State.$Properties>} state
+         * @memberof inference.ModelSequenceBatching
+         * @instance
+         */
+        ModelSequenceBatching.prototype.state = $util.emptyArray;
+
+        /**
+         * ModelSequenceBatching iterative_sequence.
+         * @member {boolean} iterative_sequence
+         * @memberof inference.ModelSequenceBatching
+         * @instance
+         */
+        ModelSequenceBatching.prototype.iterative_sequence = false;
+
+        // OneOf field names bound to virtual getters and setters
+        let $oneOfFields;
+
+        /**
+         * ModelSequenceBatching strategy_choice.
+         * @member {"direct"|"oldest"|undefined} strategy_choice
+         * @memberof inference.ModelSequenceBatching
+         * @instance
+         */
+        $Object.defineProperty(ModelSequenceBatching.prototype, "strategy_choice", {
+            get: $util.oneOfGetter($oneOfFields = ["direct", "oldest"]),
+            set: $util.oneOfSetter($oneOfFields)
+        });
+
+        /**
+         * Creates a new ModelSequenceBatching instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelSequenceBatching
+         * @static
+         * @param {inference.ModelSequenceBatching.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelSequenceBatching} ModelSequenceBatching instance
+         * @type {{
+         *   (properties: inference.ModelSequenceBatching.$Shape): inference.ModelSequenceBatching & inference.ModelSequenceBatching.$Shape;
+         *   (properties?: inference.ModelSequenceBatching.$Properties): inference.ModelSequenceBatching;
+         * }}
+         */
+        ModelSequenceBatching.create = function(properties) {
+            return new ModelSequenceBatching(properties);
+        };
+
+        /**
+         * Encodes the specified ModelSequenceBatching message. Does not implicitly {@link inference.ModelSequenceBatching.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelSequenceBatching
+         * @static
+         * @param {inference.ModelSequenceBatching.$Properties} message ModelSequenceBatching message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelSequenceBatching.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.max_sequence_idle_microseconds != null && $Object.hasOwnProperty.call(message, "max_sequence_idle_microseconds") && (typeof message.max_sequence_idle_microseconds === "object" ? message.max_sequence_idle_microseconds.low || message.max_sequence_idle_microseconds.high : message.max_sequence_idle_microseconds !== 0))
+                writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.max_sequence_idle_microseconds);
+            if (message.control_input != null && message.control_input.length)
+                for (let i = 0; i < message.control_input.length; ++i)
+                    $root.inference.ModelSequenceBatching.ControlInput.encode(message.control_input[i], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+            if (message.direct != null && $Object.hasOwnProperty.call(message, "direct"))
+                $root.inference.ModelSequenceBatching.StrategyDirect.encode(message.direct, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+            if (message.oldest != null && $Object.hasOwnProperty.call(message, "oldest"))
+                $root.inference.ModelSequenceBatching.StrategyOldest.encode(message.oldest, writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+            if (message.state != null && message.state.length)
+                for (let i = 0; i < message.state.length; ++i)
+                    $root.inference.ModelSequenceBatching.State.encode(message.state[i], writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+            if (message.iterative_sequence != null && $Object.hasOwnProperty.call(message, "iterative_sequence") && message.iterative_sequence !== false)
+                writer.uint32(/* id 6, wireType 0 =*/48).bool(message.iterative_sequence);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelSequenceBatching message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelSequenceBatching
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelSequenceBatching & inference.ModelSequenceBatching.$Shape} ModelSequenceBatching
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelSequenceBatching.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelSequenceBatching();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        message.direct = $root.inference.ModelSequenceBatching.StrategyDirect.decode(reader, reader.size(), $undefined, _depth + 1, message.direct);
+                        message.strategy_choice = "direct";
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        message.oldest = $root.inference.ModelSequenceBatching.StrategyOldest.decode(reader, reader.size(), $undefined, _depth + 1, message.oldest);
+                        message.strategy_choice = "oldest";
+                        continue;
+                    }
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                            message.max_sequence_idle_microseconds = value;
+                        else
+                            delete message.max_sequence_idle_microseconds;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.control_input && message.control_input.length))
+                            message.control_input = [];
+                        message.control_input.push($root.inference.ModelSequenceBatching.ControlInput.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.state && message.state.length))
+                            message.state = [];
+                        message.state.push($root.inference.ModelSequenceBatching.State.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.iterative_sequence = value;
+                        else
+                            delete message.iterative_sequence;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelSequenceBatching message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelSequenceBatching
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelSequenceBatching} ModelSequenceBatching
+         */
+        ModelSequenceBatching.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelSequenceBatching)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelSequenceBatching: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelSequenceBatching();
+            if (object.direct != null) {
+                if (!$util.isObject(object.direct))
+                    throw $TypeError(".inference.ModelSequenceBatching.direct: object expected");
+                message.direct = $root.inference.ModelSequenceBatching.StrategyDirect.fromObject(object.direct, _depth + 1);
+            }
+            if (object.oldest != null) {
+                if (!$util.isObject(object.oldest))
+                    throw $TypeError(".inference.ModelSequenceBatching.oldest: object expected");
+                message.oldest = $root.inference.ModelSequenceBatching.StrategyOldest.fromObject(object.oldest, _depth + 1);
+            }
+            if (object.max_sequence_idle_microseconds != null)
+                if (typeof object.max_sequence_idle_microseconds === "object" ? object.max_sequence_idle_microseconds.low || object.max_sequence_idle_microseconds.high : $Number(object.max_sequence_idle_microseconds) !== 0)
+                    if ($util.Long)
+                        message.max_sequence_idle_microseconds = $util.Long.fromValue(object.max_sequence_idle_microseconds, true);
+                    else if (typeof object.max_sequence_idle_microseconds === "string")
+                        message.max_sequence_idle_microseconds = $parseInt(object.max_sequence_idle_microseconds, 10);
+                    else if (typeof object.max_sequence_idle_microseconds === "number")
+                        message.max_sequence_idle_microseconds = object.max_sequence_idle_microseconds;
+                    else if (typeof object.max_sequence_idle_microseconds === "object")
+                        message.max_sequence_idle_microseconds = new $util.LongBits(object.max_sequence_idle_microseconds.low >>> 0, object.max_sequence_idle_microseconds.high >>> 0).toNumber(true);
+            if (object.control_input) {
+                if (!$Array.isArray(object.control_input))
+                    throw $TypeError(".inference.ModelSequenceBatching.control_input: array expected");
+                message.control_input = $Array(object.control_input.length);
+                for (let i = 0; i < object.control_input.length; ++i) {
+                    if (!$util.isObject(object.control_input[i]))
+                        throw $TypeError(".inference.ModelSequenceBatching.control_input: object expected");
+                    message.control_input[i] = $root.inference.ModelSequenceBatching.ControlInput.fromObject(object.control_input[i], _depth + 1);
+                }
+            }
+            if (object.state) {
+                if (!$Array.isArray(object.state))
+                    throw $TypeError(".inference.ModelSequenceBatching.state: array expected");
+                message.state = $Array(object.state.length);
+                for (let i = 0; i < object.state.length; ++i) {
+                    if (!$util.isObject(object.state[i]))
+                        throw $TypeError(".inference.ModelSequenceBatching.state: object expected");
+                    message.state[i] = $root.inference.ModelSequenceBatching.State.fromObject(object.state[i], _depth + 1);
+                }
+            }
+            if (object.iterative_sequence != null)
+                if (object.iterative_sequence)
+                    message.iterative_sequence = $Boolean(object.iterative_sequence);
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelSequenceBatching message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelSequenceBatching
+         * @static
+         * @param {inference.ModelSequenceBatching} message ModelSequenceBatching
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelSequenceBatching.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults) {
+                object.control_input = [];
+                object.state = [];
+            }
+            if (options.defaults) {
+                if ($util.Long) {
+                    let long = new $util.Long(0, 0, true);
+                    object.max_sequence_idle_microseconds = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                } else
+                    object.max_sequence_idle_microseconds = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                object.iterative_sequence = false;
+            }
+            if (message.max_sequence_idle_microseconds != null && $Object.hasOwnProperty.call(message, "max_sequence_idle_microseconds"))
+                if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                    object.max_sequence_idle_microseconds = typeof message.max_sequence_idle_microseconds === "number" ? $BigInt(message.max_sequence_idle_microseconds) : $util.Long.fromBits(message.max_sequence_idle_microseconds.low >>> 0, message.max_sequence_idle_microseconds.high >>> 0, true).toBigInt();
+                else if (typeof message.max_sequence_idle_microseconds === "number")
+                    object.max_sequence_idle_microseconds = options.longs === $String ? $String(message.max_sequence_idle_microseconds) : message.max_sequence_idle_microseconds;
+                else
+                    object.max_sequence_idle_microseconds = options.longs === $String ? $util.Long.prototype.toString.call(message.max_sequence_idle_microseconds) : options.longs === $Number ? new $util.LongBits(message.max_sequence_idle_microseconds.low >>> 0, message.max_sequence_idle_microseconds.high >>> 0).toNumber(true) : message.max_sequence_idle_microseconds;
+            if (message.control_input && message.control_input.length) {
+                object.control_input = $Array(message.control_input.length);
+                for (let j = 0; j < message.control_input.length; ++j)
+                    object.control_input[j] = $root.inference.ModelSequenceBatching.ControlInput.toObject(message.control_input[j], options, _depth + 1);
+            }
+            if (message.direct != null && $Object.hasOwnProperty.call(message, "direct")) {
+                object.direct = $root.inference.ModelSequenceBatching.StrategyDirect.toObject(message.direct, options, _depth + 1);
+                if (options.oneofs)
+                    object.strategy_choice = "direct";
+            }
+            if (message.oldest != null && $Object.hasOwnProperty.call(message, "oldest")) {
+                object.oldest = $root.inference.ModelSequenceBatching.StrategyOldest.toObject(message.oldest, options, _depth + 1);
+                if (options.oneofs)
+                    object.strategy_choice = "oldest";
+            }
+            if (message.state && message.state.length) {
+                object.state = $Array(message.state.length);
+                for (let j = 0; j < message.state.length; ++j)
+                    object.state[j] = $root.inference.ModelSequenceBatching.State.toObject(message.state[j], options, _depth + 1);
+            }
+            if (message.iterative_sequence != null && $Object.hasOwnProperty.call(message, "iterative_sequence"))
+                object.iterative_sequence = message.iterative_sequence;
+            return object;
+        };
+
+        /**
+         * Converts this ModelSequenceBatching to JSON.
+         * @function toJSON
+         * @memberof inference.ModelSequenceBatching
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelSequenceBatching.prototype.toJSON = function() {
+            return ModelSequenceBatching.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        ModelSequenceBatching.Control = (function() {
+
+            /**
+             * Properties of a Control.
+             * @typedef {Object} inference.ModelSequenceBatching.Control.$Properties
+             * @property {inference.ModelSequenceBatching.Control.Kind|null} [kind] Control kind
+             * @property {Array.<number>|null} [int32_false_true] Control int32_false_true
+             * @property {Array.<number>|null} [fp32_false_true] Control fp32_false_true
+             * @property {Array.<boolean>|null} [bool_false_true] Control bool_false_true
+             * @property {inference.DataType|null} [data_type] Control data_type
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Control.
+             * @memberof inference.ModelSequenceBatching
+             * @interface IControl
+             * @augments inference.ModelSequenceBatching.Control.$Properties
+             * @deprecated Use inference.ModelSequenceBatching.Control.$Properties instead.
+             */
+
+            /**
+             * Shape of a Control.
+             * @typedef {inference.ModelSequenceBatching.Control.$Properties} inference.ModelSequenceBatching.Control.$Shape
+             */
+
+            /**
+             * Constructs a new Control.
+             * @memberof inference.ModelSequenceBatching
+             * @classdesc Represents a Control.
+             * @constructor
+             * @param {inference.ModelSequenceBatching.Control.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Control = function (properties) {
+                this.int32_false_true = [];
+                this.fp32_false_true = [];
+                this.bool_false_true = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Control kind.
+             * @member {inference.ModelSequenceBatching.Control.Kind} kind
+             * @memberof inference.ModelSequenceBatching.Control
+             * @instance
+             */
+            Control.prototype.kind = 0;
+
+            /**
+             * Control int32_false_true.
+             * @member {Array.<number>} int32_false_true
+             * @memberof inference.ModelSequenceBatching.Control
+             * @instance
+             */
+            Control.prototype.int32_false_true = $util.emptyArray;
+
+            /**
+             * Control fp32_false_true.
+             * @member {Array.<number>} fp32_false_true
+             * @memberof inference.ModelSequenceBatching.Control
+             * @instance
+             */
+            Control.prototype.fp32_false_true = $util.emptyArray;
+
+            /**
+             * Control bool_false_true.
+             * @member {Array.<boolean>} bool_false_true
+             * @memberof inference.ModelSequenceBatching.Control
+             * @instance
+             */
+            Control.prototype.bool_false_true = $util.emptyArray;
+
+            /**
+             * Control data_type.
+             * @member {inference.DataType} data_type
+             * @memberof inference.ModelSequenceBatching.Control
+             * @instance
+             */
+            Control.prototype.data_type = 0;
+
+            /**
+             * Creates a new Control instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelSequenceBatching.Control
+             * @static
+             * @param {inference.ModelSequenceBatching.Control.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelSequenceBatching.Control} Control instance
+             * @type {{
+             *   (properties: inference.ModelSequenceBatching.Control.$Shape): inference.ModelSequenceBatching.Control & inference.ModelSequenceBatching.Control.$Shape;
+             *   (properties?: inference.ModelSequenceBatching.Control.$Properties): inference.ModelSequenceBatching.Control;
+             * }}
+             */
+            Control.create = function(properties) {
+                return new Control(properties);
+            };
+
+            /**
+             * Encodes the specified Control message. Does not implicitly {@link inference.ModelSequenceBatching.Control.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelSequenceBatching.Control
+             * @static
+             * @param {inference.ModelSequenceBatching.Control.$Properties} message Control message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Control.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
+                    writer.uint32(/* id 1, wireType 0 =*/8).int32(message.kind);
+                if (message.int32_false_true != null && message.int32_false_true.length)
+                    writer.uint32(/* id 2, wireType 2 =*/18).int32s(message.int32_false_true);
+                if (message.fp32_false_true != null && message.fp32_false_true.length)
+                    writer.uint32(/* id 3, wireType 2 =*/26).floats(message.fp32_false_true);
+                if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
+                    writer.uint32(/* id 4, wireType 0 =*/32).int32(message.data_type);
+                if (message.bool_false_true != null && message.bool_false_true.length)
+                    writer.uint32(/* id 5, wireType 2 =*/42).bools(message.bool_false_true);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a Control message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelSequenceBatching.Control
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelSequenceBatching.Control & inference.ModelSequenceBatching.Control.$Shape} Control
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Control.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelSequenceBatching.Control();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.kind = value;
+                            else
+                                delete message.kind;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType === 2) {
+                                if (!(message.int32_false_true && message.int32_false_true.length))
+                                    message.int32_false_true = [];
+                                reader.int32s(message.int32_false_true);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.int32_false_true && message.int32_false_true.length))
+                                message.int32_false_true = [];
+                            message.int32_false_true.push(reader.int32());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType === 2) {
+                                if (!(message.fp32_false_true && message.fp32_false_true.length))
+                                    message.fp32_false_true = [];
+                                reader.floats(message.fp32_false_true);
+                                continue;
+                            }
+                            if (wireType !== 5)
+                                break;
+                            if (!(message.fp32_false_true && message.fp32_false_true.length))
+                                message.fp32_false_true = [];
+                            message.fp32_false_true.push(reader.float());
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType === 2) {
+                                if (!(message.bool_false_true && message.bool_false_true.length))
+                                    message.bool_false_true = [];
+                                reader.bools(message.bool_false_true);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.bool_false_true && message.bool_false_true.length))
+                                message.bool_false_true = [];
+                            message.bool_false_true.push(reader.bool());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.data_type = value;
+                            else
+                                delete message.data_type;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a Control message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelSequenceBatching.Control
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelSequenceBatching.Control} Control
+             */
+            Control.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelSequenceBatching.Control)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelSequenceBatching.Control: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelSequenceBatching.Control();
+                if (object.kind !== 0 && (typeof object.kind !== "string" || $root.inference.ModelSequenceBatching.Control.Kind[object.kind] !== 0))
+                    switch (object.kind) {
+                    case "CONTROL_SEQUENCE_START":
+                    case 0:
+                        message.kind = 0;
+                        break;
+                    case "CONTROL_SEQUENCE_READY":
+                    case 1:
+                        message.kind = 1;
+                        break;
+                    case "CONTROL_SEQUENCE_END":
+                    case 2:
+                        message.kind = 2;
+                        break;
+                    case "CONTROL_SEQUENCE_CORRID":
+                    case 3:
+                        message.kind = 3;
+                        break;
+                    default:
+                        if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
+                            message.kind = object.kind;
+                    }
+                if (object.int32_false_true) {
+                    if (!$Array.isArray(object.int32_false_true))
+                        throw $TypeError(".inference.ModelSequenceBatching.Control.int32_false_true: array expected");
+                    message.int32_false_true = $Array(object.int32_false_true.length);
+                    for (let i = 0; i < object.int32_false_true.length; ++i)
+                        message.int32_false_true[i] = object.int32_false_true[i] | 0;
+                }
+                if (object.fp32_false_true) {
+                    if (!$Array.isArray(object.fp32_false_true))
+                        throw $TypeError(".inference.ModelSequenceBatching.Control.fp32_false_true: array expected");
+                    message.fp32_false_true = $Array(object.fp32_false_true.length);
+                    for (let i = 0; i < object.fp32_false_true.length; ++i)
+                        message.fp32_false_true[i] = $Number(object.fp32_false_true[i]);
+                }
+                if (object.bool_false_true) {
+                    if (!$Array.isArray(object.bool_false_true))
+                        throw $TypeError(".inference.ModelSequenceBatching.Control.bool_false_true: array expected");
+                    message.bool_false_true = $Array(object.bool_false_true.length);
+                    for (let i = 0; i < object.bool_false_true.length; ++i)
+                        message.bool_false_true[i] = $Boolean(object.bool_false_true[i]);
+                }
+                if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
+                    switch (object.data_type) {
+                    case "TYPE_INVALID":
+                    case 0:
+                        message.data_type = 0;
+                        break;
+                    case "TYPE_BOOL":
+                    case 1:
+                        message.data_type = 1;
+                        break;
+                    case "TYPE_UINT8":
+                    case 2:
+                        message.data_type = 2;
+                        break;
+                    case "TYPE_UINT16":
+                    case 3:
+                        message.data_type = 3;
+                        break;
+                    case "TYPE_UINT32":
+                    case 4:
+                        message.data_type = 4;
+                        break;
+                    case "TYPE_UINT64":
+                    case 5:
+                        message.data_type = 5;
+                        break;
+                    case "TYPE_INT8":
+                    case 6:
+                        message.data_type = 6;
+                        break;
+                    case "TYPE_INT16":
+                    case 7:
+                        message.data_type = 7;
+                        break;
+                    case "TYPE_INT32":
+                    case 8:
+                        message.data_type = 8;
+                        break;
+                    case "TYPE_INT64":
+                    case 9:
+                        message.data_type = 9;
+                        break;
+                    case "TYPE_FP16":
+                    case 10:
+                        message.data_type = 10;
+                        break;
+                    case "TYPE_FP32":
+                    case 11:
+                        message.data_type = 11;
+                        break;
+                    case "TYPE_FP64":
+                    case 12:
+                        message.data_type = 12;
+                        break;
+                    case "TYPE_STRING":
+                    case 13:
+                        message.data_type = 13;
+                        break;
+                    case "TYPE_BF16":
+                    case 14:
+                        message.data_type = 14;
+                        break;
+                    default:
+                        if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
+                            message.data_type = object.data_type;
+                    }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Control message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelSequenceBatching.Control
+             * @static
+             * @param {inference.ModelSequenceBatching.Control} message Control
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Control.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults) {
+                    object.int32_false_true = [];
+                    object.fp32_false_true = [];
+                    object.bool_false_true = [];
+                }
+                if (options.defaults) {
+                    object.kind = options.enums === $String ? "CONTROL_SEQUENCE_START" : 0;
+                    object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+                }
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                    object.kind = options.enums === $String ? $root.inference.ModelSequenceBatching.Control.Kind[message.kind] === $undefined ? message.kind : $root.inference.ModelSequenceBatching.Control.Kind[message.kind] : message.kind;
+                if (message.int32_false_true && message.int32_false_true.length) {
+                    object.int32_false_true = $Array(message.int32_false_true.length);
+                    for (let j = 0; j < message.int32_false_true.length; ++j)
+                        object.int32_false_true[j] = message.int32_false_true[j];
+                }
+                if (message.fp32_false_true && message.fp32_false_true.length) {
+                    object.fp32_false_true = $Array(message.fp32_false_true.length);
+                    for (let j = 0; j < message.fp32_false_true.length; ++j)
+                        object.fp32_false_true[j] = options.json && !$isFinite(message.fp32_false_true[j]) ? $String(message.fp32_false_true[j]) : message.fp32_false_true[j];
+                }
+                if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
+                    object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
+                if (message.bool_false_true && message.bool_false_true.length) {
+                    object.bool_false_true = $Array(message.bool_false_true.length);
+                    for (let j = 0; j < message.bool_false_true.length; ++j)
+                        object.bool_false_true[j] = message.bool_false_true[j];
+                }
+                return object;
+            };
+
+            /**
+             * Converts this Control to JSON.
+             * @function toJSON
+             * @memberof inference.ModelSequenceBatching.Control
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Control.prototype.toJSON = function() {
+                return Control.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Kind enum.
+             * @name inference.ModelSequenceBatching.Control.Kind
+             * @enum {number}
+             * @property {number} CONTROL_SEQUENCE_START=0 CONTROL_SEQUENCE_START value
+             * @property {number} CONTROL_SEQUENCE_READY=1 CONTROL_SEQUENCE_READY value
+             * @property {number} CONTROL_SEQUENCE_END=2 CONTROL_SEQUENCE_END value
+             * @property {number} CONTROL_SEQUENCE_CORRID=3 CONTROL_SEQUENCE_CORRID value
+             */
+            Control.Kind = (function() {
+                const valuesById = $Object.create(null), values = $Object.create(valuesById);
+                values[valuesById[0] = "CONTROL_SEQUENCE_START"] = 0;
+                values[valuesById[1] = "CONTROL_SEQUENCE_READY"] = 1;
+                values[valuesById[2] = "CONTROL_SEQUENCE_END"] = 2;
+                values[valuesById[3] = "CONTROL_SEQUENCE_CORRID"] = 3;
+                return values;
+            })();
+
+            return Control;
+        })();
+
+        ModelSequenceBatching.ControlInput = (function() {
+
+            /**
+             * Properties of a ControlInput.
+             * @typedef {Object} inference.ModelSequenceBatching.ControlInput.$Properties
+             * @property {string|null} [name] ControlInput name
+             * @property {Array.<inference.ModelSequenceBatching.Control.$Properties>|null} [control] ControlInput control
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ControlInput.
+             * @memberof inference.ModelSequenceBatching
+             * @interface IControlInput
+             * @augments inference.ModelSequenceBatching.ControlInput.$Properties
+             * @deprecated Use inference.ModelSequenceBatching.ControlInput.$Properties instead.
+             */
+
+            /**
+             * Shape of a ControlInput.
+             * @typedef {inference.ModelSequenceBatching.ControlInput.$Properties} inference.ModelSequenceBatching.ControlInput.$Shape
+             */
+
+            /**
+             * Constructs a new ControlInput.
+             * @memberof inference.ModelSequenceBatching
+             * @classdesc Represents a ControlInput.
+             * @constructor
+             * @param {inference.ModelSequenceBatching.ControlInput.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ControlInput = function (properties) {
+                this.control = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ControlInput name.
+             * @member {string} name
+             * @memberof inference.ModelSequenceBatching.ControlInput
+             * @instance
+             */
+            ControlInput.prototype.name = "";
+
+            /**
+             * ControlInput control.
+             * @member {Array.<inference.ModelSequenceBatching.Control.$Properties>} control
+             * @memberof inference.ModelSequenceBatching.ControlInput
+             * @instance
+             */
+            ControlInput.prototype.control = $util.emptyArray;
+
+            /**
+             * Creates a new ControlInput instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelSequenceBatching.ControlInput
+             * @static
+             * @param {inference.ModelSequenceBatching.ControlInput.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelSequenceBatching.ControlInput} ControlInput instance
+             * @type {{
+             *   (properties: inference.ModelSequenceBatching.ControlInput.$Shape): inference.ModelSequenceBatching.ControlInput & inference.ModelSequenceBatching.ControlInput.$Shape;
+             *   (properties?: inference.ModelSequenceBatching.ControlInput.$Properties): inference.ModelSequenceBatching.ControlInput;
+             * }}
+             */
+            ControlInput.create = function(properties) {
+                return new ControlInput(properties);
+            };
+
+            /**
+             * Encodes the specified ControlInput message. Does not implicitly {@link inference.ModelSequenceBatching.ControlInput.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelSequenceBatching.ControlInput
+             * @static
+             * @param {inference.ModelSequenceBatching.ControlInput.$Properties} message ControlInput message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ControlInput.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+                if (message.control != null && message.control.length)
+                    for (let i = 0; i < message.control.length; ++i)
+                        $root.inference.ModelSequenceBatching.Control.encode(message.control[i], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a ControlInput message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelSequenceBatching.ControlInput
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelSequenceBatching.ControlInput & inference.ModelSequenceBatching.ControlInput.$Shape} ControlInput
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ControlInput.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelSequenceBatching.ControlInput();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.control && message.control.length))
+                                message.control = [];
+                            message.control.push($root.inference.ModelSequenceBatching.Control.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a ControlInput message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelSequenceBatching.ControlInput
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelSequenceBatching.ControlInput} ControlInput
+             */
+            ControlInput.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelSequenceBatching.ControlInput)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelSequenceBatching.ControlInput: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelSequenceBatching.ControlInput();
+                if (object.name != null)
+                    if (typeof object.name !== "string" || object.name.length)
+                        message.name = $String(object.name);
+                if (object.control) {
+                    if (!$Array.isArray(object.control))
+                        throw $TypeError(".inference.ModelSequenceBatching.ControlInput.control: array expected");
+                    message.control = $Array(object.control.length);
+                    for (let i = 0; i < object.control.length; ++i) {
+                        if (!$util.isObject(object.control[i]))
+                            throw $TypeError(".inference.ModelSequenceBatching.ControlInput.control: object expected");
+                        message.control[i] = $root.inference.ModelSequenceBatching.Control.fromObject(object.control[i], _depth + 1);
+                    }
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a ControlInput message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelSequenceBatching.ControlInput
+             * @static
+             * @param {inference.ModelSequenceBatching.ControlInput} message ControlInput
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ControlInput.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.control = [];
+                if (options.defaults)
+                    object.name = "";
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                    object.name = message.name;
+                if (message.control && message.control.length) {
+                    object.control = $Array(message.control.length);
+                    for (let j = 0; j < message.control.length; ++j)
+                        object.control[j] = $root.inference.ModelSequenceBatching.Control.toObject(message.control[j], options, _depth + 1);
+                }
+                return object;
+            };
+
+            /**
+             * Converts this ControlInput to JSON.
+             * @function toJSON
+             * @memberof inference.ModelSequenceBatching.ControlInput
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ControlInput.prototype.toJSON = function() {
+                return ControlInput.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return ControlInput;
+        })();
+
+        ModelSequenceBatching.InitialState = (function() {
+
+            /**
+             * Properties of an InitialState.
+             * @typedef {Object} inference.ModelSequenceBatching.InitialState.$Properties
+             * @property {inference.DataType|null} [data_type] InitialState data_type
+             * @property {Array.<number|Long>|null} [dims] InitialState dims
+             * @property {boolean|null} [zero_data] InitialState zero_data
+             * @property {string|null} [data_file] InitialState data_file
+             * @property {string|null} [name] InitialState name
+             * @property {"zero_data"|"data_file"} [state_data] InitialState state_data
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an InitialState.
+             * @memberof inference.ModelSequenceBatching
+             * @interface IInitialState
+             * @augments inference.ModelSequenceBatching.InitialState.$Properties
+             * @deprecated Use inference.ModelSequenceBatching.InitialState.$Properties instead.
+             */
+
+            /**
+             * Narrowed shape of an InitialState.
+             * @typedef {{
+             *   data_type?: inference.DataType|null;
+             *   dims?: Array.<number|Long>|null;
+             *   zero_data?: boolean|null;
+             *   data_file?: string|null;
+             *   name?: string|null;
+             *   $unknowns?: Array.<Uint8Array>;
+             * } & (
+             *   ({ state_data?: undefined; zero_data?: null; data_file?: null }|{ state_data?: "zero_data"; zero_data: boolean; data_file?: null }|{ state_data?: "data_file"; zero_data?: null; data_file: string })
+             * )} inference.ModelSequenceBatching.InitialState.$Shape
+             */
+
+            /**
+             * Constructs a new InitialState.
+             * @memberof inference.ModelSequenceBatching
+             * @classdesc Represents an InitialState.
+             * @constructor
+             * @param {inference.ModelSequenceBatching.InitialState.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const InitialState = function (properties) {
+                this.dims = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * InitialState data_type.
+             * @member {inference.DataType} data_type
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @instance
+             */
+            InitialState.prototype.data_type = 0;
+
+            /**
+             * InitialState dims.
+             * @member {Array.<number|Long>} dims
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @instance
+             */
+            InitialState.prototype.dims = $util.emptyArray;
+
+            /**
+             * InitialState zero_data.
+             * @member {boolean|null|undefined} zero_data
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @instance
+             */
+            InitialState.prototype.zero_data = null;
+
+            /**
+             * InitialState data_file.
+             * @member {string|null|undefined} data_file
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @instance
+             */
+            InitialState.prototype.data_file = null;
+
+            /**
+             * InitialState name.
+             * @member {string} name
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @instance
+             */
+            InitialState.prototype.name = "";
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            /**
+             * InitialState state_data.
+             * @member {"zero_data"|"data_file"|undefined} state_data
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @instance
+             */
+            $Object.defineProperty(InitialState.prototype, "state_data", {
+                get: $util.oneOfGetter($oneOfFields = ["zero_data", "data_file"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
+             * Creates a new InitialState instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @static
+             * @param {inference.ModelSequenceBatching.InitialState.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelSequenceBatching.InitialState} InitialState instance
+             * @type {{
+             *   (properties: inference.ModelSequenceBatching.InitialState.$Shape): inference.ModelSequenceBatching.InitialState & inference.ModelSequenceBatching.InitialState.$Shape;
+             *   (properties?: inference.ModelSequenceBatching.InitialState.$Properties): inference.ModelSequenceBatching.InitialState;
+             * }}
+             */
+            InitialState.create = function(properties) {
+                return new InitialState(properties);
+            };
+
+            /**
+             * Encodes the specified InitialState message. Does not implicitly {@link inference.ModelSequenceBatching.InitialState.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @static
+             * @param {inference.ModelSequenceBatching.InitialState.$Properties} message InitialState message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            InitialState.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
+                    writer.uint32(/* id 1, wireType 0 =*/8).int32(message.data_type);
+                if (message.dims != null && message.dims.length)
+                    writer.uint32(/* id 2, wireType 2 =*/18).int64s(message.dims);
+                if (message.zero_data != null && $Object.hasOwnProperty.call(message, "zero_data"))
+                    writer.uint32(/* id 3, wireType 0 =*/24).bool(message.zero_data);
+                if (message.data_file != null && $Object.hasOwnProperty.call(message, "data_file"))
+                    writer.uint32(/* id 4, wireType 2 =*/34).string(message.data_file);
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(/* id 5, wireType 2 =*/42).string(message.name);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes an InitialState message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelSequenceBatching.InitialState & inference.ModelSequenceBatching.InitialState.$Shape} InitialState
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            InitialState.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelSequenceBatching.InitialState();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.data_type = value;
+                            else
+                                delete message.data_type;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType === 2) {
+                                if (!(message.dims && message.dims.length))
+                                    message.dims = [];
+                                reader.int64s(message.dims);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.dims && message.dims.length))
+                                message.dims = [];
+                            message.dims.push(reader.int64());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            message.zero_data = reader.bool();
+                            message.state_data = "zero_data";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            message.data_file = reader.stringVerify();
+                            message.state_data = "data_file";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates an InitialState message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelSequenceBatching.InitialState} InitialState
+             */
+            InitialState.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelSequenceBatching.InitialState)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelSequenceBatching.InitialState: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelSequenceBatching.InitialState();
+                if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
+                    switch (object.data_type) {
+                    case "TYPE_INVALID":
+                    case 0:
+                        message.data_type = 0;
+                        break;
+                    case "TYPE_BOOL":
+                    case 1:
+                        message.data_type = 1;
+                        break;
+                    case "TYPE_UINT8":
+                    case 2:
+                        message.data_type = 2;
+                        break;
+                    case "TYPE_UINT16":
+                    case 3:
+                        message.data_type = 3;
+                        break;
+                    case "TYPE_UINT32":
+                    case 4:
+                        message.data_type = 4;
+                        break;
+                    case "TYPE_UINT64":
+                    case 5:
+                        message.data_type = 5;
+                        break;
+                    case "TYPE_INT8":
+                    case 6:
+                        message.data_type = 6;
+                        break;
+                    case "TYPE_INT16":
+                    case 7:
+                        message.data_type = 7;
+                        break;
+                    case "TYPE_INT32":
+                    case 8:
+                        message.data_type = 8;
+                        break;
+                    case "TYPE_INT64":
+                    case 9:
+                        message.data_type = 9;
+                        break;
+                    case "TYPE_FP16":
+                    case 10:
+                        message.data_type = 10;
+                        break;
+                    case "TYPE_FP32":
+                    case 11:
+                        message.data_type = 11;
+                        break;
+                    case "TYPE_FP64":
+                    case 12:
+                        message.data_type = 12;
+                        break;
+                    case "TYPE_STRING":
+                    case 13:
+                        message.data_type = 13;
+                        break;
+                    case "TYPE_BF16":
+                    case 14:
+                        message.data_type = 14;
+                        break;
+                    default:
+                        if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
+                            message.data_type = object.data_type;
+                    }
+                if (object.dims) {
+                    if (!$Array.isArray(object.dims))
+                        throw $TypeError(".inference.ModelSequenceBatching.InitialState.dims: array expected");
+                    message.dims = $Array(object.dims.length);
+                    for (let i = 0; i < object.dims.length; ++i)
+                        if ($util.Long)
+                            message.dims[i] = $util.Long.fromValue(object.dims[i], false);
+                        else if (typeof object.dims[i] === "string")
+                            message.dims[i] = $parseInt(object.dims[i], 10);
+                        else if (typeof object.dims[i] === "number")
+                            message.dims[i] = object.dims[i];
+                        else if (typeof object.dims[i] === "object")
+                            message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
+                }
+                if (object.zero_data != null)
+                    message.zero_data = $Boolean(object.zero_data);
+                if (object.data_file != null)
+                    message.data_file = $String(object.data_file);
+                if (object.name != null)
+                    if (typeof object.name !== "string" || object.name.length)
+                        message.name = $String(object.name);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an InitialState message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @static
+             * @param {inference.ModelSequenceBatching.InitialState} message InitialState
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            InitialState.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.dims = [];
+                if (options.defaults) {
+                    object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+                    object.name = "";
+                }
+                if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
+                    object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
+                if (message.dims && message.dims.length) {
+                    object.dims = $Array(message.dims.length);
+                    for (let j = 0; j < message.dims.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.dims[j] = typeof message.dims[j] === "number" ? $BigInt(message.dims[j]) : $util.Long.fromBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0, false).toBigInt();
+                        else if (typeof message.dims[j] === "number")
+                            object.dims[j] = options.longs === $String ? $String(message.dims[j]) : message.dims[j];
+                        else
+                            object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
+                }
+                if (message.zero_data != null && $Object.hasOwnProperty.call(message, "zero_data")) {
+                    object.zero_data = message.zero_data;
+                    if (options.oneofs)
+                        object.state_data = "zero_data";
+                }
+                if (message.data_file != null && $Object.hasOwnProperty.call(message, "data_file")) {
+                    object.data_file = message.data_file;
+                    if (options.oneofs)
+                        object.state_data = "data_file";
+                }
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                    object.name = message.name;
+                return object;
+            };
+
+            /**
+             * Converts this InitialState to JSON.
+             * @function toJSON
+             * @memberof inference.ModelSequenceBatching.InitialState
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            InitialState.prototype.toJSON = function() {
+                return InitialState.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return InitialState;
+        })();
+
+        ModelSequenceBatching.State = (function() {
+
+            /**
+             * Properties of a State.
+             * @typedef {Object} inference.ModelSequenceBatching.State.$Properties
+             * @property {string|null} [input_name] State input_name
+             * @property {string|null} [output_name] State output_name
+             * @property {inference.DataType|null} [data_type] State data_type
+             * @property {Array.<number|Long>|null} [dims] State dims
+             * @property {Array.<inference.ModelSequenceBatching.InitialState.$Properties>|null} [initial_state] State initial_state
+             * @property {boolean|null} [use_same_buffer_for_input_output] State use_same_buffer_for_input_output
+             * @property {boolean|null} [use_growable_memory] State use_growable_memory
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a State.
+             * @memberof inference.ModelSequenceBatching
+             * @interface IState
+             * @augments inference.ModelSequenceBatching.State.$Properties
+             * @deprecated Use inference.ModelSequenceBatching.State.$Properties instead.
+             */
+
+            /**
+             * Shape of a State.
+             * @typedef {{
+             *   input_name?: string|null;
+             *   output_name?: string|null;
+             *   data_type?: inference.DataType|null;
+             *   dims?: Array.<number|Long>|null;
+             *   initial_state?: Array.<inference.ModelSequenceBatching.InitialState.$Shape>|null;
+             *   use_same_buffer_for_input_output?: boolean|null;
+             *   use_growable_memory?: boolean|null;
+             *   $unknowns?: Array.<Uint8Array>;
+             * }} inference.ModelSequenceBatching.State.$Shape
+             */
+
+            /**
+             * Constructs a new State.
+             * @memberof inference.ModelSequenceBatching
+             * @classdesc Represents a State.
+             * @constructor
+             * @param {inference.ModelSequenceBatching.State.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const State = function (properties) {
+                this.dims = [];
+                this.initial_state = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * State input_name.
+             * @member {string} input_name
+             * @memberof inference.ModelSequenceBatching.State
+             * @instance
+             */
+            State.prototype.input_name = "";
+
+            /**
+             * State output_name.
+             * @member {string} output_name
+             * @memberof inference.ModelSequenceBatching.State
+             * @instance
+             */
+            State.prototype.output_name = "";
+
+            /**
+             * State data_type.
+             * @member {inference.DataType} data_type
+             * @memberof inference.ModelSequenceBatching.State
+             * @instance
+             */
+            State.prototype.data_type = 0;
+
+            /**
+             * State dims.
+             * @member {Array.<number|Long>} dims
+             * @memberof inference.ModelSequenceBatching.State
+             * @instance
+             */
+            State.prototype.dims = $util.emptyArray;
+
+            /**
+             * State initial_state.
+             * @member {Array.<inference.ModelSequenceBatching.InitialState.$Properties>} initial_state
+             * @memberof inference.ModelSequenceBatching.State
+             * @instance
+             */
+            State.prototype.initial_state = $util.emptyArray;
+
+            /**
+             * State use_same_buffer_for_input_output.
+             * @member {boolean} use_same_buffer_for_input_output
+             * @memberof inference.ModelSequenceBatching.State
+             * @instance
+             */
+            State.prototype.use_same_buffer_for_input_output = false;
+
+            /**
+             * State use_growable_memory.
+             * @member {boolean} use_growable_memory
+             * @memberof inference.ModelSequenceBatching.State
+             * @instance
+             */
+            State.prototype.use_growable_memory = false;
+
+            /**
+             * Creates a new State instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelSequenceBatching.State
+             * @static
+             * @param {inference.ModelSequenceBatching.State.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelSequenceBatching.State} State instance
+             * @type {{
+             *   (properties: inference.ModelSequenceBatching.State.$Shape): inference.ModelSequenceBatching.State & inference.ModelSequenceBatching.State.$Shape;
+             *   (properties?: inference.ModelSequenceBatching.State.$Properties): inference.ModelSequenceBatching.State;
+             * }}
+             */
+            State.create = function(properties) {
+                return new State(properties);
+            };
+
+            /**
+             * Encodes the specified State message. Does not implicitly {@link inference.ModelSequenceBatching.State.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelSequenceBatching.State
+             * @static
+             * @param {inference.ModelSequenceBatching.State.$Properties} message State message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            State.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.input_name != null && $Object.hasOwnProperty.call(message, "input_name") && message.input_name !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.input_name);
+                if (message.output_name != null && $Object.hasOwnProperty.call(message, "output_name") && message.output_name !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.output_name);
+                if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
+                    writer.uint32(/* id 3, wireType 0 =*/24).int32(message.data_type);
+                if (message.dims != null && message.dims.length)
+                    writer.uint32(/* id 4, wireType 2 =*/34).int64s(message.dims);
+                if (message.initial_state != null && message.initial_state.length)
+                    for (let i = 0; i < message.initial_state.length; ++i)
+                        $root.inference.ModelSequenceBatching.InitialState.encode(message.initial_state[i], writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+                if (message.use_same_buffer_for_input_output != null && $Object.hasOwnProperty.call(message, "use_same_buffer_for_input_output") && message.use_same_buffer_for_input_output !== false)
+                    writer.uint32(/* id 6, wireType 0 =*/48).bool(message.use_same_buffer_for_input_output);
+                if (message.use_growable_memory != null && $Object.hasOwnProperty.call(message, "use_growable_memory") && message.use_growable_memory !== false)
+                    writer.uint32(/* id 7, wireType 0 =*/56).bool(message.use_growable_memory);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a State message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelSequenceBatching.State
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelSequenceBatching.State & inference.ModelSequenceBatching.State.$Shape} State
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            State.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelSequenceBatching.State();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.input_name = value;
+                            else
+                                delete message.input_name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.output_name = value;
+                            else
+                                delete message.output_name;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.data_type = value;
+                            else
+                                delete message.data_type;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType === 2) {
+                                if (!(message.dims && message.dims.length))
+                                    message.dims = [];
+                                reader.int64s(message.dims);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.dims && message.dims.length))
+                                message.dims = [];
+                            message.dims.push(reader.int64());
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.initial_state && message.initial_state.length))
+                                message.initial_state = [];
+                            message.initial_state.push($root.inference.ModelSequenceBatching.InitialState.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.use_same_buffer_for_input_output = value;
+                            else
+                                delete message.use_same_buffer_for_input_output;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.use_growable_memory = value;
+                            else
+                                delete message.use_growable_memory;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a State message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelSequenceBatching.State
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelSequenceBatching.State} State
+             */
+            State.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelSequenceBatching.State)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelSequenceBatching.State: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelSequenceBatching.State();
+                if (object.input_name != null)
+                    if (typeof object.input_name !== "string" || object.input_name.length)
+                        message.input_name = $String(object.input_name);
+                if (object.output_name != null)
+                    if (typeof object.output_name !== "string" || object.output_name.length)
+                        message.output_name = $String(object.output_name);
+                if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
+                    switch (object.data_type) {
+                    case "TYPE_INVALID":
+                    case 0:
+                        message.data_type = 0;
+                        break;
+                    case "TYPE_BOOL":
+                    case 1:
+                        message.data_type = 1;
+                        break;
+                    case "TYPE_UINT8":
+                    case 2:
+                        message.data_type = 2;
+                        break;
+                    case "TYPE_UINT16":
+                    case 3:
+                        message.data_type = 3;
+                        break;
+                    case "TYPE_UINT32":
+                    case 4:
+                        message.data_type = 4;
+                        break;
+                    case "TYPE_UINT64":
+                    case 5:
+                        message.data_type = 5;
+                        break;
+                    case "TYPE_INT8":
+                    case 6:
+                        message.data_type = 6;
+                        break;
+                    case "TYPE_INT16":
+                    case 7:
+                        message.data_type = 7;
+                        break;
+                    case "TYPE_INT32":
+                    case 8:
+                        message.data_type = 8;
+                        break;
+                    case "TYPE_INT64":
+                    case 9:
+                        message.data_type = 9;
+                        break;
+                    case "TYPE_FP16":
+                    case 10:
+                        message.data_type = 10;
+                        break;
+                    case "TYPE_FP32":
+                    case 11:
+                        message.data_type = 11;
+                        break;
+                    case "TYPE_FP64":
+                    case 12:
+                        message.data_type = 12;
+                        break;
+                    case "TYPE_STRING":
+                    case 13:
+                        message.data_type = 13;
+                        break;
+                    case "TYPE_BF16":
+                    case 14:
+                        message.data_type = 14;
+                        break;
+                    default:
+                        if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
+                            message.data_type = object.data_type;
+                    }
+                if (object.dims) {
+                    if (!$Array.isArray(object.dims))
+                        throw $TypeError(".inference.ModelSequenceBatching.State.dims: array expected");
+                    message.dims = $Array(object.dims.length);
+                    for (let i = 0; i < object.dims.length; ++i)
+                        if ($util.Long)
+                            message.dims[i] = $util.Long.fromValue(object.dims[i], false);
+                        else if (typeof object.dims[i] === "string")
+                            message.dims[i] = $parseInt(object.dims[i], 10);
+                        else if (typeof object.dims[i] === "number")
+                            message.dims[i] = object.dims[i];
+                        else if (typeof object.dims[i] === "object")
+                            message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
+                }
+                if (object.initial_state) {
+                    if (!$Array.isArray(object.initial_state))
+                        throw $TypeError(".inference.ModelSequenceBatching.State.initial_state: array expected");
+                    message.initial_state = $Array(object.initial_state.length);
+                    for (let i = 0; i < object.initial_state.length; ++i) {
+                        if (!$util.isObject(object.initial_state[i]))
+                            throw $TypeError(".inference.ModelSequenceBatching.State.initial_state: object expected");
+                        message.initial_state[i] = $root.inference.ModelSequenceBatching.InitialState.fromObject(object.initial_state[i], _depth + 1);
+                    }
+                }
+                if (object.use_same_buffer_for_input_output != null)
+                    if (object.use_same_buffer_for_input_output)
+                        message.use_same_buffer_for_input_output = $Boolean(object.use_same_buffer_for_input_output);
+                if (object.use_growable_memory != null)
+                    if (object.use_growable_memory)
+                        message.use_growable_memory = $Boolean(object.use_growable_memory);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a State message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelSequenceBatching.State
+             * @static
+             * @param {inference.ModelSequenceBatching.State} message State
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            State.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults) {
+                    object.dims = [];
+                    object.initial_state = [];
+                }
+                if (options.defaults) {
+                    object.input_name = "";
+                    object.output_name = "";
+                    object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+                    object.use_same_buffer_for_input_output = false;
+                    object.use_growable_memory = false;
+                }
+                if (message.input_name != null && $Object.hasOwnProperty.call(message, "input_name"))
+                    object.input_name = message.input_name;
+                if (message.output_name != null && $Object.hasOwnProperty.call(message, "output_name"))
+                    object.output_name = message.output_name;
+                if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
+                    object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
+                if (message.dims && message.dims.length) {
+                    object.dims = $Array(message.dims.length);
+                    for (let j = 0; j < message.dims.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.dims[j] = typeof message.dims[j] === "number" ? $BigInt(message.dims[j]) : $util.Long.fromBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0, false).toBigInt();
+                        else if (typeof message.dims[j] === "number")
+                            object.dims[j] = options.longs === $String ? $String(message.dims[j]) : message.dims[j];
+                        else
+                            object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
+                }
+                if (message.initial_state && message.initial_state.length) {
+                    object.initial_state = $Array(message.initial_state.length);
+                    for (let j = 0; j < message.initial_state.length; ++j)
+                        object.initial_state[j] = $root.inference.ModelSequenceBatching.InitialState.toObject(message.initial_state[j], options, _depth + 1);
+                }
+                if (message.use_same_buffer_for_input_output != null && $Object.hasOwnProperty.call(message, "use_same_buffer_for_input_output"))
+                    object.use_same_buffer_for_input_output = message.use_same_buffer_for_input_output;
+                if (message.use_growable_memory != null && $Object.hasOwnProperty.call(message, "use_growable_memory"))
+                    object.use_growable_memory = message.use_growable_memory;
+                return object;
+            };
+
+            /**
+             * Converts this State to JSON.
+             * @function toJSON
+             * @memberof inference.ModelSequenceBatching.State
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            State.prototype.toJSON = function() {
+                return State.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return State;
+        })();
+
+        ModelSequenceBatching.StrategyDirect = (function() {
+
+            /**
+             * Properties of a StrategyDirect.
+             * @typedef {Object} inference.ModelSequenceBatching.StrategyDirect.$Properties
+             * @property {number|Long|null} [max_queue_delay_microseconds] StrategyDirect max_queue_delay_microseconds
+             * @property {number|null} [minimum_slot_utilization] StrategyDirect minimum_slot_utilization
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a StrategyDirect.
+             * @memberof inference.ModelSequenceBatching
+             * @interface IStrategyDirect
+             * @augments inference.ModelSequenceBatching.StrategyDirect.$Properties
+             * @deprecated Use inference.ModelSequenceBatching.StrategyDirect.$Properties instead.
+             */
+
+            /**
+             * Shape of a StrategyDirect.
+             * @typedef {inference.ModelSequenceBatching.StrategyDirect.$Properties} inference.ModelSequenceBatching.StrategyDirect.$Shape
+             */
+
+            /**
+             * Constructs a new StrategyDirect.
+             * @memberof inference.ModelSequenceBatching
+             * @classdesc Represents a StrategyDirect.
+             * @constructor
+             * @param {inference.ModelSequenceBatching.StrategyDirect.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const StrategyDirect = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * StrategyDirect max_queue_delay_microseconds.
+             * @member {number|Long} max_queue_delay_microseconds
+             * @memberof inference.ModelSequenceBatching.StrategyDirect
+             * @instance
+             */
+            StrategyDirect.prototype.max_queue_delay_microseconds = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * StrategyDirect minimum_slot_utilization.
+             * @member {number} minimum_slot_utilization
+             * @memberof inference.ModelSequenceBatching.StrategyDirect
+             * @instance
+             */
+            StrategyDirect.prototype.minimum_slot_utilization = 0;
+
+            /**
+             * Creates a new StrategyDirect instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelSequenceBatching.StrategyDirect
+             * @static
+             * @param {inference.ModelSequenceBatching.StrategyDirect.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelSequenceBatching.StrategyDirect} StrategyDirect instance
+             * @type {{
+             *   (properties: inference.ModelSequenceBatching.StrategyDirect.$Shape): inference.ModelSequenceBatching.StrategyDirect & inference.ModelSequenceBatching.StrategyDirect.$Shape;
+             *   (properties?: inference.ModelSequenceBatching.StrategyDirect.$Properties): inference.ModelSequenceBatching.StrategyDirect;
+             * }}
+             */
+            StrategyDirect.create = function(properties) {
+                return new StrategyDirect(properties);
+            };
+
+            /**
+             * Encodes the specified StrategyDirect message. Does not implicitly {@link inference.ModelSequenceBatching.StrategyDirect.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelSequenceBatching.StrategyDirect
+             * @static
+             * @param {inference.ModelSequenceBatching.StrategyDirect.$Properties} message StrategyDirect message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StrategyDirect.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.max_queue_delay_microseconds != null && $Object.hasOwnProperty.call(message, "max_queue_delay_microseconds") && (typeof message.max_queue_delay_microseconds === "object" ? message.max_queue_delay_microseconds.low || message.max_queue_delay_microseconds.high : message.max_queue_delay_microseconds !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.max_queue_delay_microseconds);
+                if (message.minimum_slot_utilization != null && $Object.hasOwnProperty.call(message, "minimum_slot_utilization") && !$Object.is(message.minimum_slot_utilization, 0))
+                    writer.uint32(/* id 2, wireType 5 =*/21).float(message.minimum_slot_utilization);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a StrategyDirect message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelSequenceBatching.StrategyDirect
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelSequenceBatching.StrategyDirect & inference.ModelSequenceBatching.StrategyDirect.$Shape} StrategyDirect
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StrategyDirect.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelSequenceBatching.StrategyDirect();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.max_queue_delay_microseconds = value;
+                            else
+                                delete message.max_queue_delay_microseconds;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 5)
+                                break;
+                            if (!$Object.is(value = reader.float(), 0))
+                                message.minimum_slot_utilization = value;
+                            else
+                                delete message.minimum_slot_utilization;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a StrategyDirect message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelSequenceBatching.StrategyDirect
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelSequenceBatching.StrategyDirect} StrategyDirect
+             */
+            StrategyDirect.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelSequenceBatching.StrategyDirect)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelSequenceBatching.StrategyDirect: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelSequenceBatching.StrategyDirect();
+                if (object.max_queue_delay_microseconds != null)
+                    if (typeof object.max_queue_delay_microseconds === "object" ? object.max_queue_delay_microseconds.low || object.max_queue_delay_microseconds.high : $Number(object.max_queue_delay_microseconds) !== 0)
+                        if ($util.Long)
+                            message.max_queue_delay_microseconds = $util.Long.fromValue(object.max_queue_delay_microseconds, true);
+                        else if (typeof object.max_queue_delay_microseconds === "string")
+                            message.max_queue_delay_microseconds = $parseInt(object.max_queue_delay_microseconds, 10);
+                        else if (typeof object.max_queue_delay_microseconds === "number")
+                            message.max_queue_delay_microseconds = object.max_queue_delay_microseconds;
+                        else if (typeof object.max_queue_delay_microseconds === "object")
+                            message.max_queue_delay_microseconds = new $util.LongBits(object.max_queue_delay_microseconds.low >>> 0, object.max_queue_delay_microseconds.high >>> 0).toNumber(true);
+                if (object.minimum_slot_utilization != null)
+                    if (!$Object.is($Number(object.minimum_slot_utilization), 0))
+                        message.minimum_slot_utilization = $Number(object.minimum_slot_utilization);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a StrategyDirect message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelSequenceBatching.StrategyDirect
+             * @static
+             * @param {inference.ModelSequenceBatching.StrategyDirect} message StrategyDirect
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            StrategyDirect.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.max_queue_delay_microseconds = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.max_queue_delay_microseconds = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.minimum_slot_utilization = 0;
+                }
+                if (message.max_queue_delay_microseconds != null && $Object.hasOwnProperty.call(message, "max_queue_delay_microseconds"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.max_queue_delay_microseconds = typeof message.max_queue_delay_microseconds === "number" ? $BigInt(message.max_queue_delay_microseconds) : $util.Long.fromBits(message.max_queue_delay_microseconds.low >>> 0, message.max_queue_delay_microseconds.high >>> 0, true).toBigInt();
+                    else if (typeof message.max_queue_delay_microseconds === "number")
+                        object.max_queue_delay_microseconds = options.longs === $String ? $String(message.max_queue_delay_microseconds) : message.max_queue_delay_microseconds;
+                    else
+                        object.max_queue_delay_microseconds = options.longs === $String ? $util.Long.prototype.toString.call(message.max_queue_delay_microseconds) : options.longs === $Number ? new $util.LongBits(message.max_queue_delay_microseconds.low >>> 0, message.max_queue_delay_microseconds.high >>> 0).toNumber(true) : message.max_queue_delay_microseconds;
+                if (message.minimum_slot_utilization != null && $Object.hasOwnProperty.call(message, "minimum_slot_utilization"))
+                    object.minimum_slot_utilization = options.json && !$isFinite(message.minimum_slot_utilization) ? $String(message.minimum_slot_utilization) : message.minimum_slot_utilization;
+                return object;
+            };
+
+            /**
+             * Converts this StrategyDirect to JSON.
+             * @function toJSON
+             * @memberof inference.ModelSequenceBatching.StrategyDirect
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            StrategyDirect.prototype.toJSON = function() {
+                return StrategyDirect.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return StrategyDirect;
+        })();
+
+        ModelSequenceBatching.StrategyOldest = (function() {
+
+            /**
+             * Properties of a StrategyOldest.
+             * @typedef {Object} inference.ModelSequenceBatching.StrategyOldest.$Properties
+             * @property {number|null} [max_candidate_sequences] StrategyOldest max_candidate_sequences
+             * @property {Array.<number>|null} [preferred_batch_size] StrategyOldest preferred_batch_size
+             * @property {number|Long|null} [max_queue_delay_microseconds] StrategyOldest max_queue_delay_microseconds
+             * @property {boolean|null} [preserve_ordering] StrategyOldest preserve_ordering
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a StrategyOldest.
+             * @memberof inference.ModelSequenceBatching
+             * @interface IStrategyOldest
+             * @augments inference.ModelSequenceBatching.StrategyOldest.$Properties
+             * @deprecated Use inference.ModelSequenceBatching.StrategyOldest.$Properties instead.
+             */
+
+            /**
+             * Shape of a StrategyOldest.
+             * @typedef {inference.ModelSequenceBatching.StrategyOldest.$Properties} inference.ModelSequenceBatching.StrategyOldest.$Shape
+             */
+
+            /**
+             * Constructs a new StrategyOldest.
+             * @memberof inference.ModelSequenceBatching
+             * @classdesc Represents a StrategyOldest.
+             * @constructor
+             * @param {inference.ModelSequenceBatching.StrategyOldest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const StrategyOldest = function (properties) {
+                this.preferred_batch_size = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * StrategyOldest max_candidate_sequences.
+             * @member {number} max_candidate_sequences
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @instance
+             */
+            StrategyOldest.prototype.max_candidate_sequences = 0;
+
+            /**
+             * StrategyOldest preferred_batch_size.
+             * @member {Array.<number>} preferred_batch_size
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @instance
+             */
+            StrategyOldest.prototype.preferred_batch_size = $util.emptyArray;
+
+            /**
+             * StrategyOldest max_queue_delay_microseconds.
+             * @member {number|Long} max_queue_delay_microseconds
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @instance
+             */
+            StrategyOldest.prototype.max_queue_delay_microseconds = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * StrategyOldest preserve_ordering.
+             * @member {boolean} preserve_ordering
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @instance
+             */
+            StrategyOldest.prototype.preserve_ordering = false;
+
+            /**
+             * Creates a new StrategyOldest instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @static
+             * @param {inference.ModelSequenceBatching.StrategyOldest.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelSequenceBatching.StrategyOldest} StrategyOldest instance
+             * @type {{
+             *   (properties: inference.ModelSequenceBatching.StrategyOldest.$Shape): inference.ModelSequenceBatching.StrategyOldest & inference.ModelSequenceBatching.StrategyOldest.$Shape;
+             *   (properties?: inference.ModelSequenceBatching.StrategyOldest.$Properties): inference.ModelSequenceBatching.StrategyOldest;
+             * }}
+             */
+            StrategyOldest.create = function(properties) {
+                return new StrategyOldest(properties);
+            };
+
+            /**
+             * Encodes the specified StrategyOldest message. Does not implicitly {@link inference.ModelSequenceBatching.StrategyOldest.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @static
+             * @param {inference.ModelSequenceBatching.StrategyOldest.$Properties} message StrategyOldest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StrategyOldest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.max_candidate_sequences != null && $Object.hasOwnProperty.call(message, "max_candidate_sequences") && message.max_candidate_sequences !== 0)
+                    writer.uint32(/* id 1, wireType 0 =*/8).int32(message.max_candidate_sequences);
+                if (message.preferred_batch_size != null && message.preferred_batch_size.length)
+                    writer.uint32(/* id 2, wireType 2 =*/18).int32s(message.preferred_batch_size);
+                if (message.max_queue_delay_microseconds != null && $Object.hasOwnProperty.call(message, "max_queue_delay_microseconds") && (typeof message.max_queue_delay_microseconds === "object" ? message.max_queue_delay_microseconds.low || message.max_queue_delay_microseconds.high : message.max_queue_delay_microseconds !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.max_queue_delay_microseconds);
+                if (message.preserve_ordering != null && $Object.hasOwnProperty.call(message, "preserve_ordering") && message.preserve_ordering !== false)
+                    writer.uint32(/* id 4, wireType 0 =*/32).bool(message.preserve_ordering);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a StrategyOldest message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelSequenceBatching.StrategyOldest & inference.ModelSequenceBatching.StrategyOldest.$Shape} StrategyOldest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StrategyOldest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelSequenceBatching.StrategyOldest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.max_candidate_sequences = value;
+                            else
+                                delete message.max_candidate_sequences;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType === 2) {
+                                if (!(message.preferred_batch_size && message.preferred_batch_size.length))
+                                    message.preferred_batch_size = [];
+                                reader.int32s(message.preferred_batch_size);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.preferred_batch_size && message.preferred_batch_size.length))
+                                message.preferred_batch_size = [];
+                            message.preferred_batch_size.push(reader.int32());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.max_queue_delay_microseconds = value;
+                            else
+                                delete message.max_queue_delay_microseconds;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.preserve_ordering = value;
+                            else
+                                delete message.preserve_ordering;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a StrategyOldest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelSequenceBatching.StrategyOldest} StrategyOldest
+             */
+            StrategyOldest.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelSequenceBatching.StrategyOldest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelSequenceBatching.StrategyOldest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelSequenceBatching.StrategyOldest();
+                if (object.max_candidate_sequences != null)
+                    if ($Number(object.max_candidate_sequences) !== 0)
+                        message.max_candidate_sequences = object.max_candidate_sequences | 0;
+                if (object.preferred_batch_size) {
+                    if (!$Array.isArray(object.preferred_batch_size))
+                        throw $TypeError(".inference.ModelSequenceBatching.StrategyOldest.preferred_batch_size: array expected");
+                    message.preferred_batch_size = $Array(object.preferred_batch_size.length);
+                    for (let i = 0; i < object.preferred_batch_size.length; ++i)
+                        message.preferred_batch_size[i] = object.preferred_batch_size[i] | 0;
+                }
+                if (object.max_queue_delay_microseconds != null)
+                    if (typeof object.max_queue_delay_microseconds === "object" ? object.max_queue_delay_microseconds.low || object.max_queue_delay_microseconds.high : $Number(object.max_queue_delay_microseconds) !== 0)
+                        if ($util.Long)
+                            message.max_queue_delay_microseconds = $util.Long.fromValue(object.max_queue_delay_microseconds, true);
+                        else if (typeof object.max_queue_delay_microseconds === "string")
+                            message.max_queue_delay_microseconds = $parseInt(object.max_queue_delay_microseconds, 10);
+                        else if (typeof object.max_queue_delay_microseconds === "number")
+                            message.max_queue_delay_microseconds = object.max_queue_delay_microseconds;
+                        else if (typeof object.max_queue_delay_microseconds === "object")
+                            message.max_queue_delay_microseconds = new $util.LongBits(object.max_queue_delay_microseconds.low >>> 0, object.max_queue_delay_microseconds.high >>> 0).toNumber(true);
+                if (object.preserve_ordering != null)
+                    if (object.preserve_ordering)
+                        message.preserve_ordering = $Boolean(object.preserve_ordering);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a StrategyOldest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @static
+             * @param {inference.ModelSequenceBatching.StrategyOldest} message StrategyOldest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            StrategyOldest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.preferred_batch_size = [];
+                if (options.defaults) {
+                    object.max_candidate_sequences = 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.max_queue_delay_microseconds = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.max_queue_delay_microseconds = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.preserve_ordering = false;
+                }
+                if (message.max_candidate_sequences != null && $Object.hasOwnProperty.call(message, "max_candidate_sequences"))
+                    object.max_candidate_sequences = message.max_candidate_sequences;
+                if (message.preferred_batch_size && message.preferred_batch_size.length) {
+                    object.preferred_batch_size = $Array(message.preferred_batch_size.length);
+                    for (let j = 0; j < message.preferred_batch_size.length; ++j)
+                        object.preferred_batch_size[j] = message.preferred_batch_size[j];
+                }
+                if (message.max_queue_delay_microseconds != null && $Object.hasOwnProperty.call(message, "max_queue_delay_microseconds"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.max_queue_delay_microseconds = typeof message.max_queue_delay_microseconds === "number" ? $BigInt(message.max_queue_delay_microseconds) : $util.Long.fromBits(message.max_queue_delay_microseconds.low >>> 0, message.max_queue_delay_microseconds.high >>> 0, true).toBigInt();
+                    else if (typeof message.max_queue_delay_microseconds === "number")
+                        object.max_queue_delay_microseconds = options.longs === $String ? $String(message.max_queue_delay_microseconds) : message.max_queue_delay_microseconds;
+                    else
+                        object.max_queue_delay_microseconds = options.longs === $String ? $util.Long.prototype.toString.call(message.max_queue_delay_microseconds) : options.longs === $Number ? new $util.LongBits(message.max_queue_delay_microseconds.low >>> 0, message.max_queue_delay_microseconds.high >>> 0).toNumber(true) : message.max_queue_delay_microseconds;
+                if (message.preserve_ordering != null && $Object.hasOwnProperty.call(message, "preserve_ordering"))
+                    object.preserve_ordering = message.preserve_ordering;
+                return object;
+            };
+
+            /**
+             * Converts this StrategyOldest to JSON.
+             * @function toJSON
+             * @memberof inference.ModelSequenceBatching.StrategyOldest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            StrategyOldest.prototype.toJSON = function() {
+                return StrategyOldest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return StrategyOldest;
+        })();
+
+        return ModelSequenceBatching;
+    })();
+
+    inference.ModelEnsembling = (function() {
+
+        /**
+         * Properties of a ModelEnsembling.
+         * @typedef {Object} inference.ModelEnsembling.$Properties
+         * @property {Array.<inference.ModelEnsembling.Step.$Properties>|null} [step] ModelEnsembling step
+         * @property {number|null} [max_inflight_responses] ModelEnsembling max_inflight_responses
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelEnsembling.
+         * @memberof inference
+         * @interface IModelEnsembling
+         * @augments inference.ModelEnsembling.$Properties
+         * @deprecated Use inference.ModelEnsembling.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelEnsembling.
+         * @typedef {inference.ModelEnsembling.$Properties} inference.ModelEnsembling.$Shape
+         */
+
+        /**
+         * Constructs a new ModelEnsembling.
+         * @memberof inference
+         * @classdesc Represents a ModelEnsembling.
+         * @constructor
+         * @param {inference.ModelEnsembling.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelEnsembling = function (properties) {
+            this.step = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelEnsembling step.
+         * @member {Array.<inference.ModelEnsembling.Step.$Properties>} step
+         * @memberof inference.ModelEnsembling
+         * @instance
+         */
+        ModelEnsembling.prototype.step = $util.emptyArray;
+
+        /**
+         * ModelEnsembling max_inflight_responses.
+         * @member {number} max_inflight_responses
+         * @memberof inference.ModelEnsembling
+         * @instance
+         */
+        ModelEnsembling.prototype.max_inflight_responses = 0;
+
+        /**
+         * Creates a new ModelEnsembling instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelEnsembling
+         * @static
+         * @param {inference.ModelEnsembling.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelEnsembling} ModelEnsembling instance
+         * @type {{
+         *   (properties: inference.ModelEnsembling.$Shape): inference.ModelEnsembling & inference.ModelEnsembling.$Shape;
+         *   (properties?: inference.ModelEnsembling.$Properties): inference.ModelEnsembling;
+         * }}
+         */
+        ModelEnsembling.create = function(properties) {
+            return new ModelEnsembling(properties);
+        };
+
+        /**
+         * Encodes the specified ModelEnsembling message. Does not implicitly {@link inference.ModelEnsembling.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelEnsembling
+         * @static
+         * @param {inference.ModelEnsembling.$Properties} message ModelEnsembling message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelEnsembling.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.step != null && message.step.length)
+                for (let i = 0; i < message.step.length; ++i)
+                    $root.inference.ModelEnsembling.Step.encode(message.step[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+            if (message.max_inflight_responses != null && $Object.hasOwnProperty.call(message, "max_inflight_responses") && message.max_inflight_responses !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.max_inflight_responses);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelEnsembling message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelEnsembling
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelEnsembling & inference.ModelEnsembling.$Shape} ModelEnsembling
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelEnsembling.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelEnsembling();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.step && message.step.length))
+                            message.step = [];
+                        message.step.push($root.inference.ModelEnsembling.Step.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.max_inflight_responses = value;
+                        else
+                            delete message.max_inflight_responses;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelEnsembling message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelEnsembling
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelEnsembling} ModelEnsembling
+         */
+        ModelEnsembling.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelEnsembling)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelEnsembling: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelEnsembling();
+            if (object.step) {
+                if (!$Array.isArray(object.step))
+                    throw $TypeError(".inference.ModelEnsembling.step: array expected");
+                message.step = $Array(object.step.length);
+                for (let i = 0; i < object.step.length; ++i) {
+                    if (!$util.isObject(object.step[i]))
+                        throw $TypeError(".inference.ModelEnsembling.step: object expected");
+                    message.step[i] = $root.inference.ModelEnsembling.Step.fromObject(object.step[i], _depth + 1);
+                }
+            }
+            if (object.max_inflight_responses != null)
+                if ($Number(object.max_inflight_responses) !== 0)
+                    message.max_inflight_responses = object.max_inflight_responses >>> 0;
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelEnsembling message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelEnsembling
+         * @static
+         * @param {inference.ModelEnsembling} message ModelEnsembling
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelEnsembling.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.step = [];
+            if (options.defaults)
+                object.max_inflight_responses = 0;
+            if (message.step && message.step.length) {
+                object.step = $Array(message.step.length);
+                for (let j = 0; j < message.step.length; ++j)
+                    object.step[j] = $root.inference.ModelEnsembling.Step.toObject(message.step[j], options, _depth + 1);
+            }
+            if (message.max_inflight_responses != null && $Object.hasOwnProperty.call(message, "max_inflight_responses"))
+                object.max_inflight_responses = message.max_inflight_responses;
+            return object;
+        };
+
+        /**
+         * Converts this ModelEnsembling to JSON.
+         * @function toJSON
+         * @memberof inference.ModelEnsembling
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelEnsembling.prototype.toJSON = function() {
+            return ModelEnsembling.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        ModelEnsembling.Step = (function() {
+
+            /**
+             * Properties of a Step.
+             * @typedef {Object} inference.ModelEnsembling.Step.$Properties
+             * @property {string|null} [model_name] Step model_name
+             * @property {number|Long|null} [model_version] Step model_version
+             * @property {Object.<string,string>|null} [input_map] Step input_map
+             * @property {Object.<string,string>|null} [output_map] Step output_map
+             * @property {string|null} [model_namespace] Step model_namespace
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Step.
+             * @memberof inference.ModelEnsembling
+             * @interface IStep
+             * @augments inference.ModelEnsembling.Step.$Properties
+             * @deprecated Use inference.ModelEnsembling.Step.$Properties instead.
+             */
+
+            /**
+             * Shape of a Step.
+             * @typedef {inference.ModelEnsembling.Step.$Properties} inference.ModelEnsembling.Step.$Shape
+             */
+
+            /**
+             * Constructs a new Step.
+             * @memberof inference.ModelEnsembling
+             * @classdesc Represents a Step.
+             * @constructor
+             * @param {inference.ModelEnsembling.Step.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Step = function (properties) {
+                this.input_map = {};
+                this.output_map = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Step model_name.
+             * @member {string} model_name
+             * @memberof inference.ModelEnsembling.Step
+             * @instance
+             */
+            Step.prototype.model_name = "";
+
+            /**
+             * Step model_version.
+             * @member {number|Long} model_version
+             * @memberof inference.ModelEnsembling.Step
+             * @instance
+             */
+            Step.prototype.model_version = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            /**
+             * Step input_map.
+             * @member {Object.<string,string>} input_map
+             * @memberof inference.ModelEnsembling.Step
+             * @instance
+             */
+            Step.prototype.input_map = $util.emptyObject;
+
+            /**
+             * Step output_map.
+             * @member {Object.<string,string>} output_map
+             * @memberof inference.ModelEnsembling.Step
+             * @instance
+             */
+            Step.prototype.output_map = $util.emptyObject;
+
+            /**
+             * Step model_namespace.
+             * @member {string} model_namespace
+             * @memberof inference.ModelEnsembling.Step
+             * @instance
+             */
+            Step.prototype.model_namespace = "";
+
+            /**
+             * Creates a new Step instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelEnsembling.Step
+             * @static
+             * @param {inference.ModelEnsembling.Step.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelEnsembling.Step} Step instance
+             * @type {{
+             *   (properties: inference.ModelEnsembling.Step.$Shape): inference.ModelEnsembling.Step & inference.ModelEnsembling.Step.$Shape;
+             *   (properties?: inference.ModelEnsembling.Step.$Properties): inference.ModelEnsembling.Step;
+             * }}
+             */
+            Step.create = function(properties) {
+                return new Step(properties);
+            };
+
+            /**
+             * Encodes the specified Step message. Does not implicitly {@link inference.ModelEnsembling.Step.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelEnsembling.Step
+             * @static
+             * @param {inference.ModelEnsembling.Step.$Properties} message Step message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Step.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name") && message.model_name !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.model_name);
+                if (message.model_version != null && $Object.hasOwnProperty.call(message, "model_version") && (typeof message.model_version === "object" ? message.model_version.low || message.model_version.high : message.model_version !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).int64(message.model_version);
+                if (message.input_map != null && $Object.hasOwnProperty.call(message, "input_map"))
+                    for (let keys = $Object.keys(message.input_map), i = 0; i < keys.length; ++i)
+                        writer.uint32(/* id 3, wireType 2 =*/26).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]).uint32(/* id 2, wireType 2 =*/18).string(message.input_map[keys[i]]).ldelim();
+                if (message.output_map != null && $Object.hasOwnProperty.call(message, "output_map"))
+                    for (let keys = $Object.keys(message.output_map), i = 0; i < keys.length; ++i)
+                        writer.uint32(/* id 4, wireType 2 =*/34).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]).uint32(/* id 2, wireType 2 =*/18).string(message.output_map[keys[i]]).ldelim();
+                if (message.model_namespace != null && $Object.hasOwnProperty.call(message, "model_namespace") && message.model_namespace !== "")
+                    writer.uint32(/* id 5, wireType 2 =*/42).string(message.model_namespace);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a Step message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelEnsembling.Step
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelEnsembling.Step & inference.ModelEnsembling.Step.$Shape} Step
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Step.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelEnsembling.Step();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.model_name = value;
+                            else
+                                delete message.model_name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.int64()) === "object" ? value.low || value.high : value !== 0)
+                                message.model_version = value;
+                            else
+                                delete message.model_version;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.input_map === $util.emptyObject)
+                                message.input_map = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.input_map, key);
+                            message.input_map[key] = value;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.output_map === $util.emptyObject)
+                                message.output_map = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.output_map, key);
+                            message.output_map[key] = value;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.model_namespace = value;
+                            else
+                                delete message.model_namespace;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a Step message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelEnsembling.Step
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelEnsembling.Step} Step
+             */
+            Step.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelEnsembling.Step)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelEnsembling.Step: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelEnsembling.Step();
+                if (object.model_name != null)
+                    if (typeof object.model_name !== "string" || object.model_name.length)
+                        message.model_name = $String(object.model_name);
+                if (object.model_version != null)
+                    if (typeof object.model_version === "object" ? object.model_version.low || object.model_version.high : $Number(object.model_version) !== 0)
+                        if ($util.Long)
+                            message.model_version = $util.Long.fromValue(object.model_version, false);
+                        else if (typeof object.model_version === "string")
+                            message.model_version = $parseInt(object.model_version, 10);
+                        else if (typeof object.model_version === "number")
+                            message.model_version = object.model_version;
+                        else if (typeof object.model_version === "object")
+                            message.model_version = new $util.LongBits(object.model_version.low >>> 0, object.model_version.high >>> 0).toNumber();
+                if (object.input_map) {
+                    if (!$util.isObject(object.input_map))
+                        throw $TypeError(".inference.ModelEnsembling.Step.input_map: object expected");
+                    message.input_map = {};
+                    for (let keys = $Object.keys(object.input_map), i = 0; i < keys.length; ++i) {
+                        if (keys[i] === "__proto__")
+                            $util.makeProp(message.input_map, keys[i]);
+                        message.input_map[keys[i]] = $String(object.input_map[keys[i]]);
+                    }
+                }
+                if (object.output_map) {
+                    if (!$util.isObject(object.output_map))
+                        throw $TypeError(".inference.ModelEnsembling.Step.output_map: object expected");
+                    message.output_map = {};
+                    for (let keys = $Object.keys(object.output_map), i = 0; i < keys.length; ++i) {
+                        if (keys[i] === "__proto__")
+                            $util.makeProp(message.output_map, keys[i]);
+                        message.output_map[keys[i]] = $String(object.output_map[keys[i]]);
+                    }
+                }
+                if (object.model_namespace != null)
+                    if (typeof object.model_namespace !== "string" || object.model_namespace.length)
+                        message.model_namespace = $String(object.model_namespace);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Step message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelEnsembling.Step
+             * @static
+             * @param {inference.ModelEnsembling.Step} message Step
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Step.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.objects || options.defaults) {
+                    object.input_map = {};
+                    object.output_map = {};
+                }
+                if (options.defaults) {
+                    object.model_name = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, false);
+                        object.model_version = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.model_version = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.model_namespace = "";
+                }
+                if (message.model_name != null && $Object.hasOwnProperty.call(message, "model_name"))
+                    object.model_name = message.model_name;
+                if (message.model_version != null && $Object.hasOwnProperty.call(message, "model_version"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.model_version = typeof message.model_version === "number" ? $BigInt(message.model_version) : $util.Long.fromBits(message.model_version.low >>> 0, message.model_version.high >>> 0, false).toBigInt();
+                    else if (typeof message.model_version === "number")
+                        object.model_version = options.longs === $String ? $String(message.model_version) : message.model_version;
+                    else
+                        object.model_version = options.longs === $String ? $util.Long.prototype.toString.call(message.model_version) : options.longs === $Number ? new $util.LongBits(message.model_version.low >>> 0, message.model_version.high >>> 0).toNumber() : message.model_version;
+                let keys2;
+                if (message.input_map && (keys2 = $Object.keys(message.input_map)).length) {
+                    object.input_map = {};
+                    for (let j = 0; j < keys2.length; ++j) {
+                        if (keys2[j] === "__proto__")
+                            $util.makeProp(object.input_map, keys2[j]);
+                        object.input_map[keys2[j]] = message.input_map[keys2[j]];
+                    }
+                }
+                if (message.output_map && (keys2 = $Object.keys(message.output_map)).length) {
+                    object.output_map = {};
+                    for (let j = 0; j < keys2.length; ++j) {
+                        if (keys2[j] === "__proto__")
+                            $util.makeProp(object.output_map, keys2[j]);
+                        object.output_map[keys2[j]] = message.output_map[keys2[j]];
+                    }
+                }
+                if (message.model_namespace != null && $Object.hasOwnProperty.call(message, "model_namespace"))
+                    object.model_namespace = message.model_namespace;
+                return object;
+            };
+
+            /**
+             * Converts this Step to JSON.
+             * @function toJSON
+             * @memberof inference.ModelEnsembling.Step
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Step.prototype.toJSON = function() {
+                return Step.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Step;
+        })();
+
+        return ModelEnsembling;
+    })();
+
+    inference.ModelParameter = (function() {
+
+        /**
+         * Properties of a ModelParameter.
+         * @typedef {Object} inference.ModelParameter.$Properties
+         * @property {string|null} [string_value] ModelParameter string_value
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelParameter.
+         * @memberof inference
+         * @interface IModelParameter
+         * @augments inference.ModelParameter.$Properties
+         * @deprecated Use inference.ModelParameter.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelParameter.
+         * @typedef {inference.ModelParameter.$Properties} inference.ModelParameter.$Shape
+         */
+
+        /**
+         * Constructs a new ModelParameter.
+         * @memberof inference
+         * @classdesc Represents a ModelParameter.
+         * @constructor
+         * @param {inference.ModelParameter.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelParameter = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelParameter string_value.
+         * @member {string} string_value
+         * @memberof inference.ModelParameter
+         * @instance
+         */
+        ModelParameter.prototype.string_value = "";
+
+        /**
+         * Creates a new ModelParameter instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelParameter
+         * @static
+         * @param {inference.ModelParameter.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelParameter} ModelParameter instance
+         * @type {{
+         *   (properties: inference.ModelParameter.$Shape): inference.ModelParameter & inference.ModelParameter.$Shape;
+         *   (properties?: inference.ModelParameter.$Properties): inference.ModelParameter;
+         * }}
+         */
+        ModelParameter.create = function(properties) {
+            return new ModelParameter(properties);
+        };
+
+        /**
+         * Encodes the specified ModelParameter message. Does not implicitly {@link inference.ModelParameter.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelParameter
+         * @static
+         * @param {inference.ModelParameter.$Properties} message ModelParameter message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelParameter.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.string_value != null && $Object.hasOwnProperty.call(message, "string_value") && message.string_value !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.string_value);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelParameter message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelParameter
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelParameter & inference.ModelParameter.$Shape} ModelParameter
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelParameter.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelParameter();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.string_value = value;
+                        else
+                            delete message.string_value;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelParameter message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelParameter
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelParameter} ModelParameter
+         */
+        ModelParameter.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelParameter)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelParameter: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelParameter();
+            if (object.string_value != null)
+                if (typeof object.string_value !== "string" || object.string_value.length)
+                    message.string_value = $String(object.string_value);
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelParameter message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelParameter
+         * @static
+         * @param {inference.ModelParameter} message ModelParameter
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelParameter.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.defaults)
+                object.string_value = "";
+            if (message.string_value != null && $Object.hasOwnProperty.call(message, "string_value"))
+                object.string_value = message.string_value;
+            return object;
+        };
+
+        /**
+         * Converts this ModelParameter to JSON.
+         * @function toJSON
+         * @memberof inference.ModelParameter
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelParameter.prototype.toJSON = function() {
+            return ModelParameter.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return ModelParameter;
+    })();
+
+    inference.ModelWarmup = (function() {
+
+        /**
+         * Properties of a ModelWarmup.
+         * @typedef {Object} inference.ModelWarmup.$Properties
+         * @property {string|null} [name] ModelWarmup name
+         * @property {number|null} [batch_size] ModelWarmup batch_size
+         * @property {Object.<string,inference.ModelWarmup.Input.$Properties>|null} [inputs] ModelWarmup inputs
+         * @property {number|null} [count] ModelWarmup count
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelWarmup.
+         * @memberof inference
+         * @interface IModelWarmup
+         * @augments inference.ModelWarmup.$Properties
+         * @deprecated Use inference.ModelWarmup.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelWarmup.
+         * @typedef {{
+         *   name?: string|null;
+         *   batch_size?: number|null;
+         *   inputs?: Object.<string,inference.ModelWarmup.Input.$Shape>|null;
+         *   count?: number|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * }} inference.ModelWarmup.$Shape
+         */
+
+        /**
+         * Constructs a new ModelWarmup.
+         * @memberof inference
+         * @classdesc Represents a ModelWarmup.
+         * @constructor
+         * @param {inference.ModelWarmup.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelWarmup = function (properties) {
+            this.inputs = {};
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelWarmup name.
+         * @member {string} name
+         * @memberof inference.ModelWarmup
+         * @instance
+         */
+        ModelWarmup.prototype.name = "";
+
+        /**
+         * ModelWarmup batch_size.
+         * @member {number} batch_size
+         * @memberof inference.ModelWarmup
+         * @instance
+         */
+        ModelWarmup.prototype.batch_size = 0;
+
+        /**
+         * ModelWarmup inputs.
+         * @member {Object.<string,inference.ModelWarmup.Input.$Properties>} inputs
+         * @memberof inference.ModelWarmup
+         * @instance
+         */
+        ModelWarmup.prototype.inputs = $util.emptyObject;
+
+        /**
+         * ModelWarmup count.
+         * @member {number} count
+         * @memberof inference.ModelWarmup
+         * @instance
+         */
+        ModelWarmup.prototype.count = 0;
+
+        /**
+         * Creates a new ModelWarmup instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelWarmup
+         * @static
+         * @param {inference.ModelWarmup.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelWarmup} ModelWarmup instance
+         * @type {{
+         *   (properties: inference.ModelWarmup.$Shape): inference.ModelWarmup & inference.ModelWarmup.$Shape;
+         *   (properties?: inference.ModelWarmup.$Properties): inference.ModelWarmup;
+         * }}
+         */
+        ModelWarmup.create = function(properties) {
+            return new ModelWarmup(properties);
+        };
+
+        /**
+         * Encodes the specified ModelWarmup message. Does not implicitly {@link inference.ModelWarmup.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelWarmup
+         * @static
+         * @param {inference.ModelWarmup.$Properties} message ModelWarmup message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelWarmup.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+            if (message.batch_size != null && $Object.hasOwnProperty.call(message, "batch_size") && message.batch_size !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.batch_size);
+            if (message.inputs != null && $Object.hasOwnProperty.call(message, "inputs"))
+                for (let keys = $Object.keys(message.inputs), i = 0; i < keys.length; ++i) {
+                    writer.uint32(/* id 3, wireType 2 =*/26).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]);
+                    $root.inference.ModelWarmup.Input.encode(message.inputs[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                }
+            if (message.count != null && $Object.hasOwnProperty.call(message, "count") && message.count !== 0)
+                writer.uint32(/* id 4, wireType 0 =*/32).uint32(message.count);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelWarmup message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelWarmup
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelWarmup & inference.ModelWarmup.$Shape} ModelWarmup
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelWarmup.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, key, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelWarmup();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.name = value;
+                        else
+                            delete message.name;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.batch_size = value;
+                        else
+                            delete message.batch_size;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.inputs === $util.emptyObject)
+                            message.inputs = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = "";
+                        value = null;
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 2)
+                                    break;
+                                key = reader.stringVerify();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = $root.inference.ModelWarmup.Input.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        if (key === "__proto__")
+                            $util.makeProp(message.inputs, key);
+                        message.inputs[key] = value || new $root.inference.ModelWarmup.Input();
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.count = value;
+                        else
+                            delete message.count;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelWarmup message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelWarmup
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelWarmup} ModelWarmup
+         */
+        ModelWarmup.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelWarmup)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelWarmup: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelWarmup();
+            if (object.name != null)
+                if (typeof object.name !== "string" || object.name.length)
+                    message.name = $String(object.name);
+            if (object.batch_size != null)
+                if ($Number(object.batch_size) !== 0)
+                    message.batch_size = object.batch_size >>> 0;
+            if (object.inputs) {
+                if (!$util.isObject(object.inputs))
+                    throw $TypeError(".inference.ModelWarmup.inputs: object expected");
+                message.inputs = {};
+                for (let keys = $Object.keys(object.inputs), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.inputs, keys[i]);
+                    if (!$util.isObject(object.inputs[keys[i]]))
+                        throw $TypeError(".inference.ModelWarmup.inputs: object expected");
+                    message.inputs[keys[i]] = $root.inference.ModelWarmup.Input.fromObject(object.inputs[keys[i]], _depth + 1);
+                }
+            }
+            if (object.count != null)
+                if ($Number(object.count) !== 0)
+                    message.count = object.count >>> 0;
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelWarmup message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelWarmup
+         * @static
+         * @param {inference.ModelWarmup} message ModelWarmup
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelWarmup.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.objects || options.defaults)
+                object.inputs = {};
+            if (options.defaults) {
+                object.name = "";
+                object.batch_size = 0;
+                object.count = 0;
+            }
+            if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                object.name = message.name;
+            if (message.batch_size != null && $Object.hasOwnProperty.call(message, "batch_size"))
+                object.batch_size = message.batch_size;
+            let keys2;
+            if (message.inputs && (keys2 = $Object.keys(message.inputs)).length) {
+                object.inputs = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.inputs, keys2[j]);
+                    object.inputs[keys2[j]] = $root.inference.ModelWarmup.Input.toObject(message.inputs[keys2[j]], options, _depth + 1);
+                }
+            }
+            if (message.count != null && $Object.hasOwnProperty.call(message, "count"))
+                object.count = message.count;
+            return object;
+        };
+
+        /**
+         * Converts this ModelWarmup to JSON.
+         * @function toJSON
+         * @memberof inference.ModelWarmup
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelWarmup.prototype.toJSON = function() {
+            return ModelWarmup.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        ModelWarmup.Input = (function() {
+
+            /**
+             * Properties of an Input.
+             * @typedef {Object} inference.ModelWarmup.Input.$Properties
+             * @property {inference.DataType|null} [data_type] Input data_type
+             * @property {Array.<number|Long>|null} [dims] Input dims
+             * @property {boolean|null} [zero_data] Input zero_data
+             * @property {boolean|null} [random_data] Input random_data
+             * @property {string|null} [input_data_file] Input input_data_file
+             * @property {"zero_data"|"random_data"|"input_data_file"} [input_data_type] Input input_data_type
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an Input.
+             * @memberof inference.ModelWarmup
+             * @interface IInput
+             * @augments inference.ModelWarmup.Input.$Properties
+             * @deprecated Use inference.ModelWarmup.Input.$Properties instead.
+             */
+
+            /**
+             * Narrowed shape of an Input.
+             * @typedef {{
+             *   data_type?: inference.DataType|null;
+             *   dims?: Array.<number|Long>|null;
+             *   zero_data?: boolean|null;
+             *   random_data?: boolean|null;
+             *   input_data_file?: string|null;
+             *   $unknowns?: Array.<Uint8Array>;
+             * } & (
+             *   ({ input_data_type?: undefined; zero_data?: null; random_data?: null; input_data_file?: null }|{ input_data_type?: "zero_data"; zero_data: boolean; random_data?: null; input_data_file?: null }|{ input_data_type?: "random_data"; zero_data?: null; random_data: boolean; input_data_file?: null }|{ input_data_type?: "input_data_file"; zero_data?: null; random_data?: null; input_data_file: string })
+             * )} inference.ModelWarmup.Input.$Shape
+             */
+
+            /**
+             * Constructs a new Input.
+             * @memberof inference.ModelWarmup
+             * @classdesc Represents an Input.
+             * @constructor
+             * @param {inference.ModelWarmup.Input.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Input = function (properties) {
+                this.dims = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Input data_type.
+             * @member {inference.DataType} data_type
+             * @memberof inference.ModelWarmup.Input
+             * @instance
+             */
+            Input.prototype.data_type = 0;
+
+            /**
+             * Input dims.
+             * @member {Array.<number|Long>} dims
+             * @memberof inference.ModelWarmup.Input
+             * @instance
+             */
+            Input.prototype.dims = $util.emptyArray;
+
+            /**
+             * Input zero_data.
+             * @member {boolean|null|undefined} zero_data
+             * @memberof inference.ModelWarmup.Input
+             * @instance
+             */
+            Input.prototype.zero_data = null;
+
+            /**
+             * Input random_data.
+             * @member {boolean|null|undefined} random_data
+             * @memberof inference.ModelWarmup.Input
+             * @instance
+             */
+            Input.prototype.random_data = null;
+
+            /**
+             * Input input_data_file.
+             * @member {string|null|undefined} input_data_file
+             * @memberof inference.ModelWarmup.Input
+             * @instance
+             */
+            Input.prototype.input_data_file = null;
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            /**
+             * Input input_data_type.
+             * @member {"zero_data"|"random_data"|"input_data_file"|undefined} input_data_type
+             * @memberof inference.ModelWarmup.Input
+             * @instance
+             */
+            $Object.defineProperty(Input.prototype, "input_data_type", {
+                get: $util.oneOfGetter($oneOfFields = ["zero_data", "random_data", "input_data_file"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
+             * Creates a new Input instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelWarmup.Input
+             * @static
+             * @param {inference.ModelWarmup.Input.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelWarmup.Input} Input instance
+             * @type {{
+             *   (properties: inference.ModelWarmup.Input.$Shape): inference.ModelWarmup.Input & inference.ModelWarmup.Input.$Shape;
+             *   (properties?: inference.ModelWarmup.Input.$Properties): inference.ModelWarmup.Input;
+             * }}
+             */
+            Input.create = function(properties) {
+                return new Input(properties);
+            };
+
+            /**
+             * Encodes the specified Input message. Does not implicitly {@link inference.ModelWarmup.Input.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelWarmup.Input
+             * @static
+             * @param {inference.ModelWarmup.Input.$Properties} message Input message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Input.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type") && message.data_type !== 0)
+                    writer.uint32(/* id 1, wireType 0 =*/8).int32(message.data_type);
+                if (message.dims != null && message.dims.length)
+                    writer.uint32(/* id 2, wireType 2 =*/18).int64s(message.dims);
+                if (message.zero_data != null && $Object.hasOwnProperty.call(message, "zero_data"))
+                    writer.uint32(/* id 3, wireType 0 =*/24).bool(message.zero_data);
+                if (message.random_data != null && $Object.hasOwnProperty.call(message, "random_data"))
+                    writer.uint32(/* id 4, wireType 0 =*/32).bool(message.random_data);
+                if (message.input_data_file != null && $Object.hasOwnProperty.call(message, "input_data_file"))
+                    writer.uint32(/* id 5, wireType 2 =*/42).string(message.input_data_file);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes an Input message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelWarmup.Input
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelWarmup.Input & inference.ModelWarmup.Input.$Shape} Input
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Input.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelWarmup.Input();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.data_type = value;
+                            else
+                                delete message.data_type;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType === 2) {
+                                if (!(message.dims && message.dims.length))
+                                    message.dims = [];
+                                reader.int64s(message.dims);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.dims && message.dims.length))
+                                message.dims = [];
+                            message.dims.push(reader.int64());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            message.zero_data = reader.bool();
+                            message.input_data_type = "zero_data";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            message.random_data = reader.bool();
+                            message.input_data_type = "random_data";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            message.input_data_file = reader.stringVerify();
+                            message.input_data_type = "input_data_file";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates an Input message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelWarmup.Input
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelWarmup.Input} Input
+             */
+            Input.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelWarmup.Input)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelWarmup.Input: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelWarmup.Input();
+                if (object.data_type !== 0 && (typeof object.data_type !== "string" || $root.inference.DataType[object.data_type] !== 0))
+                    switch (object.data_type) {
+                    case "TYPE_INVALID":
+                    case 0:
+                        message.data_type = 0;
+                        break;
+                    case "TYPE_BOOL":
+                    case 1:
+                        message.data_type = 1;
+                        break;
+                    case "TYPE_UINT8":
+                    case 2:
+                        message.data_type = 2;
+                        break;
+                    case "TYPE_UINT16":
+                    case 3:
+                        message.data_type = 3;
+                        break;
+                    case "TYPE_UINT32":
+                    case 4:
+                        message.data_type = 4;
+                        break;
+                    case "TYPE_UINT64":
+                    case 5:
+                        message.data_type = 5;
+                        break;
+                    case "TYPE_INT8":
+                    case 6:
+                        message.data_type = 6;
+                        break;
+                    case "TYPE_INT16":
+                    case 7:
+                        message.data_type = 7;
+                        break;
+                    case "TYPE_INT32":
+                    case 8:
+                        message.data_type = 8;
+                        break;
+                    case "TYPE_INT64":
+                    case 9:
+                        message.data_type = 9;
+                        break;
+                    case "TYPE_FP16":
+                    case 10:
+                        message.data_type = 10;
+                        break;
+                    case "TYPE_FP32":
+                    case 11:
+                        message.data_type = 11;
+                        break;
+                    case "TYPE_FP64":
+                    case 12:
+                        message.data_type = 12;
+                        break;
+                    case "TYPE_STRING":
+                    case 13:
+                        message.data_type = 13;
+                        break;
+                    case "TYPE_BF16":
+                    case 14:
+                        message.data_type = 14;
+                        break;
+                    default:
+                        if (typeof object.data_type === "number" && (object.data_type | 0) === object.data_type)
+                            message.data_type = object.data_type;
+                    }
+                if (object.dims) {
+                    if (!$Array.isArray(object.dims))
+                        throw $TypeError(".inference.ModelWarmup.Input.dims: array expected");
+                    message.dims = $Array(object.dims.length);
+                    for (let i = 0; i < object.dims.length; ++i)
+                        if ($util.Long)
+                            message.dims[i] = $util.Long.fromValue(object.dims[i], false);
+                        else if (typeof object.dims[i] === "string")
+                            message.dims[i] = $parseInt(object.dims[i], 10);
+                        else if (typeof object.dims[i] === "number")
+                            message.dims[i] = object.dims[i];
+                        else if (typeof object.dims[i] === "object")
+                            message.dims[i] = new $util.LongBits(object.dims[i].low >>> 0, object.dims[i].high >>> 0).toNumber();
+                }
+                if (object.zero_data != null)
+                    message.zero_data = $Boolean(object.zero_data);
+                if (object.random_data != null)
+                    message.random_data = $Boolean(object.random_data);
+                if (object.input_data_file != null)
+                    message.input_data_file = $String(object.input_data_file);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an Input message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelWarmup.Input
+             * @static
+             * @param {inference.ModelWarmup.Input} message Input
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Input.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.dims = [];
+                if (options.defaults)
+                    object.data_type = options.enums === $String ? "TYPE_INVALID" : 0;
+                if (message.data_type != null && $Object.hasOwnProperty.call(message, "data_type"))
+                    object.data_type = options.enums === $String ? $root.inference.DataType[message.data_type] === $undefined ? message.data_type : $root.inference.DataType[message.data_type] : message.data_type;
+                if (message.dims && message.dims.length) {
+                    object.dims = $Array(message.dims.length);
+                    for (let j = 0; j < message.dims.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.dims[j] = typeof message.dims[j] === "number" ? $BigInt(message.dims[j]) : $util.Long.fromBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0, false).toBigInt();
+                        else if (typeof message.dims[j] === "number")
+                            object.dims[j] = options.longs === $String ? $String(message.dims[j]) : message.dims[j];
+                        else
+                            object.dims[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.dims[j]) : options.longs === $Number ? new $util.LongBits(message.dims[j].low >>> 0, message.dims[j].high >>> 0).toNumber() : message.dims[j];
+                }
+                if (message.zero_data != null && $Object.hasOwnProperty.call(message, "zero_data")) {
+                    object.zero_data = message.zero_data;
+                    if (options.oneofs)
+                        object.input_data_type = "zero_data";
+                }
+                if (message.random_data != null && $Object.hasOwnProperty.call(message, "random_data")) {
+                    object.random_data = message.random_data;
+                    if (options.oneofs)
+                        object.input_data_type = "random_data";
+                }
+                if (message.input_data_file != null && $Object.hasOwnProperty.call(message, "input_data_file")) {
+                    object.input_data_file = message.input_data_file;
+                    if (options.oneofs)
+                        object.input_data_type = "input_data_file";
+                }
+                return object;
+            };
+
+            /**
+             * Converts this Input to JSON.
+             * @function toJSON
+             * @memberof inference.ModelWarmup.Input
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Input.prototype.toJSON = function() {
+                return Input.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Input;
+        })();
+
+        return ModelWarmup;
+    })();
+
+    inference.ModelOperations = (function() {
+
+        /**
+         * Properties of a ModelOperations.
+         * @typedef {Object} inference.ModelOperations.$Properties
+         * @property {Array.<string>|null} [op_library_filename] ModelOperations op_library_filename
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelOperations.
+         * @memberof inference
+         * @interface IModelOperations
+         * @augments inference.ModelOperations.$Properties
+         * @deprecated Use inference.ModelOperations.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelOperations.
+         * @typedef {inference.ModelOperations.$Properties} inference.ModelOperations.$Shape
+         */
+
+        /**
+         * Constructs a new ModelOperations.
+         * @memberof inference
+         * @classdesc Represents a ModelOperations.
+         * @constructor
+         * @param {inference.ModelOperations.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelOperations = function (properties) {
+            this.op_library_filename = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelOperations op_library_filename.
+         * @member {Array.<string>} op_library_filename
+         * @memberof inference.ModelOperations
+         * @instance
+         */
+        ModelOperations.prototype.op_library_filename = $util.emptyArray;
+
+        /**
+         * Creates a new ModelOperations instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelOperations
+         * @static
+         * @param {inference.ModelOperations.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelOperations} ModelOperations instance
+         * @type {{
+         *   (properties: inference.ModelOperations.$Shape): inference.ModelOperations & inference.ModelOperations.$Shape;
+         *   (properties?: inference.ModelOperations.$Properties): inference.ModelOperations;
+         * }}
+         */
+        ModelOperations.create = function(properties) {
+            return new ModelOperations(properties);
+        };
+
+        /**
+         * Encodes the specified ModelOperations message. Does not implicitly {@link inference.ModelOperations.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelOperations
+         * @static
+         * @param {inference.ModelOperations.$Properties} message ModelOperations message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelOperations.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.op_library_filename != null && message.op_library_filename.length)
+                for (let i = 0; i < message.op_library_filename.length; ++i)
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.op_library_filename[i]);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelOperations message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelOperations
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelOperations & inference.ModelOperations.$Shape} ModelOperations
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelOperations.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelOperations();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.op_library_filename && message.op_library_filename.length))
+                            message.op_library_filename = [];
+                        message.op_library_filename.push(reader.stringVerify());
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelOperations message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelOperations
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelOperations} ModelOperations
+         */
+        ModelOperations.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelOperations)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelOperations: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelOperations();
+            if (object.op_library_filename) {
+                if (!$Array.isArray(object.op_library_filename))
+                    throw $TypeError(".inference.ModelOperations.op_library_filename: array expected");
+                message.op_library_filename = $Array(object.op_library_filename.length);
+                for (let i = 0; i < object.op_library_filename.length; ++i)
+                    message.op_library_filename[i] = $String(object.op_library_filename[i]);
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelOperations message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelOperations
+         * @static
+         * @param {inference.ModelOperations} message ModelOperations
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelOperations.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.op_library_filename = [];
+            if (message.op_library_filename && message.op_library_filename.length) {
+                object.op_library_filename = $Array(message.op_library_filename.length);
+                for (let j = 0; j < message.op_library_filename.length; ++j)
+                    object.op_library_filename[j] = message.op_library_filename[j];
+            }
+            return object;
+        };
+
+        /**
+         * Converts this ModelOperations to JSON.
+         * @function toJSON
+         * @memberof inference.ModelOperations
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelOperations.prototype.toJSON = function() {
+            return ModelOperations.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return ModelOperations;
+    })();
+
+    inference.ModelTransactionPolicy = (function() {
+
+        /**
+         * Properties of a ModelTransactionPolicy.
+         * @typedef {Object} inference.ModelTransactionPolicy.$Properties
+         * @property {boolean|null} [decoupled] ModelTransactionPolicy decoupled
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelTransactionPolicy.
+         * @memberof inference
+         * @interface IModelTransactionPolicy
+         * @augments inference.ModelTransactionPolicy.$Properties
+         * @deprecated Use inference.ModelTransactionPolicy.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelTransactionPolicy.
+         * @typedef {inference.ModelTransactionPolicy.$Properties} inference.ModelTransactionPolicy.$Shape
+         */
+
+        /**
+         * Constructs a new ModelTransactionPolicy.
+         * @memberof inference
+         * @classdesc Represents a ModelTransactionPolicy.
+         * @constructor
+         * @param {inference.ModelTransactionPolicy.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelTransactionPolicy = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelTransactionPolicy decoupled.
+         * @member {boolean} decoupled
+         * @memberof inference.ModelTransactionPolicy
+         * @instance
+         */
+        ModelTransactionPolicy.prototype.decoupled = false;
+
+        /**
+         * Creates a new ModelTransactionPolicy instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelTransactionPolicy
+         * @static
+         * @param {inference.ModelTransactionPolicy.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelTransactionPolicy} ModelTransactionPolicy instance
+         * @type {{
+         *   (properties: inference.ModelTransactionPolicy.$Shape): inference.ModelTransactionPolicy & inference.ModelTransactionPolicy.$Shape;
+         *   (properties?: inference.ModelTransactionPolicy.$Properties): inference.ModelTransactionPolicy;
+         * }}
+         */
+        ModelTransactionPolicy.create = function(properties) {
+            return new ModelTransactionPolicy(properties);
+        };
+
+        /**
+         * Encodes the specified ModelTransactionPolicy message. Does not implicitly {@link inference.ModelTransactionPolicy.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelTransactionPolicy
+         * @static
+         * @param {inference.ModelTransactionPolicy.$Properties} message ModelTransactionPolicy message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelTransactionPolicy.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.decoupled != null && $Object.hasOwnProperty.call(message, "decoupled") && message.decoupled !== false)
+                writer.uint32(/* id 1, wireType 0 =*/8).bool(message.decoupled);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelTransactionPolicy message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelTransactionPolicy
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelTransactionPolicy & inference.ModelTransactionPolicy.$Shape} ModelTransactionPolicy
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelTransactionPolicy.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelTransactionPolicy();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.decoupled = value;
+                        else
+                            delete message.decoupled;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelTransactionPolicy message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelTransactionPolicy
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelTransactionPolicy} ModelTransactionPolicy
+         */
+        ModelTransactionPolicy.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelTransactionPolicy)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelTransactionPolicy: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelTransactionPolicy();
+            if (object.decoupled != null)
+                if (object.decoupled)
+                    message.decoupled = $Boolean(object.decoupled);
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelTransactionPolicy message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelTransactionPolicy
+         * @static
+         * @param {inference.ModelTransactionPolicy} message ModelTransactionPolicy
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelTransactionPolicy.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.defaults)
+                object.decoupled = false;
+            if (message.decoupled != null && $Object.hasOwnProperty.call(message, "decoupled"))
+                object.decoupled = message.decoupled;
+            return object;
+        };
+
+        /**
+         * Converts this ModelTransactionPolicy to JSON.
+         * @function toJSON
+         * @memberof inference.ModelTransactionPolicy
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelTransactionPolicy.prototype.toJSON = function() {
+            return ModelTransactionPolicy.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return ModelTransactionPolicy;
+    })();
+
+    inference.ModelRepositoryAgents = (function() {
+
+        /**
+         * Properties of a ModelRepositoryAgents.
+         * @typedef {Object} inference.ModelRepositoryAgents.$Properties
+         * @property {Array.<inference.ModelRepositoryAgents.Agent.$Properties>|null} [agents] ModelRepositoryAgents agents
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelRepositoryAgents.
+         * @memberof inference
+         * @interface IModelRepositoryAgents
+         * @augments inference.ModelRepositoryAgents.$Properties
+         * @deprecated Use inference.ModelRepositoryAgents.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelRepositoryAgents.
+         * @typedef {inference.ModelRepositoryAgents.$Properties} inference.ModelRepositoryAgents.$Shape
+         */
+
+        /**
+         * Constructs a new ModelRepositoryAgents.
+         * @memberof inference
+         * @classdesc Represents a ModelRepositoryAgents.
+         * @constructor
+         * @param {inference.ModelRepositoryAgents.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelRepositoryAgents = function (properties) {
+            this.agents = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelRepositoryAgents agents.
+         * @member {Array.<inference.ModelRepositoryAgents.Agent.$Properties>} agents
+         * @memberof inference.ModelRepositoryAgents
+         * @instance
+         */
+        ModelRepositoryAgents.prototype.agents = $util.emptyArray;
+
+        /**
+         * Creates a new ModelRepositoryAgents instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelRepositoryAgents
+         * @static
+         * @param {inference.ModelRepositoryAgents.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelRepositoryAgents} ModelRepositoryAgents instance
+         * @type {{
+         *   (properties: inference.ModelRepositoryAgents.$Shape): inference.ModelRepositoryAgents & inference.ModelRepositoryAgents.$Shape;
+         *   (properties?: inference.ModelRepositoryAgents.$Properties): inference.ModelRepositoryAgents;
+         * }}
+         */
+        ModelRepositoryAgents.create = function(properties) {
+            return new ModelRepositoryAgents(properties);
+        };
+
+        /**
+         * Encodes the specified ModelRepositoryAgents message. Does not implicitly {@link inference.ModelRepositoryAgents.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelRepositoryAgents
+         * @static
+         * @param {inference.ModelRepositoryAgents.$Properties} message ModelRepositoryAgents message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelRepositoryAgents.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.agents != null && message.agents.length)
+                for (let i = 0; i < message.agents.length; ++i)
+                    $root.inference.ModelRepositoryAgents.Agent.encode(message.agents[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelRepositoryAgents message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelRepositoryAgents
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelRepositoryAgents & inference.ModelRepositoryAgents.$Shape} ModelRepositoryAgents
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelRepositoryAgents.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelRepositoryAgents();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.agents && message.agents.length))
+                            message.agents = [];
+                        message.agents.push($root.inference.ModelRepositoryAgents.Agent.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelRepositoryAgents message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelRepositoryAgents
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelRepositoryAgents} ModelRepositoryAgents
+         */
+        ModelRepositoryAgents.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelRepositoryAgents)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelRepositoryAgents: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelRepositoryAgents();
+            if (object.agents) {
+                if (!$Array.isArray(object.agents))
+                    throw $TypeError(".inference.ModelRepositoryAgents.agents: array expected");
+                message.agents = $Array(object.agents.length);
+                for (let i = 0; i < object.agents.length; ++i) {
+                    if (!$util.isObject(object.agents[i]))
+                        throw $TypeError(".inference.ModelRepositoryAgents.agents: object expected");
+                    message.agents[i] = $root.inference.ModelRepositoryAgents.Agent.fromObject(object.agents[i], _depth + 1);
+                }
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelRepositoryAgents message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelRepositoryAgents
+         * @static
+         * @param {inference.ModelRepositoryAgents} message ModelRepositoryAgents
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelRepositoryAgents.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.agents = [];
+            if (message.agents && message.agents.length) {
+                object.agents = $Array(message.agents.length);
+                for (let j = 0; j < message.agents.length; ++j)
+                    object.agents[j] = $root.inference.ModelRepositoryAgents.Agent.toObject(message.agents[j], options, _depth + 1);
+            }
+            return object;
+        };
+
+        /**
+         * Converts this ModelRepositoryAgents to JSON.
+         * @function toJSON
+         * @memberof inference.ModelRepositoryAgents
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelRepositoryAgents.prototype.toJSON = function() {
+            return ModelRepositoryAgents.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        ModelRepositoryAgents.Agent = (function() {
+
+            /**
+             * Properties of an Agent.
+             * @typedef {Object} inference.ModelRepositoryAgents.Agent.$Properties
+             * @property {string|null} [name] Agent name
+             * @property {Object.<string,string>|null} [parameters] Agent parameters
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an Agent.
+             * @memberof inference.ModelRepositoryAgents
+             * @interface IAgent
+             * @augments inference.ModelRepositoryAgents.Agent.$Properties
+             * @deprecated Use inference.ModelRepositoryAgents.Agent.$Properties instead.
+             */
+
+            /**
+             * Shape of an Agent.
+             * @typedef {inference.ModelRepositoryAgents.Agent.$Properties} inference.ModelRepositoryAgents.Agent.$Shape
+             */
+
+            /**
+             * Constructs a new Agent.
+             * @memberof inference.ModelRepositoryAgents
+             * @classdesc Represents an Agent.
+             * @constructor
+             * @param {inference.ModelRepositoryAgents.Agent.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Agent = function (properties) {
+                this.parameters = {};
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Agent name.
+             * @member {string} name
+             * @memberof inference.ModelRepositoryAgents.Agent
+             * @instance
+             */
+            Agent.prototype.name = "";
+
+            /**
+             * Agent parameters.
+             * @member {Object.<string,string>} parameters
+             * @memberof inference.ModelRepositoryAgents.Agent
+             * @instance
+             */
+            Agent.prototype.parameters = $util.emptyObject;
+
+            /**
+             * Creates a new Agent instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelRepositoryAgents.Agent
+             * @static
+             * @param {inference.ModelRepositoryAgents.Agent.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelRepositoryAgents.Agent} Agent instance
+             * @type {{
+             *   (properties: inference.ModelRepositoryAgents.Agent.$Shape): inference.ModelRepositoryAgents.Agent & inference.ModelRepositoryAgents.Agent.$Shape;
+             *   (properties?: inference.ModelRepositoryAgents.Agent.$Properties): inference.ModelRepositoryAgents.Agent;
+             * }}
+             */
+            Agent.create = function(properties) {
+                return new Agent(properties);
+            };
+
+            /**
+             * Encodes the specified Agent message. Does not implicitly {@link inference.ModelRepositoryAgents.Agent.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelRepositoryAgents.Agent
+             * @static
+             * @param {inference.ModelRepositoryAgents.Agent.$Properties} message Agent message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Agent.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+                if (message.parameters != null && $Object.hasOwnProperty.call(message, "parameters"))
+                    for (let keys = $Object.keys(message.parameters), i = 0; i < keys.length; ++i)
+                        writer.uint32(/* id 2, wireType 2 =*/18).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]).uint32(/* id 2, wireType 2 =*/18).string(message.parameters[keys[i]]).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes an Agent message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelRepositoryAgents.Agent
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelRepositoryAgents.Agent & inference.ModelRepositoryAgents.Agent.$Shape} Agent
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Agent.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, key, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelRepositoryAgents.Agent();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (message.parameters === $util.emptyObject)
+                                message.parameters = {};
+                            let end2 = reader.size() + reader.pos;
+                            if (end2 > reader.len)
+                                throw $RangeError("index out of range");
+                            reader.len = end2;
+                            key = "";
+                            value = "";
+                            while (reader.pos < end2) {
+                                let tag2 = reader.tag();
+                                wireType = tag2 & 7;
+                                switch (tag2 >>>= 3) {
+                                case 1:
+                                    if (wireType !== 2)
+                                        break;
+                                    key = reader.stringVerify();
+                                    continue;
+                                case 2:
+                                    if (wireType !== 2)
+                                        break;
+                                    value = reader.stringVerify();
+                                    continue;
+                                }
+                                reader.skipType(wireType, _depth, tag2);
+                            }
+                            if (reader.pos !== end2)
+                                throw $RangeError("index out of range");
+                            reader.len = end;
+                            if (key === "__proto__")
+                                $util.makeProp(message.parameters, key);
+                            message.parameters[key] = value;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates an Agent message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelRepositoryAgents.Agent
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelRepositoryAgents.Agent} Agent
+             */
+            Agent.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelRepositoryAgents.Agent)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelRepositoryAgents.Agent: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelRepositoryAgents.Agent();
+                if (object.name != null)
+                    if (typeof object.name !== "string" || object.name.length)
+                        message.name = $String(object.name);
+                if (object.parameters) {
+                    if (!$util.isObject(object.parameters))
+                        throw $TypeError(".inference.ModelRepositoryAgents.Agent.parameters: object expected");
+                    message.parameters = {};
+                    for (let keys = $Object.keys(object.parameters), i = 0; i < keys.length; ++i) {
+                        if (keys[i] === "__proto__")
+                            $util.makeProp(message.parameters, keys[i]);
+                        message.parameters[keys[i]] = $String(object.parameters[keys[i]]);
+                    }
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an Agent message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelRepositoryAgents.Agent
+             * @static
+             * @param {inference.ModelRepositoryAgents.Agent} message Agent
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Agent.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.objects || options.defaults)
+                    object.parameters = {};
+                if (options.defaults)
+                    object.name = "";
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                    object.name = message.name;
+                let keys2;
+                if (message.parameters && (keys2 = $Object.keys(message.parameters)).length) {
+                    object.parameters = {};
+                    for (let j = 0; j < keys2.length; ++j) {
+                        if (keys2[j] === "__proto__")
+                            $util.makeProp(object.parameters, keys2[j]);
+                        object.parameters[keys2[j]] = message.parameters[keys2[j]];
+                    }
+                }
+                return object;
+            };
+
+            /**
+             * Converts this Agent to JSON.
+             * @function toJSON
+             * @memberof inference.ModelRepositoryAgents.Agent
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Agent.prototype.toJSON = function() {
+                return Agent.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return Agent;
+        })();
+
+        return ModelRepositoryAgents;
+    })();
+
+    inference.ModelResponseCache = (function() {
+
+        /**
+         * Properties of a ModelResponseCache.
+         * @typedef {Object} inference.ModelResponseCache.$Properties
+         * @property {boolean|null} [enable] ModelResponseCache enable
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelResponseCache.
+         * @memberof inference
+         * @interface IModelResponseCache
+         * @augments inference.ModelResponseCache.$Properties
+         * @deprecated Use inference.ModelResponseCache.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelResponseCache.
+         * @typedef {inference.ModelResponseCache.$Properties} inference.ModelResponseCache.$Shape
+         */
+
+        /**
+         * Constructs a new ModelResponseCache.
+         * @memberof inference
+         * @classdesc Represents a ModelResponseCache.
+         * @constructor
+         * @param {inference.ModelResponseCache.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelResponseCache = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelResponseCache enable.
+         * @member {boolean} enable
+         * @memberof inference.ModelResponseCache
+         * @instance
+         */
+        ModelResponseCache.prototype.enable = false;
+
+        /**
+         * Creates a new ModelResponseCache instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelResponseCache
+         * @static
+         * @param {inference.ModelResponseCache.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelResponseCache} ModelResponseCache instance
+         * @type {{
+         *   (properties: inference.ModelResponseCache.$Shape): inference.ModelResponseCache & inference.ModelResponseCache.$Shape;
+         *   (properties?: inference.ModelResponseCache.$Properties): inference.ModelResponseCache;
+         * }}
+         */
+        ModelResponseCache.create = function(properties) {
+            return new ModelResponseCache(properties);
+        };
+
+        /**
+         * Encodes the specified ModelResponseCache message. Does not implicitly {@link inference.ModelResponseCache.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelResponseCache
+         * @static
+         * @param {inference.ModelResponseCache.$Properties} message ModelResponseCache message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelResponseCache.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.enable != null && $Object.hasOwnProperty.call(message, "enable") && message.enable !== false)
+                writer.uint32(/* id 1, wireType 0 =*/8).bool(message.enable);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelResponseCache message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelResponseCache
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelResponseCache & inference.ModelResponseCache.$Shape} ModelResponseCache
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelResponseCache.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelResponseCache();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.enable = value;
+                        else
+                            delete message.enable;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelResponseCache message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelResponseCache
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelResponseCache} ModelResponseCache
+         */
+        ModelResponseCache.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelResponseCache)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelResponseCache: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelResponseCache();
+            if (object.enable != null)
+                if (object.enable)
+                    message.enable = $Boolean(object.enable);
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelResponseCache message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelResponseCache
+         * @static
+         * @param {inference.ModelResponseCache} message ModelResponseCache
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelResponseCache.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.defaults)
+                object.enable = false;
+            if (message.enable != null && $Object.hasOwnProperty.call(message, "enable"))
+                object.enable = message.enable;
+            return object;
+        };
+
+        /**
+         * Converts this ModelResponseCache to JSON.
+         * @function toJSON
+         * @memberof inference.ModelResponseCache
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelResponseCache.prototype.toJSON = function() {
+            return ModelResponseCache.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        return ModelResponseCache;
+    })();
+
+    inference.ModelMetrics = (function() {
+
+        /**
+         * Properties of a ModelMetrics.
+         * @typedef {Object} inference.ModelMetrics.$Properties
+         * @property {Array.<inference.ModelMetrics.MetricControl.$Properties>|null} [metric_control] ModelMetrics metric_control
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a ModelMetrics.
+         * @memberof inference
+         * @interface IModelMetrics
+         * @augments inference.ModelMetrics.$Properties
+         * @deprecated Use inference.ModelMetrics.$Properties instead.
+         */
+
+        /**
+         * Shape of a ModelMetrics.
+         * @typedef {{
+         *   metric_control?: Array.<inference.ModelMetrics.MetricControl.$Shape>|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * }} inference.ModelMetrics.$Shape
+         */
+
+        /**
+         * Constructs a new ModelMetrics.
+         * @memberof inference
+         * @classdesc Represents a ModelMetrics.
+         * @constructor
+         * @param {inference.ModelMetrics.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const ModelMetrics = function (properties) {
+            this.metric_control = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * ModelMetrics metric_control.
+         * @member {Array.<inference.ModelMetrics.MetricControl.$Properties>} metric_control
+         * @memberof inference.ModelMetrics
+         * @instance
+         */
+        ModelMetrics.prototype.metric_control = $util.emptyArray;
+
+        /**
+         * Creates a new ModelMetrics instance using the specified properties.
+         * @function create
+         * @memberof inference.ModelMetrics
+         * @static
+         * @param {inference.ModelMetrics.$Properties=} [properties] Properties to set
+         * @returns {inference.ModelMetrics} ModelMetrics instance
+         * @type {{
+         *   (properties: inference.ModelMetrics.$Shape): inference.ModelMetrics & inference.ModelMetrics.$Shape;
+         *   (properties?: inference.ModelMetrics.$Properties): inference.ModelMetrics;
+         * }}
+         */
+        ModelMetrics.create = function(properties) {
+            return new ModelMetrics(properties);
+        };
+
+        /**
+         * Encodes the specified ModelMetrics message. Does not implicitly {@link inference.ModelMetrics.verify|verify} messages.
+         * @function encode
+         * @memberof inference.ModelMetrics
+         * @static
+         * @param {inference.ModelMetrics.$Properties} message ModelMetrics message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        ModelMetrics.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.metric_control != null && message.metric_control.length)
+                for (let i = 0; i < message.metric_control.length; ++i)
+                    $root.inference.ModelMetrics.MetricControl.encode(message.metric_control[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a ModelMetrics message from the specified reader or buffer.
+         * @function decode
+         * @memberof inference.ModelMetrics
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {inference.ModelMetrics & inference.ModelMetrics.$Shape} ModelMetrics
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        ModelMetrics.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.inference.ModelMetrics();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.metric_control && message.metric_control.length))
+                            message.metric_control = [];
+                        message.metric_control.push($root.inference.ModelMetrics.MetricControl.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Creates a ModelMetrics message from a plain object. Also converts values to their respective internal types.
+         * @function fromObject
+         * @memberof inference.ModelMetrics
+         * @static
+         * @param {Object.<string,*>} object Plain object
+         * @returns {inference.ModelMetrics} ModelMetrics
+         */
+        ModelMetrics.fromObject = function (object, _depth) {
+            if (object instanceof $root.inference.ModelMetrics)
+                return object;
+            if (!$util.isObject(object))
+                throw $TypeError(".inference.ModelMetrics: object expected");
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let message = new $root.inference.ModelMetrics();
+            if (object.metric_control) {
+                if (!$Array.isArray(object.metric_control))
+                    throw $TypeError(".inference.ModelMetrics.metric_control: array expected");
+                message.metric_control = $Array(object.metric_control.length);
+                for (let i = 0; i < object.metric_control.length; ++i) {
+                    if (!$util.isObject(object.metric_control[i]))
+                        throw $TypeError(".inference.ModelMetrics.metric_control: object expected");
+                    message.metric_control[i] = $root.inference.ModelMetrics.MetricControl.fromObject(object.metric_control[i], _depth + 1);
+                }
+            }
+            return message;
+        };
+
+        /**
+         * Creates a plain object from a ModelMetrics message. Also converts values to other types if specified.
+         * @function toObject
+         * @memberof inference.ModelMetrics
+         * @static
+         * @param {inference.ModelMetrics} message ModelMetrics
+         * @param {$protobuf.IConversionOptions} [options] Conversion options
+         * @returns {Object.<string,*>} Plain object
+         */
+        ModelMetrics.toObject = function (message, options, _depth) {
+            if (!options)
+                options = {};
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            let object = {};
+            if (options.arrays || options.defaults)
+                object.metric_control = [];
+            if (message.metric_control && message.metric_control.length) {
+                object.metric_control = $Array(message.metric_control.length);
+                for (let j = 0; j < message.metric_control.length; ++j)
+                    object.metric_control[j] = $root.inference.ModelMetrics.MetricControl.toObject(message.metric_control[j], options, _depth + 1);
+            }
+            return object;
+        };
+
+        /**
+         * Converts this ModelMetrics to JSON.
+         * @function toJSON
+         * @memberof inference.ModelMetrics
+         * @instance
+         * @returns {Object.<string,*>} JSON object
+         */
+        ModelMetrics.prototype.toJSON = function() {
+            return ModelMetrics.toObject(this, $protobuf.util.toJSONOptions);
+        };
+
+        ModelMetrics.MetricControl = (function() {
+
+            /**
+             * Properties of a MetricControl.
+             * @typedef {Object} inference.ModelMetrics.MetricControl.$Properties
+             * @property {inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties|null} [metric_identifier] MetricControl metric_identifier
+             * @property {inference.ModelMetrics.MetricControl.HistogramOptions.$Properties|null} [histogram_options] MetricControl histogram_options
+             * @property {"histogram_options"} [metric_options] MetricControl metric_options
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a MetricControl.
+             * @memberof inference.ModelMetrics
+             * @interface IMetricControl
+             * @augments inference.ModelMetrics.MetricControl.$Properties
+             * @deprecated Use inference.ModelMetrics.MetricControl.$Properties instead.
+             */
+
+            /**
+             * Narrowed shape of a MetricControl.
+             * @typedef {{
+             *   metric_identifier?: inference.ModelMetrics.MetricControl.MetricIdentifier.$Shape|null;
+             *   histogram_options?: inference.ModelMetrics.MetricControl.HistogramOptions.$Shape|null;
+             *   $unknowns?: Array.<Uint8Array>;
+             * } & (
+             *   ({ metric_options?: undefined; histogram_options?: null }|{ metric_options?: "histogram_options"; histogram_options: inference.ModelMetrics.MetricControl.HistogramOptions.$Shape })
+             * )} inference.ModelMetrics.MetricControl.$Shape
+             */
+
+            /**
+             * Constructs a new MetricControl.
+             * @memberof inference.ModelMetrics
+             * @classdesc Represents a MetricControl.
+             * @constructor
+             * @param {inference.ModelMetrics.MetricControl.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const MetricControl = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * MetricControl metric_identifier.
+             * @member {inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties|null|undefined} metric_identifier
+             * @memberof inference.ModelMetrics.MetricControl
+             * @instance
+             */
+            MetricControl.prototype.metric_identifier = null;
+
+            /**
+             * MetricControl histogram_options.
+             * @member {inference.ModelMetrics.MetricControl.HistogramOptions.$Properties|null|undefined} histogram_options
+             * @memberof inference.ModelMetrics.MetricControl
+             * @instance
+             */
+            MetricControl.prototype.histogram_options = null;
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            /**
+             * MetricControl metric_options.
+             * @member {"histogram_options"|undefined} metric_options
+             * @memberof inference.ModelMetrics.MetricControl
+             * @instance
+             */
+            $Object.defineProperty(MetricControl.prototype, "metric_options", {
+                get: $util.oneOfGetter($oneOfFields = ["histogram_options"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
+             * Creates a new MetricControl instance using the specified properties.
+             * @function create
+             * @memberof inference.ModelMetrics.MetricControl
+             * @static
+             * @param {inference.ModelMetrics.MetricControl.$Properties=} [properties] Properties to set
+             * @returns {inference.ModelMetrics.MetricControl} MetricControl instance
+             * @type {{
+             *   (properties: inference.ModelMetrics.MetricControl.$Shape): inference.ModelMetrics.MetricControl & inference.ModelMetrics.MetricControl.$Shape;
+             *   (properties?: inference.ModelMetrics.MetricControl.$Properties): inference.ModelMetrics.MetricControl;
+             * }}
+             */
+            MetricControl.create = function(properties) {
+                return new MetricControl(properties);
+            };
+
+            /**
+             * Encodes the specified MetricControl message. Does not implicitly {@link inference.ModelMetrics.MetricControl.verify|verify} messages.
+             * @function encode
+             * @memberof inference.ModelMetrics.MetricControl
+             * @static
+             * @param {inference.ModelMetrics.MetricControl.$Properties} message MetricControl message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            MetricControl.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.metric_identifier != null && $Object.hasOwnProperty.call(message, "metric_identifier"))
+                    $root.inference.ModelMetrics.MetricControl.MetricIdentifier.encode(message.metric_identifier, writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+                if (message.histogram_options != null && $Object.hasOwnProperty.call(message, "histogram_options"))
+                    $root.inference.ModelMetrics.MetricControl.HistogramOptions.encode(message.histogram_options, writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Decodes a MetricControl message from the specified reader or buffer.
+             * @function decode
+             * @memberof inference.ModelMetrics.MetricControl
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {inference.ModelMetrics.MetricControl & inference.ModelMetrics.MetricControl.$Shape} MetricControl
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            MetricControl.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.inference.ModelMetrics.MetricControl();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.metric_identifier = $root.inference.ModelMetrics.MetricControl.MetricIdentifier.decode(reader, reader.size(), $undefined, _depth + 1, message.metric_identifier);
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.histogram_options = $root.inference.ModelMetrics.MetricControl.HistogramOptions.decode(reader, reader.size(), $undefined, _depth + 1, message.histogram_options);
+                            message.metric_options = "histogram_options";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Creates a MetricControl message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof inference.ModelMetrics.MetricControl
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {inference.ModelMetrics.MetricControl} MetricControl
+             */
+            MetricControl.fromObject = function (object, _depth) {
+                if (object instanceof $root.inference.ModelMetrics.MetricControl)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".inference.ModelMetrics.MetricControl: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.inference.ModelMetrics.MetricControl();
+                if (object.metric_identifier != null) {
+                    if (!$util.isObject(object.metric_identifier))
+                        throw $TypeError(".inference.ModelMetrics.MetricControl.metric_identifier: object expected");
+                    message.metric_identifier = $root.inference.ModelMetrics.MetricControl.MetricIdentifier.fromObject(object.metric_identifier, _depth + 1);
+                }
+                if (object.histogram_options != null) {
+                    if (!$util.isObject(object.histogram_options))
+                        throw $TypeError(".inference.ModelMetrics.MetricControl.histogram_options: object expected");
+                    message.histogram_options = $root.inference.ModelMetrics.MetricControl.HistogramOptions.fromObject(object.histogram_options, _depth + 1);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a MetricControl message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof inference.ModelMetrics.MetricControl
+             * @static
+             * @param {inference.ModelMetrics.MetricControl} message MetricControl
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            MetricControl.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.metric_identifier = null;
+                if (message.metric_identifier != null && $Object.hasOwnProperty.call(message, "metric_identifier"))
+                    object.metric_identifier = $root.inference.ModelMetrics.MetricControl.MetricIdentifier.toObject(message.metric_identifier, options, _depth + 1);
+                if (message.histogram_options != null && $Object.hasOwnProperty.call(message, "histogram_options")) {
+                    object.histogram_options = $root.inference.ModelMetrics.MetricControl.HistogramOptions.toObject(message.histogram_options, options, _depth + 1);
+                    if (options.oneofs)
+                        object.metric_options = "histogram_options";
+                }
+                return object;
+            };
+
+            /**
+             * Converts this MetricControl to JSON.
+             * @function toJSON
+             * @memberof inference.ModelMetrics.MetricControl
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            MetricControl.prototype.toJSON = function() {
+                return MetricControl.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            MetricControl.MetricIdentifier = (function() {
+
+                /**
+                 * Properties of a MetricIdentifier.
+                 * @typedef {Object} inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties
+                 * @property {string|null} [family] MetricIdentifier family
+                 * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                 */
+
+                /**
+                 * Properties of a MetricIdentifier.
+                 * @memberof inference.ModelMetrics.MetricControl
+                 * @interface IMetricIdentifier
+                 * @augments inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties
+                 * @deprecated Use inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties instead.
+                 */
+
+                /**
+                 * Shape of a MetricIdentifier.
+                 * @typedef {inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties} inference.ModelMetrics.MetricControl.MetricIdentifier.$Shape
+                 */
+
+                /**
+                 * Constructs a new MetricIdentifier.
+                 * @memberof inference.ModelMetrics.MetricControl
+                 * @classdesc Represents a MetricIdentifier.
+                 * @constructor
+                 * @param {inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties=} [properties] Properties to set
+                 * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                 */
+                const MetricIdentifier = function (properties) {
+                    if (properties)
+                        for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                            if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                this[keys[i]] = properties[keys[i]];
+                };
+
+                /**
+                 * MetricIdentifier family.
+                 * @member {string} family
+                 * @memberof inference.ModelMetrics.MetricControl.MetricIdentifier
+                 * @instance
+                 */
+                MetricIdentifier.prototype.family = "";
+
+                /**
+                 * Creates a new MetricIdentifier instance using the specified properties.
+                 * @function create
+                 * @memberof inference.ModelMetrics.MetricControl.MetricIdentifier
+                 * @static
+                 * @param {inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties=} [properties] Properties to set
+                 * @returns {inference.ModelMetrics.MetricControl.MetricIdentifier} MetricIdentifier instance
+                 * @type {{
+                 *   (properties: inference.ModelMetrics.MetricControl.MetricIdentifier.$Shape): inference.ModelMetrics.MetricControl.MetricIdentifier & inference.ModelMetrics.MetricControl.MetricIdentifier.$Shape;
+                 *   (properties?: inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties): inference.ModelMetrics.MetricControl.MetricIdentifier;
+                 * }}
+                 */
+                MetricIdentifier.create = function(properties) {
+                    return new MetricIdentifier(properties);
+                };
+
+                /**
+                 * Encodes the specified MetricIdentifier message. Does not implicitly {@link inference.ModelMetrics.MetricControl.MetricIdentifier.verify|verify} messages.
+                 * @function encode
+                 * @memberof inference.ModelMetrics.MetricControl.MetricIdentifier
+                 * @static
+                 * @param {inference.ModelMetrics.MetricControl.MetricIdentifier.$Properties} message MetricIdentifier message or plain object to encode
+                 * @param {$protobuf.Writer} [writer] Writer to encode to
+                 * @returns {$protobuf.Writer} Writer
+                 */
+                MetricIdentifier.encode = function (message, writer, _depth) {
+                    if (!writer)
+                        writer = $Writer.create();
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    if (message.family != null && $Object.hasOwnProperty.call(message, "family") && message.family !== "")
+                        writer.uint32(/* id 1, wireType 2 =*/10).string(message.family);
+                    if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                        for (let i = 0; i < message.$unknowns.length; ++i)
+                            writer.raw(message.$unknowns[i]);
+                    return writer;
+                };
+
+                /**
+                 * Decodes a MetricIdentifier message from the specified reader or buffer.
+                 * @function decode
+                 * @memberof inference.ModelMetrics.MetricControl.MetricIdentifier
+                 * @static
+                 * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+                 * @param {number} [length] Message length if known beforehand
+                 * @returns {inference.ModelMetrics.MetricControl.MetricIdentifier & inference.ModelMetrics.MetricControl.MetricIdentifier.$Shape} MetricIdentifier
+                 * @throws {Error} If the payload is not a reader or valid buffer
+                 * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                 */
+                MetricIdentifier.decode = function (reader, length, _end, _depth, _target) {
+                    if (!(reader instanceof $Reader))
+                        reader = $Reader.create(reader);
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $Reader.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let end, message, value;
+                    if (length === $undefined)
+                        end = reader.len;
+                    else {
+                        end = reader.pos + length;
+                        if (end > reader.len)
+                            throw $RangeError("index out of range");
+                        length = reader.len;
+                        reader.len = end;
+                    }
+                    message = _target || new $root.inference.ModelMetrics.MetricControl.MetricIdentifier();
+                    while (reader.pos < end) {
+                        let start = reader.pos;
+                        let tag = reader.tag();
+                        if (tag === _end) {
+                            _end = $undefined;
+                            break;
+                        }
+                        let wireType = tag & 7;
+                        switch (tag >>>= 3) {
+                        case 1: {
+                                if (wireType !== 2)
+                                    break;
+                                if ((value = reader.stringVerify()).length)
+                                    message.family = value;
+                                else
+                                    delete message.family;
+                                continue;
+                            }
+                        }
+                        reader.skipType(wireType, _depth, tag);
+                        if (!reader.discardUnknown) {
+                            $util.makeProp(message, "$unknowns", false);
+                            (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                        }
+                    }
+                    if (length !== $undefined) {
+                        if (reader.pos !== end)
+                            throw $RangeError("index out of range");
+                        reader.len = length;
+                    }
+                    if (_end !== $undefined)
+                        throw $Error("missing end group");
+                    return message;
+                };
+
+                /**
+                 * Creates a MetricIdentifier message from a plain object. Also converts values to their respective internal types.
+                 * @function fromObject
+                 * @memberof inference.ModelMetrics.MetricControl.MetricIdentifier
+                 * @static
+                 * @param {Object.<string,*>} object Plain object
+                 * @returns {inference.ModelMetrics.MetricControl.MetricIdentifier} MetricIdentifier
+                 */
+                MetricIdentifier.fromObject = function (object, _depth) {
+                    if (object instanceof $root.inference.ModelMetrics.MetricControl.MetricIdentifier)
+                        return object;
+                    if (!$util.isObject(object))
+                        throw $TypeError(".inference.ModelMetrics.MetricControl.MetricIdentifier: object expected");
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let message = new $root.inference.ModelMetrics.MetricControl.MetricIdentifier();
+                    if (object.family != null)
+                        if (typeof object.family !== "string" || object.family.length)
+                            message.family = $String(object.family);
+                    return message;
+                };
+
+                /**
+                 * Creates a plain object from a MetricIdentifier message. Also converts values to other types if specified.
+                 * @function toObject
+                 * @memberof inference.ModelMetrics.MetricControl.MetricIdentifier
+                 * @static
+                 * @param {inference.ModelMetrics.MetricControl.MetricIdentifier} message MetricIdentifier
+                 * @param {$protobuf.IConversionOptions} [options] Conversion options
+                 * @returns {Object.<string,*>} Plain object
+                 */
+                MetricIdentifier.toObject = function (message, options, _depth) {
+                    if (!options)
+                        options = {};
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let object = {};
+                    if (options.defaults)
+                        object.family = "";
+                    if (message.family != null && $Object.hasOwnProperty.call(message, "family"))
+                        object.family = message.family;
+                    return object;
+                };
+
+                /**
+                 * Converts this MetricIdentifier to JSON.
+                 * @function toJSON
+                 * @memberof inference.ModelMetrics.MetricControl.MetricIdentifier
+                 * @instance
+                 * @returns {Object.<string,*>} JSON object
+                 */
+                MetricIdentifier.prototype.toJSON = function() {
+                    return MetricIdentifier.toObject(this, $protobuf.util.toJSONOptions);
+                };
+
+                return MetricIdentifier;
+            })();
+
+            MetricControl.HistogramOptions = (function() {
+
+                /**
+                 * Properties of a HistogramOptions.
+                 * @typedef {Object} inference.ModelMetrics.MetricControl.HistogramOptions.$Properties
+                 * @property {Array.<number>|null} [buckets] HistogramOptions buckets
+                 * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                 */
+
+                /**
+                 * Properties of a HistogramOptions.
+                 * @memberof inference.ModelMetrics.MetricControl
+                 * @interface IHistogramOptions
+                 * @augments inference.ModelMetrics.MetricControl.HistogramOptions.$Properties
+                 * @deprecated Use inference.ModelMetrics.MetricControl.HistogramOptions.$Properties instead.
+                 */
+
+                /**
+                 * Shape of a HistogramOptions.
+                 * @typedef {inference.ModelMetrics.MetricControl.HistogramOptions.$Properties} inference.ModelMetrics.MetricControl.HistogramOptions.$Shape
+                 */
+
+                /**
+                 * Constructs a new HistogramOptions.
+                 * @memberof inference.ModelMetrics.MetricControl
+                 * @classdesc Represents a HistogramOptions.
+                 * @constructor
+                 * @param {inference.ModelMetrics.MetricControl.HistogramOptions.$Properties=} [properties] Properties to set
+                 * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+                 */
+                const HistogramOptions = function (properties) {
+                    this.buckets = [];
+                    if (properties)
+                        for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                            if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                                this[keys[i]] = properties[keys[i]];
+                };
+
+                /**
+                 * HistogramOptions buckets.
+                 * @member {Array.<number>} buckets
+                 * @memberof inference.ModelMetrics.MetricControl.HistogramOptions
+                 * @instance
+                 */
+                HistogramOptions.prototype.buckets = $util.emptyArray;
+
+                /**
+                 * Creates a new HistogramOptions instance using the specified properties.
+                 * @function create
+                 * @memberof inference.ModelMetrics.MetricControl.HistogramOptions
+                 * @static
+                 * @param {inference.ModelMetrics.MetricControl.HistogramOptions.$Properties=} [properties] Properties to set
+                 * @returns {inference.ModelMetrics.MetricControl.HistogramOptions} HistogramOptions instance
+                 * @type {{
+                 *   (properties: inference.ModelMetrics.MetricControl.HistogramOptions.$Shape): inference.ModelMetrics.MetricControl.HistogramOptions & inference.ModelMetrics.MetricControl.HistogramOptions.$Shape;
+                 *   (properties?: inference.ModelMetrics.MetricControl.HistogramOptions.$Properties): inference.ModelMetrics.MetricControl.HistogramOptions;
+                 * }}
+                 */
+                HistogramOptions.create = function(properties) {
+                    return new HistogramOptions(properties);
+                };
+
+                /**
+                 * Encodes the specified HistogramOptions message. Does not implicitly {@link inference.ModelMetrics.MetricControl.HistogramOptions.verify|verify} messages.
+                 * @function encode
+                 * @memberof inference.ModelMetrics.MetricControl.HistogramOptions
+                 * @static
+                 * @param {inference.ModelMetrics.MetricControl.HistogramOptions.$Properties} message HistogramOptions message or plain object to encode
+                 * @param {$protobuf.Writer} [writer] Writer to encode to
+                 * @returns {$protobuf.Writer} Writer
+                 */
+                HistogramOptions.encode = function (message, writer, _depth) {
+                    if (!writer)
+                        writer = $Writer.create();
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    if (message.buckets != null && message.buckets.length)
+                        writer.uint32(/* id 1, wireType 2 =*/10).doubles(message.buckets);
+                    if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                        for (let i = 0; i < message.$unknowns.length; ++i)
+                            writer.raw(message.$unknowns[i]);
+                    return writer;
+                };
+
+                /**
+                 * Decodes a HistogramOptions message from the specified reader or buffer.
+                 * @function decode
+                 * @memberof inference.ModelMetrics.MetricControl.HistogramOptions
+                 * @static
+                 * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+                 * @param {number} [length] Message length if known beforehand
+                 * @returns {inference.ModelMetrics.MetricControl.HistogramOptions & inference.ModelMetrics.MetricControl.HistogramOptions.$Shape} HistogramOptions
+                 * @throws {Error} If the payload is not a reader or valid buffer
+                 * @throws {$protobuf.util.ProtocolError} If required fields are missing
+                 */
+                HistogramOptions.decode = function (reader, length, _end, _depth, _target) {
+                    if (!(reader instanceof $Reader))
+                        reader = $Reader.create(reader);
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $Reader.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let end, message;
+                    if (length === $undefined)
+                        end = reader.len;
+                    else {
+                        end = reader.pos + length;
+                        if (end > reader.len)
+                            throw $RangeError("index out of range");
+                        length = reader.len;
+                        reader.len = end;
+                    }
+                    message = _target || new $root.inference.ModelMetrics.MetricControl.HistogramOptions();
+                    while (reader.pos < end) {
+                        let start = reader.pos;
+                        let tag = reader.tag();
+                        if (tag === _end) {
+                            _end = $undefined;
+                            break;
+                        }
+                        let wireType = tag & 7;
+                        switch (tag >>>= 3) {
+                        case 1: {
+                                if (wireType === 2) {
+                                    if (!(message.buckets && message.buckets.length))
+                                        message.buckets = [];
+                                    reader.doubles(message.buckets);
+                                    continue;
+                                }
+                                if (wireType !== 1)
+                                    break;
+                                if (!(message.buckets && message.buckets.length))
+                                    message.buckets = [];
+                                message.buckets.push(reader.double());
+                                continue;
+                            }
+                        }
+                        reader.skipType(wireType, _depth, tag);
+                        if (!reader.discardUnknown) {
+                            $util.makeProp(message, "$unknowns", false);
+                            (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                        }
+                    }
+                    if (length !== $undefined) {
+                        if (reader.pos !== end)
+                            throw $RangeError("index out of range");
+                        reader.len = length;
+                    }
+                    if (_end !== $undefined)
+                        throw $Error("missing end group");
+                    return message;
+                };
+
+                /**
+                 * Creates a HistogramOptions message from a plain object. Also converts values to their respective internal types.
+                 * @function fromObject
+                 * @memberof inference.ModelMetrics.MetricControl.HistogramOptions
+                 * @static
+                 * @param {Object.<string,*>} object Plain object
+                 * @returns {inference.ModelMetrics.MetricControl.HistogramOptions} HistogramOptions
+                 */
+                HistogramOptions.fromObject = function (object, _depth) {
+                    if (object instanceof $root.inference.ModelMetrics.MetricControl.HistogramOptions)
+                        return object;
+                    if (!$util.isObject(object))
+                        throw $TypeError(".inference.ModelMetrics.MetricControl.HistogramOptions: object expected");
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let message = new $root.inference.ModelMetrics.MetricControl.HistogramOptions();
+                    if (object.buckets) {
+                        if (!$Array.isArray(object.buckets))
+                            throw $TypeError(".inference.ModelMetrics.MetricControl.HistogramOptions.buckets: array expected");
+                        message.buckets = $Array(object.buckets.length);
+                        for (let i = 0; i < object.buckets.length; ++i)
+                            message.buckets[i] = $Number(object.buckets[i]);
+                    }
+                    return message;
+                };
+
+                /**
+                 * Creates a plain object from a HistogramOptions message. Also converts values to other types if specified.
+                 * @function toObject
+                 * @memberof inference.ModelMetrics.MetricControl.HistogramOptions
+                 * @static
+                 * @param {inference.ModelMetrics.MetricControl.HistogramOptions} message HistogramOptions
+                 * @param {$protobuf.IConversionOptions} [options] Conversion options
+                 * @returns {Object.<string,*>} Plain object
+                 */
+                HistogramOptions.toObject = function (message, options, _depth) {
+                    if (!options)
+                        options = {};
+                    if (_depth === $undefined)
+                        _depth = 0;
+                    if (_depth > $util.recursionLimit)
+                        throw $Error("max depth exceeded");
+                    let object = {};
+                    if (options.arrays || options.defaults)
+                        object.buckets = [];
+                    if (message.buckets && message.buckets.length) {
+                        object.buckets = $Array(message.buckets.length);
+                        for (let j = 0; j < message.buckets.length; ++j)
+                            object.buckets[j] = options.json && !$isFinite(message.buckets[j]) ? $String(message.buckets[j]) : message.buckets[j];
+                    }
+                    return object;
+                };
+
+                /**
+                 * Converts this HistogramOptions to JSON.
+                 * @function toJSON
+                 * @memberof inference.ModelMetrics.MetricControl.HistogramOptions
+                 * @instance
+                 * @returns {Object.<string,*>} JSON object
+                 */
+                HistogramOptions.prototype.toJSON = function() {
+                    return HistogramOptions.toObject(this, $protobuf.util.toJSONOptions);
+                };
+
+                return HistogramOptions;
+            })();
+
+            return MetricControl;
+        })();
+
+        return ModelMetrics;
+    })();
+
     inference.ModelConfig = (function() {
 
         /**
@@ -10850,13 +24329,29 @@ export const inference = $root.inference = (() => {
          * @property {string|null} [name] ModelConfig name
          * @property {string|null} [platform] ModelConfig platform
          * @property {string|null} [backend] ModelConfig backend
+         * @property {string|null} [runtime] ModelConfig runtime
          * @property {inference.ModelVersionPolicy.$Properties|null} [version_policy] ModelConfig version_policy
          * @property {number|null} [max_batch_size] ModelConfig max_batch_size
          * @property {Array.<inference.ModelInput.$Properties>|null} [input] ModelConfig input
          * @property {Array.<inference.ModelOutput.$Properties>|null} [output] ModelConfig output
+         * @property {Array.<inference.BatchInput.$Properties>|null} [batch_input] ModelConfig batch_input
+         * @property {Array.<inference.BatchOutput.$Properties>|null} [batch_output] ModelConfig batch_output
+         * @property {inference.ModelOptimizationPolicy.$Properties|null} [optimization] ModelConfig optimization
          * @property {inference.ModelDynamicBatching.$Properties|null} [dynamic_batching] ModelConfig dynamic_batching
+         * @property {inference.ModelSequenceBatching.$Properties|null} [sequence_batching] ModelConfig sequence_batching
+         * @property {inference.ModelEnsembling.$Properties|null} [ensemble_scheduling] ModelConfig ensemble_scheduling
          * @property {Array.<inference.ModelInstanceGroup.$Properties>|null} [instance_group] ModelConfig instance_group
-         * @property {"dynamic_batching"} [scheduling_choice] ModelConfig scheduling_choice
+         * @property {string|null} [default_model_filename] ModelConfig default_model_filename
+         * @property {Object.<string,string>|null} [cc_model_filenames] ModelConfig cc_model_filenames
+         * @property {Object.<string,string>|null} [metric_tags] ModelConfig metric_tags
+         * @property {Object.<string,inference.ModelParameter.$Properties>|null} [parameters] ModelConfig parameters
+         * @property {Array.<inference.ModelWarmup.$Properties>|null} [model_warmup] ModelConfig model_warmup
+         * @property {inference.ModelOperations.$Properties|null} [model_operations] ModelConfig model_operations
+         * @property {inference.ModelTransactionPolicy.$Properties|null} [model_transaction_policy] ModelConfig model_transaction_policy
+         * @property {inference.ModelRepositoryAgents.$Properties|null} [model_repository_agents] ModelConfig model_repository_agents
+         * @property {inference.ModelResponseCache.$Properties|null} [response_cache] ModelConfig response_cache
+         * @property {inference.ModelMetrics.$Properties|null} [model_metrics] ModelConfig model_metrics
+         * @property {"dynamic_batching"|"sequence_batching"|"ensemble_scheduling"} [scheduling_choice] ModelConfig scheduling_choice
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -10874,15 +24369,31 @@ export const inference = $root.inference = (() => {
          *   name?: string|null;
          *   platform?: string|null;
          *   backend?: string|null;
+         *   runtime?: string|null;
          *   version_policy?: inference.ModelVersionPolicy.$Shape|null;
          *   max_batch_size?: number|null;
          *   input?: Array.<inference.ModelInput.$Shape>|null;
          *   output?: Array.<inference.ModelOutput.$Shape>|null;
+         *   batch_input?: Array.<inference.BatchInput.$Shape>|null;
+         *   batch_output?: Array.<inference.BatchOutput.$Shape>|null;
+         *   optimization?: inference.ModelOptimizationPolicy.$Shape|null;
          *   dynamic_batching?: inference.ModelDynamicBatching.$Shape|null;
+         *   sequence_batching?: inference.ModelSequenceBatching.$Shape|null;
+         *   ensemble_scheduling?: inference.ModelEnsembling.$Shape|null;
          *   instance_group?: Array.<inference.ModelInstanceGroup.$Shape>|null;
+         *   default_model_filename?: string|null;
+         *   cc_model_filenames?: Object.<string,string>|null;
+         *   metric_tags?: Object.<string,string>|null;
+         *   parameters?: Object.<string,inference.ModelParameter.$Shape>|null;
+         *   model_warmup?: Array.<inference.ModelWarmup.$Shape>|null;
+         *   model_operations?: inference.ModelOperations.$Shape|null;
+         *   model_transaction_policy?: inference.ModelTransactionPolicy.$Shape|null;
+         *   model_repository_agents?: inference.ModelRepositoryAgents.$Shape|null;
+         *   response_cache?: inference.ModelResponseCache.$Shape|null;
+         *   model_metrics?: inference.ModelMetrics.$Shape|null;
          *   $unknowns?: Array.<Uint8Array>;
          * } & (
-         *   ({ scheduling_choice?: undefined; dynamic_batching?: null }|{ scheduling_choice?: "dynamic_batching"; dynamic_batching: inference.ModelDynamicBatching.$Shape })
+         *   ({ scheduling_choice?: undefined; dynamic_batching?: null; sequence_batching?: null; ensemble_scheduling?: null }|{ scheduling_choice?: "dynamic_batching"; dynamic_batching: inference.ModelDynamicBatching.$Shape; sequence_batching?: null; ensemble_scheduling?: null }|{ scheduling_choice?: "sequence_batching"; dynamic_batching?: null; sequence_batching: inference.ModelSequenceBatching.$Shape; ensemble_scheduling?: null }|{ scheduling_choice?: "ensemble_scheduling"; dynamic_batching?: null; sequence_batching?: null; ensemble_scheduling: inference.ModelEnsembling.$Shape })
          * )} inference.ModelConfig.$Shape
          */
 
@@ -10897,7 +24408,13 @@ export const inference = $root.inference = (() => {
         const ModelConfig = function (properties) {
             this.input = [];
             this.output = [];
+            this.batch_input = [];
+            this.batch_output = [];
             this.instance_group = [];
+            this.cc_model_filenames = {};
+            this.metric_tags = {};
+            this.parameters = {};
+            this.model_warmup = [];
             if (properties)
                 for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                     if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -10927,6 +24444,14 @@ export const inference = $root.inference = (() => {
          * @instance
          */
         ModelConfig.prototype.backend = "";
+
+        /**
+         * ModelConfig runtime.
+         * @member {string} runtime
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.runtime = "";
 
         /**
          * ModelConfig version_policy.
@@ -10961,12 +24486,52 @@ export const inference = $root.inference = (() => {
         ModelConfig.prototype.output = $util.emptyArray;
 
         /**
+         * ModelConfig batch_input.
+         * @member {Array.<inference.BatchInput.$Properties>} batch_input
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.batch_input = $util.emptyArray;
+
+        /**
+         * ModelConfig batch_output.
+         * @member {Array.<inference.BatchOutput.$Properties>} batch_output
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.batch_output = $util.emptyArray;
+
+        /**
+         * ModelConfig optimization.
+         * @member {inference.ModelOptimizationPolicy.$Properties|null|undefined} optimization
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.optimization = null;
+
+        /**
          * ModelConfig dynamic_batching.
          * @member {inference.ModelDynamicBatching.$Properties|null|undefined} dynamic_batching
          * @memberof inference.ModelConfig
          * @instance
          */
         ModelConfig.prototype.dynamic_batching = null;
+
+        /**
+         * ModelConfig sequence_batching.
+         * @member {inference.ModelSequenceBatching.$Properties|null|undefined} sequence_batching
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.sequence_batching = null;
+
+        /**
+         * ModelConfig ensemble_scheduling.
+         * @member {inference.ModelEnsembling.$Properties|null|undefined} ensemble_scheduling
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.ensemble_scheduling = null;
 
         /**
          * ModelConfig instance_group.
@@ -10976,17 +24541,97 @@ export const inference = $root.inference = (() => {
          */
         ModelConfig.prototype.instance_group = $util.emptyArray;
 
+        /**
+         * ModelConfig default_model_filename.
+         * @member {string} default_model_filename
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.default_model_filename = "";
+
+        /**
+         * ModelConfig cc_model_filenames.
+         * @member {Object.<string,string>} cc_model_filenames
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.cc_model_filenames = $util.emptyObject;
+
+        /**
+         * ModelConfig metric_tags.
+         * @member {Object.<string,string>} metric_tags
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.metric_tags = $util.emptyObject;
+
+        /**
+         * ModelConfig parameters.
+         * @member {Object.<string,inference.ModelParameter.$Properties>} parameters
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.parameters = $util.emptyObject;
+
+        /**
+         * ModelConfig model_warmup.
+         * @member {Array.<inference.ModelWarmup.$Properties>} model_warmup
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.model_warmup = $util.emptyArray;
+
+        /**
+         * ModelConfig model_operations.
+         * @member {inference.ModelOperations.$Properties|null|undefined} model_operations
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.model_operations = null;
+
+        /**
+         * ModelConfig model_transaction_policy.
+         * @member {inference.ModelTransactionPolicy.$Properties|null|undefined} model_transaction_policy
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.model_transaction_policy = null;
+
+        /**
+         * ModelConfig model_repository_agents.
+         * @member {inference.ModelRepositoryAgents.$Properties|null|undefined} model_repository_agents
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.model_repository_agents = null;
+
+        /**
+         * ModelConfig response_cache.
+         * @member {inference.ModelResponseCache.$Properties|null|undefined} response_cache
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.response_cache = null;
+
+        /**
+         * ModelConfig model_metrics.
+         * @member {inference.ModelMetrics.$Properties|null|undefined} model_metrics
+         * @memberof inference.ModelConfig
+         * @instance
+         */
+        ModelConfig.prototype.model_metrics = null;
+
         // OneOf field names bound to virtual getters and setters
         let $oneOfFields;
 
         /**
          * ModelConfig scheduling_choice.
-         * @member {"dynamic_batching"|undefined} scheduling_choice
+         * @member {"dynamic_batching"|"sequence_batching"|"ensemble_scheduling"|undefined} scheduling_choice
          * @memberof inference.ModelConfig
          * @instance
          */
         $Object.defineProperty(ModelConfig.prototype, "scheduling_choice", {
-            get: $util.oneOfGetter($oneOfFields = ["dynamic_batching"]),
+            get: $util.oneOfGetter($oneOfFields = ["dynamic_batching", "sequence_batching", "ensemble_scheduling"]),
             set: $util.oneOfSetter($oneOfFields)
         });
 
@@ -11039,10 +24684,50 @@ export const inference = $root.inference = (() => {
             if (message.instance_group != null && message.instance_group.length)
                 for (let i = 0; i < message.instance_group.length; ++i)
                     $root.inference.ModelInstanceGroup.encode(message.instance_group[i], writer.uint32(/* id 7, wireType 2 =*/58).fork(), _depth + 1).ldelim();
+            if (message.default_model_filename != null && $Object.hasOwnProperty.call(message, "default_model_filename") && message.default_model_filename !== "")
+                writer.uint32(/* id 8, wireType 2 =*/66).string(message.default_model_filename);
+            if (message.cc_model_filenames != null && $Object.hasOwnProperty.call(message, "cc_model_filenames"))
+                for (let keys = $Object.keys(message.cc_model_filenames), i = 0; i < keys.length; ++i)
+                    writer.uint32(/* id 9, wireType 2 =*/74).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]).uint32(/* id 2, wireType 2 =*/18).string(message.cc_model_filenames[keys[i]]).ldelim();
+            if (message.metric_tags != null && $Object.hasOwnProperty.call(message, "metric_tags"))
+                for (let keys = $Object.keys(message.metric_tags), i = 0; i < keys.length; ++i)
+                    writer.uint32(/* id 10, wireType 2 =*/82).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]).uint32(/* id 2, wireType 2 =*/18).string(message.metric_tags[keys[i]]).ldelim();
             if (message.dynamic_batching != null && $Object.hasOwnProperty.call(message, "dynamic_batching"))
                 $root.inference.ModelDynamicBatching.encode(message.dynamic_batching, writer.uint32(/* id 11, wireType 2 =*/90).fork(), _depth + 1).ldelim();
+            if (message.optimization != null && $Object.hasOwnProperty.call(message, "optimization"))
+                $root.inference.ModelOptimizationPolicy.encode(message.optimization, writer.uint32(/* id 12, wireType 2 =*/98).fork(), _depth + 1).ldelim();
+            if (message.sequence_batching != null && $Object.hasOwnProperty.call(message, "sequence_batching"))
+                $root.inference.ModelSequenceBatching.encode(message.sequence_batching, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
+            if (message.parameters != null && $Object.hasOwnProperty.call(message, "parameters"))
+                for (let keys = $Object.keys(message.parameters), i = 0; i < keys.length; ++i) {
+                    writer.uint32(/* id 14, wireType 2 =*/114).fork().uint32(/* id 1, wireType 2 =*/10).string(keys[i]);
+                    $root.inference.ModelParameter.encode(message.parameters[keys[i]], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim().ldelim();
+                }
+            if (message.ensemble_scheduling != null && $Object.hasOwnProperty.call(message, "ensemble_scheduling"))
+                $root.inference.ModelEnsembling.encode(message.ensemble_scheduling, writer.uint32(/* id 15, wireType 2 =*/122).fork(), _depth + 1).ldelim();
+            if (message.model_warmup != null && message.model_warmup.length)
+                for (let i = 0; i < message.model_warmup.length; ++i)
+                    $root.inference.ModelWarmup.encode(message.model_warmup[i], writer.uint32(/* id 16, wireType 2 =*/130).fork(), _depth + 1).ldelim();
             if (message.backend != null && $Object.hasOwnProperty.call(message, "backend") && message.backend !== "")
                 writer.uint32(/* id 17, wireType 2 =*/138).string(message.backend);
+            if (message.model_operations != null && $Object.hasOwnProperty.call(message, "model_operations"))
+                $root.inference.ModelOperations.encode(message.model_operations, writer.uint32(/* id 18, wireType 2 =*/146).fork(), _depth + 1).ldelim();
+            if (message.model_transaction_policy != null && $Object.hasOwnProperty.call(message, "model_transaction_policy"))
+                $root.inference.ModelTransactionPolicy.encode(message.model_transaction_policy, writer.uint32(/* id 19, wireType 2 =*/154).fork(), _depth + 1).ldelim();
+            if (message.batch_input != null && message.batch_input.length)
+                for (let i = 0; i < message.batch_input.length; ++i)
+                    $root.inference.BatchInput.encode(message.batch_input[i], writer.uint32(/* id 20, wireType 2 =*/162).fork(), _depth + 1).ldelim();
+            if (message.batch_output != null && message.batch_output.length)
+                for (let i = 0; i < message.batch_output.length; ++i)
+                    $root.inference.BatchOutput.encode(message.batch_output[i], writer.uint32(/* id 21, wireType 2 =*/170).fork(), _depth + 1).ldelim();
+            if (message.model_repository_agents != null && $Object.hasOwnProperty.call(message, "model_repository_agents"))
+                $root.inference.ModelRepositoryAgents.encode(message.model_repository_agents, writer.uint32(/* id 23, wireType 2 =*/186).fork(), _depth + 1).ldelim();
+            if (message.response_cache != null && $Object.hasOwnProperty.call(message, "response_cache"))
+                $root.inference.ModelResponseCache.encode(message.response_cache, writer.uint32(/* id 24, wireType 2 =*/194).fork(), _depth + 1).ldelim();
+            if (message.runtime != null && $Object.hasOwnProperty.call(message, "runtime") && message.runtime !== "")
+                writer.uint32(/* id 25, wireType 2 =*/202).string(message.runtime);
+            if (message.model_metrics != null && $Object.hasOwnProperty.call(message, "model_metrics"))
+                $root.inference.ModelMetrics.encode(message.model_metrics, writer.uint32(/* id 26, wireType 2 =*/210).fork(), _depth + 1).ldelim();
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -11067,7 +24752,7 @@ export const inference = $root.inference = (() => {
                 _depth = 0;
             if (_depth > $Reader.recursionLimit)
                 throw $Error("max depth exceeded");
-            let end, message, value;
+            let end, message, key, value;
             if (length === $undefined)
                 end = reader.len;
             else {
@@ -11114,6 +24799,15 @@ export const inference = $root.inference = (() => {
                             delete message.backend;
                         continue;
                     }
+                case 25: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.runtime = value;
+                        else
+                            delete message.runtime;
+                        continue;
+                    }
                 case 3: {
                         if (wireType !== 2)
                             break;
@@ -11145,11 +24839,47 @@ export const inference = $root.inference = (() => {
                         message.output.push($root.inference.ModelOutput.decode(reader, reader.size(), $undefined, _depth + 1));
                         continue;
                     }
+                case 20: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.batch_input && message.batch_input.length))
+                            message.batch_input = [];
+                        message.batch_input.push($root.inference.BatchInput.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 21: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.batch_output && message.batch_output.length))
+                            message.batch_output = [];
+                        message.batch_output.push($root.inference.BatchOutput.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 12: {
+                        if (wireType !== 2)
+                            break;
+                        message.optimization = $root.inference.ModelOptimizationPolicy.decode(reader, reader.size(), $undefined, _depth + 1, message.optimization);
+                        continue;
+                    }
                 case 11: {
                         if (wireType !== 2)
                             break;
                         message.dynamic_batching = $root.inference.ModelDynamicBatching.decode(reader, reader.size(), $undefined, _depth + 1, message.dynamic_batching);
                         message.scheduling_choice = "dynamic_batching";
+                        continue;
+                    }
+                case 13: {
+                        if (wireType !== 2)
+                            break;
+                        message.sequence_batching = $root.inference.ModelSequenceBatching.decode(reader, reader.size(), $undefined, _depth + 1, message.sequence_batching);
+                        message.scheduling_choice = "sequence_batching";
+                        continue;
+                    }
+                case 15: {
+                        if (wireType !== 2)
+                            break;
+                        message.ensemble_scheduling = $root.inference.ModelEnsembling.decode(reader, reader.size(), $undefined, _depth + 1, message.ensemble_scheduling);
+                        message.scheduling_choice = "ensemble_scheduling";
                         continue;
                     }
                 case 7: {
@@ -11158,6 +24888,161 @@ export const inference = $root.inference = (() => {
                         if (!(message.instance_group && message.instance_group.length))
                             message.instance_group = [];
                         message.instance_group.push($root.inference.ModelInstanceGroup.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 8: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.default_model_filename = value;
+                        else
+                            delete message.default_model_filename;
+                        continue;
+                    }
+                case 9: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.cc_model_filenames === $util.emptyObject)
+                            message.cc_model_filenames = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = "";
+                        value = "";
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 2)
+                                    break;
+                                key = reader.stringVerify();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = reader.stringVerify();
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        if (key === "__proto__")
+                            $util.makeProp(message.cc_model_filenames, key);
+                        message.cc_model_filenames[key] = value;
+                        continue;
+                    }
+                case 10: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.metric_tags === $util.emptyObject)
+                            message.metric_tags = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = "";
+                        value = "";
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 2)
+                                    break;
+                                key = reader.stringVerify();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = reader.stringVerify();
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        if (key === "__proto__")
+                            $util.makeProp(message.metric_tags, key);
+                        message.metric_tags[key] = value;
+                        continue;
+                    }
+                case 14: {
+                        if (wireType !== 2)
+                            break;
+                        if (message.parameters === $util.emptyObject)
+                            message.parameters = {};
+                        let end2 = reader.size() + reader.pos;
+                        if (end2 > reader.len)
+                            throw $RangeError("index out of range");
+                        reader.len = end2;
+                        key = "";
+                        value = null;
+                        while (reader.pos < end2) {
+                            let tag2 = reader.tag();
+                            wireType = tag2 & 7;
+                            switch (tag2 >>>= 3) {
+                            case 1:
+                                if (wireType !== 2)
+                                    break;
+                                key = reader.stringVerify();
+                                continue;
+                            case 2:
+                                if (wireType !== 2)
+                                    break;
+                                value = $root.inference.ModelParameter.decode(reader, reader.size(), $undefined, _depth + 1, value);
+                                continue;
+                            }
+                            reader.skipType(wireType, _depth, tag2);
+                        }
+                        if (reader.pos !== end2)
+                            throw $RangeError("index out of range");
+                        reader.len = end;
+                        if (key === "__proto__")
+                            $util.makeProp(message.parameters, key);
+                        message.parameters[key] = value || new $root.inference.ModelParameter();
+                        continue;
+                    }
+                case 16: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.model_warmup && message.model_warmup.length))
+                            message.model_warmup = [];
+                        message.model_warmup.push($root.inference.ModelWarmup.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 18: {
+                        if (wireType !== 2)
+                            break;
+                        message.model_operations = $root.inference.ModelOperations.decode(reader, reader.size(), $undefined, _depth + 1, message.model_operations);
+                        continue;
+                    }
+                case 19: {
+                        if (wireType !== 2)
+                            break;
+                        message.model_transaction_policy = $root.inference.ModelTransactionPolicy.decode(reader, reader.size(), $undefined, _depth + 1, message.model_transaction_policy);
+                        continue;
+                    }
+                case 23: {
+                        if (wireType !== 2)
+                            break;
+                        message.model_repository_agents = $root.inference.ModelRepositoryAgents.decode(reader, reader.size(), $undefined, _depth + 1, message.model_repository_agents);
+                        continue;
+                    }
+                case 24: {
+                        if (wireType !== 2)
+                            break;
+                        message.response_cache = $root.inference.ModelResponseCache.decode(reader, reader.size(), $undefined, _depth + 1, message.response_cache);
+                        continue;
+                    }
+                case 26: {
+                        if (wireType !== 2)
+                            break;
+                        message.model_metrics = $root.inference.ModelMetrics.decode(reader, reader.size(), $undefined, _depth + 1, message.model_metrics);
                         continue;
                     }
                 }
@@ -11204,6 +25089,9 @@ export const inference = $root.inference = (() => {
             if (object.backend != null)
                 if (typeof object.backend !== "string" || object.backend.length)
                     message.backend = $String(object.backend);
+            if (object.runtime != null)
+                if (typeof object.runtime !== "string" || object.runtime.length)
+                    message.runtime = $String(object.runtime);
             if (object.version_policy != null) {
                 if (!$util.isObject(object.version_policy))
                     throw $TypeError(".inference.ModelConfig.version_policy: object expected");
@@ -11232,10 +25120,45 @@ export const inference = $root.inference = (() => {
                     message.output[i] = $root.inference.ModelOutput.fromObject(object.output[i], _depth + 1);
                 }
             }
+            if (object.batch_input) {
+                if (!$Array.isArray(object.batch_input))
+                    throw $TypeError(".inference.ModelConfig.batch_input: array expected");
+                message.batch_input = $Array(object.batch_input.length);
+                for (let i = 0; i < object.batch_input.length; ++i) {
+                    if (!$util.isObject(object.batch_input[i]))
+                        throw $TypeError(".inference.ModelConfig.batch_input: object expected");
+                    message.batch_input[i] = $root.inference.BatchInput.fromObject(object.batch_input[i], _depth + 1);
+                }
+            }
+            if (object.batch_output) {
+                if (!$Array.isArray(object.batch_output))
+                    throw $TypeError(".inference.ModelConfig.batch_output: array expected");
+                message.batch_output = $Array(object.batch_output.length);
+                for (let i = 0; i < object.batch_output.length; ++i) {
+                    if (!$util.isObject(object.batch_output[i]))
+                        throw $TypeError(".inference.ModelConfig.batch_output: object expected");
+                    message.batch_output[i] = $root.inference.BatchOutput.fromObject(object.batch_output[i], _depth + 1);
+                }
+            }
+            if (object.optimization != null) {
+                if (!$util.isObject(object.optimization))
+                    throw $TypeError(".inference.ModelConfig.optimization: object expected");
+                message.optimization = $root.inference.ModelOptimizationPolicy.fromObject(object.optimization, _depth + 1);
+            }
             if (object.dynamic_batching != null) {
                 if (!$util.isObject(object.dynamic_batching))
                     throw $TypeError(".inference.ModelConfig.dynamic_batching: object expected");
                 message.dynamic_batching = $root.inference.ModelDynamicBatching.fromObject(object.dynamic_batching, _depth + 1);
+            }
+            if (object.sequence_batching != null) {
+                if (!$util.isObject(object.sequence_batching))
+                    throw $TypeError(".inference.ModelConfig.sequence_batching: object expected");
+                message.sequence_batching = $root.inference.ModelSequenceBatching.fromObject(object.sequence_batching, _depth + 1);
+            }
+            if (object.ensemble_scheduling != null) {
+                if (!$util.isObject(object.ensemble_scheduling))
+                    throw $TypeError(".inference.ModelConfig.ensemble_scheduling: object expected");
+                message.ensemble_scheduling = $root.inference.ModelEnsembling.fromObject(object.ensemble_scheduling, _depth + 1);
             }
             if (object.instance_group) {
                 if (!$Array.isArray(object.instance_group))
@@ -11246,6 +25169,76 @@ export const inference = $root.inference = (() => {
                         throw $TypeError(".inference.ModelConfig.instance_group: object expected");
                     message.instance_group[i] = $root.inference.ModelInstanceGroup.fromObject(object.instance_group[i], _depth + 1);
                 }
+            }
+            if (object.default_model_filename != null)
+                if (typeof object.default_model_filename !== "string" || object.default_model_filename.length)
+                    message.default_model_filename = $String(object.default_model_filename);
+            if (object.cc_model_filenames) {
+                if (!$util.isObject(object.cc_model_filenames))
+                    throw $TypeError(".inference.ModelConfig.cc_model_filenames: object expected");
+                message.cc_model_filenames = {};
+                for (let keys = $Object.keys(object.cc_model_filenames), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.cc_model_filenames, keys[i]);
+                    message.cc_model_filenames[keys[i]] = $String(object.cc_model_filenames[keys[i]]);
+                }
+            }
+            if (object.metric_tags) {
+                if (!$util.isObject(object.metric_tags))
+                    throw $TypeError(".inference.ModelConfig.metric_tags: object expected");
+                message.metric_tags = {};
+                for (let keys = $Object.keys(object.metric_tags), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.metric_tags, keys[i]);
+                    message.metric_tags[keys[i]] = $String(object.metric_tags[keys[i]]);
+                }
+            }
+            if (object.parameters) {
+                if (!$util.isObject(object.parameters))
+                    throw $TypeError(".inference.ModelConfig.parameters: object expected");
+                message.parameters = {};
+                for (let keys = $Object.keys(object.parameters), i = 0; i < keys.length; ++i) {
+                    if (keys[i] === "__proto__")
+                        $util.makeProp(message.parameters, keys[i]);
+                    if (!$util.isObject(object.parameters[keys[i]]))
+                        throw $TypeError(".inference.ModelConfig.parameters: object expected");
+                    message.parameters[keys[i]] = $root.inference.ModelParameter.fromObject(object.parameters[keys[i]], _depth + 1);
+                }
+            }
+            if (object.model_warmup) {
+                if (!$Array.isArray(object.model_warmup))
+                    throw $TypeError(".inference.ModelConfig.model_warmup: array expected");
+                message.model_warmup = $Array(object.model_warmup.length);
+                for (let i = 0; i < object.model_warmup.length; ++i) {
+                    if (!$util.isObject(object.model_warmup[i]))
+                        throw $TypeError(".inference.ModelConfig.model_warmup: object expected");
+                    message.model_warmup[i] = $root.inference.ModelWarmup.fromObject(object.model_warmup[i], _depth + 1);
+                }
+            }
+            if (object.model_operations != null) {
+                if (!$util.isObject(object.model_operations))
+                    throw $TypeError(".inference.ModelConfig.model_operations: object expected");
+                message.model_operations = $root.inference.ModelOperations.fromObject(object.model_operations, _depth + 1);
+            }
+            if (object.model_transaction_policy != null) {
+                if (!$util.isObject(object.model_transaction_policy))
+                    throw $TypeError(".inference.ModelConfig.model_transaction_policy: object expected");
+                message.model_transaction_policy = $root.inference.ModelTransactionPolicy.fromObject(object.model_transaction_policy, _depth + 1);
+            }
+            if (object.model_repository_agents != null) {
+                if (!$util.isObject(object.model_repository_agents))
+                    throw $TypeError(".inference.ModelConfig.model_repository_agents: object expected");
+                message.model_repository_agents = $root.inference.ModelRepositoryAgents.fromObject(object.model_repository_agents, _depth + 1);
+            }
+            if (object.response_cache != null) {
+                if (!$util.isObject(object.response_cache))
+                    throw $TypeError(".inference.ModelConfig.response_cache: object expected");
+                message.response_cache = $root.inference.ModelResponseCache.fromObject(object.response_cache, _depth + 1);
+            }
+            if (object.model_metrics != null) {
+                if (!$util.isObject(object.model_metrics))
+                    throw $TypeError(".inference.ModelConfig.model_metrics: object expected");
+                message.model_metrics = $root.inference.ModelMetrics.fromObject(object.model_metrics, _depth + 1);
             }
             return message;
         };
@@ -11271,13 +25264,29 @@ export const inference = $root.inference = (() => {
                 object.input = [];
                 object.output = [];
                 object.instance_group = [];
+                object.model_warmup = [];
+                object.batch_input = [];
+                object.batch_output = [];
+            }
+            if (options.objects || options.defaults) {
+                object.cc_model_filenames = {};
+                object.metric_tags = {};
+                object.parameters = {};
             }
             if (options.defaults) {
                 object.name = "";
                 object.platform = "";
                 object.version_policy = null;
                 object.max_batch_size = 0;
+                object.default_model_filename = "";
+                object.optimization = null;
                 object.backend = "";
+                object.model_operations = null;
+                object.model_transaction_policy = null;
+                object.model_repository_agents = null;
+                object.response_cache = null;
+                object.runtime = "";
+                object.model_metrics = null;
             }
             if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
                 object.name = message.name;
@@ -11302,13 +25311,79 @@ export const inference = $root.inference = (() => {
                 for (let j = 0; j < message.instance_group.length; ++j)
                     object.instance_group[j] = $root.inference.ModelInstanceGroup.toObject(message.instance_group[j], options, _depth + 1);
             }
+            if (message.default_model_filename != null && $Object.hasOwnProperty.call(message, "default_model_filename"))
+                object.default_model_filename = message.default_model_filename;
+            let keys2;
+            if (message.cc_model_filenames && (keys2 = $Object.keys(message.cc_model_filenames)).length) {
+                object.cc_model_filenames = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.cc_model_filenames, keys2[j]);
+                    object.cc_model_filenames[keys2[j]] = message.cc_model_filenames[keys2[j]];
+                }
+            }
+            if (message.metric_tags && (keys2 = $Object.keys(message.metric_tags)).length) {
+                object.metric_tags = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.metric_tags, keys2[j]);
+                    object.metric_tags[keys2[j]] = message.metric_tags[keys2[j]];
+                }
+            }
             if (message.dynamic_batching != null && $Object.hasOwnProperty.call(message, "dynamic_batching")) {
                 object.dynamic_batching = $root.inference.ModelDynamicBatching.toObject(message.dynamic_batching, options, _depth + 1);
                 if (options.oneofs)
                     object.scheduling_choice = "dynamic_batching";
             }
+            if (message.optimization != null && $Object.hasOwnProperty.call(message, "optimization"))
+                object.optimization = $root.inference.ModelOptimizationPolicy.toObject(message.optimization, options, _depth + 1);
+            if (message.sequence_batching != null && $Object.hasOwnProperty.call(message, "sequence_batching")) {
+                object.sequence_batching = $root.inference.ModelSequenceBatching.toObject(message.sequence_batching, options, _depth + 1);
+                if (options.oneofs)
+                    object.scheduling_choice = "sequence_batching";
+            }
+            if (message.parameters && (keys2 = $Object.keys(message.parameters)).length) {
+                object.parameters = {};
+                for (let j = 0; j < keys2.length; ++j) {
+                    if (keys2[j] === "__proto__")
+                        $util.makeProp(object.parameters, keys2[j]);
+                    object.parameters[keys2[j]] = $root.inference.ModelParameter.toObject(message.parameters[keys2[j]], options, _depth + 1);
+                }
+            }
+            if (message.ensemble_scheduling != null && $Object.hasOwnProperty.call(message, "ensemble_scheduling")) {
+                object.ensemble_scheduling = $root.inference.ModelEnsembling.toObject(message.ensemble_scheduling, options, _depth + 1);
+                if (options.oneofs)
+                    object.scheduling_choice = "ensemble_scheduling";
+            }
+            if (message.model_warmup && message.model_warmup.length) {
+                object.model_warmup = $Array(message.model_warmup.length);
+                for (let j = 0; j < message.model_warmup.length; ++j)
+                    object.model_warmup[j] = $root.inference.ModelWarmup.toObject(message.model_warmup[j], options, _depth + 1);
+            }
             if (message.backend != null && $Object.hasOwnProperty.call(message, "backend"))
                 object.backend = message.backend;
+            if (message.model_operations != null && $Object.hasOwnProperty.call(message, "model_operations"))
+                object.model_operations = $root.inference.ModelOperations.toObject(message.model_operations, options, _depth + 1);
+            if (message.model_transaction_policy != null && $Object.hasOwnProperty.call(message, "model_transaction_policy"))
+                object.model_transaction_policy = $root.inference.ModelTransactionPolicy.toObject(message.model_transaction_policy, options, _depth + 1);
+            if (message.batch_input && message.batch_input.length) {
+                object.batch_input = $Array(message.batch_input.length);
+                for (let j = 0; j < message.batch_input.length; ++j)
+                    object.batch_input[j] = $root.inference.BatchInput.toObject(message.batch_input[j], options, _depth + 1);
+            }
+            if (message.batch_output && message.batch_output.length) {
+                object.batch_output = $Array(message.batch_output.length);
+                for (let j = 0; j < message.batch_output.length; ++j)
+                    object.batch_output[j] = $root.inference.BatchOutput.toObject(message.batch_output[j], options, _depth + 1);
+            }
+            if (message.model_repository_agents != null && $Object.hasOwnProperty.call(message, "model_repository_agents"))
+                object.model_repository_agents = $root.inference.ModelRepositoryAgents.toObject(message.model_repository_agents, options, _depth + 1);
+            if (message.response_cache != null && $Object.hasOwnProperty.call(message, "response_cache"))
+                object.response_cache = $root.inference.ModelResponseCache.toObject(message.response_cache, options, _depth + 1);
+            if (message.runtime != null && $Object.hasOwnProperty.call(message, "runtime"))
+                object.runtime = message.runtime;
+            if (message.model_metrics != null && $Object.hasOwnProperty.call(message, "model_metrics"))
+                object.model_metrics = $root.inference.ModelMetrics.toObject(message.model_metrics, options, _depth + 1);
             return object;
         };
 

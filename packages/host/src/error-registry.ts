@@ -33,6 +33,7 @@ import {
   WorkerCrashedError,
 } from './errors.js'
 import { RemoteConnectTimeoutError, RemotePoolClosedError } from './remote/errors.js'
+import { ModelConfigSyntaxError, ModelRepositoryLayoutError, UnsupportedModelConfigError } from './repository/errors.js'
 import {
   MalformedBinaryError,
   MalformedJsonError,
@@ -135,6 +136,24 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     grpc: 'UNAUTHENTICATED',
     summary: '`apiKey` is set and the bearer token is missing or wrong.',
     headers: () => ({ 'www-authenticate': 'Bearer' }),
+  }),
+  spec({
+    class: ModelConfigSyntaxError,
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    summary: "A model's config.pbtxt (or a load request's `config`) is not valid protobuf text for Triton's ModelConfig; names the line.",
+  }),
+  spec({
+    class: UnsupportedModelConfigError,
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    summary: 'A config field that would change how the model runs is not supported (sequence batcher, ensemble, platform…); names it.',
+  }),
+  spec({
+    class: ModelRepositoryLayoutError,
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    summary: 'A model directory gives nothing to serve: no version directory, no model file, a version the policy names is missing.',
   }),
   spec({ class: ModelNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No model (or version) by that name is served.' }),
   spec({ class: RouteNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No route matches the path.' }),

@@ -285,6 +285,7 @@ describe('encoding a response', () => {
   it("writes binary outputs after the JSON header, rows back to back, and says each one's size", () => {
     const response = encodeInferResponse(
       'm',
+      '1',
       'req-1',
       [{ name: 'y', binary: true }],
       [out(new Float32Array([1, 2])), out(new Float32Array([3, 4]))],
@@ -306,12 +307,12 @@ describe('encoding a response', () => {
 
   it('carries NaN and Infinity exactly as binary, and refuses them as JSON with a clear error', () => {
     const values = new Float32Array([NaN, Infinity])
-    const binary = encodeInferResponse('m', undefined, [{ name: 'y', binary: true }], [out(values)])
+    const binary = encodeInferResponse('m', '1', undefined, [{ name: 'y', binary: true }], [out(values)])
     if (binary.kind !== 'binary') throw new Error('expected binary')
     const tail = Buffer.concat(binary.body.chunks).subarray(binary.body.headerLength)
     expect(tail.readFloatLE(0)).toBeNaN()
     expect(tail.readFloatLE(4)).toBe(Infinity)
-    expect(() => encodeInferResponse('m', undefined, [{ name: 'y', binary: false }], [out(values)])).toThrow(
+    expect(() => encodeInferResponse('m', '1', undefined, [{ name: 'y', binary: false }], [out(values)])).toThrow(
       `Output "y" holds NaN or Infinity, which JSON cannot represent; ask for it as binary tensor data`,
     )
   })
@@ -319,6 +320,7 @@ describe('encoding a response', () => {
   it('writes FP16 outputs as their values in JSON', () => {
     const response = encodeInferResponse(
       'm',
+      '1',
       undefined,
       [{ name: 'y', binary: false }],
       [out(new Uint16Array([0x3c00, 0xc000, 0x3555]), 'float16')],

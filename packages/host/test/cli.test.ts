@@ -70,7 +70,12 @@ describe('inferpool serve --help', () => {
     expect(code).toBe(0)
     const help = stdout.replace(/\s+/g, ' ')
     const flags: Array<[string, string]> = [
-      ['--model <name=path>', '(default: the built-in demo model as "demo")'],
+      ['--model <name=path>', '(default, without --model-repository: the built-in demo model as "demo")'],
+      ['--model-repository <dir>', "a model repository in Triton's layout"],
+      ['--model-control-mode <mode>', '(choices: "none", "explicit", "poll", default: "none")'],
+      ['--repository-poll-secs <s>', 'put new versions in place with a rename) (default: 15)'],
+      ['--load-model <name>', "('*': all); repeatable"],
+      ['--repository-token <token>', '(env: INFERPOOL_REPOSITORY_TOKEN)'],
       ['--processes <n>', 'inference threads per model = processes × replicas × intra-op threads (default: 1)'],
       ['--replicas <n>', 'worker threads per model in each process'],
       ['--intra-op-threads <n>', '(default: cores / (processes × replicas), at least 1)'],
@@ -123,6 +128,10 @@ describe('flag validation', () => {
     [['--body-timeout-ms', '0'], "error: option '--body-timeout-ms <ms>' argument '0' is invalid. Expected an integer >= 1."],
     [['--model', 'demo'], "error: option '-m, --model <name=path>' argument 'demo' is invalid. Expected name=path.onnx."],
     [
+      ['--model-repository', '/no/such/repository'],
+      "error: option '--model-repository <dir>' argument '/no/such/repository' is invalid. No directory at /no/such/repository.",
+    ],
+    [
       ['--model', 'x=/no/such/model.onnx'],
       "error: option '-m, --model <name=path>' argument 'x=/no/such/model.onnx' is invalid. No model file at /no/such/model.onnx.",
     ],
@@ -130,6 +139,10 @@ describe('flag validation', () => {
     [['--model', `-x=${demoModel}`], 'must be letters, digits'],
     [['--min-batch-size', '10', '--max-batch-size', '4'], "error: option '--min-batch-size <n>' (10) must be <= --max-batch-size (4)"],
     [['--bogus'], "error: unknown option '--bogus'"],
+    [
+      ['--model-control-mode', 'explicit', '--processes', '2'],
+      "error: option '--model-control-mode explicit' serves one process only, got --processes 2 (a load would reach one of them)",
+    ],
   ])('refuses %j with a clear message and exit code 1', async (args, message) => {
     const { code, stderr } = await run(['serve', ...args])
     expect(code).toBe(1)

@@ -89,7 +89,7 @@ describe('encodeInferResponse over merged runs', () => {
   const results = rowsOf([batch.subarray(0, 2), batch.subarray(2, 4), batch.subarray(4, 6), other], [2])
 
   it('writes the same JSON data as row by row', () => {
-    const response = encodeInferResponse('m', 'id-1', [{ name: 'out', binary: false }], results)
+    const response = encodeInferResponse('m', '1', 'id-1', [{ name: 'out', binary: false }], results)
     expect(response.kind).toBe('json')
     const pieces = (response as { pieces: readonly string[] }).pieces
     // The data of the rows that ran together, and of the other row, are pieces of their own.
@@ -104,7 +104,7 @@ describe('encodeInferResponse over merged runs', () => {
   })
 
   it('writes binary data as one chunk per run, the bytes of every row in order', () => {
-    const response = encodeInferResponse('m', undefined, [{ name: 'out', binary: true }], results)
+    const response = encodeInferResponse('m', '1', undefined, [{ name: 'out', binary: true }], results)
     expect(response.kind).toBe('binary')
     const body = (response as { body: { chunks: Buffer[]; headerLength: number; totalLength: number } }).body
     // The header, then one chunk for rows 0-2 and one for row 3.
@@ -123,6 +123,7 @@ describe('encodeInferResponse over merged runs', () => {
     const two: RowOutput[] = results.map((row, r) => ({ ...row, ids: { type: 'int32', data: new Int32Array([r, -r]), dims: [2] } }))
     const json = encodeInferResponse(
       'm',
+      '1',
       'x"y',
       [
         { name: 'out', binary: false },
@@ -141,6 +142,7 @@ describe('encodeInferResponse over merged runs', () => {
     })
     const mixed = encodeInferResponse(
       'm',
+      '1',
       undefined,
       [
         { name: 'out', binary: true },

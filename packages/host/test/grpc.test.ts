@@ -120,7 +120,9 @@ describe('ModelConfig and ModelStatistics', () => {
         dims: [3],
         is_shape_tensor: false,
         allow_ragged_batch: false,
-        optional: false,
+        optional: false, // The published ModelConfig's other ModelInput fields, at their defaults.
+        reshape: null,
+        is_non_linear_format_io: false,
       },
       {
         name: 'b',
@@ -129,7 +131,9 @@ describe('ModelConfig and ModelStatistics', () => {
         dims: [2],
         is_shape_tensor: false,
         allow_ragged_batch: false,
-        optional: false,
+        optional: false, // The published ModelConfig's other ModelInput fields, at their defaults.
+        reshape: null,
+        is_non_linear_format_io: false,
       },
     ])
     expect(failure(await client.call('ModelConfig', { name: 'nope' })).code).toBe(grpc.status.NOT_FOUND)

@@ -44,6 +44,23 @@ export interface ModelFlag {
 
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
 
+/** `--model-repository <dir>`, repeatable: accumulates into a list of absolute paths. */
+export function repositoryFlag(value: string, previous: string[] | undefined): string[] {
+  const path = resolve(value)
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new InvalidArgumentError(`No directory at ${path}.`)
+  const list = previous ?? []
+  if (list.includes(path)) throw new InvalidArgumentError(`Repository ${path} is given twice.`)
+  return [...list, path]
+}
+
+/** `--load-model <name>|*`, repeatable. */
+export function loadModelFlag(value: string, previous: string[] | undefined): string[] {
+  if (value !== '*' && !MODEL_NAME.test(value)) {
+    throw new InvalidArgumentError(`Expected a model name (letters, digits, '_', '.' or '-') or '*', got '${value}'.`)
+  }
+  return [...(previous ?? []), value]
+}
+
 /** `--model name=path.onnx`, repeatable: accumulates into a list. */
 export function modelFlag(value: string, previous: ModelFlag[] | undefined): ModelFlag[] {
   const eq = value.indexOf('=')

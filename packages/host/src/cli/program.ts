@@ -13,11 +13,14 @@ import { joinCluster } from '../cluster/worker.js'
 import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
 import { POOL_DEFAULTS, createPool, defaultIntraOpThreads } from '../pool/index.js'
 import { HANDLER_DEFAULTS } from '../protocol/options.js'
+import { ModelRepository, modelNames, readRepositories, repositoryPoolOptions } from '../repository/index.js'
+import type { RepositoryModel } from '../repository/index.js'
+import type { PoolsByModel } from '../protocol/served-models.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
-import type { PoolOptions } from '../types.js'
+import type { Pool, PoolOptions } from '../types.js'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
-import { integerAtLeast, milliseconds, modelFlag, port } from './parse.js'
+import { integerAtLeast, loadModelFlag, milliseconds, modelFlag, port, repositoryFlag } from './parse.js'
 import type { ModelFlag } from './parse.js'
 
 /** Bounded by default so an overloaded server answers 503 at once instead of queueing without end. */
@@ -27,6 +30,7 @@ export const CLI_DEFAULTS = {
 } as const
 
 export const API_KEY_ENV = 'INFERPOOL_API_KEY'
+export const REPOSITORY_TOKEN_ENV = 'INFERPOOL_REPOSITORY_TOKEN'
 /** The port variable Knative and KServe set for a container. */
 export const PORT_ENV = 'PORT'
 
@@ -34,6 +38,11 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 
 interface ServeFlags {
   model?: ModelFlag[]
+  modelRepository?: string[]
+  modelControlMode: 'none' | 'explicit' | 'poll'
+  repositoryPollSecs: number
+  loadModel?: string[]
+  repositoryToken?: string
   processes: number
   replicas: number
   intraOpThreads?: number
@@ -82,8 +91,45 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     .addOption(
       new Option(
         '-m, --model <name=path>',
-        `a model to serve as {name}; repeat for several models (default: the built-in demo model as "${DEMO_MODEL_NAME}")`,
+        `a model to serve as {name}; repeat for several models (default, without --model-repository: the built-in demo model as "${DEMO_MODEL_NAME}")`,
       ).argParser(modelFlag),
+    )
+    .addOption(
+      new Option(
+        '--model-repository <dir>',
+        "a model repository in Triton's layout (<dir>/<model>/[config.pbtxt], <dir>/<model>/<version>/model.onnx); repeatable",
+      ).argParser(repositoryFlag),
+    )
+    .addOption(
+      new Option(
+        '--model-control-mode <mode>',
+        'none: load every repository model at start; explicit: load only --load-model ones, then load, reload and unload ' +
+          'through the model repository extension (POST /v2/repository/...); poll: load every model at start, then ' +
+          'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs',
+      )
+        .choices(['none', 'explicit', 'poll'])
+        .default('none'),
+    )
+    .addOption(
+      new Option(
+        '--repository-poll-secs <s>',
+        'with --model-control-mode poll, seconds between two scans of the repositories (a scan can meet a file still ' +
+          'being written: put new versions in place with a rename)',
+      )
+        .argParser(integerAtLeast(1))
+        .default(15),
+    )
+    .addOption(
+      new Option(
+        '--load-model <name>',
+        "with --model-control-mode explicit, a repository model to load at start ('*': all); repeatable",
+      ).argParser(loadModelFlag),
+    )
+    .addOption(
+      new Option(
+        '--repository-token <token>',
+        'bearer token of the model repository calls, apart from --api-key (loading a model runs code on the server); without it they take --api-key',
+      ).env(REPOSITORY_TOKEN_ENV),
     )
     .addOption(
       new Option(
@@ -242,6 +288,13 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .default(SERVER_DEFAULTS.idleCollectMs),
     )
     .action(async (flags: ServeFlags, command: Command) => {
+      // A repository call reaches the one process that accepted its connection: the others would keep the old model.
+      if (flags.modelControlMode === 'explicit' && flags.processes > 1) {
+        command.error(
+          `error: option '--model-control-mode explicit' serves one process only, got --processes ${flags.processes} ` +
+            '(a load would reach one of them); use --model-control-mode poll, which every process runs',
+        )
+      }
       if (flags.minBatchSize > flags.maxBatchSize) {
         command.error(`error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`)
       }
@@ -268,7 +321,7 @@ function threadsLine(flags: ServeFlags, intraOpThreads: number): string {
 async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   // A process forked by `--processes n`'s primary (see ../cluster/primary.ts).
   const member = cluster.isWorker ? joinCluster() : undefined
-  const models = flags.model ?? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }]
+  const models = flags.model ?? (flags.modelRepository === undefined ? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }] : [])
   const intraOpThreads =
     flags.intraOpThreads ?? defaultIntraOpThreads({ cores: availableParallelism(), replicas: flags.replicas, processes: flags.processes })
   const poolOptions = (path: string): PoolOptions & { worker?: undefined } => ({
@@ -288,14 +341,47 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     ...(flags.isolation === 'process' ? { processes: { idleCollectMs: flags.idleGcMs } } : {}),
     timeoutMs: flags.timeoutMs,
   })
+  const explicit = flags.modelControlMode !== 'none'
+  const repositories = flags.modelRepository ?? []
+  if (explicit && repositories.length === 0) {
+    out.error(`inferpool: --model-control-mode ${flags.modelControlMode} needs a --model-repository`)
+    process.exit(1)
+  }
+  const control = explicit
+    ? new ModelRepository({
+        repositories,
+        createPool: (model, file) => createPool(repositoryPoolOptions(model, file, poolOptions(file))),
+        logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
+      })
+    : undefined
+  let repositoryModels: RepositoryModel[]
+  try {
+    // In explicit mode the repository loads its models itself, on request.
+    repositoryModels = explicit ? [] : readRepositories(repositories, { warn: (line) => out.error(`inferpool: ${line}`) })
+  } catch (error) {
+    out.error(`inferpool: ${(error as Error).message}`)
+    process.exit(1)
+  }
+  for (const model of repositoryModels) {
+    if (models.some((m) => m.name === model.name)) {
+      out.error(`inferpool: model '${model.name}' is given by --model and by the repository ${model.directory}`)
+      process.exit(1)
+    }
+  }
   // Pools load while the server already answers /v2/health/live (ready comes after).
-  const pools = Object.fromEntries(models.map((m) => [m.name, createPool(poolOptions(m.path))]))
-  const server = createServer(pools, {
+  const pools = new Map<string, Promise<Pool> | Map<string, Promise<Pool>>>(models.map((m) => [m.name, createPool(poolOptions(m.path))]))
+  for (const model of repositoryModels) {
+    const versions = new Map(model.versions.map((v) => [v.version, createPool(repositoryPoolOptions(model, v.file, poolOptions(v.file)))]))
+    pools.set(model.name, versions)
+  }
+  const server = createServer(pools as PoolsByModel, {
     port: flags.port,
     // On the command line 0 turns gRPC off (a free port is of little use to a client).
     grpcPort: flags.grpcPort === 0 ? undefined : flags.grpcPort,
     host: flags.host,
     apiKey: flags.apiKey,
+    modelControl: control,
+    repositoryToken: flags.repositoryToken,
     maxBodyBytes: flags.maxBodyBytes,
     maxPendingBodyBytes: flags.maxPendingBodyBytes,
     maxConcurrentStreams: flags.maxConcurrentStreams,
@@ -313,6 +399,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     collectMetrics: member?.collectMetrics,
   })
   member?.attach(server, server.handler.registry)
+  control?.serveInto(server.handler.served)
 
   const fail = async (message: string): Promise<never> => {
     out.error(`inferpool: ${message}`)
@@ -335,29 +422,54 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   let url = member === undefined ? await listen() : undefined
   if (url !== undefined) {
     const grpcPart = server.grpcAddress === undefined ? '' : ` and grpc://${server.grpcAddress}`
-    out.log(`inferpool listening on ${url}${grpcPart} (loading ${models.length} model${models.length === 1 ? '' : 's'}…)`)
+    const count = pools.size
+    out.log(`inferpool listening on ${url}${grpcPart} (loading ${count} model${count === 1 ? '' : 's'}…)`)
   }
   try {
     await server.handler.ready()
+    if (control !== undefined && flags.modelControlMode === 'poll') {
+      await control.poll()
+      const timer = setInterval(() => {
+        if (server.handler.closed) return clearInterval(timer)
+        void control.poll()
+      }, flags.repositoryPollSecs * 1000)
+      timer.unref()
+    } else if (control !== undefined) {
+      const asked = flags.loadModel ?? []
+      const names = asked.includes('*') ? [...new Set(repositories.flatMap((r) => modelNames(r)))] : asked
+      for (const name of names) await control.load(name)
+    }
   } catch (error) {
     return fail(`a model failed to load: ${(error as Error).message}`)
   }
   if (member?.stopping) return
   url ??= await listen()
 
-  const loaded = await Promise.all(models.map(async (m) => ({ ...m, pool: await pools[m.name] })))
+  const loaded = await Promise.all([
+    ...models.map(async (m) => ({ ...m, label: m.name, pool: await (pools.get(m.name) as Promise<Pool>) })),
+    ...repositoryModels.flatMap((model) =>
+      model.versions.map(async (v) => ({
+        name: model.name,
+        label: `${model.name} version ${v.version}`,
+        path: v.file,
+        pool: await (pools.get(model.name) as Map<string, Promise<Pool>>).get(v.version)!,
+      })),
+    ),
+  ])
   const banner: string[] = []
-  for (const { name, path, pool } of loaded) {
+  for (const { label, path, pool } of loaded) {
     const md = pool.metadata
     banner.push(
-      `  model ${name}: ${path} — ${md.replicas} replica${md.replicas === 1 ? '' : 's'} × concurrency ${md.concurrency}, ` +
+      `  model ${label}: ${path} — ${md.replicas} replica${md.replicas === 1 ? '' : 's'} × concurrency ${md.concurrency}, ` +
         `max batch ${md.maxBatchSize}, ${md.executionProvider}`,
     )
   }
   banner.push(threadsLine(flags, intraOpThreads))
-  const first = loaded[0]
-  banner.push('Try it:')
-  banner.push(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
+  const first = loaded[0] as (typeof loaded)[number] | undefined
+  if (first !== undefined) {
+    banner.push('Try it:')
+    banner.push(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
+  }
   banner.push(`Metrics at ${url}/metrics. Ctrl-C (SIGINT) or SIGTERM shuts down gracefully.`)
   if (member !== undefined) return member.ready(url, banner, server.grpcAddress)
   for (const line of banner) out.log(line)

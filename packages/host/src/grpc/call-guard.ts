@@ -38,12 +38,22 @@ import { RequestTimeoutError, UnauthorizedError } from '../protocol/errors.js'
 import type { PendingBodyBytes, PendingBodyHold } from '../protocol/pending-body-bytes.js'
 import { MessageFraming } from './message-framing.js'
 
-/** RPCs that answer without the bearer token (the health checks, as HTTP's `/v2/health/*`). */
+/** RPCs that answer without a token (the health checks, as HTTP's `/v2/health/*`). */
 const OPEN_RPCS: ReadonlySet<string> = new Set(['ServerLive', 'ServerReady'])
+/** RPCs that take the repository token instead of the inference bearer (as HTTP's `/v2/repository/*`). */
+const REPOSITORY_RPCS: ReadonlySet<string> = new Set(['RepositoryIndex', 'RepositoryModelLoad', 'RepositoryModelUnload'])
+
+/** The two tokens a call may carry; `ServedModels` decides both. */
+export interface CallCredentials {
+  /** The inference bearer (`apiKey`), or none required. */
+  authorized(authorization: string | undefined): boolean
+  /** The repository token (`repositoryToken`), or none required. */
+  authorizedControl(authorization: string | undefined): boolean
+}
 
 export interface CallGuardOptions {
-  /** Whether an `authorization` value carries the bearer token (or none is required). */
-  authorized(authorization: string | undefined): boolean
+  /** Whether an `authorization` value may call the RPC at `path` (`mayCall`). */
+  authorized(path: string, authorization: string | undefined): boolean
   /** Longest time for a request (a unary call's, or one stream message) to arrive, in ms. */
   bodyTimeoutMs: number
   /** The budget of bytes held by requests still arriving, shared with HTTP. */
@@ -96,11 +106,15 @@ function resetAfterStatus(stream: ServerHttp2Stream, trailersOnly: boolean): voi
 }
 
 /**
- * Whether the RPC at `path` (`'/inference.GRPCInferenceService/ServerLive'`) answers
- * without the bearer token: the one list both the guard and the service read.
+ * Whether an `authorization` value may call the RPC at `path`
+ * (`'/inference.GRPCInferenceService/ServerLive'`): the health RPCs are open, the
+ * repository RPCs take the repository token, every other the inference bearer. The one
+ * rule both the guard and the service read.
  */
-export function isOpenRpc(path: string): boolean {
-  return OPEN_RPCS.has(path.slice(path.lastIndexOf('/') + 1))
+export function mayCall(credentials: CallCredentials, path: string, authorization: string | undefined): boolean {
+  const rpc = path.slice(path.lastIndexOf('/') + 1)
+  if (OPEN_RPCS.has(rpc)) return true
+  return REPOSITORY_RPCS.has(rpc) ? credentials.authorizedControl(authorization) : credentials.authorized(authorization)
 }
 
 export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
@@ -111,7 +125,6 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
 
   const interceptor: ServerInterceptor = (method, next) => {
     const unary = !method.requestStream
-    const open = isOpenRpc(method.path)
     const framing = new MessageFraming()
     /** Each message's hold, from its first byte until it passes the door (or the call ends). */
     const holds = new Set<PendingBodyHold>()
@@ -173,7 +186,7 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
       start: (startNext) =>
         startNext({
           onReceiveMetadata: (metadata, metadataNext) => {
-            if (!open && !authorized(metadata.get('authorization')[0]?.toString())) return end(new UnauthorizedError())
+            if (!authorized(method.path, metadata.get('authorization')[0]?.toString())) return end(new UnauthorizedError())
             stream = http2StreamOf(next)
             if (stream === undefined) {
               return end(new Error('inferpool: the gRPC call guard found no HTTP/2 stream on the call (a grpc-js change?)'))

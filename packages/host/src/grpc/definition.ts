@@ -50,6 +50,9 @@ export const GRPC_SERVICE_DEFINITION = {
   ModelStreamInfer: method('ModelStreamInfer', m.ModelInferRequest, m.ModelStreamInferResponse, true),
   ModelConfig: method('ModelConfig', m.ModelConfigRequest, m.ModelConfigResponse),
   ModelStatistics: method('ModelStatistics', m.ModelStatisticsRequest, m.ModelStatisticsResponse),
+  RepositoryIndex: method('RepositoryIndex', m.RepositoryIndexRequest, m.RepositoryIndexResponse),
+  RepositoryModelLoad: method('RepositoryModelLoad', m.RepositoryModelLoadRequest, m.RepositoryModelLoadResponse),
+  RepositoryModelUnload: method('RepositoryModelUnload', m.RepositoryModelUnloadRequest, m.RepositoryModelUnloadResponse),
 } as const satisfies ServiceDefinition
 
 export { inference }

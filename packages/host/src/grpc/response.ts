@@ -9,10 +9,10 @@ import type { inference } from '../../generated/inference.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { protocolDatatype } from '../protocol/datatypes.js'
 import { answerOutput, rawTensorBytes } from '../protocol/encode.js'
-import { MODEL_VERSION } from '../protocol/metadata.js'
 
 export function inferResponse(
   modelName: string,
+  modelVersion: string,
   id: string | undefined,
   outputNames: readonly string[],
   results: readonly RowOutput[] | BlockOutput,
@@ -27,5 +27,5 @@ export function inferResponse(
     raw.push(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
     outputs.push({ name, datatype: protocolDatatype(type), shape })
   }
-  return { model_name: modelName, model_version: MODEL_VERSION, id: id ?? '', outputs, raw_output_contents: raw }
+  return { model_name: modelName, model_version: modelVersion, id: id ?? '', outputs, raw_output_contents: raw }
 }

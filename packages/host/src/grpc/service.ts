@@ -21,13 +21,14 @@ import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImple
 import { errorCodeOf } from '../error-registry.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
-import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { repositoryIndex, repositoryModelLoad, repositoryModelUnload } from './repository-rpcs.js'
 import { DoorPass, ServedModels } from '../protocol/served-models.js'
 import type { ServedModel } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import { submitRequest } from '../protocol/submit-rows.js'
 import { modelConfigOf } from '../protocol/triton/config.js'
-import { createCallGuard, isOpenRpc } from './call-guard.js'
+import { createCallGuard, mayCall } from './call-guard.js'
 import type { GrpcCallGuard } from './call-guard.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
 import { declaredRowsOf, decodeGrpcInferRequest, rowsInput } from './request.js'
@@ -109,14 +110,14 @@ class GrpcService {
   }
 
   /**
-   * Whether the call may be answered: an open RPC, or the bearer token. The call guard
-   * decided this already as the call started; the service asks again (the same list,
-   * `isOpenRpc`, and the same check, `ServedModels.authorized`) because its
+   * Whether the call may be answered (`mayCall`: an open RPC, the repository token or
+   * the inference bearer). The call guard decided this already as the call started; the
+   * service asks again (the same rule) because its
    * `implementation` can be added to a server that does not register the guard's
    * interceptor, and a forgotten interceptor must not serve models without the key.
    */
   #authorized(call: { readonly metadata: Metadata; getPath(): string }): boolean {
-    return isOpenRpc(call.getPath()) || this.#served.authorized(call.metadata.get('authorization')[0]?.toString())
+    return mayCall(this.#served, call.getPath(), call.metadata.get('authorization')[0]?.toString())
   }
 
   /** The model a request names; an empty version means "the server's choice". */
@@ -166,8 +167,11 @@ class GrpcService {
       pass.through()
       this.#passedDoor(request)
     }
+    let release: (() => void) | undefined
     try {
       model = this.#model(request.model_name, request.model_version)
+      // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
+      release = served.hold(model)
       if (served.closed) throw new ShuttingDownError()
       pool = served.poolOf(model)
       // The door, before the contents are decoded: under overload that decode is the
@@ -199,6 +203,7 @@ class GrpcService {
       }
       const response = inferResponse(
         model.name,
+        model.version,
         decoded.id,
         decoded.outputs.map((output) => output.name),
         results,
@@ -220,6 +225,7 @@ class GrpcService {
       throw error
     } finally {
       through()
+      release?.()
     }
   }
 
@@ -305,11 +311,11 @@ class GrpcService {
     ServerMetadata: this.#unary((): inference.ServerMetadataResponse.$Properties => ({
       name: SERVER_NAME,
       version: SERVER_VERSION,
-      extensions: [...SERVER_EXTENSIONS],
+      extensions: [...this.#served.extensions],
     })),
     ModelMetadata: this.#unary((request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
       const model = this.#model(request.name, request.version)
-      return modelMetadata(model.name, this.#served.poolOf(model).metadata)
+      return modelMetadata(model.name, this.#served.versionsOf(model), this.#served.poolOf(model).metadata)
     }),
     ModelInfer: this.#unary((request: InferRequest, call) => {
       const controller = new AbortController()
@@ -328,6 +334,10 @@ class GrpcService {
       const model = request.name === '' ? undefined : this.#model(request.name, request.version)
       return { model_stats: this.#served.statistics(model) }
     }),
+    // These take the repository token instead of the inference bearer (mayCall).
+    RepositoryIndex: this.#unary((request: inference.RepositoryIndexRequest) => repositoryIndex(this.#served, request)),
+    RepositoryModelLoad: this.#unary((request: inference.RepositoryModelLoadRequest) => repositoryModelLoad(this.#served, request)),
+    RepositoryModelUnload: this.#unary((request: inference.RepositoryModelUnloadRequest) => repositoryModelUnload(this.#served, request)),
   }
 }
 
@@ -366,7 +376,7 @@ export function createGrpcService(served: ServedModels | { readonly served: Serv
   }
   const options = models.options
   const guard = createCallGuard({
-    authorized: (authorization) => models.authorized(authorization),
+    authorized: (path, authorization) => mayCall(models, path, authorization),
     bodyTimeoutMs: options.bodyTimeoutMs,
     budget: models.pendingBodyBytes,
     failure: (error) => grpcFailure(error, options.retryAfterSeconds * 1000, options.logger),

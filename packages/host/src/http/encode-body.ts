@@ -13,7 +13,6 @@ import { datatypeInfo, protocolDatatype } from '../protocol/datatypes.js'
 import type { RequestedOutput } from '../protocol/decode.js'
 import { answerOutput, rawTensorBytes } from '../protocol/encode.js'
 import { NonFiniteOutputError } from '../protocol/errors.js'
-import { MODEL_VERSION } from '../protocol/metadata.js'
 import { binaryBody } from './binary.js'
 import type { BinaryBody } from './binary.js'
 
@@ -29,6 +28,7 @@ export type EncodedResponse =
 
 export function encodeInferResponse(
   modelName: string,
+  modelVersion: string,
   id: string | undefined,
   outputs: readonly RequestedOutput[],
   results: readonly RowOutput[] | BlockOutput,
@@ -37,7 +37,7 @@ export function encodeInferResponse(
   const binary: Buffer[] = []
   const idPart = id === undefined ? '' : `"id":${JSON.stringify(id)},`
   // Short text between the data pieces, gathered until the next data piece or the end.
-  let glue = `{"model_name":${JSON.stringify(modelName)},"model_version":"${MODEL_VERSION}",${idPart}"outputs":[`
+  let glue = `{"model_name":${JSON.stringify(modelName)},"model_version":${JSON.stringify(modelVersion)},${idPart}"outputs":[`
   for (let o = 0; o < outputs.length; o++) {
     const { name, binary: asBinary } = outputs[o]
     const { type, shape, runs } = answerOutput(results, name)

@@ -7,12 +7,14 @@
  *   GET  /v2/health/live                       always 200 while the process answers
  *   GET  /v2/health/ready                      200 once every pool has loaded, 503 before / while closing
  *   GET  /v2                                   server metadata, with the extensions served
- *   GET  /v2/models/{name}[/versions/1]        model metadata
- *   GET  /v2/models/{name}[/versions/1]/ready  200 / 503
- *   GET  /v2/models/{name}[/versions/1]/config Triton's model configuration (protocol/triton/)
- *   GET  /v2/models[/{name}[/versions/1]]/stats Triton's statistics (protocol/triton/)
- *   POST /v2/models/{name}[/versions/1]/infer  inference, JSON or binary tensor data (binary.ts);
+ *   GET  /v2/models/{name}[/versions/{v}]        model metadata (no version: the newest ready one)
+ *   GET  /v2/models/{name}[/versions/{v}]/ready  200 / 503
+ *   GET  /v2/models/{name}[/versions/{v}]/config Triton's model configuration (protocol/triton/)
+ *   GET  /v2/models[/{name}[/versions/{v}]]/stats Triton's statistics (protocol/triton/)
+ *   POST /v2/models/{name}[/versions/{v}]/infer  inference, JSON or binary tensor data (binary.ts);
  *                                              its rows enter the pool together (protocol/submit-rows.ts)
+ *   POST /v2/repository/index, /v2/repository/models/{name}/load|unload
+ *                                              the model repository extension, when on (repository-routes.ts)
  *   GET  /metrics                              Prometheus text format
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -28,7 +30,8 @@ import { BodyReader, ClientGoneError } from './body.js'
 import { decodeInferRequest } from './decode-body.js'
 import type { DecodeLimits } from '../protocol/decode.js'
 import { encodeInferResponse } from './encode-body.js'
-import { SERVER_EXTENSIONS, SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { REPOSITORY_PREFIX, repositoryRoute } from './repository-routes.js'
 import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
 import { MethodNotAllowedError, RequestTimeoutError, RouteNotFoundError, ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
@@ -176,6 +179,10 @@ class Handler {
         this.#sendJson(req, res, ready ? 200 : 503, { ready })
       })
     }
+    if (path.startsWith(REPOSITORY_PREFIX)) {
+      const answer = await repositoryRoute(this.served, req, path)
+      return this.#sendJson(req, res, answer.status, answer.body)
+    }
     const isMetrics = path === '/metrics'
     const isModelRoute = parts[1] === 'v2' && (parts.length === 2 || parts[2] === 'models')
     if (!isMetrics && !isModelRoute) throw new RouteNotFoundError(path)
@@ -191,7 +198,7 @@ class Handler {
     }
     if (parts.length === 2) {
       return this.#only(req, GET, () =>
-        this.#sendJson(req, res, 200, { name: SERVER_NAME, version: SERVER_VERSION, extensions: SERVER_EXTENSIONS }),
+        this.#sendJson(req, res, 200, { name: SERVER_NAME, version: SERVER_VERSION, extensions: this.served.extensions }),
       )
     }
     if (path === '/v2/models/stats') {
@@ -231,7 +238,7 @@ class Handler {
       if (action === 'config') return this.#sendJson(req, res, 200, modelConfigOf(name, pool))
       const metadata = pool.metadata
       this.#sendJson(req, res, 200, {
-        ...modelMetadata(name, metadata),
+        ...modelMetadata(name, this.served.versionsOf(entry), metadata),
         parameters: {
           max_batch_size: metadata.maxBatchSize,
           fixed_batch_size: metadata.fixedBatchSize,
@@ -251,6 +258,8 @@ class Handler {
 
   async #infer(req: IncomingMessage, res: ServerResponse, entry: ServedModel): Promise<void> {
     const started = performance.now()
+    // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
+    res.once('close', this.served.hold(entry))
     let rows = 0
     let pool: ServedPool | undefined
     // Aborts the rows still queued when the client leaves (their answer could no longer
@@ -321,7 +330,7 @@ class Handler {
       } finally {
         admitted.leave()
       }
-      const response = encodeInferResponse(entry.name, request.id, request.outputs, results)
+      const response = encodeInferResponse(entry.name, entry.version, request.id, request.outputs, results)
       if (response.kind === 'json') this.#send(req, res, 200, response.pieces)
       else this.#sendBinary(req, res, response.body)
     } catch (error) {

@@ -18,8 +18,15 @@ export class ModelNotFoundError extends InferpoolError {
 /** The model is served but its pool has not finished loading (or failed to load). */
 export class ModelNotReadyError extends InferpoolError {
   static readonly code = 'ERR_MODEL_NOT_READY'
-  constructor(model: string, cause?: unknown) {
-    super(ModelNotReadyError.code, `Model '${model}' is not ready`, { details: { model }, cause })
+  constructor(model: string, cause?: unknown, version?: string) {
+    super(
+      ModelNotReadyError.code,
+      version === undefined ? `Model '${model}' is not ready` : `Model '${model}' version '${version}' is not ready`,
+      {
+        details: version === undefined ? { model } : { model, version },
+        cause,
+      },
+    )
   }
 }
 

@@ -8,7 +8,7 @@ import type { PoolMetadata, TensorInfo } from '../types.js'
 import { protocolDatatype } from './datatypes.js'
 import type { ProtocolDatatype } from './datatypes.js'
 
-/** The version every served model reports: one version per model name. */
+/** The version of a model served from one pool (given without versions). */
 export const MODEL_VERSION = '1'
 
 export const SERVER_NAME = 'inferpool'
@@ -38,14 +38,15 @@ export function tensorMetadata(info: TensorInfo): TensorMetadata {
   }
 }
 
-/** A model's name, versions, platform, inputs and outputs. */
+/** A model's name, versions served (oldest first), platform, inputs and outputs. */
 export function modelMetadata(
   name: string,
+  versions: readonly string[],
   metadata: PoolMetadata,
 ): { name: string; versions: string[]; platform: string; inputs: TensorMetadata[]; outputs: TensorMetadata[] } {
   return {
     name,
-    versions: [MODEL_VERSION],
+    versions: [...versions],
     platform: MODEL_PLATFORM,
     inputs: metadata.inputs.map(tensorMetadata),
     outputs: metadata.outputs.map(tensorMetadata),

@@ -21,9 +21,17 @@ import type { ServedPool } from './served-pool.js'
 
 const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 const BATCH_SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+const LOAD_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 const RATIO_BUCKETS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
 
 type Labels = 'model'
+
+/** One served model version's state, for `inferpool_model_state`. */
+export interface ModelVersionState {
+  readonly model: string
+  readonly version: string
+  readonly state: 'loading' | 'ready' | 'failed'
+}
 
 /** The front end a request came through (the `protocol` label). */
 export type RequestProtocol = 'http' | 'grpc'
@@ -36,7 +44,12 @@ export interface ServerMetricsOptions {
 /** The metrics of one handler; `attach` each pool once it has loaded. */
 export class ServerMetrics {
   readonly registry: Registry
-  readonly #pools = new Map<string, ServedPool>()
+  /**
+   * The attached pools by model version (`attach`'s key), with their model name (the
+   * `model` label): a model serving several versions has one pool per version, summed
+   * under its name.
+   */
+  readonly #pools = new Map<string, { readonly model: string; readonly pool: ServedPool }>()
   /** Stats of pools that only have `readStats` (remote ones), as of the last `refresh()`. */
   readonly #readStats = new Map<string, PoolStats>()
   readonly #requests: Counter<'model' | 'protocol' | 'status'>
@@ -48,6 +61,9 @@ export class ServerMetrics {
   readonly #queueWait: RowHistogram<Labels>
   readonly #processing: Histogram<Labels>
   readonly #idleCollections: Counter
+  readonly #loadSeconds: Histogram<'model' | 'outcome'>
+  readonly #unloadSeconds: Histogram<'model'>
+  #states: () => Iterable<ModelVersionState> = () => []
 
   constructor(options: ServerMetricsOptions) {
     const registry = options.registry
@@ -102,6 +118,31 @@ export class ServerMetrics {
       labelName: 'model',
       buckets: SECONDS_BUCKETS,
       registers,
+    })
+    this.#loadSeconds = new Histogram({
+      name: 'inferpool_model_load_seconds',
+      help: "Loads and reloads of repository models, from the request to the new versions serving (or the failure), by model and outcome ('ok' or 'failed').",
+      labelNames: ['model', 'outcome'],
+      buckets: LOAD_BUCKETS,
+      registers,
+    })
+    this.#unloadSeconds = new Histogram({
+      name: 'inferpool_model_unload_seconds',
+      help: 'Unloads of repository models, from the request to their pools closed (the requests in flight answered first).',
+      labelNames: ['model'],
+      buckets: LOAD_BUCKETS,
+      registers,
+    })
+    const states = (): Iterable<ModelVersionState> => this.#states()
+    new Gauge<'model' | 'version' | 'state'>({
+      name: 'inferpool_model_state',
+      help: "1 for the state each served model version is in ('loading', 'ready' or 'failed').",
+      labelNames: ['model', 'version', 'state'],
+      registers,
+      collect() {
+        this.reset()
+        for (const { model, version, state } of states()) this.set({ model, version, state }, 1)
+      },
     })
     this.#processing = new Histogram({
       name: 'inferpool_batch_processing_seconds',
@@ -226,8 +267,8 @@ export class ServerMetrics {
 
   /** Every pool's stats now: live for local pools, the last `refresh()` for remote ones. */
   *#stats(): Generator<[string, PoolStats]> {
-    for (const [model, pool] of this.#pools) {
-      const stats = pool.stats ?? this.#readStats.get(model)
+    for (const [key, { model, pool }] of this.#pools) {
+      const stats = pool.stats ?? this.#readStats.get(key)
       if (stats !== undefined) yield [model, stats]
     }
   }
@@ -241,7 +282,14 @@ export class ServerMetrics {
       aggregator,
       registers: [this.registry],
       collect() {
-        for (const [model, stats] of all()) this.set({ model }, read(stats))
+        // Several versions of a model: summed, or averaged for a ratio.
+        const byModel = new Map<string, number[]>()
+        for (const [model, stats] of all()) byModel.set(model, [...(byModel.get(model) ?? []), read(stats)])
+        this.reset()
+        for (const [model, values] of byModel) {
+          const sum = values.reduce((a, b) => a + b, 0)
+          this.set({ model }, aggregator === 'average' ? sum / values.length : sum)
+        }
       },
     })
   }
@@ -269,20 +317,21 @@ export class ServerMetrics {
    */
   async refresh(): Promise<void> {
     await Promise.all(
-      [...this.#pools].map(async ([model, pool]) => {
+      [...this.#pools].map(async ([key, { pool }]) => {
         if (pool.stats !== undefined || typeof pool.readStats !== 'function') return
         try {
-          this.#readStats.set(model, await pool.readStats())
+          this.#readStats.set(key, await pool.readStats())
         } catch {
-          this.#readStats.delete(model)
+          this.#readStats.delete(key)
         }
       }),
     )
   }
 
-  /** Starts collecting a loaded pool's metrics; returns the unsubscribe function. */
-  attach(model: string, pool: ServedPool): () => void {
-    this.#pools.set(model, pool)
+  /** Starts collecting the metrics of a loaded pool, `version` of `model`; returns the unsubscribe function. */
+  attach(model: string, version: string, pool: ServedPool): () => void {
+    const key = `${model}/${version}`
+    this.#pools.set(key, { model, pool })
     const unsubscribe =
       pool.observe?.({
         onDispatch: (event) => {
@@ -297,9 +346,24 @@ export class ServerMetrics {
       }) ?? (() => {})
     return () => {
       unsubscribe()
-      this.#pools.delete(model)
-      this.#readStats.delete(model)
+      this.#pools.delete(key)
+      this.#readStats.delete(key)
     }
+  }
+
+  /** Where `inferpool_model_state` reads the served versions from (the served models, once). */
+  readStatesFrom(states: () => Iterable<ModelVersionState>): void {
+    this.#states = states
+  }
+
+  /** Records a load or reload of `model` that took `seconds` and succeeded or not. */
+  modelLoaded(model: string, seconds: number, ok: boolean): void {
+    this.#loadSeconds.observe({ model, outcome: ok ? 'ok' : 'failed' }, seconds)
+  }
+
+  /** Records an unload of `model` that took `seconds`. */
+  modelUnloaded(model: string, seconds: number): void {
+    this.#unloadSeconds.observe({ model }, seconds)
   }
 
   /** Counts one idle garbage collection (`IdleCollection` of @inferpool/worker). */

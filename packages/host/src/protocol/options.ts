@@ -5,6 +5,7 @@
  */
 import { booleanOption, functionOption, integerOption, invalidOption, numberOption, stringOption } from '@inferpool/core/internal'
 import type { Registry } from 'prom-client'
+import type { ModelControl } from './model-control.js'
 
 export interface RequestHandlerOptions {
   /**
@@ -13,6 +14,19 @@ export interface RequestHandlerOptions {
    * @default undefined (no authentication)
    */
   apiKey?: string
+  /**
+   * The model repository extension (`POST /v2/repository/...`, the gRPC Repository*
+   * RPCs): served, and listed as `model_repository` in the server metadata, only when
+   * set. With it the server may start with no model (they are loaded through it).
+   * @default undefined (the extension is off)
+   */
+  modelControl?: ModelControl
+  /**
+   * Bearer token of the model repository calls, apart from `apiKey` (which they then do
+   * not accept): loading a model is running code on the server.
+   * @default undefined (the repository calls take `apiKey`, or no token without one; keep the server on 127.0.0.1)
+   */
+  repositoryToken?: string
   /**
    * Largest request body in bytes. A longer body is answered with 413 as soon as the
    * limit is crossed (or at once from `Content-Length`); it is never buffered whole.
@@ -122,6 +136,8 @@ export function checkPositive(name: string, value: unknown): number {
 
 export interface ResolvedHandlerOptions {
   apiKey: string | undefined
+  modelControl: ModelControl | undefined
+  repositoryToken: string | undefined
   maxBodyBytes: number
   maxPendingBodyBytes: number
   maxRowsPerRequest: number
@@ -140,6 +156,17 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
   if (typeof options !== 'object' || options === null) invalidOption('type', 'options', 'an object', options)
   const { timeoutMs, registry, logger, collectMetrics } = options
   const apiKey = stringOption('apiKey', options.apiKey)
+  const repositoryToken = stringOption('repositoryToken', options.repositoryToken)
+  const modelControl = options.modelControl
+  if (
+    modelControl !== undefined &&
+    (typeof modelControl !== 'object' ||
+      modelControl === null ||
+      typeof modelControl.load !== 'function' ||
+      typeof modelControl.index !== 'function')
+  ) {
+    invalidOption('type', 'modelControl', 'an object with index, load and unload methods', modelControl)
+  }
   const processMetrics = booleanOption('processMetrics', options.processMetrics, HANDLER_DEFAULTS.processMetrics)
   if (logger !== undefined && (typeof logger !== 'object' || logger === null || typeof logger.error !== 'function')) {
     invalidOption('type', 'logger', 'an object with an `error` method', logger)
@@ -150,6 +177,8 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
   const collect = functionOption<(registry: Registry) => Promise<string>>('collectMetrics', collectMetrics)
   return {
     apiKey,
+    modelControl,
+    repositoryToken,
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? HANDLER_DEFAULTS.maxBodyBytes, 1),
     maxPendingBodyBytes: checkInteger('maxPendingBodyBytes', options.maxPendingBodyBytes ?? HANDLER_DEFAULTS.maxPendingBodyBytes, 1),
     maxRowsPerRequest: checkInteger('maxRowsPerRequest', options.maxRowsPerRequest ?? HANDLER_DEFAULTS.maxRowsPerRequest, 1),

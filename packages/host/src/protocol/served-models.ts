@@ -4,8 +4,9 @@
  * take it and only translate their wire format; every fact both protocols are asked
  * comes from one function here, so their answers cannot drift:
  *
- * - the models by name and each one's state (loading, ready, failed) — the model
- *   repository adds versions and their load, unload and reload on top of this;
+ * - the models by name, each with one or more versions, and each version's state
+ *   (loading, ready, failed); a request that names no version reaches the newest ready
+ *   one (`model`), as Triton does;
  * - readiness (`isReady`, `isModelReady`): false while loading, during a drain
  *   (`drain()`, before the listeners close) and once closed;
  * - lookup (`model`, `poolOf`), the bearer-token decision (`authorized`);
@@ -24,10 +25,11 @@ import { doorOf, retryAfterSeconds } from './admission.js'
 import type { AdmissionTicket } from './admission.js'
 import { checkRowCount } from './decode.js'
 import { ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './errors.js'
-import { MODEL_VERSION } from './metadata.js'
+import { MODEL_VERSION, SERVER_EXTENSIONS } from './metadata.js'
 import { PendingBodyBytes } from './pending-body-bytes.js'
 import { ServerMetrics } from './metrics.js'
 import type { RequestProtocol } from './metrics.js'
+import type { ModelControl } from './model-control.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
 import type { ServedPool } from './served-pool.js'
@@ -37,8 +39,19 @@ import type { ModelStatistics } from './triton/stats.js'
 /** A pool, or a promise of one still loading (the server reports not-ready until it resolves). */
 export type PoolSource = ServedPool | PromiseLike<ServedPool>
 
-/** Pools by model name: the name is the `{name}` of `/v2/models/{name}/...` and gRPC's `model_name`. */
-export type PoolsByModel = Readonly<Record<string, PoolSource>> | ReadonlyMap<string, PoolSource>
+/**
+ * The versions of one model: pools by version (a positive integer, as in Triton's
+ * repository layout), the `{version}` of `/v2/models/{name}/versions/{version}/...` and
+ * gRPC's `model_version`.
+ */
+export type ModelVersions = ReadonlyMap<string, PoolSource>
+
+/**
+ * Pools by model name: the name is the `{name}` of `/v2/models/{name}/...` and gRPC's
+ * `model_name`. A model given as one pool serves it as version `MODEL_VERSION` ('1');
+ * one given as `ModelVersions` serves each of its versions.
+ */
+export type PoolsByModel = Readonly<Record<string, PoolSource | ModelVersions>> | ReadonlyMap<string, PoolSource | ModelVersions>
 
 /** Where a served model is in its life. */
 export type ModelState =
@@ -46,9 +59,10 @@ export type ModelState =
   | { readonly kind: 'ready'; readonly pool: ServedPool }
   | { readonly kind: 'failed'; readonly error: unknown }
 
-/** One served model. */
+/** One served version of a model. */
 export interface ServedModel {
   readonly name: string
+  readonly version: string
   readonly state: ModelState
 }
 
@@ -56,6 +70,10 @@ interface ModelEntry extends ServedModel {
   state: ModelState
   /** Settles (never rejects) once the model's pool has loaded or failed to. */
   readonly loaded: Promise<void>
+  /** Inference requests that looked this version up and are not answered yet (`hold`). */
+  readonly users: Gate
+  /** Stops feeding the metrics from this version's pool (set once it has loaded). */
+  unsubscribe?: () => void
 }
 
 /** Told when a gate turns non-empty (`busy`) and empty again (`idle`). */
@@ -92,6 +110,13 @@ export class Gate {
 }
 
 const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
+/** Triton's version directories are positive integers (Number-safe, so they order numerically). */
+const MODEL_VERSION_NAME = /^[1-9][0-9]{0,14}$/
+
+/** Versions newest first. */
+function byNewest(a: string, b: string): number {
+  return Number(b) - Number(a)
+}
 
 function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
   return typeof (value as { then?: unknown }).then === 'function'
@@ -99,6 +124,15 @@ function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest()
+}
+
+/** Whether an `Authorization` value carries the bearer token whose digest is `expected` (any value when `undefined`). */
+function bearerMatches(header: unknown, expected: Buffer | undefined): boolean {
+  if (expected === undefined) return true
+  if (typeof header !== 'string' || header.slice(0, 7).toLowerCase() !== 'bearer ') return false
+  // Both sides hashed to 32 bytes: the comparison takes the same time whatever the
+  // token's length or content.
+  return timingSafeEqual(sha256(header.slice(7).trim()), expected)
 }
 
 /**
@@ -161,9 +195,11 @@ export class ServedModels {
   readonly admitted = new Gate()
   /** Bytes held by HTTP bodies and gRPC messages still arriving, bounded by `maxPendingBodyBytes`. */
   readonly pendingBodyBytes: PendingBodyBytes
-  readonly #models = new Map<string, ModelEntry>()
+  /** Versions by model name, each map ordered newest version first. */
+  readonly #models = new Map<string, Map<string, ModelEntry>>()
   readonly #apiKeyDigest: Buffer | undefined
-  readonly #detach: Array<() => void> = []
+  readonly #repositoryTokenDigest: Buffer | undefined
+  readonly #detach = new Set<() => void>()
   /** Pools whose doors requests were sent to (a shutdown refuses the ones parked there). */
   readonly #doorsUsed = new Set<ServedPool>()
   #draining = false
@@ -176,31 +212,53 @@ export class ServedModels {
     this.options = resolveHandlerOptions(options)
     this.pendingBodyBytes = new PendingBodyBytes(this.options.maxPendingBodyBytes)
     const entries = pools instanceof Map ? [...pools.entries()] : Object.entries(pools as Record<string, PoolSource>)
-    if (entries.length === 0) throw new TypeError('Expected `pools` to hold at least one model, got none')
+    // A server whose models are loaded through the repository extension may start with none.
+    if (entries.length === 0 && this.options.modelControl === undefined) {
+      throw new TypeError('Expected `pools` to hold at least one model, got none')
+    }
     this.metrics = new ServerMetrics({
       registry: this.options.registry ?? new Registry(),
       processMetrics: this.options.processMetrics,
     })
-    for (const [name, source] of entries) this.#add(name, source)
+    this.metrics.readStatesFrom(() =>
+      [...this.#entries()].map((entry) => ({ model: entry.name, version: entry.version, state: entry.state.kind })),
+    )
+    for (const [name, source] of entries) {
+      if (source instanceof Map) {
+        const versions = [...(source as ModelVersions).entries()]
+        if (versions.length === 0) throw new TypeError(`Expected \`pools.${name}\` to hold at least one version, got none`)
+        for (const [version, pool] of versions) this.#add(name, version, pool)
+      } else {
+        this.#add(name, MODEL_VERSION, source as PoolSource)
+      }
+    }
     this.#apiKeyDigest = this.options.apiKey === undefined ? undefined : sha256(this.options.apiKey)
+    this.#repositoryTokenDigest = this.options.repositoryToken === undefined ? undefined : sha256(this.options.repositoryToken)
   }
 
-  #add(name: string, source: PoolSource): void {
+  #add(name: string, version: string, source: PoolSource): void {
     if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
       throw new TypeError(`Expected model names to match ${String(MODEL_NAME)}, got \`${String(name)}\``)
+    }
+    if (typeof version !== 'string' || !MODEL_VERSION_NAME.test(version)) {
+      throw new TypeError(`Expected the versions of \`pools.${name}\` to be positive integers, got \`${String(version)}\``)
     }
     if (source === null || typeof source !== 'object') {
       throw new TypeError(`Expected \`pools.${name}\` to be a pool or a promise of one, got \`${String(source)}\``)
     }
     const entry: ModelEntry = {
       name,
+      version,
+      users: new Gate(),
       state: { kind: 'loading' },
       // Settles (never rejects) so a failed load is never an unhandled rejection; the
       // failure is kept in `state` and reported by readiness and inference.
       loaded: Promise.resolve(source).then(
         (pool) => {
           entry.state = { kind: 'ready', pool }
-          this.#detach.push(this.metrics.attach(name, pool))
+          const unsubscribe = this.metrics.attach(name, version, pool)
+          entry.unsubscribe = unsubscribe
+          this.#detach.add(unsubscribe)
           // Subscribed now, so the statistics cover every batch from the start.
           statsCollectorOf(pool)
         },
@@ -213,7 +271,53 @@ export class ServedModels {
       entry.state = { kind: 'ready', pool: source }
       statsCollectorOf(source)
     }
-    this.#models.set(name, entry)
+    const versions = this.#models.get(name) ?? new Map<string, ModelEntry>()
+    versions.set(version, entry)
+    this.#models.set(name, new Map([...versions].sort(([a], [b]) => byNewest(a, b))))
+  }
+
+  /**
+   * Serves `versions` (pools that have loaded) as the versions of `name` from now on,
+   * in one step: a request looks up either the versions before or these, never a mix
+   * and never none. The versions replaced stop being found at once; resolves with their
+   * pools once every request that had looked them up is answered, so the caller can
+   * close them with nothing in flight. An empty `versions` removes the model.
+   */
+  async replace(name: string, versions: ReadonlyMap<string, ServedPool>): Promise<ServedPool[]> {
+    const before = this.#models.get(name)
+    this.#models.delete(name)
+    for (const [version, pool] of versions) this.#add(name, version, pool)
+    return this.#retire([...(before?.values() ?? [])])
+  }
+
+  /** Waits for the requests holding `entries` to be answered, detaches their metrics, and gives their pools back. */
+  async #retire(entries: readonly ModelEntry[]): Promise<ServedPool[]> {
+    await Promise.all(entries.map((entry) => entry.users.empty()))
+    const pools: ServedPool[] = []
+    for (const entry of entries) {
+      if (entry.unsubscribe !== undefined) {
+        entry.unsubscribe()
+        this.#detach.delete(entry.unsubscribe)
+      }
+      if (entry.state.kind === 'ready') pools.push(entry.state.pool)
+    }
+    return pools
+  }
+
+  /**
+   * Marks an inference request to `model` as using it until the returned function is
+   * called (once it is answered): a version replaced or removed meanwhile keeps its
+   * pool open for it.
+   */
+  hold(model: ServedModel): () => void {
+    const users = (model as ModelEntry).users
+    users.enter()
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      users.leave()
+    }
   }
 
   /** Served model names. */
@@ -221,10 +325,20 @@ export class ServedModels {
     return [...this.#models.keys()]
   }
 
+  /** Every served version of every model. */
+  *#entries(): Generator<ModelEntry> {
+    for (const versions of this.#models.values()) yield* versions.values()
+  }
+
+  /** The versions served of `model`'s name, oldest first (the `versions` of its metadata). */
+  versionsOf(model: ServedModel): string[] {
+    return [...(this.#models.get(model.name)?.keys() ?? [])].reverse()
+  }
+
   /** Resolves once every pool has loaded; rejects with the first load failure. */
   async ready(): Promise<void> {
-    await Promise.all([...this.#models.values()].map((entry) => entry.loaded))
-    for (const entry of this.#models.values()) {
+    await Promise.all([...this.#entries()].map((entry) => entry.loaded))
+    for (const entry of this.#entries()) {
       if (entry.state.kind === 'failed') throw entry.state.error
     }
   }
@@ -234,10 +348,13 @@ export class ServedModels {
     return this.#closed
   }
 
-  /** Whether the server is ready: every model ready, not draining, not closed. Both protocols answer this. */
+  /**
+   * Whether the server is ready: every version of every model ready, not draining, not
+   * closed. Both protocols answer this.
+   */
   isReady(): boolean {
     if (this.#closed || this.#draining) return false
-    for (const entry of this.#models.values()) if (!this.#serving(entry)) return false
+    for (const entry of this.#entries()) if (!this.#serving(entry)) return false
     return true
   }
 
@@ -280,24 +397,36 @@ export class ServedModels {
 
   /** Stops feeding the metrics from the pools (the registry is done with). */
   detach(): void {
-    for (const detach of this.#detach.splice(0)) detach()
+    for (const detach of this.#detach) detach()
+    this.#detach.clear()
   }
 
   /**
-   * The model `name`, at `version` (`undefined`: the server's choice, the one version
-   * served); `ModelNotFoundError` when there is none.
+   * The model `name` at `version`; with no version, the newest version ready to serve
+   * (the newest of all when none is, so its state says why); `ModelNotFoundError` when
+   * there is no such model or version.
    */
   model(name: string, version: string | undefined): ServedModel {
-    const entry = this.#models.get(name)
-    if (entry === undefined || (version !== undefined && version !== MODEL_VERSION)) throw new ModelNotFoundError(name, version)
-    return entry
+    const versions = this.#models.get(name)
+    if (versions === undefined) throw new ModelNotFoundError(name, version)
+    if (version !== undefined) {
+      const entry = versions.get(version)
+      if (entry === undefined) throw new ModelNotFoundError(name, version)
+      return entry
+    }
+    let newest: ModelEntry | undefined
+    for (const entry of versions.values()) {
+      if (this.#serving(entry)) return entry
+      newest ??= entry
+    }
+    return newest as ModelEntry
   }
 
   /** The model's pool once loaded; else `ModelNotReadyError` (with the load failure, if any). */
   poolOf(model: ServedModel): ServedPool {
     const state = model.state
     if (state.kind === 'ready') return state.pool
-    throw new ModelNotReadyError(model.name, state.kind === 'failed' ? state.error : undefined)
+    throw new ModelNotReadyError(model.name, state.kind === 'failed' ? state.error : undefined, model.version)
   }
 
   /**
@@ -307,7 +436,7 @@ export class ServedModels {
    */
   eachPool(step: (pool: ServedPool) => Promise<void> | undefined): Promise<unknown> {
     return Promise.all(
-      [...this.#models.values()].map((entry) =>
+      [...this.#entries()].map((entry) =>
         entry.state.kind === 'ready'
           ? step(entry.state.pool)
           : entry.loaded.then(() => (entry.state.kind === 'ready' ? step(entry.state.pool) : undefined)),
@@ -320,12 +449,27 @@ export class ServedModels {
    * token, or no token is required.
    */
   authorized(header: unknown): boolean {
-    const expected = this.#apiKeyDigest
-    if (expected === undefined) return true
-    if (typeof header !== 'string' || header.slice(0, 7).toLowerCase() !== 'bearer ') return false
-    // Both sides hashed to 32 bytes: the comparison takes the same time whatever the
-    // token's length or content.
-    return timingSafeEqual(sha256(header.slice(7).trim()), expected)
+    return bearerMatches(header, this.#apiKeyDigest)
+  }
+
+  /** The protocol extensions served (the server metadata's `extensions`): `model_repository` only when it is on. */
+  get extensions(): readonly string[] {
+    return this.control === undefined ? SERVER_EXTENSIONS : [...SERVER_EXTENSIONS, 'model_repository']
+  }
+
+  /** The model repository extension, when it is on. */
+  get control(): ModelControl | undefined {
+    return this.options.modelControl
+  }
+
+  /**
+   * Whether an `Authorization` value may make the model repository calls: the repository
+   * token (`repositoryToken`), not the inference bearer, when one is set; without one, the
+   * inference bearer (`apiKey`), so that a server guarded by a key never opens its
+   * management calls to anyone; with neither, no token.
+   */
+  authorizedControl(header: unknown): boolean {
+    return bearerMatches(header, this.#repositoryTokenDigest ?? this.#apiKeyDigest)
   }
 
   /** The door (admission gate and row-size estimate) of `pool`; its parked requests are refused on `close()`. */
@@ -393,10 +537,10 @@ export class ServedModels {
    * named (Triton lists the models it has loaded).
    */
   statistics(model?: ServedModel): ModelStatistics[] {
-    if (model !== undefined) return [statsCollectorOf(this.poolOf(model)).snapshot(model.name, MODEL_VERSION)]
+    if (model !== undefined) return [statsCollectorOf(this.poolOf(model)).snapshot(model.name, model.version)]
     const stats: ModelStatistics[] = []
-    for (const entry of this.#models.values()) {
-      if (entry.state.kind === 'ready') stats.push(statsCollectorOf(entry.state.pool).snapshot(entry.name, MODEL_VERSION))
+    for (const entry of this.#entries()) {
+      if (entry.state.kind === 'ready') stats.push(statsCollectorOf(entry.state.pool).snapshot(entry.name, entry.version))
     }
     return stats
   }

@@ -1,0 +1,30 @@
+/**
+ * The model repository extension's operations, protocol-neutral: what the HTTP routes
+ * (`/v2/repository/...`) and the gRPC RPCs ask of the server's model repository. The
+ * repository module implements it (src/repository/manager.ts); the served models hold
+ * it (`ServedModels.control`) with the token its calls take.
+ */
+
+/** One row of the repository index: a model, or one version of it. */
+export interface RepositoryIndexEntry {
+  readonly name: string
+  /** Omitted for a model that is not loaded. */
+  readonly version?: string
+  /** `READY`, `LOADING` or `UNAVAILABLE`, as Triton names them. */
+  readonly state: string
+  /** Why it is in that state ('' when ready). */
+  readonly reason: string
+}
+
+export interface ModelControl {
+  /** Every model of the repositories, loaded or not (`readyOnly`: the ready ones only). */
+  index(readyOnly: boolean): RepositoryIndexEntry[]
+  /**
+   * Loads `name`, or reloads it beside the version serving; `config` (JSON) replaces its
+   * config.pbtxt. Resolves once the new versions serve; rejects with the reason, the
+   * old versions still serving.
+   */
+  load(name: string, config: string | undefined): Promise<void>
+  /** Stops serving `name`: no new request, the admitted ones answered, then its pools closed. */
+  unload(name: string): Promise<void>
+}

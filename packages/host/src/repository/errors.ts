@@ -1,0 +1,42 @@
+/**
+ * The failures of a model repository (layout and config.pbtxt), each naming the file
+ * and, for a config, the line or field at fault. Registered in ../error-registry.ts.
+ */
+import { InferpoolError } from '@inferpool/core'
+
+/** A config.pbtxt that is not valid protobuf text for Triton's ModelConfig. */
+export class ModelConfigSyntaxError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_CONFIG_SYNTAX'
+  readonly file: string
+  readonly line: number | undefined
+  constructor(file: string, line: number | undefined, reason: string) {
+    super(ModelConfigSyntaxError.code, `${file}${line === undefined ? '' : `:${line}`}: ${reason}`, {
+      details: line === undefined ? { file } : { file, line },
+    })
+    this.file = file
+    this.line = line
+  }
+}
+
+/**
+ * A config.pbtxt field that would change how the model runs but is not supported
+ * (a sequence batcher, an ensemble, another platform), or a value out of range.
+ */
+export class UnsupportedModelConfigError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_CONFIG_UNSUPPORTED'
+  readonly field: string
+  constructor(model: string, field: string, reason: string) {
+    super(UnsupportedModelConfigError.code, `Model '${model}': \`${field}\` ${reason}`, { details: { model, field } })
+    this.field = field
+  }
+}
+
+/** A repository directory whose layout does not give a model to serve (no version directory, no model file). */
+export class ModelRepositoryLayoutError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_REPOSITORY_LAYOUT'
+  readonly path: string
+  constructor(path: string, reason: string) {
+    super(ModelRepositoryLayoutError.code, `${path}: ${reason}`, { details: { path } })
+    this.path = path
+  }
+}
