@@ -314,7 +314,8 @@ export class ThreadTransport implements ReplicaTransport {
           ticket.threadId = threadId
           this.#ledger.runStarted(record)
         },
-        (threadId) => this.#ledger.get(threadId)?.load !== 'failed',
+        // A thread the ledger has not seen yet is still starting: loading.
+        (threadId) => this.#ledger.get(threadId)?.load ?? 'loading',
       ),
     )
   }
