@@ -60,9 +60,13 @@ export function balancer(
     const ticket = (task as { [Piscina.queueOptionsSymbol]?: Ticket })[Piscina.queueOptionsSymbol]
     if (ticket?.target !== undefined) {
       const target = workers.find((w) => w.id === ticket.target)
-      // Gone since: any thread may answer it (a describe task harms none), so it never waits for good.
-      if (target !== undefined) {
-        if (!accepts(target.id) || target.currentUsage >= concurrency) return null
+      // Gone since, or out of service (overdue): any thread may answer it (a describe task
+      // harms none), so it never waits for good. Returning null for it would also end
+      // piscina's distribution round (`_onWorkerAvailable` stops at the first task its
+      // balancer places nowhere): the batches queued behind it would wait for the next
+      // worker event although other threads had room.
+      if (target !== undefined && accepts(target.id)) {
+        if (target.currentUsage >= concurrency) return null
         started(target.id, ticket)
         return target
       }
