@@ -65,3 +65,15 @@ export function modelLabelFor(options: Pick<ResolvedPoolOptions, 'model' | 'mode
   if (options.modelLabel !== '<bytes>') return options.modelLabel
   return typeof options.model === 'string' ? undefined : `<bytes: ${options.model.byteLength}>`
 }
+
+/**
+ * The options a pool keeps once its replicas have started. Process replicas load their
+ * transport's private copy (process/model-file.ts), a respawn too, so in process mode
+ * the bytes are let go (`model` becomes the label, which is all that is read of it from
+ * then on): the host would otherwise hold the whole model for the pool's life. Thread
+ * replicas need the bytes for every replacement.
+ */
+export function withoutUnneededBytes(options: ResolvedPoolOptions): ResolvedPoolOptions {
+  if (options.isolation !== 'process' || typeof options.model === 'string') return options
+  return { ...options, model: options.modelLabel }
+}
