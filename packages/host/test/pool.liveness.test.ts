@@ -163,6 +163,26 @@ describe('a replacement thread that dies while loading (piscina then stops repla
   })
 })
 
+describe('a replacement thread still loading', () => {
+  it('takes no batch while another thread has loaded: every request is served by the loaded one, none waits for the load', async () => {
+    // The hang outlasts the test (destroyed at its end), so a batch handed to the loading
+    // thread would never come back within the hang guard.
+    const { pool, control } = await flakyPool(2, { startupTimeoutMs: 600_000 })
+    control[RUN_CRASHES] = 1
+    control[LOAD_HANGS] = 1
+    // The crash ends one thread (its batch is re-run on the other); its replacement's load hangs.
+    expect(await within(pool.infer({ value: 1, crash: 'once' }))).toEqual({ status: 'fulfilled', value: 2 })
+    await poll(() => control[LOAD_ATTEMPTS] === 3, 'the replacement to start loading')
+
+    const outcomes = await within(Promise.all(Array.from({ length: 40 }, (_, value) => pool.infer({ value }))))
+    expect(outcomes).toEqual({ status: 'fulfilled', value: Array.from({ length: 40 }, (_, value) => value * 2) })
+    // The replacement never became ready (piscina gives it a seat only then): still loading, its first load only.
+    expect(pool.stats.replicas.map((r) => r.state).sort()).toEqual(['down', 'ready'])
+    expect(control[LOAD_ATTEMPTS]).toBe(3)
+    await pool.destroy()
+  })
+})
+
 describe('a replacement thread whose load fails (it lives, answering ERR_MODEL_LOAD)', () => {
   it('retries its load with the next batch: a transient failure fails no request', async () => {
     const { pool, control } = await flakyPool(1)

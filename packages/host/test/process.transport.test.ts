@@ -3,13 +3,15 @@
  * processes and real onnxruntime: what each kind of replica death does to the batches
  * in flight, and that nothing — no process, no slot file — outlives the transport.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { InferenceSession, Tensor } from 'onnxruntime-node'
+import { exposeGc } from '@inferpool/worker'
 import type { RunTask, TaskResult, TensorBatchOutput } from '@inferpool/worker'
 import { ModelLoadError, StartupTimeoutError } from '../src/errors.js'
+import { withoutUnneededBytes } from '../src/pool/model-bytes.js'
 import { resolvePoolOptions } from '../src/pool/options.js'
 import { ProcessTransport } from '../src/pool/process/index.js'
 import type { PoolOptions } from '../src/types.js'
@@ -85,6 +87,27 @@ describe('ProcessTransport', () => {
   })
   afterAll(async () => {
     await session?.release()
+  })
+
+  it('holds no model bytes once the private copy is written: the bytes it was given can be collected', async () => {
+    const gc = exposeGc()
+    expect(gc).toBeTypeOf('function')
+    // Made in a function of its own, so no reference of the test's outlives it but the WeakRef.
+    const start = (): { t: ProcessTransport; bytes: WeakRef<ArrayBufferLike> } => {
+      const model = new Uint8Array(readFileSync(models.demoMlp))
+      const t = new ProcessTransport(
+        { ...resolvePoolOptions({ model: models.demoMlp, isolation: 'process', replicas: 1 }), model, modelLabel: '<bytes>' },
+        {},
+      )
+      transports.push(t)
+      return { t, bytes: new WeakRef(model.buffer) }
+    }
+    const { t, bytes } = start()
+    expect((await t.start())?.inputs.map((i) => i.name)).toEqual(['input'])
+    // A WeakRef's target stays alive until the job that made it ends: collect in a later one.
+    await new Promise((resolve) => setImmediate(resolve))
+    ;(gc as () => void)()
+    expect(bytes.deref()).toBe(undefined)
   })
 
   it('returns, for batches of 1 then 128 rows (the slot grows), every row equal to onnxruntime in this process', async () => {
@@ -258,5 +281,16 @@ describe('ProcessTransport', () => {
       ok: false,
       failure: { kind: 'closed', reason: 'the replica processes were destroyed' },
     })
+  })
+})
+
+describe('the options a pool keeps once its replicas have started', () => {
+  it('hold no model bytes in process mode (the label in their place), and the same bytes in thread mode', () => {
+    const model = new Uint8Array([1, 2, 3])
+    const base = resolvePoolOptions({ model, replicas: 1 })
+    const threads = { ...base, model }
+    const processes = { ...resolvePoolOptions({ model, isolation: 'process', replicas: 1 }), model }
+    expect(withoutUnneededBytes(threads)).toBe(threads)
+    expect(withoutUnneededBytes(processes)).toEqual({ ...processes, model: '<bytes>' })
   })
 })

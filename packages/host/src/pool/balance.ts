@@ -3,8 +3,9 @@
  * load balancer, threads/piscina.ts; process replicas, process/process-transport.ts):
  * an idle replica first, else the least busy one with room below `capacity`
  * (`concurrency`: the batches a replica runs at once), the first of equals in the
- * transport's order. Only `eligible` replicas count (a replica being ended, one whose
- * load failed while a healthy one exists: each transport says which).
+ * transport's order. Only `eligible` replicas count (each transport says which: a
+ * process replica only once it is ready; thread replicas in tiers, loaded ones first,
+ * then loading, then failed, since piscina offers its balancer threads still loading).
  */
 
 /**

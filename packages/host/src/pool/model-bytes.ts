@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { ModelLoadError } from '../errors.js'
+import { externalDataFiles } from './external-data.js'
 import type { ResolvedPoolOptions } from './options.js'
 
 /** The model of a pool, as read once at its creation. */
@@ -52,9 +53,33 @@ export async function readModelBytes(model: string | Uint8Array): Promise<ModelB
   } else {
     source = model
   }
+  refuseExternalData(source, typeof model === 'string' ? model : `<bytes: ${model.byteLength}>`)
   const bytes = new Uint8Array(new SharedArrayBuffer(source.byteLength))
   bytes.set(source)
   return { bytes, sha256: sha256Of(bytes) }
+}
+
+/**
+ * A model whose tensor data lives in files beside it (ONNX external data) cannot be
+ * served from bytes read once: ORT would look for those files relative to the working
+ * directory, and a file changed on disk would change a loaded version. Refused here,
+ * at `createPool`, naming the files, rather than failing in every replica.
+ */
+function refuseExternalData(source: Uint8Array, model: string): void {
+  let files: string[]
+  try {
+    files = externalDataFiles(source)
+  } catch {
+    // Not a protobuf at all: ORT's load reports it, with its own message.
+    return
+  }
+  if (files.length === 0) return
+  throw new ModelLoadError(
+    `Failed to load model ${model}: its tensor data is kept in external file${files.length > 1 ? 's' : ''} ${files.join(', ')} ` +
+      `(ONNX external data), which inferpool does not load: it reads a model once, as one file, so that every replica runs ` +
+      `the same bytes. Save the model with its data inside (it must be under 2 GB).`,
+    { details: { model, externalData: files } },
+  )
 }
 
 /**
@@ -64,4 +89,16 @@ export async function readModelBytes(model: string | Uint8Array): Promise<ModelB
 export function modelLabelFor(options: Pick<ResolvedPoolOptions, 'model' | 'modelLabel'>): string | undefined {
   if (options.modelLabel !== '<bytes>') return options.modelLabel
   return typeof options.model === 'string' ? undefined : `<bytes: ${options.model.byteLength}>`
+}
+
+/**
+ * The options a pool keeps once its replicas have started. Process replicas load their
+ * transport's private copy (process/model-file.ts), a respawn too, so in process mode
+ * the bytes are let go (`model` becomes the label, which is all that is read of it from
+ * then on): the host would otherwise hold the whole model for the pool's life. Thread
+ * replicas need the bytes for every replacement.
+ */
+export function withoutUnneededBytes(options: ResolvedPoolOptions): ResolvedPoolOptions {
+  if (options.isolation !== 'process' || typeof options.model === 'string') return options
+  return { ...options, model: options.modelLabel }
 }

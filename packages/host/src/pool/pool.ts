@@ -33,7 +33,7 @@ import { tensorCodec } from './codecs/tensor.js'
 import { userCodec } from './codecs/user.js'
 import { RetryPolicy } from './retry-policy.js'
 import { PoolDescription } from './metadata.js'
-import { readModelBytes } from './model-bytes.js'
+import { readModelBytes, withoutUnneededBytes } from './model-bytes.js'
 import { buildModelShape } from './model-shape.js'
 import { resolvePoolOptions } from './options.js'
 import type { ResolvedPoolOptions } from './options.js'
@@ -126,6 +126,8 @@ async function startPool(
     onRebuild: (event) => notify(observers, 'onRebuild', event),
   })
   const description = await transport.start()
+  // What the pool keeps for its life holds no model bytes that no replica will read again.
+  options = withoutUnneededBytes(options)
 
   let codec: Codec<unknown>
   let about: PoolDescription

@@ -94,11 +94,17 @@ export class ProcessTransport implements ReplicaTransport {
   private closing: Promise<void> | undefined
   /** The private copy of the model the processes load (built-in worker, model given as bytes). */
   private modelFile: ModelFile | undefined
+  /** How replicas' messages name the model (model-bytes.ts `modelLabelFor`), taken before the bytes are let go. */
+  private readonly modelLabel: string | undefined
+  /** The pool's options; `model` becomes the private copy's path once it is written (see `start`). */
+  private options: ResolvedPoolOptions
 
   constructor(
-    private readonly options: ResolvedPoolOptions,
+    options: ResolvedPoolOptions,
     private readonly events: TransportEvents = {},
   ) {
+    this.options = options
+    this.modelLabel = modelLabelFor(options)
     this.module = options.worker ?? fileURLToPath(import.meta.resolve('@inferpool/worker/onnx-worker'))
     this.seats = Array.from({ length: options.replicas }, (_, id) => ({
       id,
@@ -122,6 +128,9 @@ export class ProcessTransport implements ReplicaTransport {
     if (this.options.worker === null && typeof model !== 'string') {
       const file = await ModelFile.write(model)
       this.modelFile = file
+      // Every process, a respawn too, loads the copy: keeping the bytes would hold the
+      // whole model in the host's memory for the pool's life, for nothing.
+      this.options = { ...this.options, model: file.path }
       // Destroyed while writing: nothing else will remove it.
       if (this.phase !== 'starting') {
         await file.remove()
@@ -440,13 +449,12 @@ export class ProcessTransport implements ReplicaTransport {
     // (a SharedArrayBuffer) cannot cross processes.
     const ids = options.deviceIds
     const onnx: OnnxWorkerOptions = {
-      model: this.modelFile?.path ?? options.model,
+      model: options.model,
       session: options.session,
       deviceIds: ids.length === 0 ? [] : [ids[replica % ids.length] as number],
     }
     if (this.modelFile !== undefined && options.modelSha256 !== undefined) onnx.sha256 = options.modelSha256
-    const label = modelLabelFor(options)
-    if (label !== undefined) onnx.label = label
+    if (this.modelLabel !== undefined) onnx.label = this.modelLabel
     return onnx
   }
 }

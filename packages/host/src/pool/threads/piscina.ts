@@ -7,6 +7,7 @@ import { Piscina } from 'piscina'
 import type { WorkerBootData } from '@inferpool/worker'
 import { leastBusy } from '../balance.js'
 import type { ResolvedPoolOptions } from '../options.js'
+import type { ThreadLoad } from './ledger.js'
 
 /** The piscina worker interface as `workerCreate` and the load balancer get it. */
 export interface PiscinaWorkerInterface {
@@ -34,36 +35,50 @@ export function onnxWorkerPath(): string {
  * Chooses a thread for a task by the pools' one replica rule (../balance.ts `leastBusy`:
  * an idle thread first, else the least used one below `concurrency`), skipping threads that `accepts` refuses
  * (overdue ones: out of service), and telling `started` which thread got which task.
- * A thread whose load failed (`loaded` false) would only fail the batch: it is chosen
- * only while no thread has loaded, busy or not (the batch then retries its load, and
- * fails with the load's error if that fails again), so a healthy replica serves every
- * batch while a failed one is down.
+ * Threads are chosen in tiers of `loadState`: a loaded thread whenever one exists, busy
+ * or not (the batch waits for its room); a thread still loading only while none has
+ * loaded; a thread whose load failed only while none has loaded or is loading (the
+ * batch then retries its load, and fails with the load's error if that fails again).
+ * piscina hands its balancer every thread, ready or not (`_onWorkerAvailable`), so
+ * without the tiers a replacement still loading would take a batch that then waits for
+ * its whole load (and fails with it) while a loaded thread had room.
  */
 export function balancer(
   concurrency: number,
   accepts: (threadId: number) => boolean,
   started: (threadId: number, ticket: Ticket | undefined) => void,
-  loaded: (threadId: number) => boolean = () => true,
+  loadState: (threadId: number) => ThreadLoad = () => 'loaded',
 ): (task: object, workers: PiscinaWorkerInterface[]) => PiscinaWorkerInterface | null {
   const usage = (worker: PiscinaWorkerInterface): number => worker.currentUsage
-  // Made once, not per task: a thread that has loaded, and (the fallback) one whose load failed.
-  const healthyThread = (worker: PiscinaWorkerInterface): boolean => accepts(worker.id) && loaded(worker.id)
-  const failedThread = (worker: PiscinaWorkerInterface): boolean => accepts(worker.id) && !loaded(worker.id)
+  // Made once, not per task: one predicate per tier.
+  const inTier =
+    (state: ThreadLoad) =>
+    (worker: PiscinaWorkerInterface): boolean =>
+      accepts(worker.id) && loadState(worker.id) === state
+  const tiers = [inTier('loaded'), inTier('loading'), inTier('failed')]
   return (task, workers) => {
     const ticket = (task as { [Piscina.queueOptionsSymbol]?: Ticket })[Piscina.queueOptionsSymbol]
     if (ticket?.target !== undefined) {
       const target = workers.find((w) => w.id === ticket.target)
-      // Gone since: any thread may answer it (a describe task harms none), so it never waits for good.
-      if (target !== undefined) {
-        if (!accepts(target.id) || target.currentUsage >= concurrency) return null
+      // Gone since, or out of service (overdue): any thread may answer it (a describe task
+      // harms none), so it never waits for good. Returning null for it would also end
+      // piscina's distribution round (`_onWorkerAvailable` stops at the first task its
+      // balancer places nowhere): the batches queued behind it would wait for the next
+      // worker event although other threads had room.
+      if (target !== undefined && accepts(target.id)) {
+        if (target.currentUsage >= concurrency) return null
         started(target.id, ticket)
         return target
       }
     }
-    // Some healthy thread exists: wait for it rather than fall back.
-    const healthy = leastBusy(workers, concurrency, usage, healthyThread)
-    const candidate = healthy === undefined ? (leastBusy(workers, concurrency, usage, failedThread) ?? null) : healthy
-    if (candidate !== null) started(candidate.id, ticket)
+    // The first tier with an eligible thread decides: wait for it rather than fall back.
+    let candidate: PiscinaWorkerInterface | null | undefined
+    for (const tier of tiers) {
+      candidate = leastBusy(workers, concurrency, usage, tier)
+      if (candidate !== undefined) break
+    }
+    if (candidate === undefined || candidate === null) return null
+    started(candidate.id, ticket)
     return candidate
   }
 }

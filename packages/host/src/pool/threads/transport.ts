@@ -314,7 +314,8 @@ export class ThreadTransport implements ReplicaTransport {
           ticket.threadId = threadId
           this.#ledger.runStarted(record)
         },
-        (threadId) => this.#ledger.get(threadId)?.load !== 'failed',
+        // A thread the ledger has not seen yet is still starting: loading.
+        (threadId) => this.#ledger.get(threadId)?.load ?? 'loading',
       ),
     )
   }
@@ -422,7 +423,8 @@ export class ThreadTransport implements ReplicaTransport {
     )
     const timer = setTimeout(() => {
       this.#loadRetries.set(record.threadId, { attempt: attempt + 1, timer: undefined })
-      if (this.#stopping || record.exited || record.load !== 'failed') return
+      // Overdue since the retry was planned: out of service, ended once its run returns.
+      if (this.#stopping || record.exited || record.overdue !== undefined || record.load !== 'failed') return
       const ticket: Ticket = { threadId: undefined, target: record.threadId }
       const task = { kind: 'describe', batchId: 0, payload: undefined, [QUEUE_OPTIONS]: ticket }
       record.tag.piscina.run(task).then(
