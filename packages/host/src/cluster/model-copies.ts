@@ -7,7 +7,7 @@
  * replaced or truncated on disk afterwards reaches no process. The primary removes the
  * copies when it exits.
  *
- * The copies travel to the server processes in their environment ({@link MODEL_COPIES_ENV}),
+ * The copies travel to the server processes in their environment (`INFERPOOL_MODEL_COPIES`),
  * a JSON map from the flag's path to the copy's path and SHA-256.
  */
 import cluster from 'node:cluster'
@@ -17,7 +17,7 @@ import { ModelFile } from '../pool/process/model-file.js'
 import type { Pool } from '../types.js'
 
 /** The environment variable that carries the primary's copies to a server process. */
-export const MODEL_COPIES_ENV = 'INFERPOOL_MODEL_COPIES'
+const MODEL_COPIES_ENV = 'INFERPOOL_MODEL_COPIES'
 
 /** One `--model` file as the primary read it. */
 interface ModelCopy {
