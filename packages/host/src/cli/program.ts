@@ -9,6 +9,7 @@ import { batcherDefaults } from '@inferpool/core'
 import { Command, Option } from 'commander'
 import { exposeGc } from '@inferpool/worker'
 import { runClusterPrimary } from '../cluster/primary.js'
+import { poolFromPrimaryCopy } from '../cluster/model-copies.js'
 import { joinCluster } from '../cluster/worker.js'
 import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
 import { POOL_DEFAULTS, createPool, defaultIntraOpThreads } from '../pool/index.js'
@@ -369,7 +370,10 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     }
   }
   // Pools load while the server already answers /v2/health/live (ready comes after).
-  const pools = new Map<string, Promise<Pool> | Map<string, Promise<Pool>>>(models.map((m) => [m.name, createPool(poolOptions(m.path))]))
+  // In a cluster, a --model file comes from the primary's copy, read once for every process (a replacement too).
+  const pools = new Map<string, Promise<Pool> | Map<string, Promise<Pool>>>(
+    models.map((m) => [m.name, poolFromPrimaryCopy(m.path, (path) => createPool(poolOptions(path)))]),
+  )
   for (const model of repositoryModels) {
     const versions = new Map(model.versions.map((v) => [v.version, createPool(repositoryPoolOptions(model, v.file, poolOptions(v.file)))]))
     pools.set(model.name, versions)

@@ -17,12 +17,16 @@
  *   A second signal kills them all at once.
  * - The processes end with the primary: node:cluster makes a server process exit as
  *   soon as its IPC channel to the primary closes, whatever ended the primary.
+ * - Before the first fork it reads each `--model` file once into a private copy that
+ *   every process, a replacement too, loads (./model-copies.ts); the copies go with it.
  */
 import cluster from 'node:cluster'
 import type { Worker } from 'node:cluster'
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client'
 import { restartDelayMs } from '../backoff.js'
 import { COLLECT_TIMEOUT_MS, isOurs } from './messages.js'
+import { copyModels } from './model-copies.js'
+import type { ModelCopies } from './model-copies.js'
 import type { MetricsJson, ToPrimary, ToServer } from './messages.js'
 
 /** Longest extra wait, past `shutdownTimeoutMs`, for a draining process before it is killed. */
@@ -31,6 +35,8 @@ export const HARD_STOP_GRACE_MS = 5_000
 export interface ClusterOptions {
   /** Server processes to run. */
   processes: number
+  /** The `--model` files: read once here, before the first fork, and loaded by every process from a private copy. */
+  model?: ReadonlyArray<{ readonly path: string }>
   /** The servers' own `shutdownTimeoutMs`: how long the primary waits for a drain. */
   shutdownTimeoutMs: number
   log(line: string): void
@@ -69,6 +75,7 @@ class ClusterPrimary {
   #hardStop: NodeJS.Timeout | undefined
   #finish: ((code: number) => void) | undefined
   #nextId = 0
+  #models: ModelCopies | undefined
   /** Per process, the scrapes waiting for its own metrics, by request id. */
   readonly #collecting = new Map<Worker, Map<number, (metrics: MetricsJson | undefined) => void>>()
 
@@ -106,19 +113,26 @@ class ClusterPrimary {
     })
   }
 
-  run(): Promise<number> {
+  async run(): Promise<number> {
+    try {
+      this.#models = await copyModels((this.#options.model ?? []).map((m) => m.path))
+    } catch (error) {
+      this.#options.error(`inferpool: a model failed to load: ${(error as Error).message}`)
+      return 1
+    }
     const done = new Promise<number>((resolve) => (this.#finish = resolve))
     for (const signal of SIGNALS) process.on(signal, this.#onSignal)
     this.#options.log(`inferpool: starting ${this.#slots.length} server processes…`)
     for (const slot of this.#slots) this.#fork(slot)
-    return done.finally(() => {
+    return done.finally(async () => {
       for (const signal of SIGNALS) process.off(signal, this.#onSignal)
+      await this.#models?.remove()
     })
   }
 
   #fork(slot: Slot): void {
     slot.respawn = undefined
-    const worker = cluster.fork({ INFERPOOL_PROCESS_INDEX: String(slot.index) })
+    const worker = cluster.fork({ ...this.#models?.env, INFERPOOL_PROCESS_INDEX: String(slot.index) })
     slot.worker = worker
     slot.ready = false
     this.#collecting.set(worker, new Map())
