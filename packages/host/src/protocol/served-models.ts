@@ -414,9 +414,11 @@ export class ServedModels {
       if (entry === undefined) throw new ModelNotFoundError(name, version)
       return entry
     }
+    // The newest loaded version. Replica health (#serving) is not asked here: it reads the
+    // pool's whole stats snapshot, far too dear for every request; readiness asks it.
     let newest: ModelEntry | undefined
     for (const entry of versions.values()) {
-      if (this.#serving(entry)) return entry
+      if (entry.state.kind === 'ready') return entry
       newest ??= entry
     }
     return newest as ModelEntry
