@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { buildModel, node, serializeModel } from '@inferpool/model-builder'
+import { buildMatrixPower, serializeModel } from '@inferpool/model-builder'
 import { MODEL_DIR_PREFIX } from '../src/pool/process/model-file.js'
 import { metric, post } from './server-helpers.js'
 import { childPids, poll, startServe, stopAll, tryGet } from './serve-process.js'
@@ -20,24 +20,8 @@ afterEach(stopAll)
 const scratch = mkdtempSync(join(tmpdir(), 'inferpool-cluster-model-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-/** y = x^power for square matrices x [batch, n, n], by repeated MatMul. */
-function matrixPower(power: number): Uint8Array {
-  const nodes = []
-  let last = 'x'
-  for (let p = 2; p <= power; p++) {
-    const out = p === power ? 'y' : `x${p}`
-    nodes.push(node('MatMul', [last, 'x'], [out]))
-    last = out
-  }
-  return serializeModel(
-    buildModel({
-      name: `matrix-power-${power}`,
-      inputs: [{ name: 'x', type: 'float32', dims: ['batch', 'n', 'n'] }],
-      outputs: [{ name: 'y', type: 'float32', dims: ['batch', 'n', 'n'] }],
-      nodes,
-    }),
-  )
-}
+/** y = x^power for square matrices x [batch, n, n] (model-builder's buildMatrixPower). */
+const matrixPower = (power: number): Uint8Array => serializeModel(buildMatrixPower(power))
 
 const onesRequest = { inputs: [{ name: 'x', shape: [1, 2, 2], datatype: 'FP32', data: [1, 1, 1, 1] }] }
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { buildModel, node, serializeModel } from '@inferpool/model-builder'
+import { buildMatrixPower, serializeModel } from '@inferpool/model-builder'
 import { createPool, serve } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { models, recordingLogger, workers } from './fixtures/models.js'
@@ -34,24 +34,8 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.destroy()))
 })
 
-/** y = x^power for square matrices x [batch, n, n], by repeated MatMul. */
-function matrixPower(power: number): Uint8Array {
-  const nodes = []
-  let last = 'x'
-  for (let p = 2; p <= power; p++) {
-    const out = p === power ? 'y' : `x${p}`
-    nodes.push(node('MatMul', [last, 'x'], [out]))
-    last = out
-  }
-  return serializeModel(
-    buildModel({
-      name: `matrix-power-${power}`,
-      inputs: [{ name: 'x', type: 'float32', dims: ['batch', 'n', 'n'] }],
-      outputs: [{ name: 'y', type: 'float32', dims: ['batch', 'n', 'n'] }],
-      nodes,
-    }),
-  )
-}
+/** y = x^power for square matrices x [batch, n, n] (model-builder's buildMatrixPower). */
+const matrixPower = (power: number): Uint8Array => serializeModel(buildMatrixPower(power))
 
 const ones: RowInput = { x: { data: new Float32Array(4).fill(1), dims: [2, 2] } }
 

@@ -48,6 +48,7 @@ export {
   buildFixedBatch,
   buildFp16,
   buildHardcodedBatch1,
+  buildMatrixPower,
   buildMultiIo,
   buildPoison,
   buildStrings,

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { Tensor } from 'onnxruntime-node'
 import {
+  buildMatrixPower,
   DEMO_MLP_SIZES,
   demoMlpWeights,
   fixedBatchWeights,
@@ -12,6 +13,7 @@ import {
   multiIoReference,
   poisonReference,
   poisonTable,
+  serializeModel,
   TOKEN_POOL_DIM,
   tokenPoolReference,
   tokenPoolWeights,
@@ -262,5 +264,19 @@ describe('multi-io.onnx', () => {
     expect(out.b_sum.dims).toEqual([2])
     expect(out.b_sum.data).toEqual(Float64Array.from([5, 2147483648]))
     expect(out.b_sum.data).toEqual(ref.bSum)
+  })
+})
+
+describe('buildMatrixPower', () => {
+  it('computes x^power of each square matrix, telling x⁴ from x³ on a matrix of ones', async () => {
+    const ones = new Tensor('float32', new Float32Array(8).fill(1), [2, 2, 2])
+    const fourth = await openSession(serializeModel(buildMatrixPower(4)))
+    const third = await openSession(serializeModel(buildMatrixPower(3)))
+    expect(Array.from((await fourth.run({ x: ones })).y.data as Float32Array)).toEqual([8, 8, 8, 8, 8, 8, 8, 8])
+    expect(Array.from((await third.run({ x: ones })).y.data as Float32Array)).toEqual([4, 4, 4, 4, 4, 4, 4, 4])
+  })
+
+  it('refuses a power below 2', () => {
+    expect(() => buildMatrixPower(1)).toThrow(new RangeError('Expected `power` to be an integer >= 2, got `1`'))
   })
 })

@@ -4,7 +4,7 @@
  * of mixed element types.
  */
 import { buildModel } from '../graph.js'
-import { add, cast, gather, gemm, identity, mul, reduceSum, reshape, slice, squeeze } from '../nodes.js'
+import { add, cast, gather, gemm, identity, matMul, mul, reduceSum, reshape, slice, squeeze } from '../nodes.js'
 import { mulberry32, uniformFloat32 } from '../prng.js'
 import type { OnnxTypes } from '../proto.js'
 import { floatTensor, int64Vector, tensor } from '../tensor.js'
@@ -228,5 +228,30 @@ export function buildStrings(): OnnxTypes.ModelProto {
     inputs: [{ name: 'text', type: 'string', dims: ['batch', 2] }],
     outputs: [{ name: 'echo', type: 'string', dims: ['batch', 2] }],
     nodes: [identity('text', 'echo')],
+  })
+}
+
+/**
+ * `y = x^power` for square matrices x `[batch, n, n]`, by repeated MatMul: two models of
+ * the same shape whose answers tell them apart (for a 2×2 matrix of ones, x⁴ is all 8s
+ * and x³ all 4s), and whose run time grows with `n` — what tests of a model file
+ * replaced on disk need.
+ */
+export function buildMatrixPower(power: number): OnnxTypes.ModelProto {
+  if (!Number.isInteger(power) || power < 2) {
+    throw new RangeError(`Expected \`power\` to be an integer >= 2, got \`${String(power)}\``)
+  }
+  const nodes = []
+  let last = 'x'
+  for (let p = 2; p <= power; p++) {
+    const out = p === power ? 'y' : `x${p}`
+    nodes.push(matMul(last, 'x', out))
+    last = out
+  }
+  return buildModel({
+    name: `matrix-power-${power}`,
+    inputs: [{ name: 'x', type: 'float32', dims: ['batch', 'n', 'n'] }],
+    outputs: [{ name: 'y', type: 'float32', dims: ['batch', 'n', 'n'] }],
+    nodes,
   })
 }
