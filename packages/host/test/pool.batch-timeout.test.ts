@@ -5,34 +5,18 @@
  * until the run returns. The risky part runs in a child process, so a regression
  * aborts the child, not vitest.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { jsonLines, runNode } from './process-helpers.js'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const childScript = fileURLToPath(new URL('./fixtures/batch-timeout-child.mjs', import.meta.url))
-const hostDir = fileURLToPath(new URL('..', import.meta.url))
 /** The issue's reproduction: densenet121 runs for tens of ms per row on these machines. */
 const densenet = fileURLToPath(new URL('../../../fixtures/models/third-party/light_densenet121.onnx', import.meta.url))
 const scratch = mkdtempSync(join(tmpdir(), 'inferpool-batch-timeout-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
-
-function run(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, args, { cwd: hostDir, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  return new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
-}
-
-const lines = (stdout: string): unknown[] =>
-  stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as unknown)
 
 const fast = { status: 'fulfilled', y: [0.5] }
 
@@ -41,14 +25,14 @@ describe('a batch that outlasts batchTimeoutMs inside a native run', () => {
     // The slow row (x [4000, 4000], three matrix products) runs for seconds; 1 s is far
     // below it and far above a 2×2 row, so no outcome depends on this machine's speed.
     const model = join(scratch, 'matrix-power.onnx')
-    const { code, signal, stdout, stderr } = await run([childScript, model, '1000'])
+    const { code, signal, stdout, stderr } = await runNode([childScript, model, '1000'])
     // The one line on stderr is the pool's log of the replacement (the default logger is the console).
     expect({ code, signal, stderr: stderr.replace(/replica [01] of/, 'replica N of') }).toEqual({
       code: 0,
       signal: null,
       stderr: `inferpool: replica N of ${model}: a batch ran past batchTimeoutMs (1000 ms); starting a replacement; 1 of 2 replicas ready\n`,
     })
-    expect(lines(stdout)).toEqual([
+    expect(jsonLines(stdout)).toEqual([
       {
         step: 'slow',
         status: 'rejected',
@@ -79,7 +63,7 @@ describe('a batch that outlasts batchTimeoutMs inside a native run', () => {
       await pool.close()
       process.stdout.write(outcome + '\\n')
     `
-    const { code, signal, stdout, stderr } = await run(['--input-type=module', '-e', script])
+    const { code, signal, stdout, stderr } = await runNode(['--input-type=module', '-e', script])
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
     expect(['ERR_BATCH_TIMEOUT\n', 'served\n']).toContain(stdout)
   })

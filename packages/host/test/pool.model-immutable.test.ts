@@ -21,11 +21,10 @@ import { createPool, serve } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { models, recordingLogger, workers } from './fixtures/models.js'
 import { grpcClient } from './grpc-helpers.js'
-import { poll } from './process-helpers.js'
+import { jsonLines, poll, runNode } from './process-helpers.js'
 import { http, metric } from './server-helpers.js'
 
 const childScript = fileURLToPath(new URL('./fixtures/replaced-model-child.mjs', import.meta.url))
-const hostDir = fileURLToPath(new URL('..', import.meta.url))
 const scratch = mkdtempSync(join(tmpdir(), 'inferpool-model-immutable-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
@@ -52,21 +51,6 @@ async function answers(pool: Pool<RowInput, RowOutput>): Promise<unknown[]> {
   return [...new Set([...sequential, ...concurrent].map((o) => JSON.stringify(o)))].map((o) => JSON.parse(o) as unknown)
 }
 
-function runChild(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, args, { cwd: hostDir, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  return new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
-}
-
-const lines = (stdout: string): unknown[] =>
-  stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as unknown)
-
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 const eights = { status: 'fulfilled', y: [8] }
 
@@ -75,10 +59,10 @@ describe('worker threads: a replacement thread runs the bytes the pool loaded', 
     ['replaced by another valid model', 'replace'],
     ['truncated to nothing', 'truncate'],
   ] as const)('the file %s, then a thread replaced: every answer comes from the loaded model', async (_name, mode) => {
-    const { code, signal, stdout, stderr } = await runChild([childScript, scratch, mode])
+    const { code, signal, stdout, stderr } = await runNode([childScript, scratch, mode])
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
     const loadedSha = sha256(matrixPower(4))
-    const steps = lines(stdout) as Array<{ step: string; sha256?: string }>
+    const steps = jsonLines(stdout) as Array<{ step: string; sha256?: string }>
     expect(steps.map(({ sha256: _, ...rest }) => rest)).toEqual([
       { step: 'loaded', outcome: eights },
       { step: 'slow', status: ['ERR_BATCH_TIMEOUT', 'ERR_BATCH_TIMEOUT'] },

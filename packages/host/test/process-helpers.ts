@@ -1,5 +1,7 @@
 /** Helpers for tests of process-isolated replicas: real child processes, observed from outside. */
+import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { TRANSFER_FILE_DIR } from '@inferpool/worker'
 
 /**
@@ -45,3 +47,23 @@ export function childrenOf(pid: number): number[] {
   }
   return children
 }
+
+/** The host package's folder: the working directory of the child scripts the tests run. */
+const hostDir = fileURLToPath(new URL('..', import.meta.url))
+
+/** Runs `node args…` in the host package's folder; resolves once it ends, with all it printed. */
+export function runNode(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, args, { cwd: hostDir, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  return new Promise((resolve) => proc.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
+}
+
+/** A child's output of one JSON value per line, parsed. */
+export const jsonLines = (stdout: string): unknown[] =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as unknown)
