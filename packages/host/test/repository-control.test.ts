@@ -197,6 +197,32 @@ describe('model repository control', () => {
     ]).toEqual([1, 1, 1])
   })
 
+  it('warms a new version with its model_warmup samples before it serves, and keeps the old version when a sample cannot be built', async () => {
+    const [oldY, newY] = await Promise.all([reference(oldModel), reference(newModel)])
+    const sample = (data: string): string =>
+      `model_warmup [ { batch_size: 4 count: 3 inputs { key: "x" value: { data_type: TYPE_FP32 dims: [ 8 ] ${data} } } } ]`
+    const root = repository(sample('zero_data: true'))
+    const { url, client } = await start(root)
+    expect((await manage(url, 'models/m/load')).status).toBe(200)
+    // batch_size rows, count times, through the new version's pool before any request.
+    expect(metric((await http(`${url}/metrics`)).text, 'inferpool_rows_submitted_total', { model: 'm' })).toBe(12)
+
+    writeFileSync(join(root, 'm', 'config.pbtxt'), sample('input_data_file: "x.bin"'))
+    addVersion(root, '2', newModel)
+    const failed = await manage(url, 'models/m/load')
+    expect([failed.status, (failed.json as { error: string }).error]).toEqual([
+      400,
+      `Model 'm': \`model_warmup[0].inputs["x"].input_data_file\` names ${join(root, 'm', 'warmup', 'x.bin')}, which does not exist`,
+    ])
+    expect(await answerOf('http', url, client)).toBe(`1: ${oldY.join(',')}`)
+
+    mkdirSync(join(root, 'm', 'warmup'))
+    writeFileSync(join(root, 'm', 'warmup', 'x.bin'), new Uint8Array(Float32Array.from(input).buffer))
+    expect((await manage(url, 'models/m/load')).status).toBe(200)
+    expect(metric((await http(`${url}/metrics`)).text, 'inferpool_rows_submitted_total', { model: 'm' })).toBe(12)
+    expect(await answerOf('grpc', url, client)).toBe(`2: ${newY.join(',')}`)
+  })
+
   it('answers the requests in flight when a model is unloaded, then refuses the model', async () => {
     const root = repository()
     const { url, server, client } = await start(root)

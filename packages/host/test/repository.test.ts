@@ -18,6 +18,7 @@ import {
   readRepositories,
   repositoryPoolOptions,
   UnsupportedModelConfigError,
+  warmupRows,
 } from '@inferpool/host'
 import { demoModel, demoRequest, demoRows, http, post, repoModel } from './server-helpers.js'
 import { startServe, stopAll } from './serve-process.js'
@@ -71,6 +72,7 @@ describe('repository layout', () => {
       placement: { kind: 'cpu' },
       session: {},
       modelFilename: 'model.onnx',
+      warmup: [],
       ignored: [],
     })
   })
@@ -240,6 +242,123 @@ describe('config.pbtxt', () => {
     )
     expect(error).toBeInstanceOf(ProviderUnavailableError)
     expect((error as Error).message).toContain('ONNXRUNTIME_NODE_INSTALL=cuda12')
+  })
+})
+
+describe('model_warmup', () => {
+  const multiIo = repoModel('multi-io.onnx')
+  const warmupConfig = (inputs: string, sample = 'batch_size: 2 count: 3'): string =>
+    `max_batch_size: 4\nmodel_warmup [ { name: "s" ${sample} ${inputs} } ]`
+  const a = (data: string, dims = '[ 3 ]'): string => `inputs { key: "a" value: { data_type: TYPE_FP32 dims: ${dims} ${data} } }`
+  const b = (data: string): string => `inputs { key: "b" value: { data_type: TYPE_INT32 dims: [ 2 ] ${data} } }`
+
+  it('reads the samples of model_warmup, and refuses a bad one naming its field', () => {
+    const cases: Record<string, string> = {
+      good: warmupConfig(`${a('input_data_file: "a.bin"')} ${b('random_data: true')}`),
+      zero: warmupConfig(a('zero_data: true'), 'batch_size: 0'),
+      over: warmupConfig(a('zero_data: true'), 'batch_size: 5'),
+      nobatch: `max_batch_size: 0\nmodel_warmup [ { batch_size: 2 ${a('zero_data: true')} } ]`,
+      dynamic: warmupConfig(a('zero_data: true', '[ -1 ]')),
+      nodata: warmupConfig(a('')),
+      escape: warmupConfig(a('input_data_file: "../config.pbtxt"')),
+      notype: warmupConfig('inputs { key: "a" value: { dims: [ 3 ] zero_data: true } }'),
+      noinputs: warmupConfig(''),
+    }
+    const root = repository(
+      Object.fromEntries(Object.keys(cases).map((name) => [name, { config: cases[name], versions: { '1': multiIo } }])),
+    )
+    const good = readModel(root, 'good').config.warmup
+    expect(good).toEqual([
+      {
+        field: 'model_warmup[0]',
+        name: 's',
+        batchSize: 2,
+        count: 3,
+        inputs: new Map([
+          ['a', { dataType: 'TYPE_FP32', dims: [3], data: { kind: 'file', file: 'a.bin' } }],
+          ['b', { dataType: 'TYPE_INT32', dims: [2], data: { kind: 'random' } }],
+        ]),
+      },
+    ])
+    const errors = Object.keys(cases)
+      .slice(1)
+      .map((name) => thrown(() => readModel(root, name)) as UnsupportedModelConfigError)
+    expect(errors.map((e) => [e.code, e.message])).toEqual([
+      ['ERR_MODEL_CONFIG_UNSUPPORTED', "Model 'zero': `model_warmup[0].batch_size` must be >= 1, got 0"],
+      ['ERR_MODEL_CONFIG_UNSUPPORTED', "Model 'over': `model_warmup[0].batch_size` must be <= max_batch_size 4, got 5"],
+      [
+        'ERR_MODEL_CONFIG_UNSUPPORTED',
+        "Model 'nobatch': `model_warmup[0].batch_size` must be 1 for a model with max_batch_size 0 (no batching), got 2",
+      ],
+      [
+        'ERR_MODEL_CONFIG_UNSUPPORTED',
+        'Model \'dynamic\': `model_warmup[0].inputs["a"].dims` must be sizes >= 1 (a warmup tensor has a fixed shape), got -1',
+      ],
+      [
+        'ERR_MODEL_CONFIG_UNSUPPORTED',
+        'Model \'nodata\': `model_warmup[0].inputs["a"]` must set one of zero_data, random_data or input_data_file, got none',
+      ],
+      [
+        'ERR_MODEL_CONFIG_UNSUPPORTED',
+        "Model 'escape': `model_warmup[0].inputs[\"a\"].input_data_file` must name a file in the model's warmup/ directory, got '../config.pbtxt'",
+      ],
+      [
+        'ERR_MODEL_CONFIG_UNSUPPORTED',
+        'Model \'notype\': `model_warmup[0].inputs["a"].data_type` must be set to the data type of the input',
+      ],
+      ['ERR_MODEL_CONFIG_UNSUPPORTED', "Model 'noinputs': `model_warmup[0].inputs` must name the inputs of the model"],
+    ])
+  })
+
+  it("builds a sample's rows from zeros, random data and a data file in the model's warmup/ directory, checked against the model's inputs", async () => {
+    const cases: Record<string, string> = {
+      file: warmupConfig(`${a('input_data_file: "a.bin"')} ${b('zero_data: true')}`),
+      random: warmupConfig(`${a('random_data: true')} ${b('random_data: true')}`),
+      short: warmupConfig(`${a('input_data_file: "short.bin"')} ${b('zero_data: true')}`),
+      missing: warmupConfig(`${a('input_data_file: "none.bin"')} ${b('zero_data: true')}`),
+      type: warmupConfig(`${a('zero_data: true')} inputs { key: "b" value: { data_type: TYPE_INT64 dims: [ 2 ] zero_data: true } }`),
+      shape: warmupConfig(`${a('zero_data: true', '[ 4 ]')} ${b('zero_data: true')}`),
+      unknown: warmupConfig(
+        `${a('zero_data: true')} ${b('zero_data: true')} inputs { key: "c" value: { data_type: TYPE_FP32 dims: [ 1 ] zero_data: true } }`,
+      ),
+      absent: warmupConfig(a('zero_data: true')),
+    }
+    const root = repository(
+      Object.fromEntries(Object.keys(cases).map((name) => [name, { config: cases[name], versions: { '1': multiIo } }])),
+    )
+    const values = Float32Array.from([0.5, -2, 8])
+    for (const name of ['file', 'short']) mkdirSync(join(root, name, 'warmup'))
+    writeFileSync(join(root, 'file', 'warmup', 'a.bin'), new Uint8Array(values.buffer))
+    writeFileSync(join(root, 'short', 'warmup', 'short.bin'), new Uint8Array(values.buffer, 0, 8))
+    const pool = await createPool({ model: multiIo, replicas: 1, logger: { warn() {}, info() {} } })
+    try {
+      const rowsOf = (name: string): ReturnType<typeof warmupRows> => {
+        const model = readModel(root, name)
+        return warmupRows(name, model.directory, model.config.warmup[0], pool.metadata.inputs)
+      }
+      const rows = rowsOf('file')
+      expect(rows).toEqual([
+        { a: { data: values, dims: [3] }, b: { data: new Int32Array(2), dims: [2] } },
+        { a: { data: values, dims: [3] }, b: { data: new Int32Array(2), dims: [2] } },
+      ])
+      const random = rowsOf('random')
+      const randomA = Array.from(random[0].a.data as Float32Array)
+      expect([randomA.length, randomA.every((v) => v >= 0 && v < 1), (random[0].b.data as Int32Array).length]).toEqual([3, true, 2])
+      // The rows run: the model takes them as they are.
+      expect((await pool.inferMany(rows)).length).toBe(2)
+
+      const errors = ['short', 'missing', 'type', 'shape', 'unknown', 'absent'].map((name) => thrown(() => rowsOf(name)) as Error)
+      expect(errors.map((e) => e.message)).toEqual([
+        `Model 'short': \`model_warmup[0].inputs["a"].input_data_file\` ${join(root, 'short', 'warmup', 'short.bin')} holds 8 bytes; one row of float32 [3 elements] takes 12`,
+        `Model 'missing': \`model_warmup[0].inputs["a"].input_data_file\` names ${join(root, 'missing', 'warmup', 'none.bin')}, which does not exist`,
+        "Model 'type': `model_warmup[0].inputs[\"b\"].data_type` is TYPE_INT64, but the model's input 'b' is TYPE_INT32",
+        "Model 'shape': `model_warmup[0].inputs[\"a\"].dims` is [4], but the model's input 'a' takes rows of [3]",
+        'Model \'unknown\': `model_warmup[0].inputs["c"]` names no input of the model (its inputs: a, b)',
+        "Model 'absent': `model_warmup[0].inputs` has no entry for the model's input 'b'",
+      ])
+    } finally {
+      await pool.close()
+    }
   })
 })
 

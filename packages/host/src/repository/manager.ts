@@ -6,8 +6,8 @@
  *
  * A (re)load never drops a request:
  * 1. the new versions' pools start beside the ones serving;
- * 2. each is warmed with one zero-filled row, so its first request meets a session
- *    that has run;
+ * 2. each is warmed with the config's `model_warmup` samples, else one zero-filled
+ *    row, so its first request meets a session that has run (warmup.ts);
  * 3. `ServedModels.replace` switches new requests to them in one step;
  * 4. the old pools are closed once every request that had reached them is answered.
  * A load that fails at any step before 3 closes what it started and leaves the old
@@ -16,17 +16,17 @@
  */
 import { statSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import type { Pool, RowInput, TensorInfo } from '../types.js'
+import type { Pool } from '../types.js'
 import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-control.js'
 import type { ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
-import { datatypeInfo } from '../protocol/datatypes.js'
 import { parseModelConfigJson } from './config-file.js'
 import { ModelRepositoryLayoutError } from './errors.js'
 import { modelNames, readModel } from './layout.js'
 import type { RepositoryModel } from './layout.js'
 import { interpretModelConfig } from './model-config.js'
 import { ignoredFieldsLine } from './repositories.js'
+import { warmUp, warmupFiles } from './warmup.js'
 
 export interface ModelRepositoryOptions {
   /** The repository directories, searched in this order. */
@@ -39,29 +39,23 @@ export interface ModelRepositoryOptions {
 type LoadState =
   { readonly state: 'LOADING' | 'READY'; readonly versions: readonly string[] } | { readonly state: 'UNAVAILABLE'; readonly reason: string }
 
-/** The files a model is read from, with their sizes and modification times: a change to any of them changes it. */
+/**
+ * The files a model is read from (its config, model files and warmup data), with their
+ * sizes and modification times: a change to any of them changes it.
+ */
 function signatureOf(model: RepositoryModel): string {
-  const files = [...(model.configFile === undefined ? [] : [model.configFile]), ...model.versions.map((v) => v.file)]
+  const files = [
+    ...(model.configFile === undefined ? [] : [model.configFile]),
+    ...model.versions.map((v) => v.file),
+    ...warmupFiles(model.directory, model.config.warmup),
+  ]
   return JSON.stringify(
     files.map((file) => {
-      const stat = statSync(file)
-      return [file, stat.size, stat.mtimeMs]
+      // A warmup file not there (yet) is part of the signature too: the load says what is missing.
+      const stat = statSync(file, { throwIfNoEntry: false })
+      return [file, stat?.size, stat?.mtimeMs]
     }),
   )
-}
-
-/** One zero-filled row for `inputs` (dynamic dims as 1). */
-function zeroRow(inputs: readonly TensorInfo[]): RowInput {
-  const row: RowInput = {}
-  for (const input of inputs) {
-    const dims = input.dims.slice(1).map((d) => (typeof d === 'number' && d > 0 ? d : 1))
-    const size = dims.reduce((a, b) => a * b, 1)
-    row[input.name] = {
-      data: input.type === 'string' ? new Array<string>(size).fill('') : new (datatypeInfo(input.type).create)(size),
-      dims,
-    }
-  }
-  return row
 }
 
 export class ModelRepository implements ModelControl {
@@ -206,8 +200,8 @@ export class ModelRepository implements ModelControl {
     try {
       const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
       if (failed !== undefined) throw failed.reason
-      // Warm-up: one zero-filled row through each new pool before it takes requests.
-      await Promise.all(pools.map((pool) => pool.infer(zeroRow(pool.metadata.inputs))))
+      // Warm-up (`model_warmup`, else one zero-filled row) through each new pool before it takes requests.
+      await Promise.all(pools.map((pool) => warmUp(name, model.directory, model.config.warmup, pool)))
     } catch (error) {
       await this.#close(pools)
       // A model serving keeps serving its versions; one that was not is unavailable, with the reason.

@@ -15,6 +15,8 @@
  */
 import type { ModelConfigObject } from './config-file.js'
 import { UnsupportedModelConfigError } from './errors.js'
+import { warmupSamplesOf } from './warmup.js'
+import type { WarmupSample } from './warmup.js'
 
 /** Which versions of a model are served (`version_policy`). */
 export type VersionPolicy =
@@ -51,6 +53,8 @@ export interface RepositoryModelConfig {
   }
   /** The model file of each version directory (`default_model_filename`). */
   readonly modelFilename: string
+  /** `model_warmup`: the samples a new version runs before it serves (none: one zero-filled row). */
+  readonly warmup: readonly WarmupSample[]
   /** Fields set in the file that inferpool does not honour, as `a.b.c` paths. */
   readonly ignored: readonly string[]
 }
@@ -164,6 +168,7 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
     'optimization',
     'model_transaction_policy',
     'default_model_filename',
+    'model_warmup',
     ...Object.keys(UNSUPPORTED),
   ]
   ignored.push(...rest('', config, handled))
@@ -171,7 +176,20 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
   if (modelFilename.includes('/') || modelFilename.includes('\\') || modelFilename === '..') {
     fail('default_model_filename', `must be a file name in the version directory, got '${modelFilename}'`)
   }
-  return { maxBatchSize, versionPolicy, batching, timeoutMs, replicas, placement, session, modelFilename, ignored: [...new Set(ignored)] }
+  const rawMaxBatchSize = config.max_batch_size === undefined ? undefined : Number(config.max_batch_size)
+  const warmup = warmupSamplesOf((config.model_warmup as unknown[] | undefined) ?? [], rawMaxBatchSize, fail)
+  return {
+    maxBatchSize,
+    versionPolicy,
+    batching,
+    timeoutMs,
+    replicas,
+    placement,
+    session,
+    modelFilename,
+    warmup,
+    ignored: [...new Set(ignored)],
+  }
 }
 
 function versionPolicyOf(policy: Obj, fail: (field: string, reason: string) => never): VersionPolicy {
