@@ -157,4 +157,34 @@ describe('model versions', () => {
     )
     expect(() => new ServedModels({ m: new Map() })).toThrow('Expected `pools.m` to hold at least one version, got none')
   })
+
+  it('checks every version of a replace before it changes anything: a replace that throws leaves the old versions serving', async () => {
+    const served = server.handler.served
+    const [v1, v2] = pools
+    const bad: Array<[string, ReadonlyMap<string, Pool>]> = [
+      [
+        'Expected the versions of `pools.single` to be positive integers, got `x`',
+        new Map([
+          ['1', v2],
+          ['x', v1],
+        ]),
+      ],
+      [
+        'Expected `pools.single` to be a pool or a promise of one, got `null`',
+        new Map([
+          ['2', v2],
+          ['1', null as unknown as Pool],
+        ]),
+      ],
+    ]
+    for (const [message, versions] of bad) {
+      await expect(served.replace('single', versions)).rejects.toThrow(message)
+      const answer = await post(`${url}/v2/models/single/infer`, demoRequest(demoRows(2, 1)))
+      expect([
+        answer.status,
+        (answer.json as { model_version: string }).model_version,
+        served.versionsOf(served.model('single', undefined)),
+      ]).toEqual([200, '1', ['1']])
+    }
+  })
 })

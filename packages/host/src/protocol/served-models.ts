@@ -179,6 +179,19 @@ export class DoorPass {
   }
 }
 
+/** Refuses a model name, version or pool that cannot be served, naming it. */
+function checkVersion(name: string, version: string, source: PoolSource): void {
+  if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
+    throw new TypeError(`Expected model names to match ${String(MODEL_NAME)}, got \`${String(name)}\``)
+  }
+  if (typeof version !== 'string' || !MODEL_VERSION_NAME.test(version)) {
+    throw new TypeError(`Expected the versions of \`pools.${name}\` to be positive integers, got \`${String(version)}\``)
+  }
+  if (source === null || typeof source !== 'object') {
+    throw new TypeError(`Expected \`pools.${name}\` to be a pool or a promise of one, got \`${String(source)}\``)
+  }
+}
+
 /** The served models of a server, shared by its HTTP handler and its gRPC service. */
 export class ServedModels {
   readonly options: ResolvedHandlerOptions
@@ -237,15 +250,14 @@ export class ServedModels {
   }
 
   #add(name: string, version: string, source: PoolSource): void {
-    if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
-      throw new TypeError(`Expected model names to match ${String(MODEL_NAME)}, got \`${String(name)}\``)
-    }
-    if (typeof version !== 'string' || !MODEL_VERSION_NAME.test(version)) {
-      throw new TypeError(`Expected the versions of \`pools.${name}\` to be positive integers, got \`${String(version)}\``)
-    }
-    if (source === null || typeof source !== 'object') {
-      throw new TypeError(`Expected \`pools.${name}\` to be a pool or a promise of one, got \`${String(source)}\``)
-    }
+    checkVersion(name, version, source)
+    const versions = this.#models.get(name) ?? new Map<string, ModelEntry>()
+    versions.set(version, this.#entry(name, version, source))
+    this.#models.set(name, new Map([...versions].sort(([a], [b]) => byNewest(a, b))))
+  }
+
+  /** A served version of `name` for `source` (checked), not yet served. */
+  #entry(name: string, version: string, source: PoolSource): ModelEntry {
     const entry: ModelEntry = {
       name,
       version,
@@ -271,9 +283,7 @@ export class ServedModels {
       entry.state = { kind: 'ready', pool: source }
       statsCollectorOf(source)
     }
-    const versions = this.#models.get(name) ?? new Map<string, ModelEntry>()
-    versions.set(version, entry)
-    this.#models.set(name, new Map([...versions].sort(([a], [b]) => byNewest(a, b))))
+    return entry
   }
 
   /**
@@ -284,9 +294,17 @@ export class ServedModels {
    * close them with nothing in flight. An empty `versions` removes the model.
    */
   async replace(name: string, versions: ReadonlyMap<string, ServedPool>): Promise<ServedPool[]> {
+    // Every version checked before anything changes: a replace that throws leaves the
+    // versions serving as they were.
+    if (!(versions instanceof Map))
+      throw new TypeError(`Expected \`versions\` to be a Map of pools by version, got \`${String(versions)}\``)
+    for (const [version, pool] of versions) checkVersion(name, version, pool)
     const before = this.#models.get(name)
-    this.#models.delete(name)
-    for (const [version, pool] of versions) this.#add(name, version, pool)
+    const entries = [...versions]
+      .sort(([a], [b]) => byNewest(a, b))
+      .map(([version, pool]): [string, ModelEntry] => [version, this.#entry(name, version, pool)])
+    if (entries.length === 0) this.#models.delete(name)
+    else this.#models.set(name, new Map(entries))
     return this.#retire([...(before?.values() ?? [])])
   }
 
