@@ -45,7 +45,7 @@ describe('inferpool serve --processes 2', () => {
     expect(answers.map((a) => a.status)).toEqual(new Array(12).fill(200))
     for (let scrape = 0; scrape < 4; scrape++) {
       const text = (await http(`${server.url}/metrics`)).text
-      expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '200' })).toBe(12)
+      expect(metric(text, 'inferpool_requests_total', { model: 'demo', version: '1', protocol: 'http', status: '200' })).toBe(12)
       expect(metric(text, 'inferpool_rows_completed_total', { model: 'demo' })).toBe(12)
       expect(metric(text, 'inferpool_replicas', { model: 'demo' })).toBe(2)
       expect(metric(text, 'inferpool_replicas_ready', { model: 'demo' })).toBe(2)

@@ -531,11 +531,13 @@ describe('one pool behind both protocols', () => {
     await counted.client.call('ModelInfer', { model_name: 'demo', inputs: [] })
     await post(`${counted.url}/v2/models/demo/infer`, demoRequest(demoRows(43, 1)))
     const text = (await http(`${counted.url}/metrics`)).text
-    expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'grpc', status: 'OK' })).toBe(1)
-    expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'grpc', status: 'INVALID_ARGUMENT' })).toBe(1)
-    expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', protocol: 'grpc', code: 'ERR_INVALID_INPUT' })).toBe(1)
-    expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '200' })).toBe(1)
-    expect(metric(text, 'inferpool_request_rows_sum', { model: 'demo', protocol: 'grpc' })).toBe(2)
+    expect(metric(text, 'inferpool_requests_total', { model: 'demo', version: '1', protocol: 'grpc', status: 'OK' })).toBe(1)
+    expect(metric(text, 'inferpool_requests_total', { model: 'demo', version: '1', protocol: 'grpc', status: 'INVALID_ARGUMENT' })).toBe(1)
+    expect(
+      metric(text, 'inferpool_request_errors_total', { model: 'demo', version: '1', protocol: 'grpc', code: 'ERR_INVALID_INPUT' }),
+    ).toBe(1)
+    expect(metric(text, 'inferpool_requests_total', { model: 'demo', version: '1', protocol: 'http', status: '200' })).toBe(1)
+    expect(metric(text, 'inferpool_request_rows_sum', { model: 'demo', version: '1', protocol: 'grpc' })).toBe(2)
   })
 
   it('on close answers gRPC requests in progress, ends idle streams with UNAVAILABLE and refuses new calls', async () => {

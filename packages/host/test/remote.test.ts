@@ -127,7 +127,7 @@ describe('a remote pool behind the HTTP server', () => {
     )
     expect((await http(`${server.url}/v2/models/demo`)).json).toMatchObject({ inputs: [{ name: 'input', shape: [-1, 256] }] })
     const metrics = (await http(`${server.url}/metrics`)).text
-    expect(metrics).toContain('inferpool_requests_total{model="demo",protocol="http",status="200"} 1')
+    expect(metrics).toContain('inferpool_requests_total{model="demo",version="1",protocol="http",status="200"} 1')
     expect(metrics).toContain('inferpool_queue_length{model="demo"} 0')
     expect(metrics).toContain(`inferpool_rows_completed_total{model="demo"} ${demo.stats.completed}`)
     // Batch histograms come from pool events, which stay in the pool's own thread.

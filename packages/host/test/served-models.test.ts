@@ -134,8 +134,12 @@ describe('the admission door on gRPC', () => {
       metadata: expect.objectContaining({ 'inferpool-code': 'ERR_REQUEST_TOO_LARGE' }),
     })
     const text = (await http(`${url}/metrics`)).text
-    expect(metric(text, 'inferpool_request_errors_total', { model: 'full', protocol: 'grpc', code: 'ERR_QUEUE_FULL' })).toBe(1)
-    expect(metric(text, 'inferpool_request_errors_total', { model: 'full', protocol: 'grpc', code: 'ERR_INVALID_INPUT' })).toBe(undefined)
+    expect(metric(text, 'inferpool_request_errors_total', { model: 'full', version: '1', protocol: 'grpc', code: 'ERR_QUEUE_FULL' })).toBe(
+      1,
+    )
+    expect(
+      metric(text, 'inferpool_request_errors_total', { model: 'full', version: '1', protocol: 'grpc', code: 'ERR_INVALID_INPUT' }),
+    ).toBe(undefined)
     await full.close({ drain: false })
     const cut = await first
     expect(cut.ok ? 'ok' : cut.code).toBe(grpc.status.UNAVAILABLE)

@@ -63,7 +63,7 @@ describe.each([['node-http.js'], ['fastify.js']])('examples/%s', (file) => {
     expect([malformed.status, (malformed.json as { code: string }).code]).toEqual([400, 'ERR_MALFORMED_JSON'])
 
     const metrics = await http(`${url}/metrics`)
-    expect(metrics.text).toContain('inferpool_requests_total{model="demo",protocol="http",status="200"} 4')
+    expect(metrics.text).toContain('inferpool_requests_total{model="demo",version="1",protocol="http",status="200"} 4')
 
     child.kill('SIGTERM')
     expect(await exit).toBe(0)

@@ -187,4 +187,35 @@ describe('model versions', () => {
       ]).toEqual([200, '1', ['1']])
     }
   })
+
+  it('counts requests, their durations, rows and failures per version, on both protocols', async () => {
+    const read = async (): Promise<Array<number | undefined>> => {
+      const text = (await http(`${url}/metrics`)).text
+      return [
+        metric(text, 'inferpool_requests_total', { model: 'm', version: '1', protocol: 'http', status: '200' }),
+        metric(text, 'inferpool_requests_total', { model: 'm', version: '2', protocol: 'http', status: '200' }),
+        metric(text, 'inferpool_requests_total', { model: 'm', version: '2', protocol: 'grpc', status: 'OK' }),
+        metric(text, 'inferpool_request_duration_seconds_count', { model: 'm', version: '1', protocol: 'http' }),
+        metric(text, 'inferpool_request_duration_seconds_count', { model: 'm', version: '2', protocol: 'grpc' }),
+        metric(text, 'inferpool_request_rows_sum', { model: 'm', version: '1', protocol: 'http' }),
+        metric(text, 'inferpool_request_errors_total', { model: 'm', version: '2', protocol: 'http', code: 'ERR_INVALID_INPUT' }),
+      ].map((v) => v ?? 0)
+    }
+    const before = await read()
+    for (let i = 0; i < 3; i++) expect((await post(`${url}/v2/models/m/versions/1/infer`, demoRequest(demoRows(i, 2)))).status).toBe(200)
+    expect((await post(`${url}/v2/models/m/versions/2/infer`, poisonRequest)).status).toBe(200)
+    const grpcAnswer = await client.call('ModelInfer', {
+      model_name: 'm',
+      model_version: '2',
+      inputs: [{ name: 'x', datatype: 'FP32', shape: [1, 4] }],
+      raw_input_contents: [rawBytes(Float32Array.from([1, 2, 3, 4]))],
+    })
+    expect(grpcAnswer.ok).toBe(true)
+    const wrong = await post(`${url}/v2/models/m/versions/2/infer`, {
+      inputs: [{ name: 'x', shape: [1, 3], datatype: 'FP32', data: [1, 2, 3] }],
+    })
+    expect([wrong.status, (wrong.json as { code: string }).code]).toEqual([400, 'ERR_INVALID_INPUT'])
+    const after = await read()
+    expect(after.map((v, i) => v - before[i])).toEqual([3, 1, 1, 3, 1, 6, 1])
+  })
 })

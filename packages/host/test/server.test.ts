@@ -303,8 +303,8 @@ describe('metrics', () => {
     expect(metric(text, 'inferpool_batch_utilization_ratio_bucket', { model: 'demo', le: '1' })).toBe(1)
     expect(metric(text, 'inferpool_queue_wait_seconds_count', { model: 'demo' })).toBe(8)
     expect(metric(text, 'inferpool_batch_processing_seconds_count', { model: 'demo' })).toBe(1)
-    expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '200' })).toBe(8)
-    expect(metric(text, 'inferpool_request_duration_seconds_count', { model: 'demo', protocol: 'http' })).toBe(8)
+    expect(metric(text, 'inferpool_requests_total', { model: 'demo', version: '1', protocol: 'http', status: '200' })).toBe(8)
+    expect(metric(text, 'inferpool_request_duration_seconds_count', { model: 'demo', version: '1', protocol: 'http' })).toBe(8)
   })
 })
 
@@ -428,7 +428,7 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
       expect(res.json).toEqual({ error: 'Request timed out after 50 ms', code: 'ERR_TIMEOUT' })
       const text = (await http(`${waitingUrl}/metrics`)).text
       expect(metric(text, 'inferpool_rows_timed_out_total', { model: 'demo' })).toBe(1)
-      expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', protocol: 'http', code: 'ERR_TIMEOUT' })).toBe(1)
+      expect(metric(text, 'inferpool_request_errors_total', { model: 'demo', version: '1', protocol: 'http', code: 'ERR_TIMEOUT' })).toBe(1)
     })
 
     it('413 ERR_REQUEST_TOO_LARGE for more rows than the whole queue holds; none of its rows is queued', async () => {
@@ -438,7 +438,7 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
       expect(waiting.stats.queued).toBe(0)
       const text = (await http(`${waitingUrl}/metrics`)).text
       expect(metric(text, 'inferpool_rows_rejected_total', { model: 'demo' })).toBe(3)
-      expect(metric(text, 'inferpool_requests_total', { model: 'demo', protocol: 'http', status: '413' })).toBe(1)
+      expect(metric(text, 'inferpool_requests_total', { model: 'demo', version: '1', protocol: 'http', status: '413' })).toBe(1)
     })
   })
 })

@@ -2,8 +2,11 @@
  * Prometheus metrics of one request handler, in its own `prom-client` registry (never
  * the global one, so several handlers or servers in one process do not collide).
  *
- * Two sources, both labelled by `model` (only configured model names are ever used as
+ * Three sources, all labelled by `model` (only configured model names are ever used as
  * label values, so a client cannot grow the label set):
+ * - each answered request feeds the request metrics of its served version, labelled by
+ *   `model` and `version` too (`requestsOf`: series resolved once per version, so a
+ *   request builds and hashes no label set; series-metrics.ts);
  * - per-batch events from `pool.observe()` feed histograms (batch size, batch fill,
  *   queue wait, processing time) — a snapshot of percentiles could not be aggregated
  *   across instances, histogram buckets can;
@@ -17,6 +20,8 @@ import type { Aggregator, Registry } from 'prom-client'
 import { isDegraded, replicasReady } from '../pool/health.js'
 import type { PoolStats } from '../types.js'
 import { RowHistogram } from './row-histogram.js'
+import { SeriesCounter, SeriesHistogram } from './series-metrics.js'
+import type { CounterSeries, HistogramSeries } from './series-metrics.js'
 import type { ServedPool } from './served-pool.js'
 
 const SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
@@ -52,10 +57,10 @@ export class ServerMetrics {
   readonly #pools = new Map<string, { readonly model: string; readonly pool: ServedPool }>()
   /** Stats of pools that only have `readStats` (remote ones), as of the last `refresh()`. */
   readonly #readStats = new Map<string, PoolStats>()
-  readonly #requests: Counter<'model' | 'protocol' | 'status'>
-  readonly #requestErrors: Counter<'model' | 'protocol' | 'code'>
-  readonly #requestSeconds: Histogram<'model' | 'protocol'>
-  readonly #requestRows: Histogram<'model' | 'protocol'>
+  readonly #requests: SeriesCounter<'model' | 'version' | 'protocol' | 'status'>
+  readonly #requestErrors: SeriesCounter<'model' | 'version' | 'protocol' | 'code'>
+  readonly #requestSeconds: SeriesHistogram<'model' | 'version' | 'protocol'>
+  readonly #requestRows: SeriesHistogram<'model' | 'version' | 'protocol'>
   readonly #batchSize: Histogram<Labels>
   readonly #batchFill: Histogram<Labels>
   readonly #queueWait: RowHistogram<Labels>
@@ -71,29 +76,30 @@ export class ServerMetrics {
     const registers = [registry]
     if (options.processMetrics) collectDefaultMetrics({ register: registry })
 
-    this.#requests = new Counter({
+    // The request metrics are fed per served version through series it resolves once (`requestsOf`).
+    this.#requests = new SeriesCounter({
       name: 'inferpool_requests_total',
-      help: "Inference requests answered, by model, protocol ('http' or 'grpc') and status (the HTTP status, or the gRPC status name).",
-      labelNames: ['model', 'protocol', 'status'],
+      help: "Inference requests answered, by model, version, protocol ('http' or 'grpc') and status (the HTTP status, or the gRPC status name).",
+      labelNames: ['model', 'version', 'protocol', 'status'],
       registers,
     })
-    this.#requestErrors = new Counter({
+    this.#requestErrors = new SeriesCounter({
       name: 'inferpool_request_errors_total',
-      help: 'Inference requests answered with an error, by model, protocol and error code (ERR_QUEUE_FULL = rejected, ERR_TIMEOUT = timed out).',
-      labelNames: ['model', 'protocol', 'code'],
+      help: 'Inference requests answered with an error, by model, version, protocol and error code (ERR_QUEUE_FULL = rejected, ERR_TIMEOUT = timed out).',
+      labelNames: ['model', 'version', 'protocol', 'code'],
       registers,
     })
-    this.#requestSeconds = new Histogram({
+    this.#requestSeconds = new SeriesHistogram({
       name: 'inferpool_request_duration_seconds',
-      help: 'Inference request latency from arrival to the answer, by model and protocol.',
-      labelNames: ['model', 'protocol'],
+      help: 'Inference request latency from arrival to the answer, by model, version and protocol.',
+      labelNames: ['model', 'version', 'protocol'],
       buckets: SECONDS_BUCKETS,
       registers,
     })
-    this.#requestRows = new Histogram({
+    this.#requestRows = new SeriesHistogram({
       name: 'inferpool_request_rows',
-      help: 'Rows per inference request, by model and protocol.',
-      labelNames: ['model', 'protocol'],
+      help: 'Rows per inference request, by model, version and protocol.',
+      labelNames: ['model', 'version', 'protocol'],
       buckets: BATCH_SIZE_BUCKETS,
       registers,
     })
@@ -372,20 +378,65 @@ export class ServerMetrics {
   }
 
   /**
-   * Records one answered inference request of a configured model: `status` is the HTTP
-   * status for HTTP, the gRPC status name for gRPC (a stream counts each request).
+   * The request metrics of `version` of `model`, resolved once for it (the served
+   * models keep them with the version): recording a request is then arithmetic on its
+   * own series, with no label set built or hashed.
    */
-  request(
+  requestsOf(model: string, version: string): VersionRequestMetrics {
+    return new VersionRequestMetrics(model, version, this.#requests, this.#requestErrors, this.#requestSeconds, this.#requestRows)
+  }
+}
+
+/** One served version's request metrics, its series per protocol resolved at once and per status or code on first use. */
+export class VersionRequestMetrics {
+  readonly #labels: { readonly model: string; readonly version: string }
+  readonly #requests: SeriesCounter<'model' | 'version' | 'protocol' | 'status'>
+  readonly #errors: SeriesCounter<'model' | 'version' | 'protocol' | 'code'>
+  readonly #seconds: Readonly<Record<RequestProtocol, HistogramSeries>>
+  readonly #rows: Readonly<Record<RequestProtocol, HistogramSeries>>
+  readonly #byStatus: Readonly<Record<RequestProtocol, Map<number | string, CounterSeries>>> = { http: new Map(), grpc: new Map() }
+  readonly #byCode: Readonly<Record<RequestProtocol, Map<string, CounterSeries>>> = { http: new Map(), grpc: new Map() }
+
+  constructor(
     model: string,
-    protocol: RequestProtocol,
-    status: number | string,
-    seconds: number,
-    rows: number,
-    code: string | undefined,
-  ): void {
-    this.#requests.inc({ model, protocol, status: String(status) })
-    this.#requestSeconds.observe({ model, protocol }, seconds)
-    if (rows > 0) this.#requestRows.observe({ model, protocol }, rows)
-    if (code !== undefined) this.#requestErrors.inc({ model, protocol, code })
+    version: string,
+    requests: SeriesCounter<'model' | 'version' | 'protocol' | 'status'>,
+    errors: SeriesCounter<'model' | 'version' | 'protocol' | 'code'>,
+    seconds: SeriesHistogram<'model' | 'version' | 'protocol'>,
+    rows: SeriesHistogram<'model' | 'version' | 'protocol'>,
+  ) {
+    this.#labels = { model, version }
+    this.#requests = requests
+    this.#errors = errors
+    this.#seconds = {
+      http: seconds.series({ model, version, protocol: 'http' }),
+      grpc: seconds.series({ model, version, protocol: 'grpc' }),
+    }
+    this.#rows = { http: rows.series({ model, version, protocol: 'http' }), grpc: rows.series({ model, version, protocol: 'grpc' }) }
+  }
+
+  /**
+   * Records one answered inference request: `status` is the HTTP status for HTTP, the
+   * gRPC status name for gRPC (a stream counts each request); `code` when it failed with one.
+   */
+  record(protocol: RequestProtocol, status: number | string, seconds: number, rows: number, code: string | undefined): void {
+    const statuses = this.#byStatus[protocol]
+    let requests = statuses.get(status)
+    if (requests === undefined) {
+      requests = this.#requests.series({ ...this.#labels, protocol, status: String(status) })
+      statuses.set(status, requests)
+    }
+    requests.inc()
+    this.#seconds[protocol].observe(seconds)
+    if (rows > 0) this.#rows[protocol].observe(rows)
+    if (code !== undefined) {
+      const codes = this.#byCode[protocol]
+      let errors = codes.get(code)
+      if (errors === undefined) {
+        errors = this.#errors.series({ ...this.#labels, protocol, code })
+        codes.set(code, errors)
+      }
+      errors.inc()
+    }
   }
 }

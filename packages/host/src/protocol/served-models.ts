@@ -28,7 +28,7 @@ import { ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './err
 import { MODEL_VERSION, SERVER_EXTENSIONS } from './metadata.js'
 import { PendingBodyBytes } from './pending-body-bytes.js'
 import { ServerMetrics } from './metrics.js'
-import type { RequestProtocol } from './metrics.js'
+import type { RequestProtocol, VersionRequestMetrics } from './metrics.js'
 import type { ModelControl } from './model-control.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
@@ -74,6 +74,8 @@ interface ModelEntry extends ServedModel {
   readonly users: Gate
   /** Stops feeding the metrics from this version's pool (set once it has loaded). */
   unsubscribe?: () => void
+  /** This version's request metrics, resolved once (a request only feeds them). */
+  readonly requests: VersionRequestMetrics
 }
 
 /** Told when a gate turns non-empty (`busy`) and empty again (`idle`). */
@@ -262,6 +264,7 @@ export class ServedModels {
       name,
       version,
       users: new Gate(),
+      requests: this.metrics.requestsOf(name, version),
       state: { kind: 'loading' },
       // Settles (never rejects) so a failed load is never an unhandled rejection; the
       // failure is kept in `state` and reported by readiness and inference.
@@ -534,7 +537,7 @@ export class ServedModels {
   }
 
   /**
-   * Counts an answered inference request in the metrics (`status`: the HTTP status or
+   * Counts an answered inference request in its version's metrics (`status`: the HTTP status or
    * the gRPC status name; `errorCode` when it failed with one) and, once its model's
    * pool was reached, in Triton's statistics.
    */
@@ -548,7 +551,8 @@ export class ServedModels {
     rows: number,
     errorCode: string | undefined,
   ): void {
-    this.metrics.request(model.name, protocol, status, elapsedMs / 1000, rows, errorCode)
+    const entry = model as ModelEntry
+    entry.requests.record(protocol, status, elapsedMs / 1000, rows, errorCode)
     if (pool !== undefined) statsCollectorOf(pool).request({ ok, rows, durationNs: elapsedMs * 1e6 })
   }
 
