@@ -33,7 +33,13 @@ import {
   WorkerCrashedError,
 } from './errors.js'
 import { RemoteConnectTimeoutError, RemotePoolClosedError } from './remote/errors.js'
-import { ModelConfigSyntaxError, ModelRepositoryLayoutError, UnsupportedModelConfigError } from './repository/errors.js'
+import {
+  ModelConfigSyntaxError,
+  ModelRepositoryLayoutError,
+  ModelUploadDisabledError,
+  ModelUploadError,
+  UnsupportedModelConfigError,
+} from './repository/errors.js'
 import {
   MalformedBinaryError,
   MalformedJsonError,
@@ -154,6 +160,18 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     http: 400,
     grpc: 'INVALID_ARGUMENT',
     summary: 'A model directory gives nothing to serve: no version directory, no model file, a version the policy names is missing.',
+  }),
+  spec({
+    class: ModelUploadDisabledError,
+    http: 403,
+    grpc: 'PERMISSION_DENIED',
+    summary: 'A load request carries model files (`file:<version>/<name>`) and the server was not started with `--allow-model-upload`.',
+  }),
+  spec({
+    class: ModelUploadError,
+    http: 400,
+    grpc: 'INVALID_ARGUMENT',
+    summary: "A load request's model files cannot be taken: no `config` beside them, a path outside a version directory, bad base64.",
   }),
   spec({ class: ModelNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No model (or version) by that name is served.' }),
   spec({ class: RouteNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No route matches the path.' }),

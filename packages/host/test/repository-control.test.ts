@@ -7,7 +7,7 @@
  * two different models with the same input and output (fixed-batch and
  * hardcoded-batch1: `x` [1, 8] → `y` [1, 4]), told apart by their answers.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -54,11 +54,13 @@ function addVersion(root: string, version: string, file: string | Buffer): void 
 async function start(
   root: string,
   options: { repositoryToken?: string; apiKey?: string } = {},
+  upload: { allowModelUpload?: boolean; uploadDirectory?: string } = {},
 ): Promise<{ url: string; client: TestClient; server: InferpoolServer; control: ModelRepository; token: string | undefined }> {
   const control = new ModelRepository({
     repositories: [root],
     createPool: (model, file) => createPool({ ...repositoryPoolOptions(model, file, { replicas: 1 }), logger: quiet }),
     logger: quiet,
+    ...upload,
   })
   const server = await serve({}, { port: 0, grpcPort: 0, logger: quiet, modelControl: control, ...options })
   servers.push(server)
@@ -260,8 +262,78 @@ describe('model repository control', () => {
       400,
       "the load request's config of model 'm': ModelConfig: unknown field 'max_batch_sise'",
     ])
-    const file = await manage(url, 'models/m/load', { parameters: { 'file:1/model.onnx': 'AAAA' } })
-    expect([file.status, (file.json as { code: string }).code]).toEqual([400, 'ERR_MODEL_REPOSITORY_LAYOUT'])
+    const file = await manage(url, 'models/m/load', { parameters: { config: '{}', 'file:1/model.onnx': 'AAAA' } })
+    expect([file.status, file.json]).toEqual([
+      403,
+      {
+        error:
+          "Model 'm': model files in a load request are refused; start the server with --allow-model-upload (ModelRepositoryOptions.allowModelUpload) to take them: a model file runs on the server",
+        code: 'ERR_MODEL_UPLOAD_DISABLED',
+      },
+    ])
+  })
+
+  it('with allowModelUpload, serves a model from the files of a load request (HTTP base64, gRPC bytes) out of a private directory removed when replaced, unloaded or closed', async () => {
+    const [oldY, newY] = await Promise.all([reference(oldModel), reference(newModel)])
+    const uploads = mkdtempSync(join(tmpdir(), 'inferpool-uploads-'))
+    roots.push(uploads)
+    const { url, client, server } = await start(
+      repository(),
+      { repositoryToken: 't' },
+      { allowModelUpload: true, uploadDirectory: uploads },
+    )
+    const config = JSON.stringify({ max_batch_size: 1 })
+    const bytes = (file: string): Buffer => readFileSync(file)
+    const load = (parameters: Record<string, string>): ReturnType<typeof post> => manage(url, 'models/up/load', { parameters }, 't')
+    const upInfer = async (): Promise<string> => {
+      const res = await post(`${url}/v2/models/up/infer`, { inputs: [{ name: 'x', shape: [1, 8], datatype: 'FP32', data: input }] })
+      const json = res.json as { model_version: string; outputs: Array<{ data: number[] }> }
+      return `${json.model_version}: ${json.outputs[0].data.map((v) => Math.fround(v)).join(',')}`
+    }
+
+    const refused = await Promise.all([
+      load({ 'file:1/model.onnx': bytes(newModel).toString('base64') }),
+      load({ config, 'file:model.onnx': bytes(newModel).toString('base64') }),
+      load({ config, 'file:1/../../model.onnx': bytes(newModel).toString('base64') }),
+      load({ config, 'file:1/model.onnx': 'not base64!' }),
+    ])
+    expect(refused.map((r) => [r.status, (r.json as { error: string }).error])).toEqual([
+      [400, "Model 'up': parameter 'config' must be given with model files (the config of the model directory they make)"],
+      [
+        400,
+        "Model 'up': parameter 'file:model.onnx' must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer",
+      ],
+      [
+        400,
+        "Model 'up': parameter 'file:1/../../model.onnx' must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer",
+      ],
+      [400, "Model 'up': parameter 'file:1/model.onnx' must be the file content, base64-encoded"],
+    ])
+    expect(readdirSync(uploads)).toEqual([])
+
+    expect((await load({ config, 'file:2/model.onnx': bytes(newModel).toString('base64') })).status).toBe(200)
+    expect(await upInfer()).toBe(`2: ${newY.join(',')}`)
+    const [first] = readdirSync(uploads)
+    expect(readdirSync(join(uploads, first, 'up', '2'))).toEqual(['model.onnx'])
+
+    // Replaced over gRPC by another upload: the first directory goes once its version is retired.
+    const grpcLoad = await client.call(
+      'RepositoryModelLoad',
+      { model_name: 'up', parameters: { config: { string_param: config }, 'file:1/model.onnx': { bytes_param: bytes(oldModel) } } },
+      { token: 't' },
+    )
+    expect(grpcLoad).toEqual({ ok: true, response: {} })
+    expect(await upInfer()).toBe(`1: ${oldY.join(',')}`)
+    const [second] = readdirSync(uploads)
+    expect([readdirSync(uploads).length, second === first]).toEqual([1, false])
+
+    expect((await manage(url, 'models/up/unload', {}, 't')).status).toBe(200)
+    expect(readdirSync(uploads)).toEqual([])
+
+    expect((await load({ config, 'file:3/model.onnx': bytes(newModel).toString('base64') })).status).toBe(200)
+    expect(readdirSync(uploads).length).toBe(1)
+    await server.close()
+    expect(readdirSync(uploads)).toEqual([])
   })
 
   it('serves RepositoryIndex, RepositoryModelLoad (with a config override) and RepositoryModelUnload over gRPC', async () => {
@@ -290,8 +362,8 @@ describe('model repository control', () => {
       token,
     )
     expect(file.ok === false && [file.code, file.details]).toEqual([
-      3,
-      'file:1/model.onnx: model files in a load request are not accepted (they would be code run on the server)',
+      7,
+      "Model 'm': model files in a load request are refused; start the server with --allow-model-upload (ModelRepositoryOptions.allowModelUpload) to take them: a model file runs on the server",
     ])
     const denied = await client.call('RepositoryModelUnload', { model_name: 'm' })
     expect(denied.ok === false && denied.code).toBe(16)

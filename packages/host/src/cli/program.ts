@@ -44,6 +44,7 @@ interface ServeFlags {
   repositoryPollSecs: number
   loadModel?: string[]
   repositoryToken?: string
+  allowModelUpload: boolean
   processes: number
   replicas: number
   intraOpThreads?: number
@@ -131,6 +132,13 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         '--repository-token <token>',
         'bearer token of the model repository calls, apart from --api-key (loading a model runs code on the server); without it they take --api-key',
       ).env(REPOSITORY_TOKEN_ENV),
+    )
+    .addOption(
+      new Option(
+        '--allow-model-upload',
+        'take model files in a load request (file:<version>/<name> parameters, with its config), served from a private ' +
+          'temporary directory removed when they stop serving; a model file is code the server runs (default: refused)',
+      ).default(false),
     )
     .addOption(
       new Option(
@@ -353,6 +361,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
         repositories,
         createPool: (model, file) => createPool(repositoryPoolOptions(model, file, poolOptions(file))),
         logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
+        allowModelUpload: flags.allowModelUpload,
       })
     : undefined
   let repositoryModels: RepositoryModel[]

@@ -3,13 +3,15 @@
  * RepositoryModelUnload), on the served models' `control`, as the HTTP routes serve it
  * (../http/repository-routes.ts): the repository token, not the inference bearer (the
  * service checks it, call-guard.ts `mayCall`); a
- * load's `config` parameter (a string of JSON) replaces the model's config.pbtxt; a
- * `file:` parameter is refused.
+ * load's `config` parameter (a string of JSON) replaces the model's config.pbtxt; its
+ * `file:<version>/<name>` parameters (`bytes_param`) make the model's directory, when
+ * uploads are allowed.
  */
 import { RouteNotFoundError } from '../protocol/errors.js'
 import type { ModelControl } from '../protocol/model-control.js'
 import type { ServedModels } from '../protocol/served-models.js'
-import { ModelRepositoryLayoutError } from '../repository/errors.js'
+import { ModelUploadError } from '../repository/errors.js'
+import { FILE_PARAMETER } from '../repository/uploads.js'
 import type { inference } from '../../generated/inference.js'
 
 function controlOf(served: ServedModels, rpc: string): ModelControl {
@@ -32,13 +34,16 @@ export async function repositoryModelLoad(
 ): Promise<inference.RepositoryModelLoadResponse.$Properties> {
   const control = controlOf(served, 'RepositoryModelLoad')
   const parameters = request.parameters ?? {}
-  for (const key of Object.keys(parameters)) {
-    if (key.startsWith('file:')) {
-      throw new ModelRepositoryLayoutError(key, 'model files in a load request are not accepted (they would be code run on the server)')
-    }
+  const files = new Map<string, Uint8Array>()
+  for (const [key, value] of Object.entries(parameters)) {
+    if (!key.startsWith(FILE_PARAMETER)) continue
+    const content = value.bytes_param
+    if (content === undefined || content === null)
+      throw new ModelUploadError(request.model_name, key, 'must carry the file content as bytes_param')
+    files.set(key.slice(FILE_PARAMETER.length), content)
   }
   const config = parameters.config?.string_param
-  await control.load(request.model_name, config === undefined || config === null || config === '' ? undefined : config)
+  await control.load(request.model_name, config === undefined || config === null || config === '' ? undefined : config, files)
   return {}
 }
 

@@ -14,7 +14,8 @@ import {
   UnauthorizedError,
 } from '../protocol/errors.js'
 import type { ServedModels } from '../protocol/served-models.js'
-import { ModelRepositoryLayoutError } from '../repository/errors.js'
+import { ModelUploadError } from '../repository/errors.js'
+import { FILE_PARAMETER } from '../repository/uploads.js'
 
 /** Paths of the extension start with this. */
 export const REPOSITORY_PREFIX = '/v2/repository/'
@@ -44,22 +45,25 @@ async function jsonBody(req: IncomingMessage, limit: number): Promise<Record<str
   return parsed as Record<string, unknown>
 }
 
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
 /**
- * The `config` parameter of a load request (a string of JSON); a `file:` parameter is
- * refused: inferpool takes no model files over the wire.
+ * The `config` parameter of a load request (a string of JSON) and its `file:<version>/<name>`
+ * parameters (base64 strings, as Triton's HTTP client sends them), decoded.
  */
-function loadConfig(body: Record<string, unknown>): string | undefined {
+function loadParameters(name: string, body: Record<string, unknown>): { config: string | undefined; files: Map<string, Uint8Array> } {
+  const files = new Map<string, Uint8Array>()
   const parameters = body.parameters
-  if (parameters === undefined) return undefined
+  if (parameters === undefined) return { config: undefined, files }
   if (typeof parameters !== 'object' || parameters === null) throw new MalformedJsonError('`parameters` must be an object')
-  for (const key of Object.keys(parameters)) {
-    if (key.startsWith('file:')) {
-      throw new ModelRepositoryLayoutError(key, 'model files in a load request are not accepted (they would be code run on the server)')
-    }
+  for (const [key, value] of Object.entries(parameters)) {
+    if (!key.startsWith(FILE_PARAMETER)) continue
+    if (typeof value !== 'string' || !BASE64.test(value)) throw new ModelUploadError(name, key, 'must be the file content, base64-encoded')
+    files.set(key.slice(FILE_PARAMETER.length), Buffer.from(value, 'base64'))
   }
   const config = (parameters as Record<string, unknown>).config
   if (config !== undefined && typeof config !== 'string') throw new MalformedJsonError('`parameters.config` must be a string of JSON')
-  return config
+  return { config, files }
 }
 
 /** Answers one request under `/v2/repository/`; throws a registered error to be answered as such. */
@@ -83,8 +87,12 @@ export async function repositoryRoute(served: ServedModels, req: IncomingMessage
       throw new RouteNotFoundError(path)
     }
     const body = await jsonBody(req, limit)
-    if (parts[2] === 'load') await control.load(name, loadConfig(body))
-    else await control.unload(name)
+    if (parts[2] === 'load') {
+      const { config, files } = loadParameters(name, body)
+      await control.load(name, config, files)
+    } else {
+      await control.unload(name)
+    }
     return { status: 200, body: {} }
   }
   throw new RouteNotFoundError(path)

@@ -21,10 +21,13 @@ export interface ModelControl {
   index(readyOnly: boolean): RepositoryIndexEntry[]
   /**
    * Loads `name`, or reloads it beside the version serving; `config` (JSON) replaces its
-   * config.pbtxt. Resolves once the new versions serve; rejects with the reason, the
-   * old versions still serving.
+   * config.pbtxt; `files` (content by `<version>/<name>`, the `file:` parameters) make
+   * its model directory, refused unless uploads are allowed. Resolves once the new
+   * versions serve; rejects with the reason, the old versions still serving.
    */
-  load(name: string, config: string | undefined): Promise<void>
+  load(name: string, config: string | undefined, files?: ReadonlyMap<string, Uint8Array>): Promise<void>
   /** Stops serving `name`: no new request, the admitted ones answered, then its pools closed. */
   unload(name: string): Promise<void>
+  /** Releases what the control holds (its pools, upload directories) once the server has closed. */
+  close?(): Promise<void>
 }

@@ -40,3 +40,26 @@ export class ModelRepositoryLayoutError extends InferpoolError {
     this.path = path
   }
 }
+
+/** A load request carries model files (`file:<version>/<name>`) and the server does not take them. */
+export class ModelUploadDisabledError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_UPLOAD_DISABLED'
+  constructor(model: string) {
+    super(
+      ModelUploadDisabledError.code,
+      `Model '${model}': model files in a load request are refused; start the server with --allow-model-upload ` +
+        '(ModelRepositoryOptions.allowModelUpload) to take them: a model file runs on the server',
+      { details: { model } },
+    )
+  }
+}
+
+/** A load request's model files that cannot be taken (no `config` beside them, a path outside the model, bad base64); names the parameter. */
+export class ModelUploadError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_UPLOAD'
+  readonly parameter: string
+  constructor(model: string, parameter: string, reason: string) {
+    super(ModelUploadError.code, `Model '${model}': parameter '${parameter}' ${reason}`, { details: { model, parameter } })
+    this.parameter = parameter
+  }
+}

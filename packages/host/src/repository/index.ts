@@ -1,4 +1,10 @@
-export { ModelConfigSyntaxError, ModelRepositoryLayoutError, UnsupportedModelConfigError } from './errors.js'
+export {
+  ModelConfigSyntaxError,
+  ModelRepositoryLayoutError,
+  ModelUploadDisabledError,
+  ModelUploadError,
+  UnsupportedModelConfigError,
+} from './errors.js'
 export { readModel, readRepository, modelNames, CONFIG_FILE } from './layout.js'
 export type { RepositoryModel, RepositoryVersion } from './layout.js'
 export type { RepositoryModelConfig, VersionPolicy, Placement } from './model-config.js'

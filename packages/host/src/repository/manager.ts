@@ -15,17 +15,19 @@
  * the other.
  */
 import { statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import type { Pool } from '../types.js'
 import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-control.js'
 import type { ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import { parseModelConfigJson } from './config-file.js'
-import { ModelRepositoryLayoutError } from './errors.js'
+import { ModelRepositoryLayoutError, ModelUploadDisabledError, ModelUploadError } from './errors.js'
 import { modelNames, readModel } from './layout.js'
 import type { RepositoryModel } from './layout.js'
 import { interpretModelConfig } from './model-config.js'
 import { ignoredFieldsLine } from './repositories.js'
+import { removeUpload, writeUpload } from './uploads.js'
 import { warmUp, warmupFiles } from './warmup.js'
 
 export interface ModelRepositoryOptions {
@@ -34,6 +36,18 @@ export interface ModelRepositoryOptions {
   /** Creates the pool of one version (`createPool`, with the server's defaults and the config on top). */
   readonly createPool: (model: RepositoryModel, file: string) => Promise<Pool>
   readonly logger: { warn(message: string): void; info(message: string): void }
+  /**
+   * Takes model files in a load request (`file:<version>/<name>`, with its `config`),
+   * served from a private temporary directory removed when they stop serving. A model
+   * file is code the server runs: off unless asked for (`--allow-model-upload`).
+   * @default false
+   */
+  readonly allowModelUpload?: boolean
+  /**
+   * Where the private directories of uploaded model files are made.
+   * @default os.tmpdir()
+   */
+  readonly uploadDirectory?: string
 }
 
 type LoadState =
@@ -68,6 +82,8 @@ export class ModelRepository implements ModelControl {
   #served: ServedModels | undefined
   /** What each model's files looked like at its last load attempt (`poll` reloads when they change). */
   readonly #attempted = new Map<string, string>()
+  /** The upload directory of each model serving versions loaded from files sent in its load request. */
+  readonly #uploads = new Map<string, string>()
 
   constructor(options: ModelRepositoryOptions) {
     this.#options = options
@@ -108,12 +124,12 @@ export class ModelRepository implements ModelControl {
     return entries
   }
 
-  load(name: string, config?: string): Promise<void> {
+  load(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
     return this.#serial(name, async () => {
       const started = performance.now()
       const metrics = this.#servedModels.metrics
       try {
-        await this.#load(name, config)
+        await this.#load(name, config, files)
       } catch (error) {
         metrics.modelLoaded(name, (performance.now() - started) / 1000, false)
         throw error
@@ -128,6 +144,7 @@ export class ModelRepository implements ModelControl {
       const retired = await this.#servedModels.replace(name, new Map())
       this.#states.set(name, { state: 'UNAVAILABLE', reason: 'unloaded' })
       await this.#close(retired)
+      this.#forgetUpload(name)
       this.#servedModels.metrics.modelUnloaded(name, (performance.now() - started) / 1000)
     })
   }
@@ -173,6 +190,15 @@ export class ModelRepository implements ModelControl {
   async close(): Promise<void> {
     await Promise.all([...this.#queue.values()].map((op) => op.catch(() => {})))
     await this.#close([...this.#pools])
+    for (const name of [...this.#uploads.keys()]) this.#forgetUpload(name)
+  }
+
+  /** Removes the upload directory model `name` served from, if any (its pools are closed). */
+  #forgetUpload(name: string, keep?: string): void {
+    const root = this.#uploads.get(name)
+    if (root === undefined || root === keep) return
+    this.#uploads.delete(name)
+    removeUpload(root)
   }
 
   #serial(name: string, step: () => Promise<void>): Promise<void> {
@@ -181,14 +207,36 @@ export class ModelRepository implements ModelControl {
     return run
   }
 
-  async #load(name: string, configJson: string | undefined): Promise<void> {
+  async #load(name: string, configJson: string | undefined, files: ReadonlyMap<string, Uint8Array> | undefined): Promise<void> {
     const before = this.#states.get(name)
-    const repository = this.#repositoryOf(name)
+    const uploading = files !== undefined && files.size > 0
+    if (uploading && this.#options.allowModelUpload !== true) throw new ModelUploadDisabledError(name)
+    // Triton's rule: files come with the config of the model directory they make.
+    if (uploading && configJson === undefined)
+      throw new ModelUploadError(name, 'config', 'must be given with model files (the config of the model directory they make)')
     // A load request's config replaces the config.pbtxt: its version policy and model file name included.
     const override =
       configJson === undefined
         ? undefined
         : interpretModelConfig(name, parseModelConfigJson(configJson, `the load request's config of model '${name}'`))
+    const repository = uploading ? writeUpload(name, files, this.#options.uploadDirectory ?? tmpdir()) : this.#repositoryOf(name)
+    try {
+      await this.#loadFrom(repository, name, before, override)
+    } catch (error) {
+      if (uploading) removeUpload(repository)
+      throw error
+    }
+    // The versions serving now came from `repository`: an upload directory they no longer use goes.
+    this.#forgetUpload(name, repository)
+    if (uploading) this.#uploads.set(name, repository)
+  }
+
+  async #loadFrom(
+    repository: string,
+    name: string,
+    before: LoadState | undefined,
+    override: ReturnType<typeof interpretModelConfig> | undefined,
+  ): Promise<void> {
     const model = readModel(repository, name, undefined, override)
     this.#attempted.set(name, signatureOf(model))
     const line = ignoredFieldsLine(model)

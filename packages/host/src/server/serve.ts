@@ -315,6 +315,8 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     await stopAccepting().serverClosed
     // http.Server's own close: stops its timeout checks (every connection is gone).
     if (!server.listening) server.close()
+    // The model repository's own leftovers (pools not serving, upload directories).
+    await served.control?.close?.().catch(logFailure)
     clearTimeout(timer)
     if (handleSignals) for (const signal of SIGNALS) process.off(signal, onSignal)
   }
