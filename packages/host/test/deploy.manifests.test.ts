@@ -7,13 +7,15 @@
  */
 import { execFile } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { connect } from 'node:http2'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
+import { createPool } from '@inferpool/host'
 import { demoModel, demoRequest, demoRows, http, metric, post } from './server-helpers.js'
 import { cli, freePort, startServe, stopAll } from './serve-process.js'
 import type { ServeProcess } from './serve-process.js'
@@ -52,7 +54,8 @@ interface Container {
   name: string
   image: string
   args?: string[]
-  env?: Array<{ name: string; value: string }>
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>
+  volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>
   ports?: Array<{ name?: string; containerPort: number; protocol?: string }>
   startupProbe?: HttpGetProbe
   readinessProbe?: HttpGetProbe
@@ -122,10 +125,15 @@ interface Local {
   models: string
   ports: Map<number, number>
   name?: string
+  /** A model repository standing for the volume at /mnt/repository. */
+  repository?: string
+  /** The value of each Secret key the env reads (`<secret>/<key>`). */
+  secrets?: Record<string, string>
 }
 
 function localize(value: string, local: Local): string {
   let out = value.replaceAll('/mnt/models', local.models).replace(/^--host=0\.0\.0\.0$/, '--host=127.0.0.1')
+  if (local.repository !== undefined) out = out.replaceAll('/mnt/repository', local.repository)
   if (local.name !== undefined) out = out.replaceAll('{{.Name}}', local.name)
   const port = /^(--port|--grpc-port)=(\d+)$/.exec(out)
   if (port !== null) out = `${port[1]}=${local.ports.get(Number(port[2]))}`
@@ -144,7 +152,15 @@ function startContainer(container: Container, local: Local): Promise<ServeProces
     .filter((arg) => GRPC_MERGED || !GRPC_FLAGS.includes(arg.split('=')[0]))
     .map((arg) => localize(arg, local))
   const env: Record<string, string> = {}
-  for (const { name, value } of container.env ?? []) env[name] = name === 'PORT' ? String(local.ports.get(Number(value))) : value
+  for (const { name, value, valueFrom } of container.env ?? []) {
+    const secret = valueFrom?.secretKeyRef
+    env[name] =
+      name === 'PORT'
+        ? String(local.ports.get(Number(value)))
+        : secret !== undefined
+          ? (local.secrets?.[`${secret.name}/${secret.key}`] as string)
+          : (value as string)
+  }
   return startServe(args, { PORT: undefined, ...env })
 }
 
@@ -315,6 +331,131 @@ describe('Kubernetes: deploy/k8s', () => {
     const scaled = one('k8s/scaledobject.yaml', 'ScaledObject').spec as unknown as ScaledObjectSpec
     expect(scaled.scaleTargetRef.name).toBe(deployment.metadata.name)
     await expectQueryAnswerable(scaled, server.url)
+  })
+})
+
+/** A repository standing for the volume a manifest mounts: the demo model as `demo` version 1 (no config.pbtxt). */
+async function localRepository(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'inferpool-repository-'))
+  await mkdir(join(root, 'demo', '1'), { recursive: true })
+  await copyFile(demoModel, join(root, 'demo', '1', 'model.onnx'))
+  return root
+}
+
+describe('Kubernetes: deploy/k8s/repository.yaml', () => {
+  const deployment = one('k8s/repository.yaml', 'Deployment')
+  const spec = deployment.spec as unknown as DeploymentSpec
+  const pod = spec.template.spec as DeploymentSpec['template']['spec'] & {
+    volumes: Array<{ name: string; persistentVolumeClaim?: { claimName: string; readOnly?: boolean } }>
+  }
+  const [container] = pod.containers
+  const port = Number(container.env?.find((e) => e.name === 'PORT')?.value)
+  const token = 'repository-secret'
+  let server: ServeProcess
+  let repository = ''
+
+  beforeAll(async () => {
+    repository = await localRepository()
+    server = await startContainer(container, {
+      models,
+      repository,
+      ports: await localPorts([port]),
+      secrets: { 'inferpool-repository-token/token': token },
+    })
+  })
+  afterAll(async () => {
+    if (repository !== '') await rm(repository, { recursive: true, force: true })
+  })
+
+  it('passes only flags that serve --help lists, the repository token from a Secret in the env serve reads', () => {
+    for (const flag of flagsOf(container.args ?? [])) expect([flag, helpFlags().has(flag)]).toEqual([flag, true])
+    expect(container.env?.find((e) => e.name === 'INFERPOOL_REPOSITORY_TOKEN')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'inferpool-repository-token',
+      key: 'token',
+    })
+    expect(help).toContain('INFERPOOL_REPOSITORY_TOKEN')
+  })
+
+  it('mounts the repository volume, read-only, at the directory --model-repository names, in poll mode (which every process runs)', () => {
+    const args = container.args ?? []
+    const directory = flagValue(args, '--model-repository')
+    const mount = container.volumeMounts?.find((m) => m.mountPath === directory)
+    expect(mount).toEqual({ name: 'repository', mountPath: '/mnt/repository', readOnly: true })
+    expect(pod.volumes.find((v) => v.name === mount?.name)?.persistentVolumeClaim).toEqual({
+      claimName: 'inferpool-repository',
+      readOnly: true,
+    })
+    expect([flagValue(args, '--model-control-mode'), Number(flagValue(args, '--repository-poll-secs')) > 0]).toEqual(['poll', true])
+  })
+
+  it("serves the repository's models: every probe answers 200, the index takes the Secret's token", async () => {
+    for (const probe of [container.startupProbe, container.readinessProbe, container.livenessProbe] as HttpGetProbe[]) {
+      expect(probePort(container, probe)).toBe(port)
+      expect([probe.httpGet.path, (await http(`${server.url}${probe.httpGet.path}`)).status]).toEqual([probe.httpGet.path, 200])
+    }
+    expect((await post(`${server.url}/v2/repository/index`, {})).status).toBe(401)
+    const index = await post(`${server.url}/v2/repository/index`, {}, { authorization: `Bearer ${token}` })
+    expect([index.status, index.json]).toEqual([200, [{ name: 'demo', version: '1', state: 'READY', reason: '' }]])
+    const answer = await post(`${server.url}/v2/models/demo/versions/1/infer`, demoRequest(demoRows(9, 2)))
+    expect([answer.status, (answer.json as { outputs: Array<{ shape: number[] }> }).outputs[0].shape]).toEqual([200, [2, 16]])
+  })
+
+  it('terminationGracePeriodSeconds covers the preStop sleep and --shutdown-timeout-ms', () => {
+    const preStopSeconds = Number(container.lifecycle?.preStop?.exec?.command[1])
+    const shutdownMs = Number(flagValue(container.args ?? [], '--shutdown-timeout-ms'))
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(preStopSeconds + shutdownMs / 1000)
+  })
+})
+
+describe('Dockerfile.cuda (built and run on no GPU here: what can be checked without one)', () => {
+  const text = readFileSync(join(deployDir, 'Dockerfile.cuda'), 'utf8')
+  const lines = text.split('\n').filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#'))
+  const final = lines.slice(lines.findLastIndex((l) => l.startsWith('FROM ')))
+  const instruction = (name: string): string[] => final.filter((l) => l.startsWith(`${name} `)).map((l) => l.slice(name.length + 1).trim())
+
+  it('says it is untested here, and runs on a CUDA 12 + cuDNN image as a numeric non-root user with the same entrypoint', () => {
+    expect(text).toContain('UNTESTED HERE')
+    expect(final[0]).toMatch(/^FROM nvidia\/cuda:12\.[0-9.]+-cudnn-runtime-/)
+    const [user] = instruction('USER')
+    expect(user).toMatch(/^\d+(:\d+)?$/)
+    expect(Number(user.split(':')[0])).toBeGreaterThan(0)
+    expect(JSON.parse(instruction('ENTRYPOINT')[0])).toEqual(['node', '/app/bin/inferpool.js', 'serve'])
+  })
+
+  it("runs onnxruntime-node's own install script with the ONNXRUNTIME_NODE_INSTALL value a missing CUDA provider's error names", async () => {
+    const build = lines.join('\n')
+    expect(build).toContain('ONNXRUNTIME_NODE_INSTALL=cuda12 node ./script/install')
+    const require = createRequire(join(hostDir, 'package.json'))
+    const ort = JSON.parse(readFileSync(require.resolve('onnxruntime-node/package.json'), 'utf8')) as { scripts: Record<string, string> }
+    expect(ort.scripts.postinstall).toBe('node ./script/install')
+    const error = await createPool({
+      model: demoModel,
+      replicas: 1,
+      session: { executionProviders: ['cuda'] },
+      logger: { warn() {}, info() {} },
+    }).then(
+      (pool) => pool.close().then(() => undefined),
+      (e: unknown) => e,
+    )
+    expect((error as Error).message).toContain('ONNXRUNTIME_NODE_INSTALL=cuda12')
+  })
+
+  it('serves a model repository with its CMD on the PORT it sets and EXPOSEs', async () => {
+    const port = Number(/^PORT=(\d+)$/.exec(instruction('ENV').find((e) => e.startsWith('PORT=')) ?? '')?.[1])
+    expect(instruction('EXPOSE')).toEqual([String(port)])
+    const cmd = JSON.parse(instruction('CMD')[0]) as string[]
+    expect(flagValue(cmd, '--model-repository')).toBe('/mnt/repository')
+    for (const flag of flagsOf(cmd)) expect([flag, helpFlags().has(flag)]).toEqual([flag, true])
+    const repository = await localRepository()
+    try {
+      const local = { models, repository, ports: await localPorts([port]) }
+      const server = await startServe([...cmd.map((arg) => localize(arg, local)), '--replicas=1'], { PORT: String(local.ports.get(port)) })
+      expect((await http(`${server.url}/v2/models/demo/versions/1/ready`)).status).toBe(200)
+      server.child.kill('SIGTERM')
+      expect(await server.exit).toBe(0)
+    } finally {
+      await rm(repository, { recursive: true, force: true })
+    }
   })
 })
 
