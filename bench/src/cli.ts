@@ -25,6 +25,7 @@ import { pythonBaselineMissing, runDoorRounds, runHttp, type HttpServerSpec } fr
 import { runIsolation } from './scenarios/isolation.js'
 import { runMemory } from './scenarios/memory.js'
 import { runOverload } from './scenarios/overload.js'
+import { runRepository } from './scenarios/repository.js'
 import { runProcesses } from './scenarios/processes.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
@@ -94,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
     thirdParty: null,
     memory: [],
     overload: null,
+    repository: null,
     errors,
     charts: [],
   }
@@ -311,6 +313,25 @@ async function main(argv: string[]): Promise<number> {
         serveArgs: [...(o.timeoutMs === null ? [] : ['--timeout-ms', String(o.timeoutMs)]), ...o.serveArgs],
         bin: o.bin,
         allocator: o.allocator,
+      },
+      step,
+    )
+  })
+
+  await scenario('repository', async () => {
+    const o = config.repository
+    result.repository = await runRepository(
+      model,
+      modelPath,
+      {
+        connections: o.connections,
+        warmupMs: o.window.warmupMs,
+        durationMs: o.window.durationMs,
+        rounds: o.rounds,
+        reloadEveryMs: o.reloadEveryMs,
+        cycles: o.cycles,
+        requestsPerCycle: o.requestsPerCycle,
+        settleMs: o.settleMs,
       },
       step,
     )

@@ -31,9 +31,10 @@ export const SCENARIOS = [
   'third-party',
   'memory',
   'overload',
+  'repository',
 ] as const
 /** Scenarios that run only when named in `--only` (they take minutes on their own). */
-export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload']
+export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload', 'repository']
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -95,6 +96,16 @@ export interface BenchConfig {
     serveArgs: string[]
     allocator: 'glibc' | 'jemalloc' | null
   }
+  /** The repository scenario: swaps under load, then memory over load/unload cycles. */
+  repository: {
+    connections: number
+    window: Window
+    rounds: number
+    reloadEveryMs: number
+    cycles: number
+    requestsPerCycle: number
+    settleMs: number
+  }
   json: boolean
   out: string | null
   charts: boolean
@@ -129,6 +140,10 @@ Scenarios (--only / --skip, comma-separated):
                comfortable concurrency, then 4× and 16× as many connections, single-row
                and 64-row requests, JSON and binary: goodput ÷ capacity, 503 share, p99,
                deadline misses, CPU per server thread, memory
+  repository   (only with --only) \`inferpool serve --model-repository\`: p50/p99 at 64
+               connections in steady windows and in windows with a reload every second
+               (interleaved rounds), then resident memory over 50 load/unload cycles in
+               thread and in process isolation, and what an unload gives back
 
 Flags:
   --quick                    smoke run (< 30 s): small lists, short windows
@@ -204,6 +219,15 @@ const FULL = {
     serveArgs: [] as string[],
     allocator: null as 'glibc' | 'jemalloc' | null,
   },
+  repository: {
+    connections: 64,
+    window: { warmupMs: 2000, durationMs: 10_000 },
+    rounds: 2,
+    reloadEveryMs: 1000,
+    cycles: 50,
+    requestsPerCycle: 32,
+    settleMs: 1500,
+  },
 }
 
 const QUICK: typeof FULL = {
@@ -241,6 +265,15 @@ const QUICK: typeof FULL = {
     timeoutMs: null,
     serveArgs: [],
     allocator: null,
+  },
+  repository: {
+    connections: 16,
+    window: { warmupMs: 300, durationMs: 2500 },
+    rounds: 1,
+    reloadEveryMs: 1000,
+    cycles: 3,
+    requestsPerCycle: 4,
+    settleMs: 300,
   },
 }
 
@@ -408,6 +441,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       serveArgs: values['overload-serve-arg'] ?? [],
       allocator: allocatorFlag(values['overload-allocator']),
     },
+    repository: base.repository,
     json: values.json,
     out: values.out ?? null,
     charts: !values['no-charts'],
@@ -432,6 +466,8 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     'third-party': has('third-party') && hasThirdParty ? 2 + THIRD_PARTY_ROUNDS * config.thirdPartyReplicas.length : 0,
     memory: has('memory') ? (1 + config.memoryReplicas.length) * (hasThirdParty ? 2 : 1) : 0,
     overload: has('overload') ? 3 * config.overload.rounds * config.overload.rowsPerRequest.length * config.overload.encodings.length : 0,
+    // Two windows per round, then one cycle series per isolation.
+    repository: has('repository') ? 2 * config.repository.rounds + 2 : 0,
   }
 }
 

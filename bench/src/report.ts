@@ -378,6 +378,54 @@ export function formatReport(r: BenchResult): string {
   if (r.overload) {
     for (const line of overloadMedians(r.overload.points)) out.push(line)
   }
+  if (r.repository) {
+    const o = r.repository
+    out.push(
+      `\nRepository (inferpool serve --model-repository; malloc: ${o.allocator}; ${o.connections} connections; a reload every ${o.reloadEveryMs} ms in swap windows)`,
+    )
+    out.push(
+      table(
+        ['phase', 'round', '2xx/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'swaps', 'swap p50 ms'],
+        o.windows.map((w) => [
+          w.phase,
+          w.round,
+          w.okPerSec,
+          w.latencyMs.p50.toFixed(2),
+          w.latencyMs.p99.toFixed(2),
+          Object.values(w.non2xx).reduce((a, b) => a + b, 0),
+          w.errors + w.timeouts,
+          w.phase === 'swap' ? `${w.swaps}${w.failedSwaps ? ` (+${w.failedSwaps} failed)` : ''}` : '–',
+          w.swapMs === null ? '–' : w.swapMs.p50.toFixed(0),
+        ]),
+      ),
+    )
+    out.push(
+      table(
+        [
+          'isolation',
+          'cycles',
+          'RSS before',
+          'loaded (1st)',
+          'unloaded (1st)',
+          'loaded (last)',
+          'unloaded (last)',
+          'last ÷ 1st',
+          'returned on unload',
+        ],
+        o.memory.map((m) => [
+          m.isolation,
+          m.cycles,
+          m.rssMiB.beforeLoad.toFixed(1),
+          m.rssMiB.loadedFirst.toFixed(1),
+          m.rssMiB.afterFirstUnload.toFixed(1),
+          m.rssMiB.loadedLast.toFixed(1),
+          m.rssMiB.afterLastUnload.toFixed(1),
+          m.growthAfterCycles.toFixed(3),
+          `${m.returnedOnUnloadMiB.toFixed(1)} MiB`,
+        ]),
+      ),
+    )
+  }
   const s = r.summary
   out.push('\nTargets')
   out.push(

@@ -10,6 +10,7 @@ import type { IsolationResult } from './scenarios/isolation.js'
 import type { ProcessesPoint } from './scenarios/processes.js'
 import type { MemoryPoint } from './scenarios/memory.js'
 import type { OverloadResult } from './scenarios/overload.js'
+import type { RepositoryResult } from './scenarios/repository.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
 import type { TargetRounds } from './scenarios/targets.js'
@@ -127,6 +128,7 @@ export interface BenchResult {
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
   overload: OverloadResult | null
+  repository: RepositoryResult | null
   summary: Summary
   /** Scenarios that failed; their figures are missing and the CLI exits 1. */
   errors: Array<{ scenario: Scenario | 'charts'; message: string }>

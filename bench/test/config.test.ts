@@ -5,8 +5,8 @@ describe('bench flags', () => {
   it('default to the full sweep of the issue', () => {
     const c = parseConfig([])!
     expect(c.quick).toBe(false)
-    // The overload scenario runs only when asked for by name.
-    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => s !== 'overload'))
+    // The overload and repository scenarios run only when asked for by name.
+    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => s !== 'overload' && s !== 'repository'))
     expect([c.replicas, c.concurrency, c.maxBatchSize, c.callers, c.connections]).toEqual([
       [1, 2],
       [1, 2],
@@ -37,8 +37,25 @@ describe('bench flags', () => {
       'third-party': 6,
       memory: 8,
       overload: 0,
+      repository: 0,
     })
     expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
+  })
+
+  it('run the repository scenario only when named: 64 connections, a reload every second, 50 load/unload cycles', () => {
+    const c = parseConfig(['--only', 'repository'])!
+    expect(c.scenarios).toEqual(['repository'])
+    expect(c.repository).toEqual({
+      connections: 64,
+      window: { warmupMs: 2000, durationMs: 10_000 },
+      rounds: 2,
+      reloadEveryMs: 1000,
+      cycles: 50,
+      requestsPerCycle: 32,
+      settleMs: 1500,
+    })
+    // Two windows per round, then one cycle series per isolation.
+    expect(plannedPoints(c, false).repository).toBe(6)
   })
 
   it('run the overload server on the allocator asked for, and refuse any other', () => {
@@ -120,7 +137,7 @@ describe('bench flags', () => {
     [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
     [
       ['--only', 'pool,gpu'],
-      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload)',
+      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload, repository)',
     ],
     [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
     [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],

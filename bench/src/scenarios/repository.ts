@@ -1,0 +1,373 @@
+/**
+ * Repository: `inferpool serve --model-repository` (a child process, as a user runs it)
+ * with a temporary repository holding the bench model as `bench` version 1.
+ *
+ * 1. Swaps under load: autocannon at `connections` single-row JSON requests, in windows
+ *    that alternate steady state and swaps (a reload through the repository extension,
+ *    `POST /v2/repository/models/bench/load`, every `reloadEveryMs`: each one starts a
+ *    new pool beside the old, warms it, switches and retires the old). Per window: p50,
+ *    p99, answers per second, non-2xx answers and client errors, the swaps done and how
+ *    long each took.
+ * 2. Memory over load/unload cycles, in thread and in process isolation: the server's
+ *    resident memory (its process and every replica process under it, from /proc) before
+ *    the first load, with the model loaded, after the first unload and after the last of
+ *    `cycles` load (+ a few requests) / unload cycles; and, in process isolation, what an
+ *    unload gives back to the OS (loaded − unloaded). The allocator is the Docker image's
+ *    (jemalloc preloaded) where Debian's libjemalloc2 is installed.
+ *
+ * Linux only (/proc). The load generator shares the machine with the server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import autocannon from 'autocannon'
+import { LatencyRecorder, summarize, type LatencySummary } from '../latency.js'
+import type { ModelInfo } from '../model.js'
+import { repoRoot } from '../paths.js'
+import { doorRequest } from './http.js'
+
+export interface RepositoryOptions {
+  connections: number
+  /** Each steady or swap window. */
+  warmupMs: number
+  durationMs: number
+  /** Steady + swap window pairs, alternating which goes first. */
+  rounds: number
+  reloadEveryMs: number
+  /** Load/unload cycles of the memory part, per isolation. */
+  cycles: number
+  /** Requests sent while the model is loaded, each cycle. */
+  requestsPerCycle: number
+  /** Time given to the server after an unload before its memory is read. */
+  settleMs: number
+}
+
+export interface SwapWindow {
+  phase: 'steady' | 'swap'
+  round: number
+  windowMs: number
+  okPerSec: number
+  latencyMs: LatencySummary
+  non2xx: Record<string, number>
+  errors: number
+  timeouts: number
+  /** Reloads answered 200 in the window, and the others. */
+  swaps: number
+  failedSwaps: number
+  /** How long each reload call took (start, warm, switch, retire). */
+  swapMs: LatencySummary | null
+}
+
+export interface CycleMemory {
+  isolation: 'thread' | 'process'
+  cycles: number
+  /** Resident MiB of the server and its replica processes. */
+  rssMiB: {
+    beforeLoad: number
+    loadedFirst: number
+    afterFirstUnload: number
+    loadedLast: number
+    afterLastUnload: number
+  }
+  /** afterLastUnload ÷ afterFirstUnload. */
+  growthAfterCycles: number
+  /** loadedFirst − afterFirstUnload: what one unload gave back to the OS. */
+  returnedOnUnloadMiB: number
+}
+
+export interface RepositoryResult {
+  allocator: 'glibc' | 'jemalloc'
+  connections: number
+  reloadEveryMs: number
+  windows: SwapWindow[]
+  /** Medians over rounds of each phase's p50, p99 and answers per second. */
+  steady: { p50: number; p99: number; okPerSec: number }
+  swap: { p50: number; p99: number; okPerSec: number; swaps: number; failedSwaps: number; non2xx: number; errors: number }
+  memory: CycleMemory[]
+}
+
+const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0'
+
+function findJemalloc(): string | undefined {
+  try {
+    return readdirSync('/usr/lib', { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name.endsWith('-linux-gnu'))
+      .map((entry) => join('/usr/lib', entry.name, 'libjemalloc.so.2'))
+      .find((path) => existsSync(path))
+  } catch {
+    return undefined
+  }
+}
+
+interface Server {
+  child: ChildProcess
+  url: string
+}
+
+async function startServer(args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
+  const bin = join(repoRoot, 'packages/host/dist/cli.js')
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+  let out = ''
+  let err = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err = (err + chunk).slice(-4000)
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`inferpool serve did not get ready: ${out}${err}`)), 60_000)
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk
+      const match = /listening on (http:\/\/\S+)/.exec(out)
+      if (match && out.includes('inferpool: ready')) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`inferpool serve exited with code ${code}: ${err}`))
+    })
+  })
+  return { child, url }
+}
+
+async function stopServer(server: Server): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return
+  const exited = once(server.child, 'exit')
+  server.child.kill('SIGTERM')
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 40_000)
+  await exited
+  clearTimeout(timer)
+}
+
+/** `pid` and every process under it. */
+function processTree(pid: number): number[] {
+  const all = [pid]
+  for (let i = 0; i < all.length; i++) {
+    try {
+      for (const tid of readdirSync(`/proc/${all[i]}/task`)) {
+        const children = readFileSync(`/proc/${all[i]}/task/${tid}/children`, 'utf8').trim()
+        if (children !== '') all.push(...children.split(' ').map(Number))
+      }
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return all
+}
+
+/** Resident MiB of `pid` and its descendants. */
+function treeRssMiB(pid: number): number {
+  let kb = 0
+  for (const p of processTree(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0)
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return Math.round((kb / 1024) * 10) / 10
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function manage(url: string, path: string): Promise<number> {
+  const res = await fetch(`${url}/v2/repository/${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+  await res.arrayBuffer()
+  return res.status
+}
+
+async function window(url: string, body: string, options: RepositoryOptions, phase: 'steady' | 'swap', round: number): Promise<SwapWindow> {
+  const latency = new LatencyRecorder()
+  const non2xx: Record<string, number> = {}
+  let ok = 0
+  let measuring = false
+  const instance = autocannon({
+    url: `${url}/v2/models/bench/infer`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: options.connections,
+    pipelining: 1,
+    duration: (options.warmupMs + options.durationMs) / 1000,
+    timeout: 30,
+  })
+  ;(instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (!measuring) return
+    if (status >= 200 && status < 300) {
+      ok++
+      latency.record(ms)
+    } else non2xx[status] = (non2xx[status] ?? 0) + 1
+  })
+  await sleep(options.warmupMs)
+  measuring = true
+  const started = performance.now()
+  const swapTimes: number[] = []
+  let failedSwaps = 0
+  let reloading: Promise<void> = Promise.resolve()
+  if (phase === 'swap') {
+    reloading = (async () => {
+      while (performance.now() - started < options.durationMs - options.reloadEveryMs / 2) {
+        const t0 = performance.now()
+        const status = await manage(url, 'models/bench/load')
+        if (status === 200) swapTimes.push(performance.now() - t0)
+        else failedSwaps++
+        await sleep(Math.max(0, options.reloadEveryMs - (performance.now() - t0)))
+      }
+    })()
+  }
+  const result = await instance
+  const windowMs = performance.now() - started
+  await reloading
+  return {
+    phase,
+    round,
+    windowMs: Math.round(windowMs),
+    okPerSec: Math.round(ok / (windowMs / 1000)),
+    latencyMs: latency.summary(),
+    non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    swaps: swapTimes.length,
+    failedSwaps,
+    swapMs: swapTimes.length === 0 ? null : summarize(Float64Array.from(swapTimes)),
+  }
+}
+
+async function cycles(
+  root: string,
+  body: string,
+  isolation: 'thread' | 'process',
+  options: RepositoryOptions,
+  env: NodeJS.ProcessEnv,
+  step: (label: string) => void,
+): Promise<CycleMemory> {
+  const server = await startServer(
+    [
+      '--model-repository',
+      root,
+      '--model-control-mode',
+      'explicit',
+      '--replicas',
+      '1',
+      '--isolation',
+      isolation,
+      // A full collection soon after the last request: the memory read after an unload is
+      // what the server keeps, not garbage waiting for the next collection.
+      '--idle-gc-ms',
+      '100',
+    ],
+    env,
+  )
+  const pid = server.child.pid as number
+  const infer = async (): Promise<void> => {
+    await Promise.all(
+      Array.from({ length: options.requestsPerCycle }, async () => {
+        const res = await fetch(`${server.url}/v2/models/bench/infer`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        })
+        await res.arrayBuffer()
+        if (res.status !== 200) throw new Error(`inference answered ${res.status}`)
+      }),
+    )
+  }
+  try {
+    await sleep(options.settleMs)
+    const beforeLoad = treeRssMiB(pid)
+    const rss = { beforeLoad, loadedFirst: 0, afterFirstUnload: 0, loadedLast: 0, afterLastUnload: 0 }
+    for (let cycle = 1; cycle <= options.cycles; cycle++) {
+      if ((await manage(server.url, 'models/bench/load')) !== 200) throw new Error(`load ${cycle} failed`)
+      await infer()
+      const first = cycle === 1
+      const last = cycle === options.cycles
+      if (first || last) {
+        await sleep(options.settleMs)
+        rss[first ? 'loadedFirst' : 'loadedLast'] = treeRssMiB(pid)
+      }
+      if ((await manage(server.url, 'models/bench/unload')) !== 200) throw new Error(`unload ${cycle} failed`)
+      if (first || last) {
+        await sleep(options.settleMs)
+        rss[first ? 'afterFirstUnload' : 'afterLastUnload'] = treeRssMiB(pid)
+      }
+    }
+    step(`repository: ${options.cycles} cycles, ${isolation}`)
+    return {
+      isolation,
+      cycles: options.cycles,
+      rssMiB: rss,
+      growthAfterCycles: Math.round((rss.afterLastUnload / rss.afterFirstUnload) * 1000) / 1000,
+      returnedOnUnloadMiB: Math.round((rss.loadedFirst - rss.afterFirstUnload) * 10) / 10,
+    }
+  } finally {
+    await stopServer(server)
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
+}
+
+export async function runRepository(
+  info: ModelInfo,
+  modelPath: string,
+  options: RepositoryOptions,
+  step: (label: string) => void,
+): Promise<RepositoryResult> {
+  const jemalloc = findJemalloc()
+  const env: NodeJS.ProcessEnv = jemalloc === undefined ? process.env : { ...process.env, LD_PRELOAD: jemalloc, MALLOC_CONF: JEMALLOC_CONF }
+  const root = mkdtempSync(join(tmpdir(), 'inferpool-bench-repository-'))
+  mkdirSync(join(root, 'bench', '1'), { recursive: true })
+  copyFileSync(modelPath, join(root, 'bench', '1', 'model.onnx'))
+  const body = doorRequest(info, 'json', 1).body as string
+  try {
+    const windows: SwapWindow[] = []
+    const server = await startServer(
+      ['--model-repository', root, '--model-control-mode', 'explicit', '--load-model', 'bench', '--replicas', '1'],
+      env,
+    )
+    try {
+      for (let round = 1; round <= options.rounds; round++) {
+        const order: Array<'steady' | 'swap'> = round % 2 === 1 ? ['steady', 'swap'] : ['swap', 'steady']
+        for (const phase of order) {
+          windows.push(await window(server.url, body, options, phase, round))
+          step(`repository: ${phase}, round ${round}`)
+        }
+      }
+    } finally {
+      await stopServer(server)
+    }
+    const memory: CycleMemory[] = []
+    for (const isolation of ['thread', 'process'] as const) memory.push(await cycles(root, body, isolation, options, env, step))
+    const of = (phase: 'steady' | 'swap'): SwapWindow[] => windows.filter((w) => w.phase === phase)
+    const swaps = of('swap')
+    const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0)
+    return {
+      allocator: jemalloc === undefined ? 'glibc' : 'jemalloc',
+      connections: options.connections,
+      reloadEveryMs: options.reloadEveryMs,
+      windows,
+      steady: {
+        p50: median(of('steady').map((w) => w.latencyMs.p50)),
+        p99: median(of('steady').map((w) => w.latencyMs.p99)),
+        okPerSec: median(of('steady').map((w) => w.okPerSec)),
+      },
+      swap: {
+        p50: median(swaps.map((w) => w.latencyMs.p50)),
+        p99: median(swaps.map((w) => w.latencyMs.p99)),
+        okPerSec: median(swaps.map((w) => w.okPerSec)),
+        swaps: sum(swaps.map((w) => w.swaps)),
+        failedSwaps: sum(swaps.map((w) => w.failedSwaps)),
+        non2xx: sum(swaps.map((w) => sum(Object.values(w.non2xx)))),
+        errors: sum(swaps.map((w) => w.errors + w.timeouts)),
+      },
+      memory,
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+}
