@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createPool, ModelRepository, repositoryPoolOptions, serve } from '@inferpool/host'
+import { exposeGc } from '@inferpool/worker'
 import type { InferpoolServer } from '@inferpool/host'
 import * as grpc from '@grpc/grpc-js'
 import { float32s, grpcClient, rawBytes } from './grpc-helpers.js'
@@ -223,6 +224,26 @@ describe('model repository control', () => {
     expect((await manage(url, 'models/m/load')).status).toBe(200)
     expect(metric((await http(`${url}/metrics`)).text, 'inferpool_rows_submitted_total', { model: 'm' })).toBe(12)
     expect(await answerOf('grpc', url, client)).toBe(`2: ${newY.join(',')}`)
+  })
+
+  it('lets go of a replaced version once it is retired: nothing the server keeps holds its pool', async () => {
+    const gc = exposeGc() as () => void
+    const root = repository()
+    const { url, client, server } = await start(root)
+    await manage(url, 'models/m/load')
+    // Both doors used, so every place a request passes has seen the pool.
+    expect([(await httpInfer(url)).status, (await grpcInfer(client)).ok]).toEqual([200, true])
+    const served = server.handler.served
+    // Taken in a function of its own, so no reference of the test's outlives it but the WeakRef.
+    const retiredPool = (): WeakRef<object> => new WeakRef(served.poolOf(served.model('m', undefined)))
+    const retired = retiredPool()
+    addVersion(root, '2', newModel)
+    expect((await manage(url, 'models/m/load')).status).toBe(200)
+    expect((await httpInfer(url)).status).toBe(200)
+    // A WeakRef's target stays alive until the job that made it ends: collect in a later one.
+    await new Promise((resolve) => setImmediate(resolve))
+    gc()
+    expect(retired.deref()).toBeUndefined()
   })
 
   it('answers the requests in flight when a model is unloaded, then refuses the model', async () => {

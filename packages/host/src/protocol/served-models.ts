@@ -320,7 +320,11 @@ export class ServedModels {
         entry.unsubscribe()
         this.#detach.delete(entry.unsubscribe)
       }
-      if (entry.state.kind === 'ready') pools.push(entry.state.pool)
+      if (entry.state.kind === 'ready') {
+        pools.push(entry.state.pool)
+        // No request holds the version now, so none waits at its door: the server lets go of the pool.
+        this.#doorsUsed.delete(entry.state.pool)
+      }
     }
     return pools
   }
