@@ -10,7 +10,7 @@
  *    long each took.
  * 2. Memory over load/unload cycles, in thread and in process isolation: the server's
  *    resident memory (its process and every replica process under it, from /proc) before
- *    the first load, with the model loaded, after the first unload and after the last of
+ *    the first load, with the model loaded, after the first unload, the 10th and the last of
  *    `cycles` load (+ a few requests) / unload cycles; and, in process isolation, what an
  *    unload gives back to the OS (loaded − unloaded). The allocator is the Docker image's
  *    (jemalloc preloaded) where Debian's libjemalloc2 is installed.
@@ -69,11 +69,17 @@ export interface CycleMemory {
     beforeLoad: number
     loadedFirst: number
     afterFirstUnload: number
+    /** After the unload of cycle `plateauCycle`: where the allocators' high-water marks have settled. */
+    afterPlateauUnload: number
     loadedLast: number
     afterLastUnload: number
   }
   /** afterLastUnload ÷ afterFirstUnload. */
   growthAfterCycles: number
+  /** The cycle of `afterPlateauUnload` (the 10th, or the last when fewer). */
+  plateauCycle: number
+  /** afterLastUnload ÷ afterPlateauUnload: the growth once the first cycles have set the high-water marks. */
+  growthAfterPlateau: number
   /** loadedFirst − afterFirstUnload: what one unload gave back to the OS. */
   returnedOnUnloadMiB: number
 }
@@ -88,6 +94,13 @@ export interface RepositoryResult {
   swap: { p50: number; p99: number; okPerSec: number; swaps: number; failedSwaps: number; non2xx: number; errors: number }
   memory: CycleMemory[]
 }
+
+/**
+ * The cycle after which the memory is read once more: the first cycles raise the
+ * allocators' and V8's high-water marks (measured: most of the growth is in the first
+ * ten), so growth past it says whether a cycle leaks.
+ */
+const PLATEAU_CYCLE = 10
 
 const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0'
 
@@ -278,7 +291,8 @@ async function cycles(
   try {
     await sleep(options.settleMs)
     const beforeLoad = treeRssMiB(pid)
-    const rss = { beforeLoad, loadedFirst: 0, afterFirstUnload: 0, loadedLast: 0, afterLastUnload: 0 }
+    const rss = { beforeLoad, loadedFirst: 0, afterFirstUnload: 0, afterPlateauUnload: 0, loadedLast: 0, afterLastUnload: 0 }
+    const plateau = Math.min(PLATEAU_CYCLE, options.cycles)
     for (let cycle = 1; cycle <= options.cycles; cycle++) {
       if ((await manage(server.url, 'models/bench/load')) !== 200) throw new Error(`load ${cycle} failed`)
       await infer()
@@ -289,9 +303,12 @@ async function cycles(
         rss[first ? 'loadedFirst' : 'loadedLast'] = treeRssMiB(pid)
       }
       if ((await manage(server.url, 'models/bench/unload')) !== 200) throw new Error(`unload ${cycle} failed`)
-      if (first || last) {
+      if (first || last || cycle === plateau) {
         await sleep(options.settleMs)
-        rss[first ? 'afterFirstUnload' : 'afterLastUnload'] = treeRssMiB(pid)
+        const now = treeRssMiB(pid)
+        if (first) rss.afterFirstUnload = now
+        if (cycle === plateau) rss.afterPlateauUnload = now
+        if (last) rss.afterLastUnload = now
       }
     }
     step(`repository: ${options.cycles} cycles, ${isolation}`)
@@ -300,6 +317,8 @@ async function cycles(
       cycles: options.cycles,
       rssMiB: rss,
       growthAfterCycles: Math.round((rss.afterLastUnload / rss.afterFirstUnload) * 1000) / 1000,
+      plateauCycle: plateau,
+      growthAfterPlateau: Math.round((rss.afterLastUnload / rss.afterPlateauUnload) * 1000) / 1000,
       returnedOnUnloadMiB: Math.round((rss.loadedFirst - rss.afterFirstUnload) * 10) / 10,
     }
   } finally {
