@@ -342,8 +342,12 @@ describe('model_warmup', () => {
         { a: { data: values, dims: [3] }, b: { data: new Int32Array(2), dims: [2] } },
       ])
       const random = rowsOf('random')
-      const randomA = Array.from(random[0].a.data as Float32Array)
-      expect([randomA.length, randomA.every((v) => v >= 0 && v < 1), (random[0].b.data as Int32Array).length]).toEqual([3, true, 2])
+      const randomA = Array.from((random[0].a as { data: Float32Array }).data)
+      expect([randomA.length, randomA.every((v) => v >= 0 && v < 1), (random[0].b as { data: Int32Array }).data.length]).toEqual([
+        3,
+        true,
+        2,
+      ])
       // The rows run: the model takes them as they are.
       expect((await pool.inferMany(rows)).length).toBe(2)
 

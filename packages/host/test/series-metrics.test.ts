@@ -16,8 +16,8 @@ type Label = (typeof LABELS)[number]
 function pair() {
   const theirs = new Registry()
   const ours = new Registry()
-  const seconds = { name: 'inferpool_request_duration_seconds', help: 'Latency.', labelNames: [...LABELS], buckets: BUCKETS }
-  const requests = { name: 'inferpool_requests_total', help: 'Requests.', labelNames: [...LABELS, 'status'] }
+  const seconds = { name: 'inferpool_request_duration_seconds', help: 'Latency.', labelNames: [...LABELS] as Label[], buckets: BUCKETS }
+  const requests = { name: 'inferpool_requests_total', help: 'Requests.', labelNames: [...LABELS, 'status'] as Array<Label | 'status'> }
   return {
     theirs,
     ours,

@@ -189,7 +189,7 @@ describe('model versions', () => {
   })
 
   it('counts requests, their durations, rows and failures per version, on both protocols', async () => {
-    const read = async (): Promise<Array<number | undefined>> => {
+    const read = async (): Promise<number[]> => {
       const text = (await http(`${url}/metrics`)).text
       return [
         metric(text, 'inferpool_requests_total', { model: 'm', version: '1', protocol: 'http', status: '200' }),
