@@ -28,6 +28,7 @@ import { runOverload } from './scenarios/overload.js'
 import { runProcesses } from './scenarios/processes.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
+import { runSlo } from './scenarios/slo.js'
 import { runTargetRounds } from './scenarios/targets.js'
 import { runThirdParty } from './scenarios/third-party.js'
 import { summarize } from './summary.js'
@@ -94,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
     thirdParty: null,
     memory: [],
     overload: null,
+    slo: null,
     errors,
     charts: [],
   }
@@ -314,6 +316,10 @@ async function main(argv: string[]): Promise<number> {
       },
       step,
     )
+  })
+
+  await scenario('slo', async () => {
+    result.slo = await runSlo(createTensorPool, config.slo, step)
   })
 
   bar.stop()

@@ -12,6 +12,7 @@ import type { MemoryPoint } from './scenarios/memory.js'
 import type { OverloadResult } from './scenarios/overload.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
+import type { SloResult } from './scenarios/slo.js'
 import type { TargetRounds } from './scenarios/targets.js'
 import type { ThirdPartyResult } from './scenarios/third-party.js'
 
@@ -127,6 +128,8 @@ export interface BenchResult {
   thirdParty: ThirdPartyResult | null
   memory: MemoryPoint[]
   overload: OverloadResult | null
+  /** Open-loop arrivals against three batching policies, with deadlines (null when not run). */
+  slo: SloResult | null
   summary: Summary
   /** Scenarios that failed; their figures are missing and the CLI exits 1. */
   errors: Array<{ scenario: Scenario | 'charts'; message: string }>

@@ -82,6 +82,7 @@ function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
     thirdParty: null,
     memory: [],
     overload: null,
+    slo: null,
     errors: [],
     charts: [],
     ...parts,
