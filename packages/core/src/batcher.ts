@@ -55,6 +55,15 @@ import type {
 const resolved = Promise.resolve()
 
 /**
+ * Deadline formation: after this long with no batch run, a request the latency model
+ * calls hopeless runs anyway, alone, as a probe. The model only learns from runs; if
+ * it ever estimates every batch too slow for the deadlines in use (say it measured
+ * runs during a stall), it would refuse everything and never run again to see that
+ * the stall is over. A probe costs at most one row per this interval.
+ */
+const PROBE_AFTER_MS = 100
+
+/**
  * Groups concurrently submitted items into batches — by count, cost, time, priority
  * and key — and runs each batch with `processBatch`, handing every caller its own
  * result or error.
@@ -93,6 +102,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly latency: LatencyModel
   /** `formation: 'deadline'`. */
   private readonly byDeadline: boolean
+  /** When the last batch settled (or the batcher was made): deadline formation probes after `PROBE_AFTER_MS` idle. */
+  private lastSettledAt: number
 
   private pumpScheduled = false
   private pumping = false
@@ -162,6 +173,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
     this.byDeadline = o.formation === 'deadline'
+    this.lastSettledAt = this.now()
   }
 
   /**
@@ -703,6 +715,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       else if (due < earliest) earliest = due
       return true
     })
+    if (infeasible !== undefined && this.probeDue(now)) {
+      // Nothing has run for a while: the head runs alone, however late the model says it would be.
+      const probe = this.queues.take(queue, { ...this.limits, maxBatchSize: 1 })
+      this.admitWaiters()
+      this.start(probe.nodes, probe.items, queue.key, probe.cost, 0)
+      return NaN
+    }
     if (infeasible !== undefined) {
       for (const entry of infeasible) if (entry.state === QUEUED) this.expire(entry, now + one)
       this.admitWaiters()
@@ -728,6 +747,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return true
     })
 
+    // Overload: the head's slack cut the batch short while more items wait. When
+    // dropping the items ahead of a fuller batch answers more of the queue in time,
+    // they fail at once and the fuller batch goes (with other slots free, the head's
+    // small batch is no loss: they take the rest).
+    if (measured && size < queue.size && size < limits.maxBatchSize && this.inFlight + 1 >= this.maxConcurrent) {
+      if (this.sacrificeForFullerBatch(queue, size, now)) {
+        this.admitWaiters()
+        return NaN
+      }
+    }
+
     // Waiting for `minBatchSize` (the count/time wish) only while every queued item
     // could still make its deadline in a batch of that size started later.
     if (size === queue.size) {
@@ -743,6 +773,72 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.admitWaiters()
     this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
     return NaN
+  }
+
+  /**
+   * Goodput under overload (see `formByDeadline`): whether dropping the items ahead of a
+   * fuller batch answers more of the queue in time than serving them first. Both plans
+   * are played out on the queue as it is (deadlines in take order, batches one after
+   * another, each the largest its first item's deadline allows by the latency model);
+   * when the plan that starts at a later item answers more, the items ahead of it fail
+   * now (`DeadlineExceededError`) and the caller forms again. Returns whether it failed any.
+   */
+  private sacrificeForFullerBatch(queue: PriorityQueue<Entry>, size: number, now: number): boolean {
+    const model = this.latency
+    const max = this.limits.maxBatchSize
+    // Deadlines in take order, far enough to find a full batch behind the head.
+    const deadlines: number[] = []
+    const entries: Entry[] = []
+    const reach = 4 * max
+    queue.scan((entry) => {
+      deadlines.push(deadlineOf(entry))
+      entries.push(entry)
+      return deadlines.length < reach
+    })
+    const m = deadlines.length
+    // Largest batch from item `i`, started at `t`, whose earliest deadline its estimate meets (as `formByDeadline`).
+    const batchFrom = (i: number, t: number): number => {
+      let k = 0
+      let due = Infinity
+      while (k < max && i + k < m) {
+        const d = deadlines[i + k] < due ? deadlines[i + k] : due
+        if (t + (model.estimate(k + 1) as number) > d) break
+        due = d
+        k++
+      }
+      return k
+    }
+    // Items answered in time when the batches run back to back from item `from` on.
+    const answered = (from: number): number => {
+      let t = now
+      let done = 0
+      for (let i = from; i < m;) {
+        const k = batchFrom(i, t)
+        if (k === 0) {
+          i++ // lost: it cannot make it even alone
+          continue
+        }
+        done += k
+        t += model.estimate(k) as number
+        i += k
+      }
+      return done
+    }
+    // The later start (within one batch of the head) whose first batch is the largest.
+    let best = size
+    let start = 0
+    for (let i = 1; i < m && i <= max && m - i > best; i++) {
+      const k = batchFrom(i, now)
+      if (k > best) {
+        best = k
+        start = i
+      }
+      if (k >= max) break
+    }
+    if (start === 0 || answered(start) <= answered(0)) return false
+    const endsAt = now + (model.estimate(best) as number)
+    for (let i = 0; i < start; i++) if (entries[i].state === QUEUED) this.expire(entries[i], endsAt)
+    return true
   }
 
   /** Fails a queued (or re-run) entry that cannot make its deadline: a batch holding it would end at `endsAt`. */
@@ -762,7 +858,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   /**
    * Estimated time (ms) until a request of `n` items that arrives now would have run:
-   * the queue ahead of it and itself, in rounds of full batches over every slot. 0
+   * the wait for a slot when all are busy, then the queue ahead of it and itself, in
+   * rounds of full batches over every slot. 0
    * (never refused) unless deadline formation is on, the request has a `timeoutMs`,
    * and a batch has been measured.
    */
@@ -771,7 +868,27 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const ahead = this.queues.size + this.waiters.count + n
     const batch = ahead < this.limits.maxBatchSize ? ahead : this.limits.maxBatchSize
     const rounds = Math.ceil(ahead / (this.limits.maxBatchSize * this.maxConcurrent))
-    return rounds * (this.latency.estimate(batch) as number)
+    let drain = rounds * (this.latency.estimate(batch) as number)
+    // With every slot busy, the queue starts only when the first running batch ends.
+    if (this.inFlight >= this.maxConcurrent) drain += this.firstFreeInMs(this.stamp().at)
+    // An idle batcher lets a request in as a probe (see PROBE_AFTER_MS).
+    if (drain > timeoutMs && ahead === n && this.probeDue(this.clock())) return 0
+    return drain
+  }
+
+  /** Estimated ms from `now` until the first running batch ends (0 if one is already overdue). */
+  private firstFreeInMs(now: number): number {
+    let first = Infinity
+    for (const run of this.running) {
+      const end = run.startedAt + (this.latency.estimate(run.entries.length) as number)
+      if (end < first) first = end
+    }
+    return first === Infinity || first < now ? 0 : first - now
+  }
+
+  /** Whether deadline formation should run a probe: nothing runs, and nothing has settled for `PROBE_AFTER_MS`. */
+  private probeDue(now: number): boolean {
+    return this.inFlight === 0 && this.splitsPending.length === 0 && now - this.lastSettledAt >= PROBE_AFTER_MS
   }
 
   private armTimer(deadline: number): void {
@@ -907,6 +1024,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   private finishRun(run: Run, ok: boolean): void {
     const now = this.now()
+    this.lastSettledAt = now
     const running = this.inFlight--
     this.running.delete(run)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.

@@ -46,16 +46,34 @@ describe('LatencyModel', () => {
     expect(model.estimate(1)).toBe(2)
   })
 
-  it('extrapolates a size beyond every measured one in proportion to its rows, from the highest time per row', () => {
+  it('extrapolates a size beyond every measured one in proportion to its rows, from the largest measured size', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(1, 3) // 3 ms per row
-    model.record(4, 8) // 2 ms per row
-    expect(model.estimate(10)).toBe(30)
+    model.record(4, 8) // 2 ms per row: the largest size's, which the extrapolation scales
+    expect(model.estimate(10)).toBe(20)
     expect(model.estimates([1, 4, 10])).toEqual([
       { size: 1, ms: 3 },
       { size: 4, ms: 8 },
-      { size: 10, ms: 30 },
+      { size: 10, ms: 20 },
     ])
+  })
+
+  it('forgets a size not run in the last `staleAfterRuns` runs, so a stall at a size no longer in use does not hold every larger estimate up', () => {
+    const model = new LatencyModel({ warmupRuns: 0, staleAfterRuns: 3 })
+    model.record(2, 50) // a stalled run at size 2, never run again
+    model.record(8, 4)
+    expect(model.estimate(8)).toBe(50) // never below a smaller size's estimate
+    model.record(8, 4)
+    expect(model.estimate(8)).toBe(50) // 2 runs since size 2's: still fresh
+    model.record(8, 4)
+    // 3 runs since: size 2 is forgotten, and takes the next measured size above it.
+    expect(model.estimates([1, 2, 8, 16])).toEqual([
+      { size: 1, ms: 4 },
+      { size: 2, ms: 4 },
+      { size: 8, ms: 4 },
+      { size: 16, ms: 8 },
+    ])
+    expect(() => new LatencyModel({ staleAfterRuns: 0 })).toThrow('Expected `staleAfterRuns` to be an integer >= 1, got `0` (number)')
   })
 
   it('ignores runs that are not measurements, and validates its options', () => {
