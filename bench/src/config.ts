@@ -226,6 +226,7 @@ const FULL = {
     capacityWindow: { warmupMs: 1000, durationMs: 2000 },
     maxBatchSize: 128,
     maxQueueDelayMs: 2,
+    replicas: 1,
   } as SloOptions,
 }
 
@@ -275,6 +276,7 @@ const QUICK: typeof FULL = {
     capacityWindow: { warmupMs: 200, durationMs: 400 },
     maxBatchSize: 128,
     maxQueueDelayMs: 2,
+    replicas: 1,
   },
 }
 

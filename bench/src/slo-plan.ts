@@ -24,6 +24,13 @@ export interface SloOptions {
   /** Closed-loop warm-up and window of the capacity measurement. */
   capacityWindow: { warmupMs: number; durationMs: number }
   maxBatchSize: number
+  /**
+   * Replicas of each policy's pool, one intra-op thread each. The load generator runs on
+   * the host thread beside the batcher, so on 2 cores one replica leaves the host a core
+   * of its own (with two, the replicas take both and the host's time per request,
+   * refused ones too, is taken from them).
+   */
+  replicas: number
   /** The `max-queue-delay` policy's wait for a full batch (Triton's `max_queue_delay_microseconds` ÷ 1000). */
   maxQueueDelayMs: number
 }

@@ -132,16 +132,20 @@ async function writeHeavyModel(): Promise<{ path: string; cleanup: () => Promise
 
 /** The pool options of each policy. */
 function policyOptions(policy: SloPolicy, info: ModelInfo, options: SloOptions): PoolOptions & { worker?: undefined } {
-  const quiet = { warn: () => {}, info: () => {} }
-  const batching: BatchingOptions = { maxBatchSize: options.maxBatchSize }
-  if (policy === 'deadline') return { model: info.path, batching: { ...batching, formation: 'deadline' }, logger: quiet }
-  if (policy === 'count') return { model: info.path, batching, logger: quiet }
-  return {
+  const base = {
     model: info.path,
+    replicas: options.replicas,
+    session: { intraOpNumThreads: 1 },
+    logger: { warn: () => {}, info: () => {} },
+  }
+  const batching: BatchingOptions = { maxBatchSize: options.maxBatchSize }
+  if (policy === 'deadline') return { ...base, batching: { ...batching, formation: 'deadline' } }
+  if (policy === 'count') return { ...base, batching }
+  return {
+    ...base,
     batching: { ...batching, minBatchSize: options.maxBatchSize, maxWaitMs: options.maxQueueDelayMs },
     // Triton's default ModelQueuePolicy: no default timeout, no override by the request.
     queuePolicy: {},
-    logger: quiet,
   }
 }
 
