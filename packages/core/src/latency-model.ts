@@ -140,7 +140,6 @@ export class LatencyModel {
       const v = p99(sw.samples)
       p[size] = v
     }
-    this.perRow = p[largest] / largest
     // Backward: a size without runs takes the next measured size above it.
     const table = new Float64Array(largest + 1)
     let above = p[largest]
@@ -151,6 +150,8 @@ export class LatencyModel {
     // Forward: never below a smaller size's estimate.
     for (let n = 2; n <= largest; n++) if (table[n] < table[n - 1]) table[n] = table[n - 1]
     this.table = table
+    // From the largest size's estimate, not its own p99: past it, never below it either.
+    this.perRow = table[largest] / largest
   }
 }
 

@@ -58,6 +58,16 @@ describe('LatencyModel', () => {
     ])
   })
 
+  it('extrapolates past the largest size from its estimate, so a larger batch is never estimated below a smaller one', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    model.record(2, 10)
+    model.record(4, 4) // its estimate is 10 (never below size 2's)
+    expect(model.estimates([4, 8])).toEqual([
+      { size: 4, ms: 10 },
+      { size: 8, ms: 20 },
+    ])
+  })
+
   it('forgets a size not run in the last `staleAfterRuns` runs, so a stall at a size no longer in use does not hold every larger estimate up', () => {
     const model = new LatencyModel({ warmupRuns: 0, staleAfterRuns: 3 })
     model.record(2, 50) // a stalled run at size 2, never run again
