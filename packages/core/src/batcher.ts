@@ -5,6 +5,7 @@ import {
   Entry,
   Guard,
   kCancel,
+  kDelay,
   onGuardTimeout,
   QUEUED,
   RETRY,
@@ -15,7 +16,7 @@ import {
   type EntryOwner,
 } from './entry.js'
 import { BatchSizeMismatchError, BatcherClosedError, DeadlineExceededError } from './errors.js'
-import { Group, kCancelGroup, onGroupTimeout, type GroupOwner } from './group.js'
+import { Group, kCancelGroup, kDelayGroup, onGroupTimeout, type GroupOwner } from './group.js'
 import { KeyedQueues } from './keyed-queues.js'
 import type { LatencyModel } from './latency-model.js'
 import {
@@ -122,7 +123,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   /** Reused by every `submit` (validation writes into it; nothing is allocated). */
-  private readonly submitOptions: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined }
+  private readonly submitOptions: ResolvedSubmit = {
+    signal: undefined,
+    timeoutMs: Infinity,
+    priority: 0,
+    cost: undefined,
+    delayedPriority: undefined,
+  }
   /**
    * Enqueue timestamps with the default clock are read once per turn of the event loop
    * (reset by a microtask): every item submitted in one synchronous burst gets the same
@@ -190,15 +197,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     // right where the literal is made, so the literal itself need not be allocated.
     if (options === undefined) return this.enter(item, undefined, undefined, undefined, undefined)
     if (options === null || typeof options !== 'object') return this.rejectOptions(options)
-    let signal: unknown, timeoutMs: unknown, priority: unknown, cost: unknown
+    let signal: unknown, timeoutMs: unknown, priority: unknown, cost: unknown, delayed: unknown
     try {
       signal = options.signal
       timeoutMs = options.timeoutMs
       priority = options.priority
       cost = options.cost
+      delayed = options.delayedPriority
     } catch (error) {
       return Promise.reject(error) // a throwing getter
     }
+    if (delayed !== undefined) return this.enterGuarded(item, signal, timeoutMs, priority, cost, delayed)
     return this.enter(item, signal, timeoutMs, priority, cost)
   }
 
@@ -242,12 +251,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     timeoutOption: unknown,
     priorityOption: unknown,
     costOption: unknown,
+    delayedOption?: unknown,
   ): Promise<Result> {
     const s = this.submitOptions
     let cost: number
     let key: unknown
     try {
-      resolveSubmitFields(signalOption, timeoutOption, priorityOption, costOption, s)
+      resolveSubmitFields(signalOption, timeoutOption, priorityOption, costOption, s, delayedOption)
       cost = s.cost ?? this.costOf(item)
       key = this.keyOf(item)
     } catch (error) {
@@ -267,7 +277,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const entry = new Entry(item, key, cost, priority, ++this.seq, stamp)
     const promise = this.admit(entry, full)
     if (signal !== undefined || timeoutMs !== Infinity) {
-      const guard = new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs)
+      const guard = new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs, s.delayedPriority)
       entry.guard = guard
       if (signal !== undefined) signal.addEventListener('abort', guard)
       if (timeoutMs !== Infinity) guard.timer = setTimeout(onGuardTimeout, timeoutMs, guard)
@@ -335,7 +345,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(new TypeError(`Expected \`items\` to be an array, got ${describe(items)}`))
     }
     const n = items.length
-    const s: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined }
+    const s: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined, delayedPriority: undefined }
     const costs = new Array<number>(n)
     const keys = this.options.batchKey === undefined ? undefined : new Array<unknown>(n)
     // The first cost over the budget, if any (the request is then refused whole).
@@ -365,7 +375,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(signal.reason)
     }
 
-    const group = new Group(this, n, this.seq + 1, signal, s.timeoutMs)
+    const group = new Group(this, n, this.seq + 1, signal, s.timeoutMs, s.delayedPriority)
     const promise = new Promise<Result[]>((resolve, reject) => {
       group.resolve = resolve as (value: unknown) => void
       group.reject = reject
@@ -515,6 +525,53 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     for (const member of group.members) if (member.state !== SETTLED) this.cancel(member, reason, timedOut)
     this.admitWaiters()
     if (this.closing) this.checkClosed()
+  }
+
+  /** A timeout with `delayedPriority`: the entry moves there, with no timeout (Triton's DELAY). */
+  [kDelay](entry: Entry, priority: number): void {
+    if (entry.state === SETTLED) return
+    const guard = entry.guard as Guard
+    guard.release()
+    const moved = this.delay(entry, priority)
+    // Only a signal still guards it (on the entry now in the queue).
+    if (guard.signal === undefined) moved.guard = undefined
+    else {
+      const next = new Guard(this, moved, guard.signal, Infinity, Infinity)
+      moved.guard = next
+      guard.signal.addEventListener('abort', next)
+    }
+  }
+
+  /** A `submitMany` request's timeout with `delayedPriority`: its unsettled members move there. */
+  [kDelayGroup](group: Group): void {
+    if (group.settled) return
+    group.deadline = Infinity
+    const members = group.members
+    for (let i = 0; i < members.length; i++) {
+      if (members[i].state !== SETTLED) members[i] = this.delay(members[i], group.delayedPriority as number)
+    }
+  }
+
+  /**
+   * Moves an unsettled entry to `priority`: one waiting for room is re-prioritised in
+   * place (a queue reads the priority when it takes it in); a queued one leaves its queue
+   * and a new entry for the same item, age (`seq`) and promise joins at `priority` (the
+   * queues drop removed entries lazily, so the same object cannot be queued twice).
+   * Running entries and re-runs are left as they are. Returns the entry now in place.
+   */
+  private delay(entry: Entry, priority: number): Entry {
+    if (entry.state === WAITING) {
+      entry.priority = priority
+      return entry
+    }
+    if (entry.state !== QUEUED) return entry
+    this.queues.remove(entry)
+    const moved = new Entry(entry.item, entry.key, entry.cost, priority, entry.seq, entry.stamp)
+    moved.resolve = entry.resolve
+    moved.reject = entry.reject
+    moved.group = entry.group
+    this.enqueue(moved)
+    return moved
   }
 
   /** Unlinks an unsettled entry from wherever it is, counts it cancelled and rejects it. */
