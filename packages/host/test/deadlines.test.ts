@@ -164,29 +164,35 @@ describe("Triton's queue policy (createPool's queuePolicy)", () => {
       (e: { code?: string }) => e.code,
     )
 
-  it('gives every row the default timeout, and ignores a request’s own unless allowTimeoutOverride', async () => {
-    // A 5 s default against a believed 10 s run: refused at the door.
-    const strict = await policyPool({ defaultTimeoutMicroseconds: 5_000_000 })
-    expect(await codeOf(strict.infer(row()))).toBe('ERR_DEADLINE_UNATTAINABLE')
-    expect(await codeOf(strict.infer(row(), { timeoutMs: 60_000 }))).toBe('ERR_DEADLINE_UNATTAINABLE')
+  it('gives every row the default timeout, and lets a request only shorten it, with allowTimeoutOverride', async () => {
+    // A 60 s default against a believed 10 s run: let in.
+    const strict = await policyPool({ defaultTimeoutMicroseconds: 60_000_000 })
+    expect(await codeOf(strict.infer(row()))).toBe('answered')
+    // Without override, a request's own 5 s timeout is ignored.
+    expect(await codeOf(strict.infer(row(), { timeoutMs: 5_000 }))).toBe('answered')
     const lenient = await policyPool({ defaultTimeoutMicroseconds: 5_000_000, allowTimeoutOverride: true })
     expect(await codeOf(lenient.infer(row()))).toBe('ERR_DEADLINE_UNATTAINABLE')
-    expect(await codeOf(lenient.infer(row(), { timeoutMs: 60_000 }))).toBe('answered')
+    // As in Triton, an override may shorten the default, never lengthen it.
+    expect(await codeOf(lenient.infer(row(), { timeoutMs: 60_000 }))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    const open = await policyPool({ allowTimeoutOverride: true })
+    expect(await codeOf(open.infer(row(), { timeoutMs: 5_000 }))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    expect(await codeOf(open.infer(row(), { timeoutMs: 60_000 }))).toBe('answered')
   })
 
   it('bounds the queue by maxQueueSize (0: unbounded) and maps the default timeout to ms', () => {
     const bounded = resolvePoolOptions({ model: 'm.onnx', queuePolicy: { maxQueueSize: 3, defaultTimeoutMicroseconds: 2_500 } })
-    expect([bounded.batching.maxQueueSize, bounded.timeoutMs, bounded.timeoutOverride]).toEqual([3, 2.5, false])
+    expect(bounded.batching.maxQueueSize).toBe(3)
+    expect(bounded.queuePolicies?.submitOptions({ timeoutMs: 60_000 }, 0)).toEqual({ priority: 0, timeoutMs: 2.5 })
     const unbounded = resolvePoolOptions({ model: 'm.onnx', queuePolicy: { maxQueueSize: 0 } })
-    expect([unbounded.batching.maxQueueSize, unbounded.timeoutMs]).toEqual([undefined, undefined])
-    expect(resolvePoolOptions({ model: 'm.onnx', timeoutMs: 7 })).toMatchObject({ timeoutMs: 7, timeoutOverride: true })
+    expect([unbounded.batching.maxQueueSize, unbounded.queuePolicies?.submitOptions({}, 0)]).toEqual([undefined, { priority: 0 }])
+    expect(resolvePoolOptions({ model: 'm.onnx', timeoutMs: 7 })).toMatchObject({ timeoutMs: 7, queuePolicies: undefined })
   })
 
   it('refuses what it cannot honour, and a policy given together with the options it replaces', () => {
     const cases: Array<[Parameters<typeof createPool>[0], string]> = [
       [
-        { model: 'm.onnx', queuePolicy: { timeoutAction: 'delay' as 'reject' } },
-        "Expected `queuePolicy.timeoutAction` to be 'reject' (Triton's DELAY is not supported yet), got `\"delay\"` (string)",
+        { model: 'm.onnx', queuePolicy: { timeoutAction: 'drop' as 'reject' } },
+        "Expected `queuePolicy.timeoutAction` to be 'reject' or 'delay', got `\"drop\"` (string)",
       ],
       [
         { model: 'm.onnx', queuePolicy: {}, timeoutMs: 5 },
