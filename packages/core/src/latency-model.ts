@@ -50,8 +50,9 @@ class SizeWindow {
  * p99 of the last `window` runs of each size (warm-up runs excluded), made
  * conservative for sizes with no run of their own:
  *
- * - it never decreases with the size: the estimate of n is at least that of any
- *   measured size below n (a batch does not get faster by holding more rows);
+ * - it is never below the typical (median) run of any measured size below n (a batch
+ *   does not get faster by holding more rows) — the median, not the p99, so that one
+ *   slow run at a small size does not raise every larger size;
  * - a size between two measured sizes gets the next measured size above it;
  * - a size beyond every measured one is extrapolated in proportion to its rows from
  *   the largest measured size's time per row — an upper bound of any `t = a·n + b`
@@ -135,10 +136,12 @@ export class LatencyModel {
     this.perRow = 0
     if (largest === 0) return
     const p = new Float64Array(largest + 1).fill(NaN)
+    const typical = new Float64Array(largest + 1).fill(NaN)
     for (const [size, sw] of this.sizes) {
       if (!fresh(sw)) continue
-      const v = p99(sw.samples)
-      p[size] = v
+      const sorted = sw.samples.slice().sort((a, b) => a - b)
+      p[size] = sorted[Math.ceil(0.99 * sorted.length) - 1]
+      typical[size] = sorted[(sorted.length - 1) >> 1]
     }
     // Backward: a size without runs takes the next measured size above it.
     const table = new Float64Array(largest + 1)
@@ -147,16 +150,16 @@ export class LatencyModel {
       if (p[n] === p[n]) above = p[n]
       table[n] = above
     }
-    // Forward: never below a smaller size's estimate.
-    for (let n = 2; n <= largest; n++) if (table[n] < table[n - 1]) table[n] = table[n - 1]
+    // Forward: never below a smaller size's typical (median) run. Not its p99: one stall
+    // of the host thread at a small size would hold every larger size's estimate up
+    // (measured on the demo model: 94 ms for every size from a run of 2 rows).
+    let floor = 0
+    for (let n = 1; n <= largest; n++) {
+      if (typical[n] > floor) floor = typical[n]
+      if (table[n] < floor) table[n] = floor
+    }
     this.table = table
     // From the largest size's estimate, not its own p99: past it, never below it either.
     this.perRow = table[largest] / largest
   }
-}
-
-/** Nearest-rank p99 of a few samples (with 10 or fewer, their maximum). */
-function p99(samples: readonly number[]): number {
-  const sorted = samples.slice().sort((a, b) => a - b)
-  return sorted[Math.ceil(0.99 * sorted.length) - 1]
 }

@@ -29,6 +29,18 @@ describe('LatencyModel', () => {
     expect(model.estimate(16)).toBe(30)
   })
 
+  it('never estimates a larger batch below a smaller one’s typical run, nor lets one slow small run raise every larger size', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    for (const ms of [1, 1, 1, 50]) model.record(2, ms) // one stall at size 2
+    for (const ms of [4, 4, 4]) model.record(8, ms)
+    expect(model.estimates([2, 8])).toEqual([
+      { size: 2, ms: 50 },
+      { size: 8, ms: 4 },
+    ])
+    for (const ms of [9, 9, 9]) model.record(4, ms) // size 4's typical run is slower than size 8's
+    expect(model.estimate(8)).toBe(9)
+  })
+
   it('never estimates a larger batch below a smaller one', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(2, 10)
