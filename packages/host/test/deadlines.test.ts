@@ -145,6 +145,33 @@ describe('gRPC deadline', () => {
   })
 })
 
+describe("HTTP parameters.priority (Triton's schedule-policy extension: a level, 1 the highest)", () => {
+  it("puts the request on that level, under the level's queue policy, and answers 400 for a level that is not an integer >= 0", async () => {
+    // Level 1 has a 5 s timeout, shorter than the believed 10 s run; level 2 (the default) none.
+    const pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+      priorityLevels: 2,
+      defaultPriorityLevel: 2,
+      priorityQueuePolicy: { 1: { defaultTimeoutMicroseconds: 5_000_000 } },
+    })
+    pools.push(pool)
+    const { url } = await server({ levels: pool })
+    const first = await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(7, 1), { parameters: { priority: 1 } }))
+    expect([first.status, (first.json as { code: string }).code]).toEqual([503, 'ERR_DEADLINE_UNATTAINABLE'])
+    expect((await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(8, 1), { parameters: { priority: 2 } }))).status).toBe(200)
+    // 0 is the default level, as no priority at all.
+    expect((await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(9, 1), { parameters: { priority: 0 } }))).status).toBe(200)
+    for (const priority of [-1, 1.5, '1']) {
+      const bad = await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(10, 1), { parameters: { priority } }))
+      expect(bad.status).toBe(400)
+      expect((bad.json as { error: string }).error).toContain("'parameters.priority' must be an integer >= 0")
+    }
+  })
+})
+
 describe("Triton's queue policy (createPool's queuePolicy)", () => {
   async function policyPool(queuePolicy: Parameters<typeof createPool>[0]['queuePolicy']): Promise<Pool> {
     const pool = await createPool({
