@@ -235,7 +235,60 @@ export function chartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
     }
     specs.replicas = { $schema: SCHEMA, hconcat: panels } as TopLevelSpec
   }
+  Object.assign(specs, sloChartSpecs(r))
   return specs
+}
+
+/**
+ * The slo scenario's charts: SLO attainment, and within-deadline goodput ÷ capacity,
+ * against offered load, one line per policy; a panel per model × arrival pattern (rows)
+ * and deadline (columns). Medians over the interleaved rounds.
+ */
+function sloChartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
+  if (!r.slo || r.slo.medians.length === 0) return {}
+  const values = r.slo.medians.map((m) => ({
+    panel: `${m.model} MLP, ${m.pattern} arrivals`,
+    deadline: `deadline ${m.deadlineMs} ms`,
+    load: m.load,
+    policy: m.policy,
+    attainment: m.attainment,
+    goodput: m.goodputVsCapacity,
+  }))
+  const loads = [...new Set(r.slo.medians.map((m) => m.load))].sort((a, b) => a - b)
+  const chart = (field: 'attainment' | 'goodput', title: string, axis: string): TopLevelSpec =>
+    ({
+      $schema: SCHEMA,
+      title,
+      data: { values },
+      facet: {
+        row: { field: 'panel', type: 'nominal', title: null },
+        column: { field: 'deadline', type: 'nominal', title: null },
+      },
+      spec: {
+        width: 220,
+        height: 160,
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: {
+            field: 'load',
+            type: 'quantitative',
+            scale: { type: 'log', base: 2 },
+            axis: { values: loads },
+            title: 'offered load (× capacity)',
+          },
+          y: { field, type: 'quantitative', title: axis, ...(field === 'attainment' ? { scale: { domain: [0, 1] } } : {}) },
+          color: { field: 'policy', type: 'nominal', title: 'policy', legend: { ...LEGEND, orient: 'bottom' } },
+        },
+      },
+    }) as TopLevelSpec
+  return {
+    'slo-attainment': chart(
+      'attainment',
+      'SLO attainment (answers within the deadline ÷ requests sent) vs offered load',
+      'within deadline (share)',
+    ),
+    'slo-goodput': chart('goodput', 'Within-deadline goodput ÷ capacity vs offered load', 'goodput (× capacity)'),
+  }
 }
 
 /** Writes `<stem>-<chart>.svg` for every chart; returns the file names. */

@@ -29,6 +29,7 @@ import { runRepository } from './scenarios/repository.js'
 import { runProcesses } from './scenarios/processes.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
+import { runSlo } from './scenarios/slo.js'
 import { runTargetRounds } from './scenarios/targets.js'
 import { runThirdParty } from './scenarios/third-party.js'
 import { summarize } from './summary.js'
@@ -96,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
     memory: [],
     overload: null,
     repository: null,
+    slo: null,
     errors,
     charts: [],
   }
@@ -335,6 +337,10 @@ async function main(argv: string[]): Promise<number> {
       },
       step,
     )
+  })
+
+  await scenario('slo', async () => {
+    result.slo = await runSlo(createTensorPool, config.slo, step)
   })
 
   bar.stop()

@@ -16,6 +16,7 @@
  * `--quick` shrinks every list and window to a smoke run of well under 30 s.
  */
 import { parseArgs } from 'node:util'
+import { SLO_MODELS, SLO_POLICIES, type SloModel, type SloOptions } from './slo-plan.js'
 
 export const SCENARIOS = [
   'core',
@@ -32,9 +33,10 @@ export const SCENARIOS = [
   'memory',
   'overload',
   'repository',
+  'slo',
 ] as const
 /** Scenarios that run only when named in `--only` (they take minutes on their own). */
-export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload', 'repository']
+export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload', 'repository', 'slo']
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -106,6 +108,8 @@ export interface BenchConfig {
     requestsPerCycle: number
     settleMs: number
   }
+  /** The slo scenario's plan (models, arrival patterns, deadlines, loads, rounds, windows). */
+  slo: SloOptions
   json: boolean
   out: string | null
   charts: boolean
@@ -144,6 +148,11 @@ Scenarios (--only / --skip, comma-separated):
                connections in steady windows and in windows with a reload every second
                (interleaved rounds), then resident memory over 50 load/unload cycles in
                thread and in process isolation, and what an unload gives back
+  slo          (only with --only) open-loop Poisson and on/off burst arrivals at 0.5×,
+               1×, 2×, 4× of the measured capacity, 20 and 100 ms deadlines, the demo
+               MLP and a heavier MLP, through the library pool: deadline-aware formation
+               vs the count/time policy vs Triton's max_queue_delay, interleaved rounds;
+               SLO attainment, goodput, wasted rows, p50/p99 (~8 min; --quick ~20 s)
 
 Flags:
   --quick                    smoke run (< 30 s): small lists, short windows
@@ -172,6 +181,9 @@ Flags:
   --overload-allocator <a>   the overload scenario server's malloc: jemalloc (preloaded as
                              the Docker image does) or glibc (default: jemalloc where
                              Debian's libjemalloc2 is installed, else glibc)
+  --slo-models <list>        models of the slo scenario: demo and/or heavy (default both;
+                             --quick: heavy)
+  --slo-rounds <n>           interleaved rounds of the slo scenario (default 2; --quick 1)
   --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
                              checkout's packages/host/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
@@ -228,6 +240,18 @@ const FULL = {
     requestsPerCycle: 32,
     settleMs: 1500,
   },
+  slo: {
+    models: ['demo', 'heavy'],
+    patterns: ['poisson', 'burst'],
+    deadlinesMs: [20, 100],
+    loads: [0.5, 1, 2, 4],
+    rounds: 2,
+    windowMs: 1000,
+    capacityWindow: { warmupMs: 1000, durationMs: 2000 },
+    maxBatchSize: 128,
+    maxQueueDelayMs: 2,
+    replicas: 1,
+  } as SloOptions,
 }
 
 const QUICK: typeof FULL = {
@@ -274,6 +298,18 @@ const QUICK: typeof FULL = {
     cycles: 3,
     requestsPerCycle: 4,
     settleMs: 300,
+  },
+  slo: {
+    models: ['heavy'],
+    patterns: ['poisson'],
+    deadlinesMs: [20],
+    loads: [0.5, 2],
+    rounds: 1,
+    windowMs: 300,
+    capacityWindow: { warmupMs: 200, durationMs: 400 },
+    maxBatchSize: 128,
+    maxQueueDelayMs: 2,
+    replicas: 1,
   },
 }
 
@@ -322,6 +358,15 @@ function allocatorFlag(value: string | undefined): 'glibc' | 'jemalloc' | null {
   return value
 }
 
+function sloModels(value: string | undefined): SloModel[] | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').map((m) => {
+    const model = m.trim()
+    if (!(SLO_MODELS as readonly string[]).includes(model)) fail(`--slo-models: expected demo and/or heavy, got "${model}"`)
+    return model as SloModel
+  })
+}
+
 function scenarioList(flag: string, value: string): Scenario[] {
   return value.split(',').map((s) => {
     const name = s.trim()
@@ -360,6 +405,8 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       'overload-rounds': { type: 'string' },
       'overload-rows': { type: 'string' },
       'overload-encodings': { type: 'string' },
+      'slo-models': { type: 'string' },
+      'slo-rounds': { type: 'string' },
       json: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -442,6 +489,11 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       allocator: allocatorFlag(values['overload-allocator']),
     },
     repository: base.repository,
+    slo: {
+      ...base.slo,
+      models: sloModels(values['slo-models']) ?? base.slo.models,
+      rounds: intFlag('slo-rounds', values['slo-rounds'], 1) ?? base.slo.rounds,
+    },
     json: values.json,
     out: values.out ?? null,
     charts: !values['no-charts'],
@@ -468,6 +520,10 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     overload: has('overload') ? 3 * config.overload.rounds * config.overload.rowsPerRequest.length * config.overload.encodings.length : 0,
     // Two windows per round, then one cycle series per isolation.
     repository: has('repository') ? 2 * config.repository.rounds + 2 : 0,
+    slo: has('slo')
+      ? config.slo.models.length *
+        (1 + config.slo.rounds * config.slo.patterns.length * config.slo.deadlinesMs.length * config.slo.loads.length * SLO_POLICIES.length)
+      : 0,
   }
 }
 

@@ -1,6 +1,7 @@
 /** The human-readable table printed at the end of a run. */
 import type { BenchResult } from './results.js'
 import type { OverloadPoint } from './scenarios/overload.js'
+import type { SloResult } from './scenarios/slo.js'
 import { median } from './scenarios/targets.js'
 
 function table(headers: string[], rows: Array<Array<string | number>>): string {
@@ -42,6 +43,61 @@ export function overloadMedians(points: readonly OverloadPoint[]): string[] {
     const best = `${againstBest.map((x) => x.toFixed(2)).join(', ')} (median ${ratio(median(againstBest))})`
     return `overload ${key}: goodput ÷ capacity per round at 4× ${rounds(4)}, at 16× ${rounds(16)}; 16× ÷ the round's best lower point ${best}`
   })
+}
+
+/** The slo scenario's medians over rounds as a table, then its capacities and targets. */
+export function sloReport(slo: SloResult): string[] {
+  const out: string[] = []
+  const caps = slo.models
+    .map((m) => `${m.model} ${n0(m.capacityRowsPerSec)} rows/s (after the points ${n0(m.capacityAfterRowsPerSec)})`)
+    .join('; ')
+  out.push(
+    `\nSLO (open loop, library pool, medians of ${slo.options.rounds} interleaved round(s), ${slo.options.windowMs} ms per point; capacity: ${caps})`,
+  )
+  out.push(
+    table(
+      [
+        'model',
+        'arrivals',
+        'deadline',
+        'load',
+        'policy',
+        'sent/s',
+        'within deadline',
+        'goodput ÷ cap',
+        'wasted rows',
+        'batch',
+        'p50 ms',
+        'p99 ms',
+      ],
+      slo.medians.map((m) => [
+        m.model,
+        m.pattern,
+        `${m.deadlineMs} ms`,
+        `${m.load}×`,
+        m.policy,
+        n0(m.sentPerSec),
+        `${(m.attainment * 100).toFixed(2)} %`,
+        n2(m.goodputVsCapacity),
+        n0(m.wastedRows),
+        m.meanBatchSize.toFixed(1),
+        ms(m.p50Ms),
+        ms(m.p99Ms),
+      ]),
+    ),
+  )
+  for (const t of slo.targets) {
+    const actual =
+      t.id === 'attainment-at-0.5x'
+        ? `${(t.actual * 100).toFixed(2)} %`
+        : t.id === 'wasted-at-2x-20ms'
+          ? String(t.actual)
+          : `${t.actual.toFixed(2)}×`
+    out.push(
+      `slo target ${t.id} (${t.model}, ${t.pattern}, ${t.deadlineMs} ms): ${actual} ${t.comparison} ${t.target} → ${t.met ? 'met' : 'MISSED'}`,
+    )
+  }
+  return out
 }
 
 export function formatReport(r: BenchResult): string {
@@ -430,6 +486,7 @@ export function formatReport(r: BenchResult): string {
       ),
     )
   }
+  if (r.slo) out.push(...sloReport(r.slo))
   const s = r.summary
   out.push('\nTargets')
   out.push(

@@ -13,6 +13,7 @@ import type { OverloadResult } from './scenarios/overload.js'
 import type { RepositoryResult } from './scenarios/repository.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
+import type { SloResult } from './scenarios/slo.js'
 import type { TargetRounds } from './scenarios/targets.js'
 import type { ThirdPartyResult } from './scenarios/third-party.js'
 
@@ -129,6 +130,8 @@ export interface BenchResult {
   memory: MemoryPoint[]
   overload: OverloadResult | null
   repository: RepositoryResult | null
+  /** Open-loop arrivals against three batching policies, with deadlines (null when not run). */
+  slo: SloResult | null
   summary: Summary
   /** Scenarios that failed; their figures are missing and the CLI exits 1. */
   errors: Array<{ scenario: Scenario | 'charts'; message: string }>

@@ -5,8 +5,8 @@ describe('bench flags', () => {
   it('default to the full sweep of the issue', () => {
     const c = parseConfig([])!
     expect(c.quick).toBe(false)
-    // The overload and repository scenarios run only when asked for by name.
-    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => s !== 'overload' && s !== 'repository'))
+    // The overload, repository and slo scenarios run only when asked for by name.
+    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => s !== 'overload' && s !== 'repository' && s !== 'slo'))
     expect([c.replicas, c.concurrency, c.maxBatchSize, c.callers, c.connections]).toEqual([
       [1, 2],
       [1, 2],
@@ -38,6 +38,7 @@ describe('bench flags', () => {
       memory: 8,
       overload: 0,
       repository: 0,
+      slo: 0,
     })
     expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
   })
@@ -56,6 +57,25 @@ describe('bench flags', () => {
     })
     // Two windows per round, then one cycle series per isolation.
     expect(plannedPoints(c, false).repository).toBe(6)
+  })
+
+  it('plan the slo scenario: both models, both arrival patterns, 2 deadlines × 4 loads × 3 policies per round', () => {
+    const c = parseConfig(['--only', 'slo'])!
+    expect(c.scenarios).toEqual(['slo'])
+    expect([c.slo.models, c.slo.patterns, c.slo.deadlinesMs, c.slo.loads, c.slo.rounds]).toEqual([
+      ['demo', 'heavy'],
+      ['poisson', 'burst'],
+      [20, 100],
+      [0.5, 1, 2, 4],
+      2,
+    ])
+    // Per model: the capacity point, then 2 rounds × 2 patterns × 2 deadlines × 4 loads × 3 policies.
+    expect(plannedPoints(c, true).slo).toBe(2 * (1 + 2 * 2 * 2 * 4 * 3))
+    expect(parseConfig(['--only', 'slo', '--slo-models', 'heavy', '--slo-rounds', '3'])!.slo).toMatchObject({
+      models: ['heavy'],
+      rounds: 3,
+    })
+    expect(() => parseConfig(['--slo-models', 'demo,big'])).toThrow('--slo-models: expected demo and/or heavy, got "big"')
   })
 
   it('run the overload server on the allocator asked for, and refuse any other', () => {
@@ -137,7 +157,7 @@ describe('bench flags', () => {
     [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
     [
       ['--only', 'pool,gpu'],
-      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload, repository)',
+      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload, repository, slo)',
     ],
     [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
     [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],

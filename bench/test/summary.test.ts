@@ -83,6 +83,7 @@ function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
     memory: [],
     overload: null,
     repository: null,
+    slo: null,
     errors: [],
     charts: [],
     ...parts,

@@ -5,6 +5,7 @@ import {
   Entry,
   Guard,
   kCancel,
+  kDelay,
   onGuardTimeout,
   QUEUED,
   RETRY,
@@ -15,7 +16,7 @@ import {
   type EntryOwner,
 } from './entry.js'
 import { BatchSizeMismatchError, BatcherClosedError, DeadlineExceededError } from './errors.js'
-import { Group, kCancelGroup, onGroupTimeout, type GroupOwner } from './group.js'
+import { Group, kCancelGroup, kDelayGroup, onGroupTimeout, type GroupOwner } from './group.js'
 import { KeyedQueues } from './keyed-queues.js'
 import type { LatencyModel } from './latency-model.js'
 import {
@@ -53,6 +54,15 @@ import type {
  * cost (docs/runtime-facts.md#v8-on-the-hot-path).
  */
 const resolved = Promise.resolve()
+
+/**
+ * Deadline formation: after this long with no batch run, a request the latency model
+ * calls hopeless runs anyway, alone, as a probe. The model only learns from runs; if
+ * it ever estimates every batch too slow for the deadlines in use (say it measured
+ * runs during a stall), it would refuse everything and never run again to see that
+ * the stall is over. A probe costs at most one row per this interval.
+ */
+const PROBE_AFTER_MS = 100
 
 /**
  * Groups concurrently submitted items into batches — by count, cost, time, priority
@@ -93,6 +103,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly latency: LatencyModel
   /** `formation: 'deadline'`. */
   private readonly byDeadline: boolean
+  /** When the last batch settled (or the batcher was made): deadline formation probes after `PROBE_AFTER_MS` idle. */
+  private lastSettledAt: number
 
   private pumpScheduled = false
   private pumping = false
@@ -111,7 +123,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   /** Reused by every `submit` (validation writes into it; nothing is allocated). */
-  private readonly submitOptions: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined }
+  private readonly submitOptions: ResolvedSubmit = {
+    signal: undefined,
+    timeoutMs: Infinity,
+    priority: 0,
+    cost: undefined,
+    delayedPriority: undefined,
+  }
   /**
    * Enqueue timestamps with the default clock are read once per turn of the event loop
    * (reset by a microtask): every item submitted in one synchronous burst gets the same
@@ -162,6 +180,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
     this.byDeadline = o.formation === 'deadline'
+    this.lastSettledAt = this.now()
   }
 
   /**
@@ -178,15 +197,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     // right where the literal is made, so the literal itself need not be allocated.
     if (options === undefined) return this.enter(item, undefined, undefined, undefined, undefined)
     if (options === null || typeof options !== 'object') return this.rejectOptions(options)
-    let signal: unknown, timeoutMs: unknown, priority: unknown, cost: unknown
+    let signal: unknown, timeoutMs: unknown, priority: unknown, cost: unknown, delayed: unknown
     try {
       signal = options.signal
       timeoutMs = options.timeoutMs
       priority = options.priority
       cost = options.cost
+      delayed = options.delayedPriority
     } catch (error) {
       return Promise.reject(error) // a throwing getter
     }
+    if (delayed !== undefined) return this.enterGuarded(item, signal, timeoutMs, priority, cost, delayed)
     return this.enter(item, signal, timeoutMs, priority, cost)
   }
 
@@ -230,12 +251,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     timeoutOption: unknown,
     priorityOption: unknown,
     costOption: unknown,
+    delayedOption?: unknown,
   ): Promise<Result> {
     const s = this.submitOptions
     let cost: number
     let key: unknown
     try {
-      resolveSubmitFields(signalOption, timeoutOption, priorityOption, costOption, s)
+      resolveSubmitFields(signalOption, timeoutOption, priorityOption, costOption, s, delayedOption)
       cost = s.cost ?? this.costOf(item)
       key = this.keyOf(item)
     } catch (error) {
@@ -255,7 +277,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const entry = new Entry(item, key, cost, priority, ++this.seq, stamp)
     const promise = this.admit(entry, full)
     if (signal !== undefined || timeoutMs !== Infinity) {
-      const guard = new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs)
+      const guard = new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs, s.delayedPriority)
       entry.guard = guard
       if (signal !== undefined) signal.addEventListener('abort', guard)
       if (timeoutMs !== Infinity) guard.timer = setTimeout(onGuardTimeout, timeoutMs, guard)
@@ -323,7 +345,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(new TypeError(`Expected \`items\` to be an array, got ${describe(items)}`))
     }
     const n = items.length
-    const s: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined }
+    const s: ResolvedSubmit = { signal: undefined, timeoutMs: Infinity, priority: 0, cost: undefined, delayedPriority: undefined }
     const costs = new Array<number>(n)
     const keys = this.options.batchKey === undefined ? undefined : new Array<unknown>(n)
     // The first cost over the budget, if any (the request is then refused whole).
@@ -353,7 +375,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(signal.reason)
     }
 
-    const group = new Group(this, n, this.seq + 1, signal, s.timeoutMs)
+    const group = new Group(this, n, this.seq + 1, signal, s.timeoutMs, s.delayedPriority)
     const promise = new Promise<Result[]>((resolve, reject) => {
       group.resolve = resolve as (value: unknown) => void
       group.reject = reject
@@ -503,6 +525,53 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     for (const member of group.members) if (member.state !== SETTLED) this.cancel(member, reason, timedOut)
     this.admitWaiters()
     if (this.closing) this.checkClosed()
+  }
+
+  /** A timeout with `delayedPriority`: the entry moves there, with no timeout (Triton's DELAY). */
+  [kDelay](entry: Entry, priority: number): void {
+    if (entry.state === SETTLED) return
+    const guard = entry.guard as Guard
+    guard.release()
+    const moved = this.delay(entry, priority)
+    // Only a signal still guards it (on the entry now in the queue).
+    if (guard.signal === undefined) moved.guard = undefined
+    else {
+      const next = new Guard(this, moved, guard.signal, Infinity, Infinity)
+      moved.guard = next
+      guard.signal.addEventListener('abort', next)
+    }
+  }
+
+  /** A `submitMany` request's timeout with `delayedPriority`: its unsettled members move there. */
+  [kDelayGroup](group: Group): void {
+    if (group.settled) return
+    group.deadline = Infinity
+    const members = group.members
+    for (let i = 0; i < members.length; i++) {
+      if (members[i].state !== SETTLED) members[i] = this.delay(members[i], group.delayedPriority as number)
+    }
+  }
+
+  /**
+   * Moves an unsettled entry to `priority`: one waiting for room is re-prioritised in
+   * place (a queue reads the priority when it takes it in); a queued one leaves its queue
+   * and a new entry for the same item, age (`seq`) and promise joins at `priority` (the
+   * queues drop removed entries lazily, so the same object cannot be queued twice).
+   * Running entries and re-runs are left as they are. Returns the entry now in place.
+   */
+  private delay(entry: Entry, priority: number): Entry {
+    if (entry.state === WAITING) {
+      entry.priority = priority
+      return entry
+    }
+    if (entry.state !== QUEUED) return entry
+    this.queues.remove(entry)
+    const moved = new Entry(entry.item, entry.key, entry.cost, priority, entry.seq, entry.stamp)
+    moved.resolve = entry.resolve
+    moved.reject = entry.reject
+    moved.group = entry.group
+    this.enqueue(moved)
+    return moved
   }
 
   /** Unlinks an unsettled entry from wherever it is, counts it cancelled and rejects it. */
@@ -703,6 +772,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       else if (due < earliest) earliest = due
       return true
     })
+    if (infeasible !== undefined && this.probeDue(now)) {
+      // Nothing has run for a while: the head runs alone, however late the model says it would be.
+      const probe = this.queues.take(queue, { ...this.limits, maxBatchSize: 1 })
+      this.admitWaiters()
+      this.start(probe.nodes, probe.items, queue.key, probe.cost, 0)
+      return NaN
+    }
     if (infeasible !== undefined) {
       for (const entry of infeasible) if (entry.state === QUEUED) this.expire(entry, now + one)
       this.admitWaiters()
@@ -728,6 +804,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return true
     })
 
+    // Overload: the head's slack cut the batch short while more items wait. When
+    // dropping the items ahead of a fuller batch answers more of the queue in time,
+    // they fail at once and the fuller batch goes (with other slots free, the head's
+    // small batch is no loss: they take the rest).
+    if (measured && size < queue.size && size < limits.maxBatchSize && this.inFlight + 1 >= this.maxConcurrent) {
+      if (this.sacrificeForFullerBatch(queue, size, now)) {
+        this.admitWaiters()
+        return NaN
+      }
+    }
+
     // Waiting for `minBatchSize` (the count/time wish) only while every queued item
     // could still make its deadline in a batch of that size started later.
     if (size === queue.size) {
@@ -743,6 +830,72 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.admitWaiters()
     this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
     return NaN
+  }
+
+  /**
+   * Goodput under overload (see `formByDeadline`): whether dropping the items ahead of a
+   * fuller batch answers more of the queue in time than serving them first. Both plans
+   * are played out on the queue as it is (deadlines in take order, batches one after
+   * another, each the largest its first item's deadline allows by the latency model);
+   * when the plan that starts at a later item answers more, the items ahead of it fail
+   * now (`DeadlineExceededError`) and the caller forms again. Returns whether it failed any.
+   */
+  private sacrificeForFullerBatch(queue: PriorityQueue<Entry>, size: number, now: number): boolean {
+    const model = this.latency
+    const max = this.limits.maxBatchSize
+    // Deadlines in take order, far enough to find a full batch behind the head.
+    const deadlines: number[] = []
+    const entries: Entry[] = []
+    const reach = 4 * max
+    queue.scan((entry) => {
+      deadlines.push(deadlineOf(entry))
+      entries.push(entry)
+      return deadlines.length < reach
+    })
+    const m = deadlines.length
+    // Largest batch from item `i`, started at `t`, whose earliest deadline its estimate meets (as `formByDeadline`).
+    const batchFrom = (i: number, t: number): number => {
+      let k = 0
+      let due = Infinity
+      while (k < max && i + k < m) {
+        const d = deadlines[i + k] < due ? deadlines[i + k] : due
+        if (t + (model.estimate(k + 1) as number) > d) break
+        due = d
+        k++
+      }
+      return k
+    }
+    // Items answered in time when the batches run back to back from item `from` on.
+    const answered = (from: number): number => {
+      let t = now
+      let done = 0
+      for (let i = from; i < m;) {
+        const k = batchFrom(i, t)
+        if (k === 0) {
+          i++ // lost: it cannot make it even alone
+          continue
+        }
+        done += k
+        t += model.estimate(k) as number
+        i += k
+      }
+      return done
+    }
+    // The later start (within one batch of the head) whose first batch is the largest.
+    let best = size
+    let start = 0
+    for (let i = 1; i < m && i <= max && m - i > best; i++) {
+      const k = batchFrom(i, now)
+      if (k > best) {
+        best = k
+        start = i
+      }
+      if (k >= max) break
+    }
+    if (start === 0 || answered(start) <= answered(0)) return false
+    const endsAt = now + (model.estimate(best) as number)
+    for (let i = 0; i < start; i++) if (entries[i].state === QUEUED) this.expire(entries[i], endsAt)
+    return true
   }
 
   /** Fails a queued (or re-run) entry that cannot make its deadline: a batch holding it would end at `endsAt`. */
@@ -762,7 +915,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   /**
    * Estimated time (ms) until a request of `n` items that arrives now would have run:
-   * the queue ahead of it and itself, in rounds of full batches over every slot. 0
+   * the wait for a slot when all are busy, then the queue ahead of it and itself, in
+   * rounds of full batches over every slot. 0
    * (never refused) unless deadline formation is on, the request has a `timeoutMs`,
    * and a batch has been measured.
    */
@@ -771,7 +925,27 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const ahead = this.queues.size + this.waiters.count + n
     const batch = ahead < this.limits.maxBatchSize ? ahead : this.limits.maxBatchSize
     const rounds = Math.ceil(ahead / (this.limits.maxBatchSize * this.maxConcurrent))
-    return rounds * (this.latency.estimate(batch) as number)
+    let drain = rounds * (this.latency.estimate(batch) as number)
+    // With every slot busy, the queue starts only when the first running batch ends.
+    if (this.inFlight >= this.maxConcurrent) drain += this.firstFreeInMs(this.stamp().at)
+    // An idle batcher lets a request in as a probe (see PROBE_AFTER_MS).
+    if (drain > timeoutMs && ahead === n && this.probeDue(this.clock())) return 0
+    return drain
+  }
+
+  /** Estimated ms from `now` until the first running batch ends (0 if one is already overdue). */
+  private firstFreeInMs(now: number): number {
+    let first = Infinity
+    for (const run of this.running) {
+      const end = run.startedAt + (this.latency.estimate(run.entries.length) as number)
+      if (end < first) first = end
+    }
+    return first === Infinity || first < now ? 0 : first - now
+  }
+
+  /** Whether deadline formation should run a probe: nothing runs, and nothing has settled for `PROBE_AFTER_MS`. */
+  private probeDue(now: number): boolean {
+    return this.inFlight === 0 && this.splitsPending.length === 0 && now - this.lastSettledAt >= PROBE_AFTER_MS
   }
 
   private armTimer(deadline: number): void {
@@ -907,6 +1081,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   private finishRun(run: Run, ok: boolean): void {
     const now = this.now()
+    this.lastSettledAt = now
     const running = this.inFlight--
     this.running.delete(run)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.

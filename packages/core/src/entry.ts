@@ -21,8 +21,13 @@ export const DETACHED = 5
 export const kCancel: unique symbol = Symbol('inferpool.cancel')
 
 /** The part of the batcher an entry calls back into (abort, timeout). */
+/** Keeps the delay callback off the batcher's public surface. */
+export const kDelay: unique symbol = Symbol('inferpool.delay')
+
 export interface EntryOwner {
   [kCancel](entry: Entry, reason: unknown, timedOut: boolean): void
+  /** Its timeout passed with `delayedPriority`: move it there instead of rejecting it. */
+  [kDelay](entry: Entry, priority: number): void
 }
 
 /**
@@ -52,7 +57,8 @@ export class Entry implements QueueNode {
   declare readonly item: unknown
   declare readonly key: unknown
   declare readonly cost: number
-  declare readonly priority: number
+  /** Set at creation, and changed only while it waits for room (`delayedPriority`): a queue reads it at push. */
+  declare priority: number
   declare readonly seq: number
   declare readonly stamp: Stamp
 
@@ -96,6 +102,8 @@ export class Guard {
     readonly timeoutMs: number,
     /** Clock reading by which the result is due: enqueued at + `timeoutMs` (Infinity: none). */
     readonly deadline: number,
+    /** Where the entry moves when `timeoutMs` passes (undefined: it is rejected). */
+    readonly delayedPriority: number | undefined = undefined,
   ) {}
 
   handleEvent(): void {
@@ -124,5 +132,6 @@ export function deadlineOf(entry: Entry): number {
 /** `setTimeout(onGuardTimeout, ms, guard)`: no closure per item. */
 export function onGuardTimeout(guard: Guard): void {
   guard.timer = undefined
-  guard.owner[kCancel](guard.entry, new TimeoutError(guard.timeoutMs), true)
+  if (guard.delayedPriority !== undefined) guard.owner[kDelay](guard.entry, guard.delayedPriority)
+  else guard.owner[kCancel](guard.entry, new TimeoutError(guard.timeoutMs), true)
 }

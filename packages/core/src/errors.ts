@@ -21,8 +21,17 @@ export class InferpoolError extends Error {
   /** Structured facts about the failure (the values involved). */
   readonly details: Record<string, unknown> | undefined
 
-  constructor(code: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+  /**
+   * `options.stack: false` leaves the stack trace out: for the errors that shed load
+   * (refused, timed out, cannot make its deadline), made once per request under
+   * overload, when capturing a trace is most of a refused request's cost and it only
+   * points into the batcher (docs/runtime-facts.md#v8-on-the-hot-path).
+   */
+  constructor(code: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown>; stack?: false }) {
+    const limit = Error.stackTraceLimit
+    if (options?.stack === false) Error.stackTraceLimit = 0
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    Error.stackTraceLimit = limit
     this.name = new.target.name
     this.code = code
     this.details = options?.details
@@ -37,7 +46,7 @@ export class InferpoolError extends Error {
 export class QueueFullError extends InferpoolError {
   static readonly code = 'ERR_QUEUE_FULL'
   constructor(maxQueueSize: number) {
-    super(QueueFullError.code, `Queue is full (maxQueueSize: ${maxQueueSize})`, { details: { maxQueueSize } })
+    super(QueueFullError.code, `Queue is full (maxQueueSize: ${maxQueueSize})`, { details: { maxQueueSize }, stack: false })
   }
 }
 
@@ -73,7 +82,7 @@ export class BatcherClosedError extends InferpoolError {
 export class TimeoutError extends InferpoolError {
   static readonly code = 'ERR_TIMEOUT'
   constructor(timeoutMs: number) {
-    super(TimeoutError.code, `Request timed out after ${timeoutMs} ms`, { details: { timeoutMs } })
+    super(TimeoutError.code, `Request timed out after ${timeoutMs} ms`, { details: { timeoutMs }, stack: false })
   }
 }
 
@@ -101,7 +110,7 @@ export class DeadlineExceededError extends InferpoolError {
     super(
       DeadlineExceededError.code,
       `Request cannot meet its deadline: ${round(leftMs)} ms left, a batch of one is estimated at ${round(estimatedMs)} ms`,
-      { details: { leftMs, estimatedMs } },
+      { details: { leftMs, estimatedMs }, stack: false },
     )
   }
 }
@@ -117,7 +126,7 @@ export class DeadlineUnattainableError extends InferpoolError {
     super(
       DeadlineUnattainableError.code,
       `Request refused: its timeout of ${round(timeoutMs)} ms is shorter than the queue's estimated drain of ${round(drainMs)} ms`,
-      { details: { timeoutMs, drainMs } },
+      { details: { timeoutMs, drainMs }, stack: false },
     )
   }
 }

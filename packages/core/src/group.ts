@@ -5,8 +5,12 @@ import { TimeoutError } from './errors.js'
 export const kCancelGroup: unique symbol = Symbol('inferpool.cancelGroup')
 
 /** The part of the batcher a group calls back into (abort, timeout). */
+export const kDelayGroup: unique symbol = Symbol('inferpool.delayGroup')
+
 export interface GroupOwner {
   [kCancelGroup](group: Group, reason: unknown, timedOut: boolean): void
+  /** Its timeout passed with `delayedPriority`: move its unsettled members there. */
+  [kDelayGroup](group: Group): void
 }
 
 /**
@@ -40,6 +44,8 @@ export class Group {
     readonly firstSeq: number,
     readonly signal: AbortSignal | undefined,
     readonly timeoutMs: number,
+    /** Where the members move when `timeoutMs` passes (undefined: the request is rejected). */
+    readonly delayedPriority: number | undefined = undefined,
   ) {
     this.results = new Array<unknown>(size)
     this.remaining = size
@@ -66,5 +72,6 @@ function noop(): void {}
 /** `setTimeout(onGroupTimeout, ms, group)`: no closure per request. */
 export function onGroupTimeout(group: Group): void {
   group.timer = undefined
-  group.owner[kCancelGroup](group, new TimeoutError(group.timeoutMs), true)
+  if (group.delayedPriority !== undefined) group.owner[kDelayGroup](group)
+  else group.owner[kCancelGroup](group, new TimeoutError(group.timeoutMs), true)
 }

@@ -16,6 +16,15 @@ export interface LatencyModelOptions {
    * @default 1
    */
   warmupRuns?: number
+  /**
+   * Runs of any size after which a size that has not run since is left out (while a
+   * fresher size is known). Under load the sizes in use move: a size last run during a
+   * stall (a blocked event loop, a warm-up burst) would otherwise hold its slow p99
+   * forever — and, since no larger batch is estimated below it, the estimates of every
+   * size above it — though it never runs again to correct it.
+   * @default 100
+   */
+  staleAfterRuns?: number
 }
 
 /** One size's estimate, as shown in statistics. */
@@ -32,6 +41,8 @@ class SizeWindow {
   next = 0
   /** Runs seen, warm-up ones included. */
   runs = 0
+  /** The model's run count at this size's latest measured run. */
+  lastRecord = 0
 }
 
 /**
@@ -39,13 +50,17 @@ class SizeWindow {
  * p99 of the last `window` runs of each size (warm-up runs excluded), made
  * conservative for sizes with no run of their own:
  *
- * - it never decreases with the size: the estimate of n is at least that of any
- *   measured size below n (a batch does not get faster by holding more rows);
+ * - it is never below the typical (median) run of any measured size below n (a batch
+ *   does not get faster by holding more rows) — the median, not the p99, so that one
+ *   slow run at a small size does not raise every larger size;
  * - a size between two measured sizes gets the next measured size above it;
  * - a size beyond every measured one is extrapolated in proportion to its rows from
- *   the measured size with the highest time per row — an upper bound of any
- *   `t = a·n + b` line through the measured points, since the fixed part `b` is not
- *   scaled away;
+ *   the largest measured size's time per row — an upper bound of any `t = a·n + b`
+ *   line (b >= 0) through that point, since the fixed part `b` is scaled up, not away.
+ *   (Not the highest time per row of any size: that is nearly always size 1's, whose
+ *   fixed part dominates, and batches would then grow a row at a time.)
+ * - a size not run in the last `staleAfterRuns` runs is forgotten, so the
+ *   estimates follow the sizes in use;
  * - before any run has been measured, nothing is known: `estimate` answers
  *   `undefined`, and a scheduler runs a probe (a batch of one) to learn.
  *
@@ -55,17 +70,21 @@ class SizeWindow {
 export class LatencyModel {
   private readonly window: number
   private readonly warmupRuns: number
+  private readonly staleAfterRuns: number
+  /** Measured runs recorded, of every size. */
+  private records = 0
   private readonly sizes = new Map<number, SizeWindow>()
   /** Estimates by size, rebuilt lazily after a `record`; index 0 unused. */
   private table: Float64Array = new Float64Array(0)
   private dirty = false
-  /** Largest measured size, and the highest p99 per row among measured sizes. */
+  /** Largest measured size, and its p99 per row. */
   private largest = 0
   private perRow = 0
 
   constructor(options: LatencyModelOptions = {}) {
     this.window = options.window === undefined ? 10 : integerOption('window', options.window, 1)
     this.warmupRuns = options.warmupRuns === undefined ? 1 : integerOption('warmupRuns', options.warmupRuns, 0)
+    this.staleAfterRuns = options.staleAfterRuns === undefined ? 100 : integerOption('staleAfterRuns', options.staleAfterRuns, 1)
   }
 
   /** Whether any run has been measured (past its size's warm-up). */
@@ -86,6 +105,7 @@ export class LatencyModel {
     if (++sw.runs <= this.warmupRuns) return
     sw.samples[sw.next] = ms
     sw.next = (sw.next + 1) % this.window
+    sw.lastRecord = ++this.records
     this.dirty = true
   }
 
@@ -108,17 +128,20 @@ export class LatencyModel {
 
   private rebuild(): void {
     this.dirty = false
+    // The latest run is always fresh, so some size is always kept once any is measured.
+    const fresh = (sw: SizeWindow) => sw.samples.length > 0 && this.records - sw.lastRecord < this.staleAfterRuns
     let largest = 0
-    for (const [size, sw] of this.sizes) if (sw.samples.length > 0 && size > largest) largest = size
+    for (const [size, sw] of this.sizes) if (fresh(sw) && size > largest) largest = size
     this.largest = largest
     this.perRow = 0
     if (largest === 0) return
     const p = new Float64Array(largest + 1).fill(NaN)
+    const typical = new Float64Array(largest + 1).fill(NaN)
     for (const [size, sw] of this.sizes) {
-      if (sw.samples.length === 0) continue
-      const v = p99(sw.samples)
-      p[size] = v
-      if (v / size > this.perRow) this.perRow = v / size
+      if (!fresh(sw)) continue
+      const sorted = sw.samples.slice().sort((a, b) => a - b)
+      p[size] = sorted[Math.ceil(0.99 * sorted.length) - 1]
+      typical[size] = sorted[(sorted.length - 1) >> 1]
     }
     // Backward: a size without runs takes the next measured size above it.
     const table = new Float64Array(largest + 1)
@@ -127,14 +150,16 @@ export class LatencyModel {
       if (p[n] === p[n]) above = p[n]
       table[n] = above
     }
-    // Forward: never below a smaller size's estimate.
-    for (let n = 2; n <= largest; n++) if (table[n] < table[n - 1]) table[n] = table[n - 1]
+    // Forward: never below a smaller size's typical (median) run. Not its p99: one stall
+    // of the host thread at a small size would hold every larger size's estimate up
+    // (measured on the demo model: 94 ms for every size from a run of 2 rows).
+    let floor = 0
+    for (let n = 1; n <= largest; n++) {
+      if (typical[n] > floor) floor = typical[n]
+      if (table[n] < floor) table[n] = floor
+    }
     this.table = table
+    // From the largest size's estimate, not its own p99: past it, never below it either.
+    this.perRow = table[largest] / largest
   }
-}
-
-/** Nearest-rank p99 of a few samples (with 10 or fewer, their maximum). */
-function p99(samples: readonly number[]): number {
-  const sorted = samples.slice().sort((a, b) => a - b)
-  return sorted[Math.ceil(0.99 * sorted.length) - 1]
 }

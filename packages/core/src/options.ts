@@ -123,6 +123,8 @@ export interface ResolvedSubmit {
   timeoutMs: number
   priority: number
   cost: number | undefined
+  /** `delayedPriority`: where a timed-out item moves (undefined: a timeout rejects). */
+  delayedPriority: number | undefined
 }
 
 function isAbortSignal(value: unknown): value is AbortSignal {
@@ -141,11 +143,18 @@ function isAbortSignal(value: unknown): value is AbortSignal {
  */
 export function resolveSubmit(options: SubmitOptions, out: ResolvedSubmit): void {
   if (options === null || typeof options !== 'object') fail('options', 'an object', options, TypeError)
-  resolveSubmitFields(options.signal, options.timeoutMs, options.priority, options.cost, out)
+  resolveSubmitFields(options.signal, options.timeoutMs, options.priority, options.cost, out, options.delayedPriority)
 }
 
 /** `resolveSubmit` for option values already read off the object. */
-export function resolveSubmitFields(signal: unknown, timeoutMs: unknown, priority: unknown, cost: unknown, out: ResolvedSubmit): void {
+export function resolveSubmitFields(
+  signal: unknown,
+  timeoutMs: unknown,
+  priority: unknown,
+  cost: unknown,
+  out: ResolvedSubmit,
+  delayedPriority?: unknown,
+): void {
   if (signal !== undefined && !isAbortSignal(signal)) fail('signal', 'an AbortSignal', signal, TypeError)
   out.signal = signal
   out.timeoutMs =
@@ -153,6 +162,12 @@ export function resolveSubmitFields(signal: unknown, timeoutMs: unknown, priorit
   out.priority =
     priority === undefined ? 0 : typeof priority === 'number' && Number.isFinite(priority) ? priority : finiteOption('priority', priority)
   out.cost = cost === undefined ? undefined : checkCost(cost, 'cost')
+  out.delayedPriority =
+    delayedPriority === undefined
+      ? undefined
+      : typeof delayedPriority === 'number' && Number.isFinite(delayedPriority)
+        ? delayedPriority
+        : finiteOption('delayedPriority', delayedPriority)
 }
 
 /** Validates a cost computed by the `cost` option or the item's own estimator. */

@@ -175,6 +175,14 @@ export interface SubmitOptions {
    */
   priority?: number
   /**
+   * Triton's timeout action DELAY: when `timeoutMs` passes, the item is not rejected. If
+   * it is still queued (or waiting for room), it moves to this priority — behind every
+   * item of a higher one, so give one below `priority` — and waits there with no
+   * timeout; if it is running, it just finishes. A signal still aborts it.
+   * @default undefined (a timeout rejects with `TimeoutError`)
+   */
+  delayedPriority?: number
+  /**
    * Cost of this item (finite, >= 0); overrides the `cost` option.
    * @default the `cost` option's value for the item
    */

@@ -39,15 +39,18 @@ describe("formation: 'deadline'", () => {
     const { clock, batcher, batches, release } = deadlineFixture({ latencyModel: measuredModel(4, () => 10) })
     const busy = track(batcher.submit(0))
     await flush()
-    // Admitted at t = 0: a batch of one (10 ms) still ends before its deadline at 15.
-    const late = track(batcher.submit(1, { timeoutMs: 15 }))
+    // Admitted at t = 0: after the running batch (estimated to end at 10), a batch of one
+    // (10 ms) would still end by its deadline at 25.
+    const late = track(batcher.submit(1, { timeoutMs: 25 }))
     const fine = track(batcher.submit(2, { timeoutMs: 100 }))
-    clock.t = 8 // the slot frees at 8: 8 + 10 > 15, long before its timer would fire
+    // The slot frees late, at 18 (a measured run: a batch of one is now estimated at 18 ms):
+    // 18 + 18 > 25, long before its timer would fire.
+    clock.t = 18
     await release(0)
     expect(busy.status).toBe('fulfilled')
     expect(late.status).toBe('rejected')
     expect(late.reason).toBeInstanceOf(DeadlineExceededError)
-    expect(late.reason).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { leftMs: 7, estimatedMs: 10 } })
+    expect(late.reason).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { leftMs: 7, estimatedMs: 18 } })
     expect(batches()).toEqual([[0], [2]])
     expect(batcher.stats).toMatchObject({ timedOut: 1, cancelled: 1, queued: 0, inFlight: 1 })
     await release(1)
@@ -69,8 +72,9 @@ describe("formation: 'deadline'", () => {
   })
 
   it('takes the largest batch whose earliest deadline still holds with the estimated run time', async () => {
-    // 2 ms per row: a batch of 3 ends at 6, of 4 at 8; item 3's deadline is at 7.
-    const model = measuredModel(8, (n) => 2 * n)
+    // 2 ms per row: a batch of 3 ends at 6, of 4 at 8; item 3's deadline is at 7. (A batch
+    // of one, the running one, is estimated at 1 ms: item 3 is let in, 1 + 6 <= 7.)
+    const model = measuredModel(8, (n) => (n === 1 ? 1 : 2 * n))
     const { batcher, batches, release } = deadlineFixture({ maxBatchSize: 8, latencyModel: model })
     void batcher.submit(0)
     await flush()
@@ -81,6 +85,65 @@ describe("formation: 'deadline'", () => {
     expect(batches()).toEqual([[0], [1, 2, 3], [4]])
     await release(2)
     expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4])
+  })
+
+  /**
+   * One slot held by a batch of `0` from t = 0; item 1 (deadline 12.5) queued at 0, items
+   * 2..8 (deadline 4 + `tailTimeoutMs`) at 4; the slot frees at 9 without a measured run
+   * (the batch fails). A batch of n is estimated at 2 + n ms.
+   */
+  async function overloadFixture(tailTimeoutMs: number) {
+    const fixture = deadlineFixture({ maxBatchSize: 8, latencyModel: measuredModel(8, (n) => 2 + n) })
+    const { clock, batcher, g } = fixture
+    void batcher.submit(0).catch(() => undefined)
+    await flush()
+    const head = track(batcher.submit(1, { timeoutMs: 12.5 }))
+    clock.t = 4
+    const tail = [2, 3, 4, 5, 6, 7, 8].map((i) => track(batcher.submit(i, { timeoutMs: tailTimeoutMs })))
+    clock.t = 9
+    g.pending[0].reject(new Error('busy batch failed'))
+    await flush()
+    return { ...fixture, head, tail }
+  }
+
+  it('fails the head at once when dropping it lets a fuller batch answer more of the queue in time', async () => {
+    // Head first: [1] ends at 12, then at most 4 of the tail by 18; 5 answered. Without
+    // the head: [2..8] ends at 9 + 9 = 18, all 7 answered.
+    const { batches, head, tail, release } = await overloadFixture(14)
+    expect(head.reason).toBeInstanceOf(DeadlineExceededError)
+    expect(batches()).toEqual([[0], [2, 3, 4, 5, 6, 7, 8]])
+    await release(1)
+    expect(tail.map((t) => t.value)).toEqual([2, 3, 4, 5, 6, 7, 8])
+  })
+
+  it('serves the head first when that answers the queue as well', async () => {
+    const { batches, head, tail, release } = await overloadFixture(40)
+    expect(batches()).toEqual([[0], [1]])
+    await release(1)
+    expect(batches()).toEqual([[0], [1], [2, 3, 4, 5, 6, 7, 8]])
+    await release(2)
+    expect([head, ...tail].map((t) => t.value)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+  })
+
+  it('lets one request through as a probe after 100 ms with nothing run, though the model says it is too slow', async () => {
+    // Every batch is estimated at 50 ms: a 20 ms timeout is hopeless by the model.
+    const { clock, batcher, batches, release } = deadlineFixture({ latencyModel: measuredModel(4, () => 50) })
+    const early = track(batcher.submit(1, { timeoutMs: 20 }))
+    await flush()
+    expect(early.reason).toBeInstanceOf(DeadlineUnattainableError)
+    clock.t = 100
+    const probe = track(batcher.submit(2, { timeoutMs: 20 }))
+    const behind = track(batcher.submit(3, { timeoutMs: 20 }))
+    await flush()
+    expect(batches()).toEqual([[2]])
+    expect(behind.reason).toBeInstanceOf(DeadlineUnattainableError)
+    clock.t = 101
+    await release(0)
+    expect(probe).toEqual({ status: 'fulfilled', value: 2 })
+    // It ran 1 ms; the next probe waits for another 100 ms without a run.
+    const after = track(batcher.submit(4, { timeoutMs: 20 }))
+    await flush()
+    expect(after.reason).toBeInstanceOf(DeadlineUnattainableError)
   })
 
   it('forms the same queue by count alone when formation is count', async () => {
@@ -133,14 +196,15 @@ describe("formation: 'deadline'", () => {
     void batcher.submit(0)
     await flush()
     for (let i = 1; i <= 8; i++) void batcher.submit(i)
-    // 8 queued + 1: three rounds of batches of 4 on one slot, 20 ms each.
-    const refused = track(batcher.submit(9, { timeoutMs: 50 }))
-    const many = track(batcher.submitMany([10, 11], { timeoutMs: 59 }))
-    const admitted = track(batcher.submit(12, { timeoutMs: 60 }))
+    // The one slot frees when the running batch ends (estimated at 20), then 8 queued + 1:
+    // three rounds of batches of 4, 20 ms each.
+    const refused = track(batcher.submit(9, { timeoutMs: 70 }))
+    const many = track(batcher.submitMany([10, 11], { timeoutMs: 79 }))
+    const admitted = track(batcher.submit(12, { timeoutMs: 80 }))
     await flush()
     expect(refused.reason).toBeInstanceOf(DeadlineUnattainableError)
-    expect(refused.reason).toMatchObject({ code: 'ERR_DEADLINE_UNATTAINABLE', details: { timeoutMs: 50, drainMs: 60 } })
-    expect(many.reason).toMatchObject({ code: 'ERR_DEADLINE_UNATTAINABLE', details: { timeoutMs: 59, drainMs: 60 } })
+    expect(refused.reason).toMatchObject({ code: 'ERR_DEADLINE_UNATTAINABLE', details: { timeoutMs: 70, drainMs: 80 } })
+    expect(many.reason).toMatchObject({ code: 'ERR_DEADLINE_UNATTAINABLE', details: { timeoutMs: 79, drainMs: 80 } })
     expect(admitted.status).toBe('pending')
     expect(batcher.stats).toMatchObject({ rejected: 3, queued: 9 })
   })

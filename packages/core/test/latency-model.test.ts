@@ -29,6 +29,18 @@ describe('LatencyModel', () => {
     expect(model.estimate(16)).toBe(30)
   })
 
+  it('never estimates a larger batch below a smaller one’s typical run, nor lets one slow small run raise every larger size', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    for (const ms of [1, 1, 1, 50]) model.record(2, ms) // one stall at size 2
+    for (const ms of [4, 4, 4]) model.record(8, ms)
+    expect(model.estimates([2, 8])).toEqual([
+      { size: 2, ms: 50 },
+      { size: 8, ms: 4 },
+    ])
+    for (const ms of [9, 9, 9]) model.record(4, ms) // size 4's typical run is slower than size 8's
+    expect(model.estimate(8)).toBe(9)
+  })
+
   it('never estimates a larger batch below a smaller one', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(2, 10)
@@ -46,16 +58,44 @@ describe('LatencyModel', () => {
     expect(model.estimate(1)).toBe(2)
   })
 
-  it('extrapolates a size beyond every measured one in proportion to its rows, from the highest time per row', () => {
+  it('extrapolates a size beyond every measured one in proportion to its rows, from the largest measured size', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(1, 3) // 3 ms per row
-    model.record(4, 8) // 2 ms per row
-    expect(model.estimate(10)).toBe(30)
+    model.record(4, 8) // 2 ms per row: the largest size's, which the extrapolation scales
+    expect(model.estimate(10)).toBe(20)
     expect(model.estimates([1, 4, 10])).toEqual([
       { size: 1, ms: 3 },
       { size: 4, ms: 8 },
-      { size: 10, ms: 30 },
+      { size: 10, ms: 20 },
     ])
+  })
+
+  it('extrapolates past the largest size from its estimate, so a larger batch is never estimated below a smaller one', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    model.record(2, 10)
+    model.record(4, 4) // its estimate is 10 (never below size 2's)
+    expect(model.estimates([4, 8])).toEqual([
+      { size: 4, ms: 10 },
+      { size: 8, ms: 20 },
+    ])
+  })
+
+  it('forgets a size not run in the last `staleAfterRuns` runs, so a stall at a size no longer in use does not hold every larger estimate up', () => {
+    const model = new LatencyModel({ warmupRuns: 0, staleAfterRuns: 3 })
+    model.record(2, 50) // a stalled run at size 2, never run again
+    model.record(8, 4)
+    expect(model.estimate(8)).toBe(50) // never below a smaller size's estimate
+    model.record(8, 4)
+    expect(model.estimate(8)).toBe(50) // 2 runs since size 2's: still fresh
+    model.record(8, 4)
+    // 3 runs since: size 2 is forgotten, and takes the next measured size above it.
+    expect(model.estimates([1, 2, 8, 16])).toEqual([
+      { size: 1, ms: 4 },
+      { size: 2, ms: 4 },
+      { size: 8, ms: 4 },
+      { size: 16, ms: 8 },
+    ])
+    expect(() => new LatencyModel({ staleAfterRuns: 0 })).toThrow('Expected `staleAfterRuns` to be an integer >= 1, got `0` (number)')
   })
 
   it('ignores runs that are not measurements, and validates its options', () => {

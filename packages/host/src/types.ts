@@ -74,8 +74,15 @@ export interface InferOptions {
   signal?: AbortSignal
   /** Rejects with `TimeoutError` (`ERR_TIMEOUT`) after this many ms. Overrides the pool's `timeoutMs`. @default the pool's `timeoutMs` */
   timeoutMs?: number
-  /** Higher first; FIFO within a priority. @default 0 */
+  /** Higher first; FIFO within a priority. Refused with `priorityLevels` (use `priorityLevel`). @default 0 */
   priority?: number
+  /**
+   * With the pool's `priorityLevels`: Triton's request `priority` — 1 is the highest
+   * level; 0, or a level above `priorityLevels`, means `defaultPriorityLevel` (as Triton
+   * does). Ignored without `priorityLevels`.
+   * @default 0 (the default level)
+   */
+  priorityLevel?: number
   /** Cost of this request against `batching.maxBatchCost` (e.g. its tokens). Overrides the pool's `cost`. @default 1 */
   cost?: number
 }
@@ -169,10 +176,12 @@ export interface QueuePolicy {
   /**
    * `timeout_action`: what happens to a row whose timeout passes. `'reject'`: it fails
    * (`TimeoutError`; with `batching.formation: 'deadline'`, `DeadlineExceededError` as
-   * soon as it cannot make it). Triton's `DELAY` is not supported yet, and refused.
+   * soon as it cannot make it). `'delay'` (Triton's DELAY): a queued row is not failed
+   * but moved behind every row of its priority level (and the levels above) still in
+   * time, ahead of the levels below, and waits with no timeout; a running row finishes.
    * @default 'reject'
    */
-  timeoutAction?: 'reject'
+  timeoutAction?: 'reject' | 'delay'
   /**
    * `default_timeout_microseconds`: the timeout of a row whose request gives none, in
    * microseconds (0: none).
@@ -189,7 +198,9 @@ export interface QueuePolicy {
   allowTimeoutOverride?: boolean
   /**
    * `max_queue_size`: most rows queued (0: unbounded); a request that would exceed it
-   * is refused (`QueueFullError`, 503 / UNAVAILABLE).
+   * is refused (`QueueFullError`, 503 / UNAVAILABLE). With `priorityLevels`, a bound per
+   * level, on the level's rows not yet answered (queued or running; Triton counts the
+   * queued ones only).
    * @default 0
    */
   maxQueueSize?: number
@@ -331,6 +342,21 @@ export interface PoolOptions {
    * @default undefined (`timeoutMs` and `batching` alone; a request's own timeout wins)
    */
   queuePolicy?: QueuePolicy
+  /**
+   * Triton's `priority_levels`: requests choose a level with `InferOptions.priorityLevel`
+   * (1 first); rows of a higher level always go before those of a lower one, FIFO
+   * within a level. 0: no levels (`InferOptions.priority` orders rows instead).
+   * @default 0
+   */
+  priorityLevels?: number
+  /** Triton's `default_priority_level`: the level of a request that names none; required, in [1, priorityLevels], with levels. @default undefined */
+  defaultPriorityLevel?: number
+  /**
+   * Triton's `priority_queue_policy`: a queue policy per level (keys 1..priorityLevels);
+   * a level without one follows `queuePolicy` (Triton's `default_queue_policy`).
+   * @default {}
+   */
+  priorityQueuePolicy?: Record<number, QueuePolicy>
   /** With `'cpu'`, a pool that asks for CUDA and cannot load it falls back to CPU with a warning. @default undefined (no fallback) */
   fallback?: 'cpu'
   /**

@@ -145,6 +145,33 @@ describe('gRPC deadline', () => {
   })
 })
 
+describe("HTTP parameters.priority (Triton's schedule-policy extension: a level, 1 the highest)", () => {
+  it("puts the request on that level, under the level's queue policy, and answers 400 for a level that is not an integer >= 0", async () => {
+    // Level 1 has a 5 s timeout, shorter than the believed 10 s run; level 2 (the default) none.
+    const pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+      priorityLevels: 2,
+      defaultPriorityLevel: 2,
+      priorityQueuePolicy: { 1: { defaultTimeoutMicroseconds: 5_000_000 } },
+    })
+    pools.push(pool)
+    const { url } = await server({ levels: pool })
+    const first = await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(7, 1), { parameters: { priority: 1 } }))
+    expect([first.status, (first.json as { code: string }).code]).toEqual([503, 'ERR_DEADLINE_UNATTAINABLE'])
+    expect((await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(8, 1), { parameters: { priority: 2 } }))).status).toBe(200)
+    // 0 is the default level, as no priority at all.
+    expect((await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(9, 1), { parameters: { priority: 0 } }))).status).toBe(200)
+    for (const priority of [-1, 1.5, '1']) {
+      const bad = await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(10, 1), { parameters: { priority } }))
+      expect(bad.status).toBe(400)
+      expect((bad.json as { error: string }).error).toContain("'parameters.priority' must be an integer >= 0")
+    }
+  })
+})
+
 describe("Triton's queue policy (createPool's queuePolicy)", () => {
   async function policyPool(queuePolicy: Parameters<typeof createPool>[0]['queuePolicy']): Promise<Pool> {
     const pool = await createPool({
@@ -164,29 +191,35 @@ describe("Triton's queue policy (createPool's queuePolicy)", () => {
       (e: { code?: string }) => e.code,
     )
 
-  it('gives every row the default timeout, and ignores a request’s own unless allowTimeoutOverride', async () => {
-    // A 5 s default against a believed 10 s run: refused at the door.
-    const strict = await policyPool({ defaultTimeoutMicroseconds: 5_000_000 })
-    expect(await codeOf(strict.infer(row()))).toBe('ERR_DEADLINE_UNATTAINABLE')
-    expect(await codeOf(strict.infer(row(), { timeoutMs: 60_000 }))).toBe('ERR_DEADLINE_UNATTAINABLE')
+  it('gives every row the default timeout, and lets a request only shorten it, with allowTimeoutOverride', async () => {
+    // A 60 s default against a believed 10 s run: let in.
+    const strict = await policyPool({ defaultTimeoutMicroseconds: 60_000_000 })
+    expect(await codeOf(strict.infer(row()))).toBe('answered')
+    // Without override, a request's own 5 s timeout is ignored.
+    expect(await codeOf(strict.infer(row(), { timeoutMs: 5_000 }))).toBe('answered')
     const lenient = await policyPool({ defaultTimeoutMicroseconds: 5_000_000, allowTimeoutOverride: true })
     expect(await codeOf(lenient.infer(row()))).toBe('ERR_DEADLINE_UNATTAINABLE')
-    expect(await codeOf(lenient.infer(row(), { timeoutMs: 60_000 }))).toBe('answered')
+    // As in Triton, an override may shorten the default, never lengthen it.
+    expect(await codeOf(lenient.infer(row(), { timeoutMs: 60_000 }))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    const open = await policyPool({ allowTimeoutOverride: true })
+    expect(await codeOf(open.infer(row(), { timeoutMs: 5_000 }))).toBe('ERR_DEADLINE_UNATTAINABLE')
+    expect(await codeOf(open.infer(row(), { timeoutMs: 60_000 }))).toBe('answered')
   })
 
   it('bounds the queue by maxQueueSize (0: unbounded) and maps the default timeout to ms', () => {
     const bounded = resolvePoolOptions({ model: 'm.onnx', queuePolicy: { maxQueueSize: 3, defaultTimeoutMicroseconds: 2_500 } })
-    expect([bounded.batching.maxQueueSize, bounded.timeoutMs, bounded.timeoutOverride]).toEqual([3, 2.5, false])
+    expect(bounded.batching.maxQueueSize).toBe(3)
+    expect(bounded.queuePolicies?.submitOptions({ timeoutMs: 60_000 }, 0)).toEqual({ priority: 0, timeoutMs: 2.5 })
     const unbounded = resolvePoolOptions({ model: 'm.onnx', queuePolicy: { maxQueueSize: 0 } })
-    expect([unbounded.batching.maxQueueSize, unbounded.timeoutMs]).toEqual([undefined, undefined])
-    expect(resolvePoolOptions({ model: 'm.onnx', timeoutMs: 7 })).toMatchObject({ timeoutMs: 7, timeoutOverride: true })
+    expect([unbounded.batching.maxQueueSize, unbounded.queuePolicies?.submitOptions({}, 0)]).toEqual([undefined, { priority: 0 }])
+    expect(resolvePoolOptions({ model: 'm.onnx', timeoutMs: 7 })).toMatchObject({ timeoutMs: 7, queuePolicies: undefined })
   })
 
   it('refuses what it cannot honour, and a policy given together with the options it replaces', () => {
     const cases: Array<[Parameters<typeof createPool>[0], string]> = [
       [
-        { model: 'm.onnx', queuePolicy: { timeoutAction: 'delay' as 'reject' } },
-        "Expected `queuePolicy.timeoutAction` to be 'reject' (Triton's DELAY is not supported yet), got `\"delay\"` (string)",
+        { model: 'm.onnx', queuePolicy: { timeoutAction: 'drop' as 'reject' } },
+        "Expected `queuePolicy.timeoutAction` to be 'reject' or 'delay', got `\"drop\"` (string)",
       ],
       [
         { model: 'm.onnx', queuePolicy: {}, timeoutMs: 5 },

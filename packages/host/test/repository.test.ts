@@ -220,7 +220,7 @@ describe('config.pbtxt', () => {
     const [model] = readRepositories([root], { warn: (line) => warnings.push(line) })
     expect(warnings).toEqual([
       `model 'm' (${join(root, 'm', 'config.pbtxt')}): ignored, not supported by inferpool: ` +
-        'dynamic_batching.default_queue_policy.timeout_action, dynamic_batching.preserve_ordering, instance_group.rate_limiter, ' +
+        'dynamic_batching.preserve_ordering, instance_group.rate_limiter, ' +
         'parameters.enable_mem_arena, optimization.execution_accelerators, input, output, response_cache',
     ])
     expect(model.versions.map((v) => v.version)).toEqual(['1'])

@@ -9,6 +9,7 @@ import type { ResourceLimits } from 'node:worker_threads'
 import { integerOption, invalidOption, MAX_TIMER_MS, numberOption, oneOfOption } from '@inferpool/core/internal'
 import type { OnnxSessionConfig } from '@inferpool/worker'
 import type { BatchingOptions, PaddingOptions, PoolOptions } from '../types.js'
+import { resolveQueuePolicies, type QueuePolicies } from './queue-policy.js'
 
 /**
  * Defaults of the pool (the batcher's own options default in @inferpool/core).
@@ -72,8 +73,8 @@ export interface ResolvedPoolOptions {
   deviceIds: number[]
   padding: Record<string, Required<Pick<PaddingOptions, 'axis'>> & PaddingOptions>
   timeoutMs: number | undefined
-  /** Whether a request's own `timeoutMs` replaces `timeoutMs` (`queuePolicy.allowTimeoutOverride`; true without a policy). */
-  timeoutOverride: boolean
+  /** Triton's queue policies (`queuePolicy`, priority levels); given, they decide each request's timeout and priority. */
+  queuePolicies: QueuePolicies | undefined
   fallback: 'cpu' | undefined
   /** Worker module file path (`null`: the built-in ONNX tensor worker). */
   worker: string | null
@@ -125,37 +126,6 @@ function finiteAtLeast(name: string, value: unknown, min: number): number | unde
 }
 
 const oneOf = oneOfOption
-
-/**
- * `queuePolicy` (Triton's `ModelQueuePolicy`) → the pool's default timeout, whether a
- * request's own timeout replaces it, and the queue bound; `undefined` without a policy.
- * It replaces `timeoutMs` and `batching.maxQueueSize`: giving either as well is refused.
- */
-function resolveQueuePolicy(
-  value: unknown,
-  timeoutMs: unknown,
-  maxQueueSize: unknown,
-): { timeoutMs: number | undefined; timeoutOverride: boolean; maxQueueSize: number | undefined } | undefined {
-  if (value === undefined) return undefined
-  if (typeof value !== 'object' || value === null) invalid('type', 'queuePolicy', 'an object', value)
-  const policy = value as Record<string, unknown>
-  if (timeoutMs !== undefined) invalid('type', 'timeoutMs', 'unset with `queuePolicy` (its defaultTimeoutMicroseconds)', timeoutMs)
-  if (maxQueueSize !== undefined) {
-    invalid('type', 'batching.maxQueueSize', 'unset with `queuePolicy` (its maxQueueSize)', maxQueueSize)
-  }
-  if (policy.timeoutAction !== undefined && policy.timeoutAction !== 'reject') {
-    invalid('range', 'queuePolicy.timeoutAction', "'reject' (Triton's DELAY is not supported yet)", policy.timeoutAction)
-  }
-  const timeoutUs = integerAtLeast('queuePolicy.defaultTimeoutMicroseconds', policy.defaultTimeoutMicroseconds, 0, 0)
-  const override = policy.allowTimeoutOverride ?? false
-  if (typeof override !== 'boolean') invalid('type', 'queuePolicy.allowTimeoutOverride', 'a boolean', override)
-  const bound = integerAtLeast('queuePolicy.maxQueueSize', policy.maxQueueSize, 0, 0)
-  return {
-    timeoutMs: timeoutUs === 0 ? undefined : timeoutUs / 1000,
-    timeoutOverride: override,
-    maxQueueSize: bound === 0 ? undefined : bound,
-  }
-}
 
 function resolveProvider(value: unknown): { provider: 'cpu' | 'cuda'; deviceIds: number[] } {
   if (value === undefined) return { provider: 'cpu', deviceIds: [] }
@@ -305,8 +275,8 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
   const logSeverityLevel = integerAtLeast('session.logSeverityLevel', session.logSeverityLevel, 0, POOL_DEFAULTS.logSeverityLevel)
   if (logSeverityLevel > 4) invalid('range', 'session.logSeverityLevel', 'an integer from 0 (verbose) to 4 (fatal)', logSeverityLevel)
 
-  const policy = resolveQueuePolicy(options.queuePolicy, options.timeoutMs, batching.maxQueueSize)
-  const timeoutMs = policy === undefined ? finiteAtLeast('timeoutMs', options.timeoutMs, 0) : policy.timeoutMs
+  const policy = resolveQueuePolicies(options, options.timeoutMs, batching.maxQueueSize)
+  const timeoutMs = policy === undefined ? finiteAtLeast('timeoutMs', options.timeoutMs, 0) : undefined
   if (options.fallback !== undefined && options.fallback !== 'cpu') invalid('range', 'fallback', "'cpu' or undefined", options.fallback)
   const startupTimeoutMs = integerAtLeast('startupTimeoutMs', options.startupTimeoutMs, 1, POOL_DEFAULTS.startupTimeoutMs)
   const batchTimeoutMs = options.batchTimeoutMs === undefined ? undefined : integerAtLeast('batchTimeoutMs', options.batchTimeoutMs, 1, 1)
@@ -351,7 +321,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     deviceIds,
     padding: resolvePadding(options.padding),
     timeoutMs,
-    timeoutOverride: policy?.timeoutOverride ?? true,
+    queuePolicies: policy?.policies,
     fallback: options.fallback,
     worker: resolveWorker(options.worker),
     workerOptions: options.workerOptions,

@@ -44,6 +44,11 @@ import type { ReplicaTransport, ReplicaTransportFactory } from './transport.js'
 /** `infer()` without options (shared: a default `{}` would be a new object per call). */
 const NO_OPTIONS: InferOptions = Object.freeze({})
 
+/** The one result of a request of one row queued through `submitMany`. */
+function first(results: unknown[]): unknown {
+  return results[0]
+}
+
 const threadTransport: ReplicaTransportFactory = (options, events) => new ThreadTransport(options, events)
 
 /**
@@ -190,9 +195,8 @@ async function startPool(
  * The batcher's options for one request, or `undefined` when it has none: made once per
  * request, and not at all in the common case (no signal, timeout, priority or cost).
  */
-function submitOptions(inferOptions: InferOptions, poolTimeoutMs: number | undefined, override: boolean): SubmitOptions | undefined {
-  // Without override (queuePolicy.allowTimeoutOverride: false) the pool's default holds for every row.
-  const timeoutMs = override ? (inferOptions.timeoutMs ?? poolTimeoutMs) : poolTimeoutMs
+function submitOptions(inferOptions: InferOptions, poolTimeoutMs: number | undefined): SubmitOptions | undefined {
+  const timeoutMs = inferOptions.timeoutMs ?? poolTimeoutMs
   if (
     inferOptions.signal === undefined &&
     timeoutMs === undefined &&
@@ -233,9 +237,20 @@ function facade(
     },
   })
 
+  const policies = options.queuePolicies
   /** Queues admitted rows all or none: `inferMany`'s rows and `inferBlock`'s alike. */
-  const submitMany = (items: unknown[], inferOptions: InferOptions): Promise<unknown[]> =>
-    batcher.submitMany(items, submitOptions(inferOptions, options.timeoutMs, options.timeoutOverride))
+  const submitMany = (items: unknown[], inferOptions: InferOptions): Promise<unknown[]> => {
+    if (policies === undefined) return batcher.submitMany(items, submitOptions(inferOptions, options.timeoutMs))
+    let level: number
+    let submit: SubmitOptions
+    try {
+      level = policies.levelOf(inferOptions)
+      submit = policies.submitOptions(inferOptions, level)
+    } catch (err) {
+      return Promise.reject(err)
+    }
+    return policies.admit(level, items.length, () => batcher.submitMany(items, submit))
+  }
 
   const pool: Pool<unknown, unknown> = {
     infer(input: unknown, inferOptions: InferOptions = NO_OPTIONS): Promise<unknown> {
@@ -245,7 +260,8 @@ function facade(
       } catch (err) {
         return Promise.reject(err)
       }
-      const submit = submitOptions(inferOptions, options.timeoutMs, options.timeoutOverride)
+      if (policies !== undefined) return submitMany([item], inferOptions).then(first)
+      const submit = submitOptions(inferOptions, options.timeoutMs)
       return submit === undefined ? batcher.submit(item) : batcher.submit(item, submit)
     },
     inferMany(inputs: readonly unknown[], inferOptions: InferOptions = NO_OPTIONS): Promise<unknown[]> {

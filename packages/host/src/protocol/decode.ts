@@ -67,6 +67,12 @@ export interface DecodedInferRequest {
    * which Triton reads as "the model's default").
    */
   readonly timeoutMs?: number | undefined
+  /**
+   * The request's priority level, from Triton's `parameters.priority` (schedule-policy
+   * extension: an integer, 1 the highest level); `undefined` when it gave none (or 0,
+   * which Triton reads as "the model's default level").
+   */
+  readonly priorityLevel?: number | undefined
 }
 
 /**
@@ -88,6 +94,7 @@ export class DecodedRequest implements DecodedInferRequest {
     readonly inputs: readonly DecodedInput[],
     readonly outputs: readonly RequestedOutput[],
     readonly timeoutMs: number | undefined = undefined,
+    readonly priorityLevel: number | undefined = undefined,
   ) {
     this.rowCount = inputs[0].shape[0]
     let block: BlockInput | undefined = {}
@@ -201,6 +208,7 @@ function decodeJsonRequest(
   if (parameters !== undefined && !isObject(parameters)) throw invalidInput(`'parameters' must be an object, got ${describe(parameters)}`)
   const binaryByDefault = booleanParameter(parameters?.binary_data_output, "'parameters.binary_data_output'")
   const timeoutMs = timeoutParameter(parameters?.timeout)
+  const priorityLevel = priorityParameter(parameters?.priority)
   const outputs = decodeRequestedOutputs(body.outputs, metadata, binaryByDefault)
 
   const inputs = body.inputs
@@ -224,7 +232,7 @@ function decodeJsonRequest(
     decoded.push(input)
   }
   tail?.finish()
-  return new DecodedRequest(id, decoded, outputs, timeoutMs)
+  return new DecodedRequest(id, decoded, outputs, timeoutMs, priorityLevel)
 }
 
 /**
@@ -237,6 +245,18 @@ function timeoutParameter(value: unknown): number | undefined {
     throw invalidInput(`'parameters.timeout' must be an integer >= 0 (microseconds), got ${describe(value)}`)
   }
   return value === 0 ? undefined : value / 1000
+}
+
+/**
+ * Triton's `parameters.priority` (schedule-policy extension): an int64 priority level, 1
+ * the highest; 0 means the model's default level. `undefined` for none.
+ */
+function priorityParameter(value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalidInput(`'parameters.priority' must be an integer >= 0 (a priority level, 1 the highest), got ${describe(value)}`)
+  }
+  return value === 0 ? undefined : value
 }
 
 function booleanParameter(value: unknown, what: string): boolean {

@@ -14,13 +14,13 @@ import type { ServedPool } from './served-pool.js'
 export function submitRows(
   pool: ServedPool,
   rows: RowInput[],
-  options: { signal: AbortSignal; timeoutMs: number | undefined },
+  options: { signal: AbortSignal; timeoutMs: number | undefined; priorityLevel?: number },
 ): Promise<RowOutput[]> {
   if (pool.inferMany !== undefined) return pool.inferMany(rows, options)
   const controller = new AbortController()
   const forward = (): void => controller.abort(options.signal.reason)
   options.signal.addEventListener('abort', forward, { once: true })
-  const each = { signal: controller.signal, timeoutMs: options.timeoutMs }
+  const each = { signal: controller.signal, timeoutMs: options.timeoutMs, priorityLevel: options.priorityLevel }
   const pending = rows.map((row) => {
     try {
       return pool.infer(row, each)
@@ -51,6 +51,9 @@ export function submitRequest(
   request: DecodedInferRequest,
   options: { signal: AbortSignal; timeoutMs: number | undefined },
 ): Promise<RowOutput[] | BlockOutput> {
-  if (pool.inferBlock !== undefined && request.block !== undefined && request.rowCount > 0) return pool.inferBlock(request.block, options)
-  return submitRows(pool, request.rows, options)
+  // Triton's `parameters.priority` travels with the request to the pool (a level; see QueuePolicy).
+  const level = request.priorityLevel
+  const withLevel = level === undefined ? options : { ...options, priorityLevel: level }
+  if (pool.inferBlock !== undefined && request.block !== undefined && request.rowCount > 0) return pool.inferBlock(request.block, withLevel)
+  return submitRows(pool, request.rows, withLevel)
 }

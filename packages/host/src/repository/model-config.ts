@@ -13,6 +13,7 @@
  * batching delay; `max_batch_size` and the inputs and outputs come from the model file
  * (Triton's auto-complete for ONNX).
  */
+import type { QueuePolicy } from '../types.js'
 import type { ModelConfigObject } from './config-file.js'
 import { UnsupportedModelConfigError } from './errors.js'
 import { warmupSamplesOf } from './warmup.js'
@@ -42,6 +43,18 @@ export interface RepositoryModelConfig {
   }
   /** `default_queue_policy.default_timeout_microseconds`, in ms. */
   readonly timeoutMs?: number
+  /**
+   * Triton's queue policies, when the config sets more of them than `max_queue_size` and
+   * `default_timeout_microseconds` (which alone stay `batching.maxQueueSize` and
+   * `timeoutMs`): `timeout_action`, `allow_timeout_override`, `priority_levels`,
+   * `default_priority_level` or `priority_queue_policy`. The pool options of the same names.
+   */
+  readonly queue?: {
+    readonly queuePolicy: QueuePolicy
+    readonly priorityLevels?: number
+    readonly defaultPriorityLevel?: number
+    readonly priorityQueuePolicy?: Readonly<Record<number, QueuePolicy>>
+  }
   /** The sum of the `instance_group` counts (each defaults to 1); `undefined` without groups. */
   readonly replicas: number | undefined
   readonly placement: Placement
@@ -120,18 +133,32 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
   const dynamic = obj(config.dynamic_batching)
   const batching: { maxWaitMs?: number; minBatchSize?: number; maxQueueSize?: number } = {}
   let timeoutMs: number | undefined
+  let queue: RepositoryModelConfig['queue']
   if (config.dynamic_batching !== undefined) {
     if (dynamic.max_queue_delay_microseconds !== undefined) batching.maxWaitMs = Number(dynamic.max_queue_delay_microseconds) / 1000
     const preferred = (dynamic.preferred_batch_size as number[] | undefined) ?? []
     for (const size of preferred) if (size < 1) fail('dynamic_batching.preferred_batch_size', `must hold sizes >= 1, got ${size}`)
     if (preferred.length > 0) batching.minBatchSize = Math.max(...preferred)
     const policy = obj(dynamic.default_queue_policy)
-    if (Number(policy.max_queue_size ?? 0) > 0) batching.maxQueueSize = Number(policy.max_queue_size)
-    if (Number(policy.default_timeout_microseconds ?? 0) > 0) timeoutMs = Number(policy.default_timeout_microseconds) / 1000
-    // The seam for the per-request deadlines and priorities of the batcher: until it
-    // takes them, the timeout action, the override and priority levels are named as ignored.
-    ignored.push(...rest('dynamic_batching.default_queue_policy.', policy, ['max_queue_size', 'default_timeout_microseconds']))
-    ignored.push(...rest('dynamic_batching.', dynamic, ['max_queue_delay_microseconds', 'preferred_batch_size', 'default_queue_policy']))
+    queue = queuePoliciesOf(dynamic)
+    if (queue === undefined) {
+      if (Number(policy.max_queue_size ?? 0) > 0) batching.maxQueueSize = Number(policy.max_queue_size)
+      if (Number(policy.default_timeout_microseconds ?? 0) > 0) timeoutMs = Number(policy.default_timeout_microseconds) / 1000
+    }
+    ignored.push(...rest('dynamic_batching.default_queue_policy.', policy, QUEUE_POLICY_FIELDS))
+    for (const [level, value] of Object.entries(obj(dynamic.priority_queue_policy))) {
+      ignored.push(...rest(`dynamic_batching.priority_queue_policy[${level}].`, value, QUEUE_POLICY_FIELDS))
+    }
+    ignored.push(
+      ...rest('dynamic_batching.', dynamic, [
+        'max_queue_delay_microseconds',
+        'preferred_batch_size',
+        'default_queue_policy',
+        'priority_levels',
+        'default_priority_level',
+        'priority_queue_policy',
+      ]),
+    )
   }
 
   const { replicas, placement } = instancesOf((config.instance_group as Obj[] | undefined) ?? [], fail, ignored)
@@ -183,12 +210,56 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
     versionPolicy,
     batching,
     timeoutMs,
+    ...(queue === undefined ? {} : { queue }),
     replicas,
     placement,
     session,
     modelFilename,
     warmup,
     ignored: [...new Set(ignored)],
+  }
+}
+
+/** The `ModelQueuePolicy` fields honoured (`QueuePolicy`'s). */
+const QUEUE_POLICY_FIELDS = ['timeout_action', 'default_timeout_microseconds', 'allow_timeout_override', 'max_queue_size']
+
+/** A config's `ModelQueuePolicy` as the pool's `QueuePolicy` (only the fields it sets). */
+function queuePolicyOf(value: unknown): QueuePolicy {
+  const policy = obj(value)
+  const out: { -readonly [K in keyof QueuePolicy]: QueuePolicy[K] } = {}
+  // protobufjs gives enums by name; an unknown name is refused by the pool's own validation.
+  if (policy.timeout_action !== undefined) out.timeoutAction = String(policy.timeout_action).toLowerCase() as 'reject' | 'delay'
+  if (policy.default_timeout_microseconds !== undefined) out.defaultTimeoutMicroseconds = Number(policy.default_timeout_microseconds)
+  if (policy.allow_timeout_override !== undefined) out.allowTimeoutOverride = policy.allow_timeout_override === true
+  if (policy.max_queue_size !== undefined) out.maxQueueSize = Number(policy.max_queue_size)
+  return out
+}
+
+/**
+ * `dynamic_batching`'s queue policies, or `undefined` when it sets none beyond
+ * `default_queue_policy`'s `max_queue_size` and `default_timeout_microseconds` (kept as
+ * the pool's queue bound and default timeout, which a request's own timeout replaces).
+ * Anything more maps the whole of it, with Triton's semantics (a request's own timeout
+ * only with `allow_timeout_override`).
+ */
+function queuePoliciesOf(dynamic: Obj): RepositoryModelConfig['queue'] {
+  const policy = obj(dynamic.default_queue_policy)
+  const levels = Number(dynamic.priority_levels ?? 0)
+  const perLevel = obj(dynamic.priority_queue_policy)
+  const more =
+    policy.timeout_action !== undefined ||
+    policy.allow_timeout_override !== undefined ||
+    levels > 0 ||
+    dynamic.default_priority_level !== undefined ||
+    Object.keys(perLevel).length > 0
+  if (!more) return undefined
+  const priorityQueuePolicy: Record<number, QueuePolicy> = {}
+  for (const [level, value] of Object.entries(perLevel)) priorityQueuePolicy[Number(level)] = queuePolicyOf(value)
+  return {
+    queuePolicy: queuePolicyOf(policy),
+    ...(levels > 0 ? { priorityLevels: levels } : {}),
+    ...(dynamic.default_priority_level === undefined ? {} : { defaultPriorityLevel: Number(dynamic.default_priority_level) }),
+    ...(Object.keys(priorityQueuePolicy).length > 0 ? { priorityQueuePolicy } : {}),
   }
 }
 

@@ -18,6 +18,8 @@ export function repositoryPoolOptions(model: RepositoryModel, file: string, defa
   if (config.maxBatchSize !== undefined) batching.maxBatchSize = config.maxBatchSize
   if (config.batching.maxWaitMs !== undefined) batching.maxWaitMs = config.batching.maxWaitMs
   if (config.batching.maxQueueSize !== undefined) batching.maxQueueSize = config.batching.maxQueueSize
+  // A config's queue policies replace the server's queue bound and default timeout.
+  if (config.queue !== undefined) delete batching.maxQueueSize
   if (config.batching.minBatchSize !== undefined) {
     // A preferred size above the batch limit is the limit (a batch never grows past it).
     batching.minBatchSize =
@@ -41,6 +43,6 @@ export function repositoryPoolOptions(model: RepositoryModel, file: string, defa
     batching,
     session,
     isolation,
-    timeoutMs: config.timeoutMs ?? defaults.timeoutMs,
+    ...(config.queue === undefined ? { timeoutMs: config.timeoutMs ?? defaults.timeoutMs } : { timeoutMs: undefined, ...config.queue }),
   }
 }

@@ -1,0 +1,352 @@
+/**
+ * SLO: how many requests each batching policy answers within their deadline when
+ * requests arrive open-loop (Poisson, or on/off bursts) at 0.5×, 1×, 2× and 4× of the
+ * pool's capacity, measured in the same run. Through the library pool (`createPool`), so
+ * the figures are the batcher's, not an HTTP server's.
+ *
+ * Policies, each a pool of its own on the same model and machine, in interleaved rounds
+ * (every point runs each policy in turn, the order rotating from round to round):
+ * - `deadline`: `batching.formation: 'deadline'` — the measured latency model picks the
+ *   largest batch whose earliest deadline holds; rows that cannot make it fail at once,
+ *   and requests the queue cannot drain in time are refused at the door;
+ * - `count`: today's default count/time policy (`maxWaitMs: 0`, pull-based), with the
+ *   deadline as each request's `timeoutMs` (`TimeoutError` once it passes);
+ * - `max-queue-delay`: Triton's dynamic batcher — wait up to `maxQueueDelayMs` for the
+ *   preferred batch size (`minBatchSize` = `maxBatchSize`), with Triton's default queue
+ *   policy (no queue timeout, and a request's own timeout is not honoured), so every
+ *   request runs and late answers are the client's problem.
+ *
+ * Per point: attainment (answers within the deadline ÷ requests sent), goodput (those
+ * answers per second, also ÷ capacity), wasted work — rows the pool ran (counted by the
+ * pool's own batch events) that did not yield an answer within its deadline: rows
+ * answered late, and rows whose request had already failed while its batch ran — and
+ * the p50/p99 of every answer.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { BatchingOptions, Pool, PoolOptions, RowInput } from '@inferpool/host'
+import { buildMlp, mlpWeights, serializeModel } from '@inferpool/model-builder'
+import { runClosedLoop } from '../closed-loop.js'
+import type { LatencySummary } from '../latency.js'
+import { readModelInfo, type ModelInfo } from '../model.js'
+import { arrivals, runOpenLoop, type ArrivalPattern } from '../open-loop.js'
+import { demoModelPath } from '../paths.js'
+import type { CreatePool } from '../pool-api.js'
+import { HEAVY_MLP_SIZES, SLO_POLICIES, type SloModel, type SloOptions, type SloPolicy } from '../slo-plan.js'
+import { poolRows } from './pool.js'
+import { median } from './targets.js'
+
+export interface SloPoint {
+  model: SloModel
+  pattern: ArrivalPattern
+  deadlineMs: number
+  load: number
+  policy: SloPolicy
+  round: number
+  /** Requests per second the schedule asked for (load × capacity). */
+  offeredPerSec: number
+  /** Requests per second actually sent (lower when the generator fell behind). */
+  sentPerSec: number
+  sent: number
+  windowMs: number
+  withinDeadline: number
+  late: number
+  failed: Record<string, number>
+  /** withinDeadline ÷ sent. */
+  attainment: number
+  /** withinDeadline per second of the window. */
+  goodputPerSec: number
+  /** goodputPerSec ÷ the model's capacity. */
+  goodputVsCapacity: number
+  /** Rows the pool ran in the point's batches. */
+  rowsRun: number
+  /** Rows run that did not yield an answer within its deadline (rowsRun − withinDeadline). */
+  wastedRows: number
+  meanBatchSize: number
+  answeredMs: LatencySummary
+  /** p99 of how far behind its schedule the generator sent a request (ms). */
+  sendLagP99Ms: number
+}
+
+export interface SloModelInfo {
+  model: SloModel
+  path: string
+  maxBatchSize: number
+  replicas: number
+  /** Closed-loop rows/s of the count policy at `capacityCallers` callers, before the points and after them. */
+  capacityRowsPerSec: number
+  capacityAfterRowsPerSec: number
+  capacityCallers: number
+  /** The deadline pool's latency model once the points ran (ms by batch size). */
+  latencyEstimates: Array<{ size: number; ms: number | undefined }>
+}
+
+/** Medians over the rounds of one (model, pattern, deadline, load, policy). */
+export interface SloMedian {
+  model: SloModel
+  pattern: ArrivalPattern
+  deadlineMs: number
+  load: number
+  policy: SloPolicy
+  attainment: number
+  goodputVsCapacity: number
+  goodputPerSec: number
+  /** The largest wasted-row count of any round (a target of 0 must hold in every round). */
+  wastedRowsMax: number
+  wastedRows: number
+  meanBatchSize: number
+  p50Ms: number
+  p99Ms: number
+  sentPerSec: number
+}
+
+export interface SloTarget {
+  id: 'goodput-at-2x-20ms' | 'wasted-at-2x-20ms' | 'attainment-at-0.5x'
+  model: SloModel
+  pattern: ArrivalPattern
+  deadlineMs: number
+  description: string
+  actual: number
+  target: number
+  comparison: '>=' | '<='
+  met: boolean
+}
+
+export interface SloResult {
+  options: SloOptions
+  models: SloModelInfo[]
+  points: SloPoint[]
+  medians: SloMedian[]
+  /** The issue's targets, judged on the `deadline` policy's medians. */
+  targets: SloTarget[]
+}
+
+/** Writes the heavy MLP to a temporary directory (deterministic weights); returns its path and a cleanup. */
+async function writeHeavyModel(): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'inferpool-slo-'))
+  const path = join(dir, 'heavy-mlp.onnx')
+  await writeFile(path, serializeModel(buildMlp(mlpWeights({ sizes: HEAVY_MLP_SIZES, seed: 7 }), { name: 'heavy-mlp' })))
+  return { path, cleanup: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** The pool options of each policy. */
+function policyOptions(policy: SloPolicy, info: ModelInfo, options: SloOptions): PoolOptions & { worker?: undefined } {
+  const base = {
+    model: info.path,
+    replicas: options.replicas,
+    session: { intraOpNumThreads: 1 },
+    logger: { warn: () => {}, info: () => {} },
+  }
+  const batching: BatchingOptions = { maxBatchSize: options.maxBatchSize }
+  if (policy === 'deadline') return { ...base, batching: { ...batching, formation: 'deadline' } }
+  if (policy === 'count') return { ...base, batching }
+  return {
+    ...base,
+    batching: { ...batching, minBatchSize: options.maxBatchSize, maxWaitMs: options.maxQueueDelayMs },
+    // Triton's default ModelQueuePolicy: no default timeout, no override by the request.
+    queuePolicy: {},
+  }
+}
+
+/** Counts the rows of every batch the pool settles (ran, whatever came of it). */
+function rowCounter(pool: Pool): { read: () => { rows: number; batches: number }; stop: () => void } {
+  let rows = 0
+  let batches = 0
+  const stop = pool.observe({
+    onSettle: (event) => {
+      rows += event.size
+      batches++
+    },
+  })
+  return { read: () => ({ rows, batches }), stop }
+}
+
+/** Closed-loop runs at a few caller counts, so the pool's latency model has seen small and large batches. */
+async function warm(pool: Pool, rows: RowInput[], maxBatchSize: number, ms: number): Promise<void> {
+  let next = 0
+  const mask = rows.length - 1
+  for (const callers of [1, 8, Math.max(1, maxBatchSize / 2), maxBatchSize * 4]) {
+    await runClosedLoop({ callers, warmupMs: 0, durationMs: ms, call: () => pool.infer(rows[next++ & mask]) })
+  }
+}
+
+async function capacity(pool: Pool, rows: RowInput[], callers: number, window: SloOptions['capacityWindow']): Promise<number> {
+  let next = 0
+  const mask = rows.length - 1
+  const r = await runClosedLoop({ callers, ...window, call: () => pool.infer(rows[next++ & mask]) })
+  return r.rowsPerSec
+}
+
+/** A seed shared by every policy of one point and round, so they see the same arrivals. */
+function seedOf(pattern: ArrivalPattern, deadlineMs: number, load: number, round: number): number {
+  return ((pattern === 'poisson' ? 1 : 2) * 1_000_003 + deadlineMs * 10_007 + Math.round(load * 100) * 101 + round) >>> 0
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export async function runSlo(createPool: CreatePool, options: SloOptions, onPoint: (label: string) => void): Promise<SloResult> {
+  const models: SloModelInfo[] = []
+  const points: SloPoint[] = []
+  for (const model of options.models) {
+    const heavy = model === 'heavy' ? await writeHeavyModel() : undefined
+    try {
+      const info = await readModelInfo(heavy?.path ?? demoModelPath())
+      const rows = poolRows(info)
+      const mask = rows.length - 1
+      const pools = new Map<SloPolicy, Pool>()
+      try {
+        for (const policy of SLO_POLICIES) pools.set(policy, await createPool(policyOptions(policy, info, options)))
+        for (const pool of pools.values()) await warm(pool, rows, options.maxBatchSize, options.capacityWindow.warmupMs / 2)
+        const count = pools.get('count') as Pool
+        const replicas = count.metadata.replicas
+        const capacityCallers = options.maxBatchSize * replicas * 2
+        const cap = await capacity(count, rows, capacityCallers, options.capacityWindow)
+        onPoint(`slo ${model}: capacity ${Math.round(cap)} rows/s`)
+        let next = 0
+        for (let round = 1; round <= options.rounds; round++) {
+          for (const pattern of options.patterns)
+            for (const deadlineMs of options.deadlinesMs)
+              for (const load of options.loads) {
+                const times = arrivals(pattern, load * cap, options.windowMs, seedOf(pattern, deadlineMs, load, round))
+                // Rotate the policy order from round to round (and point to point), so none always goes first.
+                const shift = (round + points.length) % SLO_POLICIES.length
+                const order = [...SLO_POLICIES.slice(shift), ...SLO_POLICIES.slice(0, shift)]
+                for (const policy of order) {
+                  const pool = pools.get(policy) as Pool
+                  const counter = rowCounter(pool)
+                  let result
+                  try {
+                    result = await runOpenLoop({
+                      times,
+                      durationMs: options.windowMs,
+                      deadlineMs,
+                      send: () => pool.infer(rows[next++ & mask], { timeoutMs: deadlineMs }),
+                    })
+                  } finally {
+                    counter.stop()
+                  }
+                  const ran = counter.read()
+                  const windowSec = result.windowMs / 1000
+                  const goodputPerSec = result.withinDeadline / windowSec
+                  points.push({
+                    model,
+                    pattern,
+                    deadlineMs,
+                    load,
+                    policy,
+                    round,
+                    offeredPerSec: load * cap,
+                    sentPerSec: result.sent / windowSec,
+                    sent: result.sent,
+                    windowMs: result.windowMs,
+                    withinDeadline: result.withinDeadline,
+                    late: result.late,
+                    failed: result.failed,
+                    attainment: result.sent === 0 ? 1 : result.withinDeadline / result.sent,
+                    goodputPerSec,
+                    goodputVsCapacity: goodputPerSec / cap,
+                    rowsRun: ran.rows,
+                    wastedRows: ran.rows - result.withinDeadline,
+                    meanBatchSize: ran.batches === 0 ? 0 : ran.rows / ran.batches,
+                    answeredMs: result.answeredMs,
+                    sendLagP99Ms: result.sendLagMs.p99,
+                  })
+                  onPoint(`slo ${model} ${pattern} ${deadlineMs} ms ${load}× ${policy} (round ${round})`)
+                  // Let the timers and the replicas' last messages settle before the next policy.
+                  await pause(50)
+                }
+              }
+        }
+        const after = await capacity(count, rows, capacityCallers, options.capacityWindow)
+        const estimates = (pools.get('deadline') as Pool).stats.latencyEstimates
+        models.push({
+          model,
+          path: heavy === undefined ? info.path : `(temporary) heavy MLP ${HEAVY_MLP_SIZES.join('-')}`,
+          maxBatchSize: count.metadata.maxBatchSize,
+          replicas,
+          capacityRowsPerSec: cap,
+          capacityAfterRowsPerSec: after,
+          capacityCallers,
+          latencyEstimates: estimates.map((e) => ({ size: e.size, ms: e.ms })),
+        })
+      } finally {
+        await Promise.all([...pools.values()].map((pool) => pool.close()))
+      }
+    } finally {
+      await heavy?.cleanup()
+    }
+  }
+  const medians = sloMedians(points)
+  return { options, models, points, medians, targets: sloTargets(medians) }
+}
+
+/** Medians over rounds, per (model, pattern, deadline, load, policy), in the order first seen. */
+export function sloMedians(points: readonly SloPoint[]): SloMedian[] {
+  const groups = new Map<string, SloPoint[]>()
+  for (const p of points) {
+    const key = `${p.model}|${p.pattern}|${p.deadlineMs}|${p.load}|${p.policy}`
+    groups.set(key, [...(groups.get(key) ?? []), p])
+  }
+  return [...groups.values()].map((ps) => {
+    const m = (f: (p: SloPoint) => number) => median(ps.map(f)) as number
+    const p = ps[0]
+    return {
+      model: p.model,
+      pattern: p.pattern,
+      deadlineMs: p.deadlineMs,
+      load: p.load,
+      policy: p.policy,
+      attainment: m((x) => x.attainment),
+      goodputVsCapacity: m((x) => x.goodputVsCapacity),
+      goodputPerSec: m((x) => x.goodputPerSec),
+      wastedRowsMax: Math.max(...ps.map((x) => x.wastedRows)),
+      wastedRows: m((x) => x.wastedRows),
+      meanBatchSize: m((x) => x.meanBatchSize),
+      p50Ms: m((x) => x.answeredMs.p50),
+      p99Ms: m((x) => x.answeredMs.p99),
+      sentPerSec: m((x) => x.sentPerSec),
+    }
+  })
+}
+
+/** The issue's targets on the deadline policy: at 2× and 20 ms, goodput ≥ 0.9× capacity and no wasted row; at 0.5×, ≥ 99.9 % within the deadline. */
+export function sloTargets(medians: readonly SloMedian[]): SloTarget[] {
+  const targets: SloTarget[] = []
+  for (const m of medians) {
+    if (m.policy !== 'deadline') continue
+    const where = { model: m.model, pattern: m.pattern, deadlineMs: m.deadlineMs }
+    if (m.load === 2 && m.deadlineMs === 20) {
+      targets.push({
+        id: 'goodput-at-2x-20ms',
+        ...where,
+        description: 'within-deadline goodput ÷ capacity at 2× capacity, 20 ms deadline',
+        actual: m.goodputVsCapacity,
+        target: 0.9,
+        comparison: '>=',
+        met: m.goodputVsCapacity >= 0.9,
+      })
+      targets.push({
+        id: 'wasted-at-2x-20ms',
+        ...where,
+        description: 'rows run whose answer came late, at 2× capacity, 20 ms deadline (most of any round)',
+        actual: m.wastedRowsMax,
+        target: 0,
+        comparison: '<=',
+        met: m.wastedRowsMax <= 0,
+      })
+    }
+    if (m.load === 0.5) {
+      targets.push({
+        id: 'attainment-at-0.5x',
+        ...where,
+        description: 'share of requests answered within the deadline at 0.5× capacity',
+        actual: m.attainment,
+        target: 0.999,
+        comparison: '>=',
+        met: m.attainment >= 0.999,
+      })
+    }
+  }
+  return targets
+}
