@@ -5,7 +5,8 @@
  * the main thread's CPU read from /proc over each window (bench/src/thread-cpu.ts).
  * With --cpu-prof the server writes a V8 CPU profile of its main thread into `--prof-dir`.
  * It imports the built bench: run `pnpm build` first.
- *   node bench/scripts/door-cpu.mjs [connections=64] [rounds=3] [durationMs=3000] [json|binary] [rows=1] [--cpu-prof dir]
+ * With --root the server is another checkout's build (for an A/B of two builds, run in turns).
+ *   node bench/scripts/door-cpu.mjs [connections=64] [rounds=3] [durationMs=3000] [json|binary] [rows=1] [--cpu-prof dir] [--root dir]
  */
 import { spawn } from 'node:child_process'
 import { loadavg } from 'node:os'
@@ -18,6 +19,8 @@ import { mainThreadCpuMs } from '../dist/thread-cpu.js'
 const args = process.argv.slice(2)
 const profAt = args.indexOf('--cpu-prof')
 const profDir = profAt >= 0 ? args.splice(profAt, 2)[1] : null
+const rootAt = args.indexOf('--root')
+const root = rootAt >= 0 ? args.splice(rootAt, 2)[1] : repoRoot
 const [connections = 64, rounds = 3, durationMs = 3000] = args.slice(0, 3).map(Number)
 const encoding = args[3] ?? 'json'
 const rows = Number(args[4] ?? 1)
@@ -25,7 +28,7 @@ const rows = Number(args[4] ?? 1)
 const model = demoModelPath()
 const info = await readModelInfo(model)
 const request = doorRequest(info, encoding, rows)
-const bin = join(repoRoot, 'packages', 'host', 'bin', 'inferpool.js')
+const bin = join(root, 'packages', 'host', 'bin', 'inferpool.js')
 const nodeArgs = profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []
 const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--model', `bench=${model}`], {
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -40,7 +43,7 @@ const base = await new Promise((resolve, reject) => {
   child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)))
 })
 const url = `${base}/v2/models/bench/infer`
-console.log(`load ${loadavg()[0].toFixed(2)}; ${encoding} ${rows}-row at ${connections} connections, ${rounds} x ${durationMs} ms`)
+console.log(`${root}: load ${loadavg()[0].toFixed(2)}; ${encoding} ${rows}-row at ${connections} connections, ${rounds} x ${durationMs} ms`)
 await load(url, request.body, connections, 1000, undefined, request.headers)
 /** Batches and rows so far, from the server's metrics. */
 async function batches() {
