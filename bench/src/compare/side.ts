@@ -81,7 +81,9 @@ export async function expectAnswer(url: string, request: Pick<DoorRequest, 'body
   if (res.status === 200) return
   let message = text
   try {
-    message = (JSON.parse(text) as { error?: string }).error ?? text
+    // Our error body's `error` is a string; an older version's may be an object (then the whole body is shown).
+    const error = (JSON.parse(text) as { error?: unknown }).error
+    if (typeof error === 'string') message = error
   } catch {
     // Not JSON: the body as it is.
   }
