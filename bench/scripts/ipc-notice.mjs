@@ -4,7 +4,8 @@
  * result notice (the shape of @inferpool/worker's `run` and `result` messages: a few
  * numbers) back and forth over Node's IPC channel, one at a time, with the channel's
  * `json` serialization (what process mode uses) and with `advanced` (V8's serializer),
- * interleaved in rounds. Round-trip p50 each: the cost a binary notice would have to beat.
+ * interleaved in rounds; and as a binary notice: 16 bytes each way over a pipe of its own
+ * (an extra stdio pipe, fd 3 in the child). Round-trip p50 each.
  *   node bench/scripts/ipc-notice.mjs [rounds=7] [tripsPerRound=3000]
  */
 import { fork } from 'node:child_process'
@@ -14,13 +15,41 @@ import { fileURLToPath } from 'node:url'
 
 if (process.argv[2] === 'child') {
   process.on('message', (m) => process.send({ t: 'result', id: m.id, lane: m.lane, layout: m.layout, rss: 123456789 }))
+} else if (process.argv[2] === 'binary-child') {
+  const { Socket } = await import('node:net')
+  const pipe = new Socket({ fd: 3, readable: true, writable: true })
+  const answer = Buffer.alloc(16)
+  pipe.on('data', (chunk) => {
+    // One 16-byte notice per trip (the host waits for each answer): the id back, a layout length, an rss.
+    answer.writeUInt32LE(chunk.readUInt32LE(0), 0)
+    answer.writeUInt32LE(312, 4)
+    answer.writeDoubleLE(123456789, 8)
+    pipe.write(answer)
+  })
 } else {
   const ROUNDS = Number(process.argv[2] ?? 7)
   const TRIPS = Number(process.argv[3] ?? 3000)
-  const modes = ['json', 'advanced']
-  const children = Object.fromEntries(modes.map((s) => [s, fork(fileURLToPath(import.meta.url), ['child'], { serialization: s })]))
+  const modes = ['json', 'advanced', 'binary']
+  const children = Object.fromEntries(
+    modes.map((s) => [
+      s,
+      s === 'binary'
+        ? fork(fileURLToPath(import.meta.url), ['binary-child'], { stdio: ['ignore', 'inherit', 'inherit', 'pipe', 'ipc'] })
+        : fork(fileURLToPath(import.meta.url), ['child'], { serialization: s }),
+    ]),
+  )
+  const notice = Buffer.alloc(16)
   const trip = (child, id) =>
     new Promise((resolve) => {
+      if (child.stdio[3]) {
+        child.stdio[3].once('data', resolve)
+        notice.writeUInt32LE(id, 0)
+        notice.writeUInt32LE(312, 4)
+        notice.writeUInt32LE(1024, 8)
+        notice.writeUInt32LE(256, 12)
+        child.stdio[3].write(notice)
+        return
+      }
       child.once('message', resolve)
       child.send({ t: 'run', id, lane: 0, layout: { head: 312, buffers: [1024, 256] } })
     })

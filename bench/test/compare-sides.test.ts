@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveCommit } from '../src/compare/ref-checkout.js'
-import { startAgent, startServe, stopChild, type Agent, type Serve } from '../src/compare/side.js'
+import { expectAnswer, startAgent, startServe, stopChild, type Agent, type Serve } from '../src/compare/side.js'
 import { readModelInfo, type ModelInfo } from '../src/model.js'
 import { repoRoot } from '../src/paths.js'
 import { doorRequest } from '../src/scenarios/http.js'
@@ -35,6 +35,11 @@ describe("a side's inferpool serve", () => {
     expect(response.status).toBe(200)
     const body = (await response.json()) as { outputs: Array<{ name: string; shape: number[] }> }
     expect(body.outputs.map((o) => [o.name, o.shape])).toEqual([['output', [1, 16]]])
+    // A request the side refuses fails its probe with the side's own words.
+    await expect(expectAnswer(`${serve.url}/v2/models/bench/infer`, request)).resolves.toBeUndefined()
+    await expect(expectAnswer(`${serve.url}/v2/models/nope/infer`, request)).rejects.toThrow(
+      "this version answers HTTP 404: Unknown model 'nope'",
+    )
     await stopChild(serve.child)
     expect(serve.child.exitCode !== null || serve.child.signalCode !== null).toBe(true)
   })

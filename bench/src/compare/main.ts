@@ -21,7 +21,7 @@ import { loadAverage, loadVerdict, MAX_LOAD } from './machine-load.js'
 import { COMPARE_USAGE, parseCompareOptions, type CompareOptions } from './options.js'
 import { metricsOf, probeId, type Probe } from './probes.js'
 import { checkoutAndBuild, describeWorkingTree, resolveCommit, type RefCheckout } from './ref-checkout.js'
-import { startAgent, startServe, stopChild, type Agent, type Serve } from './side.js'
+import { expectAnswer, startAgent, startServe, stopChild, type Agent, type Serve } from './side.js'
 import { compareRow, formatTable, type ComparedRow } from './table.js'
 
 const MODEL_NAME = 'bench'
@@ -187,6 +187,7 @@ class Prober {
         let request = this.#doorRequests.get(key)
         if (!request) this.#doorRequests.set(key, (request = doorRequest(this.info, probe.encoding, probe.rows)))
         const url = `${side.serve.url}/v2/models/${MODEL_NAME}/infer`
+        await expectAnswer(url, request)
         if (window.warmupMs > 0) await load(url, request.body, probe.connections, window.warmupMs, undefined, request.headers)
         const pid = side.serve.child.pid as number
         const cpuBefore = mainThreadCpuMs(pid)

@@ -9,6 +9,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { distFile } from '../paths.js'
+import type { DoorRequest } from '../scenarios/http.js'
 import type { AgentAnswer, AgentRequest } from './agent.js'
 
 const START_TIMEOUT_MS = 120_000
@@ -67,6 +68,26 @@ export async function startServe(root: string, model: string, modelName: string)
     child.kill('SIGKILL')
     throw error
   }
+}
+
+/**
+ * Sends one request before a door probe's load: a version that refuses the request (an
+ * old one without binary tensor data, say) fails the probe with its own words (the
+ * error body's `error`) instead of a count of non-200 answers.
+ */
+export async function expectAnswer(url: string, request: Pick<DoorRequest, 'body' | 'headers'>): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: request.headers, body: request.body })
+  const text = await res.text()
+  if (res.status === 200) return
+  let message = text
+  try {
+    // Our error body's `error` is a string; an older version's may be an object (then the whole body is shown).
+    const error = (JSON.parse(text) as { error?: unknown }).error
+    if (typeof error === 'string') message = error
+  } catch {
+    // Not JSON: the body as it is.
+  }
+  throw new Error(`this version answers HTTP ${res.status}: ${message.slice(0, 200)}`)
 }
 
 /** SIGTERM, then SIGKILL after 30 s (the CLI drains first); resolves once the child has exited. */

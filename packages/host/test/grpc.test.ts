@@ -443,6 +443,20 @@ describe('errors as gRPC statuses', () => {
     expect(ok(await guarded.client.call('ServerReady', {}))).toEqual({ ready: true })
   })
 
+  it('checks the bearer of a unary call once, in the call guard: the service does not hash it again', async () => {
+    const guarded = await server({ demo }, { apiKey: 's3cret' })
+    const served = guarded.server.handler.served
+    const checked: Array<string | undefined> = []
+    const authorized = served.authorized.bind(served)
+    served.authorized = (header: unknown) => {
+      checked.push(header as string | undefined)
+      return authorized(header)
+    }
+    const request = demoInfer(demoRows(32, 1))
+    expect(ok(await guarded.client.call('ModelInfer', request, { token: 's3cret' })).outputs[0].shape).toEqual([1, 16])
+    expect(checked).toEqual(['Bearer s3cret'])
+  })
+
   it('INTERNAL with the pool code when the model fails on a row, logged once', async () => {
     const poison = await pool({ model: repoModel('poison.onnx'), replicas: 1 })
     const logged: unknown[][] = []

@@ -2,6 +2,8 @@
  * Hostile and malformed bodies: each one gets its exact status and code, the process
  * survives, and a good request right after is answered as usual.
  */
+import { connect } from 'node:net'
+import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPool, serve } from '@inferpool/host'
 import type { InferpoolServer, Pool } from '@inferpool/host'
@@ -198,6 +200,38 @@ describe('hostile request bodies', () => {
     expect(res.status).toBe(200)
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined()
     expect(Object.prototype).not.toHaveProperty('polluted')
+  })
+
+  it('answers 24 requests pipelined on one connection, in order, without a listener-leak warning', async () => {
+    // The requests of one HTTP/1.1 connection share its abort signal (http/request-signals.ts):
+    // each queued one listens on it.
+    const warnings: Error[] = []
+    const onWarning = (warning: Error): number => warnings.push(warning)
+    process.on('warning', onWarning)
+    const rows = demoRows(3, 24)
+    const { port } = new URL(url)
+    const socket = connect(Number(port), '127.0.0.1')
+    await once(socket, 'connect')
+    let received = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      received += chunk
+    })
+    socket.write(
+      rows
+        .map((row) => {
+          const body = JSON.stringify({ id: String(row[0]), ...demoRequest([row]) })
+          return `POST /v2/models/demo/infer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+        })
+        .join(''),
+    )
+    while ((received.match(/"model_name"/g) ?? []).length < rows.length) await once(socket, 'data')
+    socket.destroy()
+    // Let a warning emitted on the way reach its listener (emitted on the next tick).
+    await new Promise((resolve) => setImmediate(resolve))
+    process.off('warning', onWarning)
+    expect([...received.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1])).toEqual(new Array(24).fill('200'))
+    expect([...received.matchAll(/"id":"([^"]*)"/g)].map((m) => m[1])).toEqual(rows.map((row) => String(row[0])))
+    expect(warnings.map((w) => w.name)).toEqual([])
   })
 
   it('answers good requests sent at the same time as hostile ones', async () => {

@@ -1,5 +1,7 @@
 export { defineWorker, createWorkerRuntime, PROCESS_HOST } from './define-worker.js'
 export { readTransferFile, writeTransferFile, transferFilePath, TRANSFER_FILE_DIR } from './process-wire.js'
+export { encodeNotice, NoticeReader } from './process-notice.js'
+export type { Notice } from './process-notice.js'
 export type { WorkerDefinition, WorkerHandler, WorkerRuntime, LoadContext, RunContext, ProcessHost } from './define-worker.js'
 export { WorkerError, serializeError } from './errors.js'
 export { IdleCollection, youngGenerationGrown, RELEASE_AFTER_MS, MAX_RELEASES } from './idle-collection.js'

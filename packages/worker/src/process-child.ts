@@ -4,8 +4,9 @@
  * would (the ONNX tensor worker or a user's `defineWorker` module), unchanged: the boot
  * data that a thread reads from piscina's `workerData` arrives here in a transfer file, and
  * `defineWorker` hands its runtime over through {@link PROCESS_HOST}. Tasks and results
- * travel through the replica's transfer files (process-wire.ts); the IPC channel carries
- * only small JSON notices (protocol.ts, `HostMessage` / `ChildMessage`).
+ * travel through the replica's transfer files (process-wire.ts), each announced by a
+ * binary notice on a pipe of its own (process-notice.ts); the IPC channel carries only
+ * the small JSON control messages (protocol.ts, `HostMessage` / `ChildMessage`).
  *
  * A child never outlives its host: it exits when the IPC channel closes (the host
  * exited, was killed, or let it go after `dispose`) and, as a second line, when its
@@ -20,6 +21,9 @@ import type { ProcessHost, WorkerRuntime } from './define-worker.js'
 import { serializeError } from './errors.js'
 import { exposeGc } from './expose-gc.js'
 import { IdleCollection, youngGenerationGrown } from './idle-collection.js'
+import { Socket } from 'node:net'
+import { encodeNotice, NOTICE_FD, NoticeReader } from './process-notice.js'
+import type { Notice } from './process-notice.js'
 import { readTransferFile, transferFilePath, writeTransferFile } from './process-wire.js'
 import type { ChildMessage, HostMessage, ProcessBoot, RunTask, TaskResult } from './protocol.js'
 
@@ -131,7 +135,16 @@ async function boot(message: HostMessage & { t: 'boot' }): Promise<void> {
   )
 }
 
-async function run(message: HostMessage & { t: 'run' }): Promise<void> {
+/** The notice pipe: `run` notices in, `result` notices out (process-notice.ts). */
+const notices = new Socket({ fd: NOTICE_FD, readable: true, writable: true })
+const noticeReader = new NoticeReader((notice) => {
+  if (notice.t === 'run') void run(notice)
+})
+notices.on('data', (chunk: Buffer) => noticeReader.feed(chunk))
+// The host gone closes the pipe too; the IPC channel's 'disconnect' ends this process.
+notices.on('error', () => undefined)
+
+async function run(message: Notice & { t: 'run' }): Promise<void> {
   if (running++ === 0) {
     idleCollection?.busy()
     idleCollection?.inferenceStarted()
@@ -143,7 +156,7 @@ async function run(message: HostMessage & { t: 'run' }): Promise<void> {
   }
 }
 
-async function runBatch(message: HostMessage & { t: 'run' }): Promise<void> {
+async function runBatch(message: Notice & { t: 'run' }): Promise<void> {
   const task = readTransferFile(fdOf('in', message.lane), message.layout) as RunTask
   // `release` is not needed here: the buffers this process was sent are its own memory,
   // and sending them back would copy them.
@@ -164,12 +177,11 @@ async function runBatch(message: HostMessage & { t: 'run' }): Promise<void> {
     failure.error.message = `The worker's result could not be sent to the host: ${failure.error.message}`
     layout = writeTransferFile(out, failure, [])
   }
-  send({ t: 'result', id: message.id, lane: message.lane, layout, rss: rss() })
+  if (!notices.destroyed) notices.write(encodeNotice({ t: 'result', id: message.id, lane: message.lane, layout, rss: rss() }))
 }
 
 process.on('message', (message: HostMessage) => {
   if (message.t === 'boot') void boot(message)
-  else if (message.t === 'run') void run(message)
   else if (message.t === 'dispose') {
     idleCollection?.close()
     void (runtime ? runtime.dispose() : Promise.resolve()).then(() => send({ t: 'disposed' }))

@@ -180,8 +180,9 @@ export type WorkerErrorCode =
  * Process mode (`isolation: 'process'`): each replica is a child process running
  * process-child.ts, which loads the same worker module. Payloads (the boot data, each
  * task, each result) never travel in the IPC message itself: they are written into a
- * per-replica shared-memory file (see process-wire.ts) and the IPC message only says
- * where ({@link TransferLayout}). Control messages are small JSON.
+ * per-replica shared-memory file (see process-wire.ts) and a message only says where
+ * ({@link TransferLayout}): for each task and result a binary notice on a pipe of its own
+ * (process-notice.ts); the control messages below are small JSON on the IPC channel.
  */
 
 /** Where a payload sits in a transfer file: a v8-serialized head at byte 0, then each buffer at the next 8-byte boundary. */
@@ -204,15 +205,12 @@ export type HostMessage =
   /** `lanes`: how many transfer-file pairs the host created for this child (all of them are the child's to unlink if the host goes). */
   /** `rssEachBatch`: measure the RSS after every batch (a memory cap is set); otherwise at most every 250 ms. */
   /** `idleCollectMs`: quiet time after the last batch before the child collects its garbage (0: never; see idle-collection.ts). */
-  | { t: 'boot'; layout: TransferLayout; lanes: number; rssEachBatch: boolean; idleCollectMs: number }
-  | { t: 'run'; id: number; lane: number; layout: TransferLayout }
-  | { t: 'dispose' }
+  { t: 'boot'; layout: TransferLayout; lanes: number; rssEachBatch: boolean; idleCollectMs: number } | { t: 'dispose' }
 
 /** Child → host, over the IPC channel. `rss`: the child's resident set size in bytes when it sent this. */
 export type ChildMessage =
   | { t: 'loaded'; ok: true; description: WorkerDescription | null; rss: number }
   | { t: 'loaded'; ok: false; error: SerializedError; rss: number }
-  | { t: 'result'; id: number; lane: number; layout: TransferLayout; rss: number }
   | { t: 'disposed' }
   /** The child ran one idle collection; `rss` is measured after it. */
   | { t: 'collected'; rss: number }

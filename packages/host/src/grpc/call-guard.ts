@@ -33,7 +33,7 @@
 import { constants as http2 } from 'node:http2'
 import type { ServerHttp2Stream } from 'node:http2'
 import { ServerInterceptingCall } from '@grpc/grpc-js'
-import type { ServerInterceptingCallInterface, ServerInterceptor, StatusObject } from '@grpc/grpc-js'
+import type { Metadata, ServerInterceptingCallInterface, ServerInterceptor, StatusObject } from '@grpc/grpc-js'
 import { RequestTimeoutError, UnauthorizedError } from '../protocol/errors.js'
 import type { PendingBodyBytes, PendingBodyHold } from '../protocol/pending-body-bytes.js'
 import { MessageFraming } from './message-framing.js'
@@ -77,6 +77,13 @@ export interface GrpcCallGuard {
    * over HTTP, a request still on the wire is not waited for).
    */
   endArriving(error: unknown): void
+  /**
+   * The guard authorized the call that carries `metadata` as it started (the same
+   * object reaches the service when the guard is the first interceptor): the service
+   * need not hash its bearer a second time. False for any other metadata, which the
+   * service then checks itself.
+   */
+  vouchedFor(metadata: Metadata): boolean
 }
 
 /** The call's HTTP/2 stream, from grpc-js's base call at the end of the interceptor chain. */
@@ -122,6 +129,8 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
   const arriving = new Set<(error: unknown) => void>()
   /** Gives a delivered request message's bytes back, by the message. */
   const heldUntilDoor = new WeakMap<object, () => void>()
+  /** Metadata of calls this guard authorized (`vouchedFor`). */
+  const vouched = new WeakSet<Metadata>()
 
   const interceptor: ServerInterceptor = (method, next) => {
     const unary = !method.requestStream
@@ -187,6 +196,7 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
         startNext({
           onReceiveMetadata: (metadata, metadataNext) => {
             if (!authorized(method.path, metadata.get('authorization')[0]?.toString())) return end(new UnauthorizedError())
+            vouched.add(metadata)
             stream = http2StreamOf(next)
             if (stream === undefined) {
               return end(new Error('inferpool: the gRPC call guard found no HTTP/2 stream on the call (a grpc-js change?)'))
@@ -238,6 +248,9 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
     },
     endArriving(error) {
       for (const end of [...arriving]) end(error)
+    },
+    vouchedFor(metadata) {
+      return vouched.has(metadata)
     },
   }
 }

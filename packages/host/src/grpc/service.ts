@@ -83,9 +83,13 @@ class GrpcService {
   /** The call guard's `passedDoor`: a request's bytes leave the pending-bytes budget. */
   readonly #passedDoor: (request: object) => void
 
-  constructor(served: ServedModels, passedDoor: (request: object) => void) {
+  /** The call guard's `vouchedFor`: it authorized this call already. */
+  readonly #vouchedFor: (metadata: Metadata) => boolean
+
+  constructor(served: ServedModels, guard: Pick<GrpcCallGuard, 'passedDoor' | 'vouchedFor'>) {
     this.#served = served
-    this.#passedDoor = passedDoor
+    this.#passedDoor = (request) => guard.passedDoor(request)
+    this.#vouchedFor = (metadata) => guard.vouchedFor(metadata)
   }
 
   get activeCalls(): number {
@@ -115,8 +119,10 @@ class GrpcService {
    * service asks again (the same rule) because its
    * `implementation` can be added to a server that does not register the guard's
    * interceptor, and a forgotten interceptor must not serve models without the key.
+   * A call the guard did authorize is not checked twice (each check hashes the bearer).
    */
   #authorized(call: { readonly metadata: Metadata; getPath(): string }): boolean {
+    if (this.#vouchedFor(call.metadata)) return true
     return mayCall(this.#served, call.getPath(), call.metadata.get('authorization')[0]?.toString())
   }
 
@@ -381,7 +387,7 @@ export function createGrpcService(served: ServedModels | { readonly served: Serv
     budget: models.pendingBodyBytes,
     failure: (error) => grpcFailure(error, options.retryAfterSeconds * 1000, options.logger),
   })
-  const inner = new GrpcService(models, (request) => guard.passedDoor(request))
+  const inner = new GrpcService(models, guard)
   return {
     definition: GRPC_SERVICE_DEFINITION,
     implementation: inner.implementation,

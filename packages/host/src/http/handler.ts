@@ -32,6 +32,7 @@ import type { DecodeLimits } from '../protocol/decode.js'
 import { encodeInferResponse } from './encode-body.js'
 import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
 import { REPOSITORY_PREFIX, repositoryRoute } from './repository-routes.js'
+import { RequestSignals } from './request-signals.js'
 import { errorCodeOf, httpHeadersOf, httpStatusOf, INTERNAL_ERROR_CODE, publicErrorOf } from '../error-registry.js'
 import { MethodNotAllowedError, RequestTimeoutError, RouteNotFoundError, ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
 import { bodyUnread, lingerOnUnreadBody } from './linger.js'
@@ -87,6 +88,11 @@ export interface InferpoolRequestHandler {
  */
 const MAX_DOOR_HEADER_BYTES = 64 * 1024
 
+/** What a request's one 'close' listener runs besides the route-wide bookkeeping. */
+interface Exchange {
+  closed: (() => void) | undefined
+}
+
 const GET = ['GET', 'HEAD'] as const
 const POST = ['POST'] as const
 
@@ -100,8 +106,8 @@ class Handler {
   readonly #reads = new Set<BodyReader>()
   /** The error code each failed response carried, for the request metrics. */
   readonly #errorCodes = new WeakMap<ServerResponse, string>()
-  /** Inference requests in progress, each cut short (503) by aborting its controller. */
-  readonly #inFlight = new Set<AbortController>()
+  /** The abort controllers of requests (of their connections), those in progress cut short (503) by aborting them. */
+  readonly #signals = new RequestSignals()
   /** `Retry-After` seconds of a 503 for lack of room, from the pool's drain rate. */
   readonly #retryAfter = new WeakMap<ServerResponse, number>()
   readonly lifecycle = new Lifecycle({
@@ -136,7 +142,7 @@ class Handler {
   /** Answers every inference request in progress with 503 now; resolves once every request is answered. */
   #cutShort(): Promise<void> {
     this.#stopReading({ refuseParked: true })
-    for (const controller of this.#inFlight) controller.abort(new ShuttingDownError())
+    this.#signals.abortInFlight(new ShuttingDownError())
     return this.served.active.empty()
   }
 
@@ -162,11 +168,17 @@ class Handler {
     if (next !== undefined && path !== '/metrics' && path !== '/v2' && !path.startsWith('/v2/')) return next()
     const active = this.served.active
     active.enter()
-    res.once('close', () => active.leave())
-    this.#route(req, res, path).catch((error: unknown) => this.#sendError(req, res, error))
+    // The one 'close' listener of the request (res emits 'close' once: `on`, not the
+    // costlier `once`); an inference request adds its own ending to it (`exchange`).
+    const exchange: Exchange = { closed: undefined }
+    res.on('close', () => {
+      active.leave()
+      exchange.closed?.()
+    })
+    this.#route(req, res, path, exchange).catch((error: unknown) => this.#sendError(req, res, error))
   }
 
-  async #route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  async #route(req: IncomingMessage, res: ServerResponse, path: string, exchange: Exchange): Promise<void> {
     const parts = path.split('/')
     const method = req.method ?? 'GET'
 
@@ -226,7 +238,7 @@ class Handler {
     const entry = this.served.model(name, version)
     if (action === 'infer') {
       if (method !== 'POST') throw new MethodNotAllowedError(method, POST)
-      return this.#infer(req, res, entry)
+      return this.#infer(req, res, entry, exchange)
     }
     return this.#only(req, GET, () => {
       if (action === 'ready') {
@@ -256,20 +268,22 @@ class Handler {
     await answer()
   }
 
-  async #infer(req: IncomingMessage, res: ServerResponse, entry: ServedModel): Promise<void> {
+  async #infer(req: IncomingMessage, res: ServerResponse, entry: ServedModel, exchange: Exchange): Promise<void> {
     const started = performance.now()
     // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
-    res.once('close', this.served.hold(entry))
+    const release = this.served.hold(entry)
     let rows = 0
     let pool: ServedPool | undefined
     // Aborts the rows still queued when the client leaves (their answer could no longer
     // be sent), and cuts the request short with ERR_SHUTTING_DOWN when the handler is
-    // closed without draining. One signal for the whole request.
-    const controller = new AbortController()
-    // One 'close' listener for the whole request: it records the request's metrics, and
-    // a client gone before its answer aborts what is left of it (a body still arriving
-    // and a wait at the door see the same 'close' themselves and end as ClientGoneError).
-    res.once('close', () => {
+    // closed without draining. One signal for the whole request: its connection's.
+    const controller = this.#signals.of(req)
+    // At the request's 'close': the version is let go, the request's metrics recorded,
+    // and a client gone before its answer aborts what is left of it (a body still
+    // arriving and a wait at the door see the same 'close' themselves and end as
+    // ClientGoneError).
+    exchange.closed = () => {
+      release()
       // 499 (nginx's "client closed request") when the client left before the answer.
       const finished = res.writableFinished
       if (!finished) controller.abort(new ClientGoneError())
@@ -277,9 +291,9 @@ class Handler {
       const code = status >= 400 ? (this.#errorCodes.get(res) ?? INTERNAL_ERROR_CODE) : undefined
       const elapsedMs = performance.now() - started
       this.served.recordRequest(entry, pool, 'http', status, status === 200, elapsedMs, rows, status === 499 ? undefined : code)
-    })
+    }
     const pass = new DoorPass(this.served)
-    this.#inFlight.add(controller)
+    this.#signals.enter(controller)
     let estimate = 1
     let reader: BodyReader | undefined
     /** The request's whole timeout (ms), once its body is decoded. */
@@ -340,7 +354,7 @@ class Handler {
       if (code === 'ERR_TIMEOUT' && budgetMs !== undefined) throw new TimeoutError(budgetMs)
       throw error
     } finally {
-      this.#inFlight.delete(controller)
+      this.#signals.leave(controller)
       pass.through()
       // What is left of a body not read to the end is discarded, not held (linger.ts).
       reader?.release()

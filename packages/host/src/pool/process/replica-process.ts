@@ -13,8 +13,18 @@ import { fork } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { closeSync, openSync, unlinkSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { readTransferFile, transferFilePath, writeTransferFile } from '@inferpool/worker'
-import type { ChildMessage, HostMessage, ProcessBoot, RunTask, SerializedError, TaskResult, WorkerDescription } from '@inferpool/worker'
+import type { Socket } from 'node:net'
+import { encodeNotice, NoticeReader, readTransferFile, transferFilePath, writeTransferFile } from '@inferpool/worker'
+import type {
+  ChildMessage,
+  HostMessage,
+  Notice,
+  ProcessBoot,
+  RunTask,
+  SerializedError,
+  TaskResult,
+  WorkerDescription,
+} from '@inferpool/worker'
 
 /** How a replica process ended. */
 export interface ProcessExit {
@@ -70,6 +80,8 @@ export class ReplicaProcess {
   readonly exited: Promise<ProcessExit>
 
   private readonly child: ChildProcess
+  /** The notice pipe (`run` out, `result` in); null when the fork failed. */
+  private readonly notices: Socket | null
   private readonly inFds: number[] = []
   private readonly outFds: number[] = []
   private readonly paths: string[] = []
@@ -87,8 +99,16 @@ export class ReplicaProcess {
       // The host's own flags (a test runner's loader, an inspector port) are not the replica's.
       execArgv: [],
       serialization: 'json',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // fd 4: the notice pipe (@inferpool/worker's process-notice.ts NOTICE_FD), one binary notice per batch each way.
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'],
     })
+    this.notices = this.child.stdio[4] as Socket | null
+    if (this.notices !== null) {
+      const reader = new NoticeReader((notice) => this.onNotice(notice))
+      this.notices.on('data', (chunk: Buffer) => reader.feed(chunk))
+      // A child that died closes its end; its 'exit' settles everything.
+      this.notices.on('error', () => undefined)
+    }
     this.freeLanes = Array.from({ length: spec.lanes }, (_, lane) => spec.lanes - 1 - lane)
     let resolveExit: (exit: ProcessExit) => void = () => undefined
     this.exited = new Promise((resolve) => (resolveExit = resolve))
@@ -151,7 +171,8 @@ export class ReplicaProcess {
       throw err
     }
     this.lanes.set(id, lane)
-    this.post({ t: 'run', id, lane, layout })
+    // A child that just died cannot be written to; its 'exit' settles everything.
+    if (this.notices !== null && !this.notices.destroyed) this.notices.write(encodeNotice({ t: 'run', id, lane, layout }))
   }
 
   /** Sends a signal (no-op once exited). */
@@ -195,16 +216,19 @@ export class ReplicaProcess {
     }
   }
 
+  private onNotice(notice: Notice): void {
+    if (notice.t !== 'result') return
+    this.rss = notice.rss
+    const lane = this.lanes.get(notice.id)
+    if (lane === undefined) return
+    const result = readTransferFile(this.outFds[lane] as number, notice.layout) as TaskResult
+    this.lanes.delete(notice.id)
+    this.freeLanes.push(lane)
+    this.events.onResult(notice.id, result)
+  }
+
   private onMessage(message: ChildMessage): void {
-    if (message.t === 'result') {
-      this.rss = message.rss
-      const lane = this.lanes.get(message.id)
-      if (lane === undefined) return
-      const result = readTransferFile(this.outFds[lane] as number, message.layout) as TaskResult
-      this.lanes.delete(message.id)
-      this.freeLanes.push(lane)
-      this.events.onResult(message.id, result)
-    } else if (message.t === 'loaded') {
+    if (message.t === 'loaded') {
       this.rss = message.rss
       this.state = message.ok ? 'ready' : 'failed'
       this.loaded ||= message.ok
