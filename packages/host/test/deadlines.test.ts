@@ -172,6 +172,40 @@ describe("HTTP parameters.priority (Triton's schedule-policy extension: a level,
   })
 })
 
+describe("gRPC parameters.priority (as Triton's clients send it: an int64 parameter)", () => {
+  it('puts the request on that level, as over HTTP, and answers INVALID_ARGUMENT for a level that is not an integer', async () => {
+    // Level 1 has a 5 s timeout, shorter than the believed 10 s run; level 2 (the default) none.
+    const pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+      priorityLevels: 2,
+      defaultPriorityLevel: 2,
+      priorityQueuePolicy: { 1: { defaultTimeoutMicroseconds: 5_000_000 } },
+    })
+    pools.push(pool)
+    const { client } = await server({ levels: pool })
+    const withPriority = (seed: number, rows: number, priority: Message): Message => ({
+      ...demoInfer(demoRows(seed, rows), 'levels'),
+      parameters: { priority },
+    })
+    for (const rows of [1, 3]) {
+      const refused = await client.call('ModelInfer', withPriority(20 + rows, rows, { int64_param: 1 }))
+      expect(refused.ok ? 'ok' : [refused.code, refused.metadata['inferpool-code']]).toEqual([
+        grpc.status.UNAVAILABLE,
+        'ERR_DEADLINE_UNATTAINABLE',
+      ])
+      expect((await client.call('ModelInfer', withPriority(30 + rows, rows, { uint64_param: 2 }))).ok).toBe(true)
+    }
+    const wrong = await client.call('ModelInfer', withPriority(40, 1, { string_param: '1' }))
+    expect(wrong.ok ? 'ok' : [wrong.code, wrong.details]).toEqual([
+      grpc.status.INVALID_ARGUMENT,
+      "'parameters.priority' must be an integer >= 0 (a priority level, 1 the highest), got '1'",
+    ])
+  })
+})
+
 describe("Triton's queue policy (createPool's queuePolicy)", () => {
   async function policyPool(queuePolicy: Parameters<typeof createPool>[0]['queuePolicy']): Promise<Pool> {
     const pool = await createPool({

@@ -109,16 +109,27 @@ export function decodeGrpcInferRequest(
 
 /**
  * The request-level parameters the decoder reads, in their JSON form: Triton's
- * `timeout` (schedule-policy extension, µs), sent by Triton's clients as an int64
- * parameter. Another kind of value is passed on as it is, for the decoder to refuse.
+ * schedule-policy `timeout` (µs) and `priority` (a level, 1 the highest), which
+ * Triton's clients send as int64 (or uint64) parameters. Another kind of value is
+ * passed on as it is, for the decoder to refuse with the same message as over HTTP.
  */
-function requestParameters(parameters: inference.ModelInferRequest.$Properties['parameters']): { timeout: unknown } | undefined {
-  const timeout = parameters?.timeout
-  if (timeout === undefined || timeout === null) return undefined
-  const choice = (timeout as { parameter_choice?: keyof inference.InferParameter.$Properties }).parameter_choice
+function requestParameters(
+  parameters: inference.ModelInferRequest.$Properties['parameters'],
+): { timeout?: unknown; priority?: unknown } | undefined {
+  if (parameters === undefined || parameters === null) return undefined
+  const timeout = parameterValue(parameters.timeout)
+  const priority = parameterValue(parameters.priority)
+  if (timeout === undefined && priority === undefined) return undefined
+  return { timeout, priority }
+}
+
+/** One `InferParameter`'s value: int64/uint64 as a number, another choice as it is. */
+function parameterValue(parameter: inference.InferParameter.$Properties | null | undefined): unknown {
+  if (parameter === undefined || parameter === null) return undefined
+  const choice = (parameter as { parameter_choice?: keyof inference.InferParameter.$Properties }).parameter_choice
   if (choice === undefined) return undefined
-  const value = timeout[choice]
-  return { timeout: choice === 'int64_param' || choice === 'uint64_param' ? toNumber(value as number | Long) : value }
+  const value = parameter[choice]
+  return choice === 'int64_param' || choice === 'uint64_param' ? toNumber(value as number | Long) : value
 }
 
 function bufferOf(bytes: Uint8Array): Buffer {

@@ -198,7 +198,7 @@ class GrpcService {
       if (rows === 1) {
         // One row has no siblings to abort when it fails: the call's (or stream's) own
         // signal is enough, and single-row requests skip an AbortController each.
-        const pending = pool.infer(decoded.rows[0], { signal, timeoutMs })
+        const pending = pool.infer(decoded.rows[0], { signal, timeoutMs, priorityLevel: decoded.priorityLevel })
         through()
         results = [await pending]
       } else {
