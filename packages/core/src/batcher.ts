@@ -1085,7 +1085,14 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const running = this.inFlight--
     this.running.delete(run)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.
-    if (ok && !run.context.aborted) this.latency.record(run.entries.length, now - run.startedAt)
+    if (ok && !run.context.aborted) {
+      const elapsed = now - run.startedAt
+      const ran = run.context.runMs
+      // Measured where it ran (`reportRunMs`): the run, and the hand-off around it apart.
+      // Not above the elapsed time: clocks of two threads may disagree by a rounding.
+      if (ran >= 0 && ran <= elapsed) this.latency.record(run.entries.length, ran, elapsed - ran)
+      else this.latency.record(run.entries.length, elapsed)
+    }
     this.statistics.settled(run, now, running, ok)
   }
 

@@ -25,6 +25,15 @@ export interface LatencyModelOptions {
    * @default 100
    */
   staleAfterRuns?: number
+  /**
+   * Recent hand-off overheads kept (see `record`'s `overheadMs`); their median is
+   * added to every estimate. The median, not a high percentile: the overhead of a
+   * batch whose run was measured where it ran is the time the host took to send it
+   * and to see its answer, and its slow tail is host-thread stalls (a busy event loop,
+   * a GC pause) that come and go, not the cost of a batch of that size.
+   * @default 64
+   */
+  overheadWindow?: number
 }
 
 /** One size's estimate, as shown in statistics. */
@@ -43,6 +52,13 @@ class SizeWindow {
   runs = 0
   /** The model's run count at this size's latest measured run. */
   lastRecord = 0
+}
+
+/** Median of a ring's samples (0 when empty). */
+function median(samples: readonly number[]): number {
+  if (samples.length === 0) return 0
+  const sorted = samples.slice().sort((a, b) => a - b)
+  return sorted[(sorted.length - 1) >> 1]
 }
 
 /**
@@ -64,6 +80,13 @@ class SizeWindow {
  * - before any run has been measured, nothing is known: `estimate` answers
  *   `undefined`, and a scheduler runs a probe (a batch of one) to learn.
  *
+ * A run is best measured where it runs (a replica's own `session.run`), apart from the
+ * hand-off around it (sending the batch, seeing its answer): measured from dispatch to
+ * settle on a busy host thread, a run of 0.1 ms reads as tens of ms whenever the
+ * thread was late to see its answer, and those stalls, held as a size's p99, refuse
+ * requests that would have made it. So `record` takes the hand-off apart
+ * (`overheadMs`), and an estimate is the p99 of the runs plus the median hand-off.
+ *
  * Pure and dependency-free: it is told each run's size and duration (`record`) by
  * whoever measured it, on whatever clock; it reads no clock itself.
  */
@@ -80,11 +103,17 @@ export class LatencyModel {
   /** Largest measured size, and its p99 per row. */
   private largest = 0
   private perRow = 0
+  private readonly overheadWindow: number
+  /** Recent hand-off overheads (a ring of `overheadWindow` slots), and their median. */
+  private readonly overheads: number[] = []
+  private nextOverhead = 0
+  private overhead = 0
 
   constructor(options: LatencyModelOptions = {}) {
     this.window = options.window === undefined ? 10 : integerOption('window', options.window, 1)
     this.warmupRuns = options.warmupRuns === undefined ? 1 : integerOption('warmupRuns', options.warmupRuns, 0)
     this.staleAfterRuns = options.staleAfterRuns === undefined ? 100 : integerOption('staleAfterRuns', options.staleAfterRuns, 1)
+    this.overheadWindow = options.overheadWindow === undefined ? 64 : integerOption('overheadWindow', options.overheadWindow, 1)
   }
 
   /** Whether any run has been measured (past its size's warm-up). */
@@ -93,9 +122,20 @@ export class LatencyModel {
     return this.largest > 0
   }
 
-  /** Records that a batch of `size` rows ran in `ms`. Ignores sizes < 1 and durations that are not finite and >= 0. */
-  record(size: number, ms: number): void {
+  /**
+   * Records that a batch of `size` rows ran in `ms`, and, when the run was measured
+   * where it ran, that handing it over and back took `overheadMs` more (the time from
+   * dispatch to settle minus `ms`). Ignores sizes < 1 and durations that are not finite
+   * and >= 0 (an overhead that is not is left out alone: clocks of two threads may
+   * disagree by a rounding).
+   */
+  record(size: number, ms: number, overheadMs?: number): void {
     if (!(size >= 1) || !(ms >= 0) || ms === Infinity) return
+    if (overheadMs !== undefined && overheadMs >= 0 && overheadMs !== Infinity) {
+      this.overheads[this.nextOverhead] = overheadMs
+      this.nextOverhead = (this.nextOverhead + 1) % this.overheadWindow
+      this.dirty = true
+    }
     size = Math.floor(size)
     let sw = this.sizes.get(size)
     if (sw === undefined) {
@@ -110,15 +150,15 @@ export class LatencyModel {
   }
 
   /**
-   * Estimated run time (ms) of a batch of `size` rows, never below what was measured
+   * Estimated run time (ms) of a batch of `size` rows, hand-off included, never below what was measured
    * for any size <= `size` (see the class); `undefined` while nothing is measured.
    */
   estimate(size: number): number | undefined {
     if (this.dirty) this.rebuild()
     if (this.largest === 0) return undefined
     const n = size < 1 ? 1 : Math.ceil(size)
-    if (n <= this.largest) return this.table[n]
-    return this.perRow * n
+    if (n <= this.largest) return this.table[n] + this.overhead
+    return this.perRow * n + this.overhead
   }
 
   /** The estimates at `sizes`, for statistics. */
@@ -134,6 +174,7 @@ export class LatencyModel {
     for (const [size, sw] of this.sizes) if (fresh(sw) && size > largest) largest = size
     this.largest = largest
     this.perRow = 0
+    this.overhead = median(this.overheads)
     if (largest === 0) return
     const p = new Float64Array(largest + 1).fill(NaN)
     const typical = new Float64Array(largest + 1).fill(NaN)

@@ -6,6 +6,8 @@ export class Context implements BatchContext {
   private controller: AbortController | undefined
   aborted = false
   private reason: unknown
+  /** What the processor reported with `reportRunMs` (NaN: nothing). */
+  runMs = NaN
 
   constructor(
     readonly batchId: number,
@@ -20,6 +22,10 @@ export class Context implements BatchContext {
       if (this.aborted) this.controller.abort(this.reason)
     }
     return this.controller.signal
+  }
+
+  reportRunMs(ms: number): void {
+    this.runMs = ms
   }
 
   abort(reason: unknown): void {

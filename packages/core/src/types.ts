@@ -28,6 +28,15 @@ export interface BatchContext {
    * `signal` creates an `AbortController` — per batch, on a hot path.
    */
   readonly aborted: boolean
+  /**
+   * Tells the batcher how long the batch ran where it ran (ms; e.g. a replica's own
+   * model call), when the processor knows. The latency model (deadline formation) then
+   * learns that as the batch's run time, and the rest of the time from dispatch to
+   * settle as a hand-off overhead, of which it adds the median: a run measured only from
+   * dispatch to settle includes every stall of the thread that dispatched it. Optional
+   * to call; the last call before the batch settles counts.
+   */
+  reportRunMs(ms: number): void
 }
 
 /**

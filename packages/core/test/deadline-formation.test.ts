@@ -209,6 +209,31 @@ describe("formation: 'deadline'", () => {
     expect(batcher.stats).toMatchObject({ rejected: 3, queued: 9 })
   })
 
+  it('learns a run reported where it ran apart from the hand-off, so a stall of the dispatching thread refuses no one at the door', async () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    const { clock, batcher, release, g } = deadlineFixture({ maxBatchSize: 4, latencyModel: model })
+    // Three batches settle 3 ms after dispatch, the last 80 ms after (the thread that
+    // sees the answer was busy); each reports a run of 1 ms where it ran.
+    for (const elapsed of [3, 3, 3, 80]) {
+      void batcher.submit(0)
+      await flush()
+      g.pending[g.pending.length - 1].context.reportRunMs(1)
+      clock.t += elapsed
+      await release(g.pending.length - 1)
+    }
+    // 1 ms run + the median hand-off of 2 ms; measured from dispatch to settle it would be 80.
+    expect(model.estimate(1)).toBe(3)
+    const fits = track(batcher.submit(5, { timeoutMs: 10 }))
+    await flush()
+    expect(fits.status).toBe('pending')
+    expect(batcher.stats.rejected).toBe(0)
+    // A batch whose processor reports nothing counts whole as its run (20 ms), hand-off added.
+    clock.t += 20
+    await release(g.pending.length - 1)
+    expect(fits).toEqual({ status: 'fulfilled', value: 5 })
+    expect(model.estimate(1)).toBe(22)
+  })
+
   it('refuses nothing for its deadline before a run is measured, nor with count formation', async () => {
     const unmeasured = deadlineFixture({ maxBatchSize: 1, latencyModel: new LatencyModel() })
     void unmeasured.batcher.submit(0)

@@ -98,6 +98,22 @@ describe('LatencyModel', () => {
     expect(() => new LatencyModel({ staleAfterRuns: 0 })).toThrow('Expected `staleAfterRuns` to be an integer >= 1, got `0` (number)')
   })
 
+  it('adds the median hand-off overhead, not its slow tail, to a run measured where it ran', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    // Runs of 1 ms on the replica; handing them over and back took 2 ms, once 70 (a host stall).
+    for (const overheadMs of [2, 2, 70, 2, 2]) model.record(1, 1, overheadMs)
+    model.record(4, 2, 2)
+    expect(model.estimates([1, 4, 8])).toEqual([
+      { size: 1, ms: 3 },
+      { size: 4, ms: 4 },
+      { size: 8, ms: 6 }, // 2 ms per row at size 4, extrapolated, plus the hand-off
+    ])
+    // Stalls that become typical (the median) are part of every estimate.
+    for (let i = 0; i < 6; i++) model.record(1, 1, 30)
+    expect(model.estimate(1)).toBe(31)
+    expect(() => new LatencyModel({ overheadWindow: 0 })).toThrow('Expected `overheadWindow` to be an integer >= 1, got `0` (number)')
+  })
+
   it('ignores runs that are not measurements, and validates its options', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(0, 5)

@@ -160,9 +160,14 @@ async function startPool(
       const startedMs = observers.size > 0 ? performance.timeOrigin + performance.now() : 0
       const result = await retryPolicy.run(ctx, items.length, () => codec.pack(items))
       const outputs = codec.decode(result, items)
-      if (startedMs > 0 && result.ok && result.kind === 'run') {
+      if (result.ok && result.kind === 'run') {
         const timing = (result.value as Partial<TensorBatchOutput> | null)?.timing
-        if (timing !== undefined) notify(observers, 'onBatchTimings', batchTimings(ctx.batchId, items.length, startedMs, timing))
+        if (timing !== undefined) {
+          // The latency model learns the model's run where it ran, apart from the hand-off:
+          // measured on this thread, every stall of it would read as a slow model.
+          ctx.reportRunMs(timing.runEndMs - timing.runStartMs)
+          if (startedMs > 0) notify(observers, 'onBatchTimings', batchTimings(ctx.batchId, items.length, startedMs, timing))
+        }
       }
       return outputs
     }
