@@ -28,6 +28,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
+import { RELEASE_AFTER_MS } from '@inferpool/worker'
 import { distFile } from '../paths.js'
 import { LatencyRecorder, summarize, type LatencySummary } from '../latency.js'
 import type { ModelInfo } from '../model.js'
@@ -47,7 +48,7 @@ export interface RepositoryOptions {
   cycles: number
   /** Requests sent while the model is loaded, each cycle. */
   requestsPerCycle: number
-  /** Time given to the server after an unload before its memory is read. */
+  /** Time given to the server after its idle collections (`RELEASE_AFTER_MS` after its first) before its memory is read. */
   settleMs: number
 }
 
@@ -367,9 +368,16 @@ async function cycles(
     )
   }
   const readings: CycleReading[] = []
-  /** Waits `settleMs`, reads the tree's RSS, then the server's split (whose collection must not touch the first). */
+  /**
+   * Waits until the server's own idle collections are done, reads the tree's RSS, then the
+   * server's split (whose collection must not touch the first). The server collects 100 ms
+   * after its last request and gives V8's young generation back only at a second collection
+   * `RELEASE_AFTER_MS` later (@inferpool/worker idle-collection.ts): read sooner, the server
+   * is measured half-way, with up to 16 MiB of young generation and freed pages still held
+   * (measured: 93.3 MiB as it was 1.5 s after the 50th unload, 78.2 after a collection).
+   */
   const read = async (cycle: number, state: CycleReading['state']): Promise<number> => {
-    await sleep(options.settleMs)
+    await sleep(RELEASE_AFTER_MS + options.settleMs)
     const tree = treeRssMiB(pid)
     readings.push({ cycle, state, treeRssMiB: tree, ...(await hostMemory(server.child, options.settleMs)) })
     return tree
