@@ -469,6 +469,7 @@ export function formatReport(r: BenchResult): string {
           'last ÷ 1st',
           'last ÷ 10th',
           'returned on unload',
+          'server after GC: last ÷ 1st',
         ],
         o.memory.map((m) => [
           m.isolation,
@@ -482,7 +483,31 @@ export function formatReport(r: BenchResult): string {
           m.growthAfterCycles.toFixed(3),
           m.growthAfterPlateau.toFixed(3),
           `${m.returnedOnUnloadMiB.toFixed(1)} MiB`,
+          `${m.hostGrowthAfterGc.toFixed(3)} (anon ${m.hostAnonGrowthAfterGc.toFixed(3)})`,
         ]),
+      ),
+    )
+    out.push(
+      'Server process (process.memoryUsage() and /proc RssAnon, RssFile; MiB), as it is / after a full collection and the settle time',
+    )
+    out.push(
+      table(
+        ['isolation', 'cycle', 'state', 'tree RSS', 'RSS', 'anon', 'file', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers'],
+        o.memory.flatMap((m) =>
+          m.readings.map((r) => [
+            m.isolation,
+            r.cycle,
+            r.state,
+            r.treeRssMiB.toFixed(1),
+            `${r.host.rss.toFixed(1)} / ${r.hostAfterGc.rss.toFixed(1)}`,
+            `${r.host.rssAnon.toFixed(1)} / ${r.hostAfterGc.rssAnon.toFixed(1)}`,
+            `${r.host.rssFile.toFixed(1)} / ${r.hostAfterGc.rssFile.toFixed(1)}`,
+            `${r.host.heapUsed.toFixed(1)} / ${r.hostAfterGc.heapUsed.toFixed(1)}`,
+            `${r.host.heapTotal.toFixed(1)} / ${r.hostAfterGc.heapTotal.toFixed(1)}`,
+            `${r.host.external.toFixed(1)} / ${r.hostAfterGc.external.toFixed(1)}`,
+            `${r.host.arrayBuffers.toFixed(1)} / ${r.hostAfterGc.arrayBuffers.toFixed(1)}`,
+          ]),
+        ),
       ),
     )
   }

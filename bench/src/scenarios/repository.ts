@@ -13,7 +13,10 @@
  *    the first load, with the model loaded, after the first unload, the 10th and the last of
  *    `cycles` load (+ a few requests) / unload cycles; and, in process isolation, what an
  *    unload gives back to the OS (loaded − unloaded). The allocator is the Docker image's
- *    (jemalloc preloaded) where Debian's libjemalloc2 is installed.
+ *    (jemalloc preloaded) where Debian's libjemalloc2 is installed. At every 10th unload too,
+ *    the server process's own split (`process.memoryUsage()`: rss, heapUsed, heapTotal,
+ *    external, arrayBuffers), as it is and after one full collection, from a probe preloaded
+ *    into it (repository-memory-hook.ts): what grows is V8's heap, buffers, or native memory.
  *
  * Linux only (/proc). The load generator shares the machine with the server.
  */
@@ -22,12 +25,16 @@ import { once } from 'node:events'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
+import { RELEASE_AFTER_MS } from '@inferpool/worker'
+import { distFile } from '../paths.js'
 import { LatencyRecorder, summarize, type LatencySummary } from '../latency.js'
 import type { ModelInfo } from '../model.js'
 import { repoRoot } from '../paths.js'
 import { doorRequest } from './http.js'
+import type { HostMemory, HostMemoryMessage } from './repository-memory-hook.js'
 
 export interface RepositoryOptions {
   connections: number
@@ -41,7 +48,7 @@ export interface RepositoryOptions {
   cycles: number
   /** Requests sent while the model is loaded, each cycle. */
   requestsPerCycle: number
-  /** Time given to the server after an unload before its memory is read. */
+  /** Time given to the server after its idle collections (`RELEASE_AFTER_MS` after its first) before its memory is read. */
   settleMs: number
 }
 
@@ -59,6 +66,32 @@ export interface SwapWindow {
   failedSwaps: number
   /** How long each reload call took (start, warm, switch, retire). */
   swapMs: LatencySummary | null
+}
+
+/** The server process's `process.memoryUsage()` and its RSS split, in MiB. */
+export interface HostMemorySplit {
+  rss: number
+  /** Anonymous resident memory (V8's heap, malloc's arenas, stacks): `RssAnon`. */
+  rssAnon: number
+  /** File-backed resident memory (the node binary, native libraries): `RssFile`. */
+  rssFile: number
+  heapUsed: number
+  heapTotal: number
+  external: number
+  arrayBuffers: number
+}
+
+/** One reading of the cycles: before the first load, loaded, or after an unload. */
+export interface CycleReading {
+  /** 0 before the first load. */
+  cycle: number
+  state: 'before' | 'loaded' | 'unloaded'
+  /** Resident MiB of the server and its replica processes (read first, before the probe collects). */
+  treeRssMiB: number
+  /** The server process, as it is. */
+  host: HostMemorySplit
+  /** The server process `settleMs` after one full collection (what it keeps, not garbage waiting). */
+  hostAfterGc: HostMemorySplit
 }
 
 export interface CycleMemory {
@@ -82,6 +115,12 @@ export interface CycleMemory {
   growthAfterPlateau: number
   /** loadedFirst − afterFirstUnload: what one unload gave back to the OS. */
   returnedOnUnloadMiB: number
+  /** The server process's RSS after a full collection, after the last unload ÷ after the first. */
+  hostGrowthAfterGc: number
+  /** The same of its anonymous RSS (`RssAnon`: V8's heap and malloc's arenas, no file pages). */
+  hostAnonGrowthAfterGc: number
+  /** Before the first load, loaded at the first and last cycle, unloaded at the first, every `READ_EVERY`th and the last. */
+  readings: CycleReading[]
 }
 
 export interface RepositoryResult {
@@ -102,6 +141,9 @@ export interface RepositoryResult {
  */
 const PLATEAU_CYCLE = 10
 
+/** The server's memory split is read after every this many unloads (and the first and last). */
+const READ_EVERY = 10
+
 const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0'
 
 function findJemalloc(): string | undefined {
@@ -120,9 +162,14 @@ interface Server {
   url: string
 }
 
-async function startServer(args: string[], env: NodeJS.ProcessEnv): Promise<Server> {
+/** `probe`: the memory probe preloaded, answering over an IPC channel (repository-memory-hook.ts). */
+async function startServer(args: string[], env: NodeJS.ProcessEnv, probe = false): Promise<Server> {
   const bin = join(repoRoot, 'packages/host/dist/cli.js')
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+  const nodeArgs = probe ? ['--import', pathToFileURL(distFile('scenarios', 'repository-memory-hook.js')).href] : []
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--port', '0', ...args], {
+    stdio: probe ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    env,
+  })
   let out = ''
   let err = ''
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -182,6 +229,37 @@ function treeRssMiB(pid: number): number {
     }
   }
   return Math.round((kb / 1024) * 10) / 10
+}
+
+const toMiB = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10
+
+function splitOf(usage: HostMemory): HostMemorySplit {
+  return {
+    rss: toMiB(usage.rss),
+    rssAnon: toMiB(usage.rssAnon),
+    rssFile: toMiB(usage.rssFile),
+    heapUsed: toMiB(usage.heapUsed),
+    heapTotal: toMiB(usage.heapTotal),
+    external: toMiB(usage.external),
+    arrayBuffers: toMiB(usage.arrayBuffers),
+  }
+}
+
+/** The server process's memory, as it is and `settleMs` after a full collection, from its probe. */
+async function hostMemory(child: ChildProcess, settleMs: number): Promise<{ host: HostMemorySplit; hostAfterGc: HostMemorySplit }> {
+  const answer = new Promise<HostMemoryMessage>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the server's memory probe did not answer within 30 s")), 30_000)
+    const onMessage = (message: HostMemoryMessage): void => {
+      if (message.t !== 'memory') return
+      clearTimeout(timer)
+      child.off('message', onMessage)
+      resolve(message)
+    }
+    child.on('message', onMessage)
+  })
+  child.send({ t: 'memory', settleMs })
+  const message = await answer
+  return { host: splitOf(message.asIs), hostAfterGc: splitOf(message.afterGc) }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -273,6 +351,7 @@ async function cycles(
       '100',
     ],
     env,
+    true,
   )
   const pid = server.child.pid as number
   const infer = async (): Promise<void> => {
@@ -288,9 +367,23 @@ async function cycles(
       }),
     )
   }
+  const readings: CycleReading[] = []
+  /**
+   * Waits until the server's own idle collections are done, reads the tree's RSS, then the
+   * server's split (whose collection must not touch the first). The server collects 100 ms
+   * after its last request and gives V8's young generation back only at a second collection
+   * `RELEASE_AFTER_MS` later (@inferpool/worker idle-collection.ts): read sooner, the server
+   * is measured half-way, with up to 16 MiB of young generation and freed pages still held
+   * (measured: 93.3 MiB as it was 1.5 s after the 50th unload, 78.2 after a collection).
+   */
+  const read = async (cycle: number, state: CycleReading['state']): Promise<number> => {
+    await sleep(RELEASE_AFTER_MS + options.settleMs)
+    const tree = treeRssMiB(pid)
+    readings.push({ cycle, state, treeRssMiB: tree, ...(await hostMemory(server.child, options.settleMs)) })
+    return tree
+  }
   try {
-    await sleep(options.settleMs)
-    const beforeLoad = treeRssMiB(pid)
+    const beforeLoad = await read(0, 'before')
     const rss = { beforeLoad, loadedFirst: 0, afterFirstUnload: 0, afterPlateauUnload: 0, loadedLast: 0, afterLastUnload: 0 }
     const plateau = Math.min(PLATEAU_CYCLE, options.cycles)
     for (let cycle = 1; cycle <= options.cycles; cycle++) {
@@ -298,20 +391,19 @@ async function cycles(
       await infer()
       const first = cycle === 1
       const last = cycle === options.cycles
-      if (first || last) {
-        await sleep(options.settleMs)
-        rss[first ? 'loadedFirst' : 'loadedLast'] = treeRssMiB(pid)
-      }
+      if (first || last) rss[first ? 'loadedFirst' : 'loadedLast'] = await read(cycle, 'loaded')
       if ((await manage(server.url, 'models/bench/unload')) !== 200) throw new Error(`unload ${cycle} failed`)
-      if (first || last || cycle === plateau) {
-        await sleep(options.settleMs)
-        const now = treeRssMiB(pid)
+      if (first || last || cycle === plateau || cycle % READ_EVERY === 0) {
+        const now = await read(cycle, 'unloaded')
         if (first) rss.afterFirstUnload = now
         if (cycle === plateau) rss.afterPlateauUnload = now
         if (last) rss.afterLastUnload = now
       }
     }
     step(`repository: ${options.cycles} cycles, ${isolation}`)
+    const unloaded = readings.filter((r) => r.state === 'unloaded')
+    const firstHost = unloaded[0].hostAfterGc
+    const lastHost = unloaded[unloaded.length - 1].hostAfterGc
     return {
       isolation,
       cycles: options.cycles,
@@ -320,6 +412,9 @@ async function cycles(
       plateauCycle: plateau,
       growthAfterPlateau: Math.round((rss.afterLastUnload / rss.afterPlateauUnload) * 1000) / 1000,
       returnedOnUnloadMiB: Math.round((rss.loadedFirst - rss.afterFirstUnload) * 10) / 10,
+      hostGrowthAfterGc: Math.round((lastHost.rss / firstHost.rss) * 1000) / 1000,
+      hostAnonGrowthAfterGc: Math.round((lastHost.rssAnon / firstHost.rssAnon) * 1000) / 1000,
+      readings,
     }
   } finally {
     await stopServer(server)

@@ -18,6 +18,7 @@ import type { InferpoolServer } from '@inferpool/host'
 import * as grpc from '@grpc/grpc-js'
 import { float32s, grpcClient, rawBytes } from './grpc-helpers.js'
 import type { TestClient } from './grpc-helpers.js'
+import { childrenOf, transferFiles } from './process-helpers.js'
 import { http, metric, post, repoModel, until } from './server-helpers.js'
 
 const quiet = { error() {}, info() {}, warn() {} }
@@ -56,10 +57,11 @@ async function start(
   root: string,
   options: { repositoryToken?: string; apiKey?: string } = {},
   upload: { allowModelUpload?: boolean; uploadDirectory?: string } = {},
+  isolation: 'thread' | 'process' = 'thread',
 ): Promise<{ url: string; client: TestClient; server: InferpoolServer; control: ModelRepository; token: string | undefined }> {
   const control = new ModelRepository({
     repositories: [root],
-    createPool: (model, file) => createPool({ ...repositoryPoolOptions(model, file, { replicas: 1 }), logger: quiet }),
+    createPool: (model, file) => createPool({ ...repositoryPoolOptions(model, file, { replicas: 1, isolation }), logger: quiet }),
     logger: quiet,
     ...upload,
   })
@@ -244,6 +246,35 @@ describe('model repository control', () => {
     await new Promise((resolve) => setImmediate(resolve))
     gc()
     expect(retired.deref()).toBeUndefined()
+  })
+
+  it('keeps nothing of an unloaded model in the host in process isolation: no pool, replica process, transfer file, model copy or exit listener', async () => {
+    const gc = exposeGc() as () => void
+    const root = repository()
+    const { url, client, server } = await start(root, {}, {}, 'process')
+    const copies = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith(`inferpool-model-${process.pid}-`))
+    const before = { children: childrenOf(process.pid), copies: copies(), exitListeners: process.listenerCount('exit') }
+    const served = server.handler.served
+    // Taken in a function of its own, so no reference of the test's outlives it but the WeakRef.
+    const servedPool = (): WeakRef<object> => new WeakRef(served.poolOf(served.model('m', undefined)))
+    const pools: Array<WeakRef<object>> = []
+    for (let cycle = 0; cycle < 3; cycle++) {
+      expect((await manage(url, 'models/m/load')).status).toBe(200)
+      // Both doors used, so every place a request passes has seen the pool.
+      expect([(await httpInfer(url)).status, (await grpcInfer(client)).ok]).toEqual([200, true])
+      pools.push(servedPool())
+      expect((await manage(url, 'models/m/unload')).status).toBe(200)
+    }
+    // A WeakRef's target stays alive until the job that made it ends: collect in a later one.
+    await new Promise((resolve) => setImmediate(resolve))
+    gc()
+    expect({
+      pools: pools.map((pool) => pool.deref()),
+      children: childrenOf(process.pid),
+      transferFiles: transferFiles(process.pid),
+      copies: copies(),
+      exitListeners: process.listenerCount('exit'),
+    }).toEqual({ pools: [undefined, undefined, undefined], transferFiles: [], ...before })
   })
 
   it('answers the requests in flight when a model is unloaded, then refuses the model', async () => {
