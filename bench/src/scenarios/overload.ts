@@ -11,8 +11,6 @@
  * Linux only (/proc). The load generator runs in the bench process on the same
  * machine: on 2 cores it competes with the server, so the figures are a lower bound.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -20,6 +18,7 @@ import autocannon from 'autocannon'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
 import type { ModelInfo } from '../model.js'
 import { repoRoot } from '../paths.js'
+import { startServeCli, stopServeCli } from '../serve-cli.js'
 import { doorRequest, type DoorEncoding, type DoorRequest } from './http.js'
 
 /** The CLI's default `--timeout-ms`. */
@@ -142,49 +141,6 @@ export interface OverloadResult {
   comfortable: number
   idleRssMiB: number
   points: OverloadPoint[]
-}
-
-interface Cli {
-  child: ChildProcess
-  url: string
-}
-
-/** Starts `inferpool serve --port 0 …` and waits for "inferpool: ready". */
-async function startCli(bin: string, model: string, args: string[], env: NodeJS.ProcessEnv): Promise<Cli> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--model', `bench=${model}`, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env,
-  })
-  let out = ''
-  let err = ''
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    err = (err + chunk).slice(-4000)
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`inferpool serve did not get ready: ${out}${err}`)), 60_000)
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(out)
-      if (match && out.includes('inferpool: ready')) {
-        clearTimeout(timer)
-        resolve(match[1])
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`inferpool serve exited with code ${code}: ${err}`))
-    })
-  })
-  return { child, url }
-}
-
-async function stopCli(cli: Cli): Promise<void> {
-  if (cli.child.exitCode !== null || cli.child.signalCode !== null) return
-  const exited = once(cli.child, 'exit')
-  cli.child.kill('SIGTERM')
-  const timer = setTimeout(() => cli.child.kill('SIGKILL'), 40_000)
-  await exited
-  clearTimeout(timer)
 }
 
 /** CPU ticks (user + system) per thread of `pid`, with the thread's name. */
@@ -353,7 +309,7 @@ export async function runOverload(
   const bin = options.bin ?? join(repoRoot, 'packages', 'host', 'bin', 'inferpool.js')
   const jemalloc = findJemalloc()
   const allocator = options.allocator ?? (jemalloc === undefined ? 'glibc' : 'jemalloc')
-  const cli = await startCli(bin, model, options.serveArgs, allocatorEnv(allocator, jemalloc))
+  const cli = await startServeCli(bin, ['--model', `bench=${model}`, ...options.serveArgs], allocatorEnv(allocator, jemalloc))
   const pid = cli.child.pid as number
   const url = `${cli.url}/v2/models/bench/infer`
   const points: OverloadPoint[] = []
@@ -414,7 +370,7 @@ export async function runOverload(
       }
     }
   } finally {
-    await stopCli(cli)
+    await stopServeCli(cli)
   }
   return { bin, timeoutMs, serveArgs: options.serveArgs, allocator, comfortable: options.comfortable, idleRssMiB, points }
 }

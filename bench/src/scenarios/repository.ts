@@ -20,8 +20,7 @@
  *
  * Linux only (/proc). The load generator shares the machine with the server.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
+import type { ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -33,6 +32,7 @@ import { distFile } from '../paths.js'
 import { LatencyRecorder, summarize, type LatencySummary } from '../latency.js'
 import type { ModelInfo } from '../model.js'
 import { repoRoot } from '../paths.js'
+import { startServeCli, stopServeCli, type ServeCli } from '../serve-cli.js'
 import { doorRequest } from './http.js'
 import type { HostMemory, HostMemoryMessage } from './repository-memory-hook.js'
 
@@ -157,49 +157,13 @@ function findJemalloc(): string | undefined {
   }
 }
 
-interface Server {
-  child: ChildProcess
-  url: string
-}
+type Server = ServeCli
 
 /** `probe`: the memory probe preloaded, answering over an IPC channel (repository-memory-hook.ts). */
-async function startServer(args: string[], env: NodeJS.ProcessEnv, probe = false): Promise<Server> {
+function startServer(args: string[], env: NodeJS.ProcessEnv, probe = false): Promise<Server> {
   const bin = join(repoRoot, 'packages/host/dist/cli.js')
   const nodeArgs = probe ? ['--import', pathToFileURL(distFile('scenarios', 'repository-memory-hook.js')).href] : []
-  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--port', '0', ...args], {
-    stdio: probe ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-    env,
-  })
-  let out = ''
-  let err = ''
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    err = (err + chunk).slice(-4000)
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`inferpool serve did not get ready: ${out}${err}`)), 60_000)
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(out)
-      if (match && out.includes('inferpool: ready')) {
-        clearTimeout(timer)
-        resolve(match[1])
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`inferpool serve exited with code ${code}: ${err}`))
-    })
-  })
-  return { child, url }
-}
-
-async function stopServer(server: Server): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return
-  const exited = once(server.child, 'exit')
-  server.child.kill('SIGTERM')
-  const timer = setTimeout(() => server.child.kill('SIGKILL'), 40_000)
-  await exited
-  clearTimeout(timer)
+  return startServeCli(bin, args, env, { nodeArgs, ipc: probe })
 }
 
 /** `pid` and every process under it. */
@@ -417,7 +381,7 @@ async function cycles(
       readings,
     }
   } finally {
-    await stopServer(server)
+    await stopServeCli(server)
   }
 }
 
@@ -453,7 +417,7 @@ export async function runRepository(
         }
       }
     } finally {
-      await stopServer(server)
+      await stopServeCli(server)
     }
     const memory: CycleMemory[] = []
     for (const isolation of ['thread', 'process'] as const) memory.push(await cycles(root, body, isolation, options, env, step))

@@ -1,0 +1,64 @@
+/**
+ * `inferpool serve` as a child process, for the scenarios that measure the whole server
+ * (overload, repository): start it on a free port, wait for its ready line, stop it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+
+/** A running `inferpool serve`. */
+export interface ServeCli {
+  readonly child: ChildProcess
+  /** Its HTTP address, from the "listening on" line. */
+  readonly url: string
+}
+
+export interface ServeCliOptions {
+  /** Node's own flags, before the CLI's path (e.g. `--import` of a probe). */
+  readonly nodeArgs?: readonly string[]
+  /** An IPC channel to the child, for a preloaded probe to answer on. */
+  readonly ipc?: boolean
+}
+
+/** Starts `node <bin> serve --port 0 <args>` and resolves once it prints "inferpool: ready". */
+export async function startServeCli(
+  bin: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: ServeCliOptions = {},
+): Promise<ServeCli> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, 'serve', '--port', '0', ...args], {
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    env,
+  })
+  let out = ''
+  let err = ''
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err = (err + chunk).slice(-4000)
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`inferpool serve did not get ready: ${out}${err}`)), 60_000)
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk
+      const match = /listening on (http:\/\/\S+)/.exec(out)
+      if (match && out.includes('inferpool: ready')) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`inferpool serve exited with code ${code}: ${err}`))
+    })
+  })
+  return { child, url }
+}
+
+/** SIGTERM (a draining shutdown), then SIGKILL if it has not exited within 40 s. */
+export async function stopServeCli(cli: ServeCli): Promise<void> {
+  if (cli.child.exitCode !== null || cli.child.signalCode !== null) return
+  const exited = once(cli.child, 'exit')
+  cli.child.kill('SIGTERM')
+  const timer = setTimeout(() => cli.child.kill('SIGKILL'), 40_000)
+  await exited
+  clearTimeout(timer)
+}
