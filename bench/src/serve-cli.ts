@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 
 /** A running `inferpool serve`. */
 export interface ServeCli {
@@ -61,4 +63,32 @@ export async function stopServeCli(cli: ServeCli): Promise<void> {
   const timer = setTimeout(() => cli.child.kill('SIGKILL'), 40_000)
   await exited
   clearTimeout(timer)
+}
+
+/** The server's malloc: the system's glibc, or jemalloc preloaded as the Docker image does. */
+export type Allocator = 'glibc' | 'jemalloc'
+
+/** The Docker image's jemalloc options (deploy/Dockerfile). */
+const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0'
+
+/** Debian's libjemalloc.so.2 (package libjemalloc2), or undefined. */
+export function findJemalloc(): string | undefined {
+  try {
+    return readdirSync('/usr/lib', { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name.endsWith('-linux-gnu'))
+      .map((entry) => join('/usr/lib', entry.name, 'libjemalloc.so.2'))
+      .find((path) => existsSync(path))
+  } catch {
+    return undefined
+  }
+}
+
+/** The environment that makes the server run on `allocator` (`library`: the jemalloc found, if any). */
+export function allocatorEnv(allocator: Allocator, library: string | undefined): NodeJS.ProcessEnv {
+  if (allocator === 'glibc') return process.env
+  if (library === undefined)
+    throw new Error(
+      'jemalloc asked for (--overload-allocator jemalloc), but libjemalloc.so.2 is not installed (apt-get install libjemalloc2)',
+    )
+  return { ...process.env, LD_PRELOAD: library, MALLOC_CONF: JEMALLOC_CONF }
 }

@@ -11,14 +11,14 @@
  * Linux only (/proc). The load generator runs in the bench process on the same
  * machine: on 2 cores it competes with the server, so the figures are a lower bound.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
 import type { ModelInfo } from '../model.js'
 import { repoRoot } from '../paths.js'
-import { startServeCli, stopServeCli } from '../serve-cli.js'
+import { allocatorEnv, findJemalloc, startServeCli, stopServeCli, type Allocator } from '../serve-cli.js'
 import { doorRequest, type DoorEncoding, type DoorRequest } from './http.js'
 
 /** The CLI's default `--timeout-ms`. */
@@ -51,31 +51,6 @@ export interface OverloadOptions {
    * or the system's glibc. null: jemalloc where Debian's libjemalloc2 is installed.
    */
   allocator: Allocator | null
-}
-
-export type Allocator = 'glibc' | 'jemalloc'
-
-/** The Docker image's jemalloc options (deploy/Dockerfile). */
-const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0'
-
-/** Debian's libjemalloc.so.2 (package libjemalloc2), or undefined. */
-function findJemalloc(): string | undefined {
-  try {
-    return readdirSync('/usr/lib', { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && entry.name.endsWith('-linux-gnu'))
-      .map((entry) => join('/usr/lib', entry.name, 'libjemalloc.so.2'))
-      .find((path) => existsSync(path))
-  } catch {
-    return undefined
-  }
-}
-
-/** The environment that makes the server run on `allocator` (`library`: the jemalloc found, if any). */
-function allocatorEnv(allocator: Allocator, library: string | undefined): NodeJS.ProcessEnv {
-  if (allocator === 'glibc') return process.env
-  if (library === undefined)
-    throw new Error('--overload-allocator jemalloc: libjemalloc.so.2 is not installed (apt-get install libjemalloc2)')
-  return { ...process.env, LD_PRELOAD: library, MALLOC_CONF: JEMALLOC_CONF }
 }
 
 export interface ThreadCpu {

@@ -21,7 +21,7 @@
  * Linux only (/proc). The load generator shares the machine with the server.
  */
 import type { ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -32,7 +32,7 @@ import { distFile } from '../paths.js'
 import { LatencyRecorder, summarize, type LatencySummary } from '../latency.js'
 import type { ModelInfo } from '../model.js'
 import { repoRoot } from '../paths.js'
-import { startServeCli, stopServeCli, type ServeCli } from '../serve-cli.js'
+import { allocatorEnv, findJemalloc, startServeCli, stopServeCli, type ServeCli } from '../serve-cli.js'
 import { doorRequest } from './http.js'
 import type { HostMemory, HostMemoryMessage } from './repository-memory-hook.js'
 
@@ -143,19 +143,6 @@ const PLATEAU_CYCLE = 10
 
 /** The server's memory split is read after every this many unloads (and the first and last). */
 const READ_EVERY = 10
-
-const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0'
-
-function findJemalloc(): string | undefined {
-  try {
-    return readdirSync('/usr/lib', { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && entry.name.endsWith('-linux-gnu'))
-      .map((entry) => join('/usr/lib', entry.name, 'libjemalloc.so.2'))
-      .find((path) => existsSync(path))
-  } catch {
-    return undefined
-  }
-}
 
 type Server = ServeCli
 
@@ -397,7 +384,7 @@ export async function runRepository(
   step: (label: string) => void,
 ): Promise<RepositoryResult> {
   const jemalloc = findJemalloc()
-  const env: NodeJS.ProcessEnv = jemalloc === undefined ? process.env : { ...process.env, LD_PRELOAD: jemalloc, MALLOC_CONF: JEMALLOC_CONF }
+  const env = allocatorEnv(jemalloc === undefined ? 'glibc' : 'jemalloc', jemalloc)
   const root = mkdtempSync(join(tmpdir(), 'inferpool-bench-repository-'))
   mkdirSync(join(root, 'bench', '1'), { recursive: true })
   copyFileSync(modelPath, join(root, 'bench', '1', 'model.onnx'))
