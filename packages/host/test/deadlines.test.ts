@@ -145,19 +145,27 @@ describe('gRPC deadline', () => {
   })
 })
 
+/**
+ * Two priority levels: level 1 has a 5 s timeout, shorter than the believed 10 s run, so
+ * its requests are refused at the door; level 2 (the default) has none.
+ */
+async function levelsPool(): Promise<Pool> {
+  const pool = await createPool({
+    model: demoModel,
+    replicas: 1,
+    logger: quiet,
+    batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+    priorityLevels: 2,
+    defaultPriorityLevel: 2,
+    priorityQueuePolicy: { 1: { defaultTimeoutMicroseconds: 5_000_000 } },
+  })
+  pools.push(pool)
+  return pool
+}
+
 describe("HTTP parameters.priority (Triton's schedule-policy extension: a level, 1 the highest)", () => {
   it("puts the request on that level, under the level's queue policy, and answers 400 for a level that is not an integer >= 0", async () => {
-    // Level 1 has a 5 s timeout, shorter than the believed 10 s run; level 2 (the default) none.
-    const pool = await createPool({
-      model: demoModel,
-      replicas: 1,
-      logger: quiet,
-      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
-      priorityLevels: 2,
-      defaultPriorityLevel: 2,
-      priorityQueuePolicy: { 1: { defaultTimeoutMicroseconds: 5_000_000 } },
-    })
-    pools.push(pool)
+    const pool = await levelsPool()
     const { url } = await server({ levels: pool })
     const first = await post(`${url}/v2/models/levels/infer`, demoRequest(demoRows(7, 1), { parameters: { priority: 1 } }))
     expect([first.status, (first.json as { code: string }).code]).toEqual([503, 'ERR_DEADLINE_UNATTAINABLE'])
@@ -174,17 +182,7 @@ describe("HTTP parameters.priority (Triton's schedule-policy extension: a level,
 
 describe("gRPC parameters.priority (as Triton's clients send it: an int64 parameter)", () => {
   it('puts the request on that level, as over HTTP, and answers INVALID_ARGUMENT for a level that is not an integer', async () => {
-    // Level 1 has a 5 s timeout, shorter than the believed 10 s run; level 2 (the default) none.
-    const pool = await createPool({
-      model: demoModel,
-      replicas: 1,
-      logger: quiet,
-      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
-      priorityLevels: 2,
-      defaultPriorityLevel: 2,
-      priorityQueuePolicy: { 1: { defaultTimeoutMicroseconds: 5_000_000 } },
-    })
-    pools.push(pool)
+    const pool = await levelsPool()
     const { client } = await server({ levels: pool })
     const withPriority = (seed: number, rows: number, priority: Message): Message => ({
       ...demoInfer(demoRows(seed, rows), 'levels'),
