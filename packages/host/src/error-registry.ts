@@ -35,6 +35,7 @@ import {
 import { RemoteConnectTimeoutError, RemotePoolClosedError } from './remote/errors.js'
 import {
   ModelConfigSyntaxError,
+  ModelControlPollingError,
   ModelRepositoryLayoutError,
   ModelUploadDisabledError,
   ModelUploadError,
@@ -263,6 +264,12 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     http: 503,
     grpc: 'UNAVAILABLE',
     summary: 'The execution provider (CUDA) is not installed or cannot load.',
+  }),
+  spec({
+    class: ModelControlPollingError,
+    http: 503,
+    grpc: 'UNAVAILABLE',
+    summary: 'A load or unload call to a repository in poll mode: its scans decide what serves (Triton refuses these calls then too).',
   }),
   spec({ class: StartupTimeoutError, http: 503, grpc: 'UNAVAILABLE', summary: 'Not every replica loaded within `startupTimeoutMs`.' }),
   spec({

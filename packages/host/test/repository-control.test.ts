@@ -56,7 +56,7 @@ function addVersion(root: string, version: string, file: string | Buffer): void 
 async function start(
   root: string,
   options: { repositoryToken?: string; apiKey?: string } = {},
-  upload: { allowModelUpload?: boolean; uploadDirectory?: string } = {},
+  upload: { allowModelUpload?: boolean; uploadDirectory?: string; mode?: 'explicit' | 'poll' } = {},
   isolation: 'thread' | 'process' = 'thread',
 ): Promise<{ url: string; client: TestClient; server: InferpoolServer; control: ModelRepository; token: string | undefined }> {
   const control = new ModelRepository({
@@ -450,6 +450,31 @@ describe('model repository control', () => {
     rmSync(join(root, 'm'), { recursive: true })
     await control.poll()
     expect((await manage(url, 'index')).json).toEqual([{ name: 'm', state: 'UNAVAILABLE', reason: 'unloaded' }])
+  })
+
+  it('in poll mode serves the index and refuses load and unload calls over HTTP and gRPC, as Triton does, the model serving on', async () => {
+    const oldY = await reference(oldModel)
+    const root = repository()
+    const { url, client, control } = await start(root, {}, { mode: 'poll' })
+    await control.poll()
+    const refusal = {
+      code: 'ERR_MODEL_CONTROL_POLLING',
+      error:
+        "explicit model load / unload is not allowed if polling is enabled: load of model 'm' refused; the repository scans " +
+        'decide what serves (--model-control-mode poll); use --model-control-mode explicit to load and unload through these calls',
+    }
+    const [load, unload] = await Promise.all([manage(url, 'models/m/load'), manage(url, 'models/m/unload')])
+    expect([load.status, load.json]).toEqual([503, refusal])
+    expect([unload.status, unload.json]).toEqual([503, { ...refusal, error: refusal.error.replace('load of', 'unload of') }])
+    expect(load.headers['retry-after']).toBeUndefined()
+    const [grpcLoad, grpcUnload] = await Promise.all([
+      client.call('RepositoryModelLoad', { model_name: 'm' }),
+      client.call('RepositoryModelUnload', { model_name: 'm' }),
+    ])
+    expect(grpcLoad.ok === false && [grpcLoad.code, grpcLoad.details]).toEqual([grpc.status.UNAVAILABLE, refusal.error])
+    expect(grpcUnload.ok === false && grpcUnload.code).toBe(grpc.status.UNAVAILABLE)
+    expect((await manage(url, 'index')).json).toEqual([{ name: 'm', version: '1', state: 'READY', reason: '' }])
+    expect(await answerOf('http', url, client)).toBe(`1: ${oldY.join(',')}`)
   })
 
   it('takes the repository token on the management calls, not the inference key, and lists the extension only when on', async () => {

@@ -107,7 +107,8 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         '--model-control-mode <mode>',
         'none: load every repository model at start; explicit: load only --load-model ones, then load, reload and unload ' +
           'through the model repository extension (POST /v2/repository/...); poll: load every model at start, then ' +
-          'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs',
+          'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs ' +
+          '(the index call is served; load and unload calls are refused, as in Triton)',
       )
         .choices(['none', 'explicit', 'poll'])
         .default('none'),
@@ -362,6 +363,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
         createPool: (model, file) => createPool(repositoryPoolOptions(model, file, poolOptions(file))),
         logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
         allowModelUpload: flags.allowModelUpload,
+        mode: flags.modelControlMode === 'poll' ? 'poll' : 'explicit',
       })
     : undefined
   let repositoryModels: RepositoryModel[]

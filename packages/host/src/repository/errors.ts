@@ -63,3 +63,20 @@ export class ModelUploadError extends InferpoolError {
     this.parameter = parameter
   }
 }
+
+/**
+ * A load or unload call to a repository in poll mode: its scans alone decide what serves
+ * (the next one would undo the call). Triton's message, which clients match, comes first.
+ */
+export class ModelControlPollingError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_CONTROL_POLLING'
+  constructor(model: string, action: 'load' | 'unload') {
+    super(
+      ModelControlPollingError.code,
+      `explicit model load / unload is not allowed if polling is enabled: ${action} of model '${model}' refused; ` +
+        'the repository scans decide what serves (--model-control-mode poll); use --model-control-mode explicit to ' +
+        'load and unload through these calls',
+      { details: { model, action } },
+    )
+  }
+}

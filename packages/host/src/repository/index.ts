@@ -1,5 +1,6 @@
 export {
   ModelConfigSyntaxError,
+  ModelControlPollingError,
   ModelRepositoryLayoutError,
   ModelUploadDisabledError,
   ModelUploadError,

@@ -22,7 +22,7 @@ import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-contr
 import type { ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import { parseModelConfigJson } from './config-file.js'
-import { ModelRepositoryLayoutError, ModelUploadDisabledError, ModelUploadError } from './errors.js'
+import { ModelControlPollingError, ModelRepositoryLayoutError, ModelUploadDisabledError, ModelUploadError } from './errors.js'
 import { modelNames, readModel } from './layout.js'
 import type { RepositoryModel } from './layout.js'
 import { interpretModelConfig } from './model-config.js'
@@ -48,6 +48,16 @@ export interface ModelRepositoryOptions {
    * @default os.tmpdir()
    */
   readonly uploadDirectory?: string
+  /**
+   * Who decides what serves. `'explicit'`: the load and unload calls (and {@link
+   * ModelRepository.poll} when the embedding application calls it). `'poll'`: the
+   * repository's scans ({@link ModelRepository.poll}) alone; load and unload calls are
+   * refused with `ERR_MODEL_CONTROL_POLLING` (503 / `UNAVAILABLE`), as Triton refuses
+   * them when polling is enabled, since the next scan would undo them (and with several
+   * server processes a call would reach only one). The index is served in both.
+   * @default 'explicit'
+   */
+  readonly mode?: 'explicit' | 'poll'
 }
 
 type LoadState =
@@ -125,6 +135,17 @@ export class ModelRepository implements ModelControl {
   }
 
   load(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
+    if (this.#options.mode === 'poll') return Promise.reject(new ModelControlPollingError(name, 'load'))
+    return this.#loadCounted(name, config, files)
+  }
+
+  unload(name: string): Promise<void> {
+    if (this.#options.mode === 'poll') return Promise.reject(new ModelControlPollingError(name, 'unload'))
+    return this.#unloadNow(name)
+  }
+
+  /** Loads `name` after the operation before it on the same model, recording the load's time and outcome. */
+  #loadCounted(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
     return this.#serial(name, async () => {
       const started = performance.now()
       const metrics = this.#servedModels.metrics
@@ -138,7 +159,7 @@ export class ModelRepository implements ModelControl {
     })
   }
 
-  unload(name: string): Promise<void> {
+  #unloadNow(name: string): Promise<void> {
     return this.#serial(name, async () => {
       const started = performance.now()
       const retired = await this.#servedModels.replace(name, new Map())
@@ -172,7 +193,7 @@ export class ModelRepository implements ModelControl {
         }
         if (this.#attempted.get(name) === signature) continue
         steps.push(
-          this.load(name).catch((error: unknown) =>
+          this.#loadCounted(name).catch((error: unknown) =>
             this.#options.logger.warn(`model '${name}' failed to load: ${(error as Error).message}`),
           ),
         )
@@ -181,7 +202,7 @@ export class ModelRepository implements ModelControl {
     for (const name of [...this.#attempted.keys()]) {
       if (present.has(name)) continue
       this.#attempted.delete(name)
-      steps.push(this.unload(name))
+      steps.push(this.#unloadNow(name))
     }
     await Promise.all(steps)
   }
