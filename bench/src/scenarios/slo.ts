@@ -182,8 +182,12 @@ async function capacity(pool: Pool, rows: RowInput[], callers: number, window: S
   return r.rowsPerSec
 }
 
-/** Longest p99 lag of the generator behind its schedule for a load to count as sent on time (ms). */
-const MAX_SEND_LAG_MS = 5
+/**
+ * Longest p99 lag of the generator behind its schedule for a load to count as sent on
+ * time, as a share of the plan's shortest deadline: half of it. (A fixed 5 ms, tried
+ * first, was within the host's own jitter: one GC pause in a 1 s window passes it.)
+ */
+const MAX_SEND_LAG_SHARE = 0.5
 /** Share of requests the count pool must answer within the longest deadline for a rate to count as served. */
 const MIN_SERVED = 0.99
 /** Each step of the search tries this fraction of the rate before. */
@@ -196,7 +200,7 @@ export interface CapacityStep {
   /** The count pool at this rate, deadline the longest of the plan: answered within it ÷ sent, and the generator's p99 lag (ms). */
   served: number
   sendLagP99Ms: number
-  /** The deadline pool at twice this rate, deadline the shortest of the plan: sent ÷ scheduled, and the generator's p99 lag (ms). */
+  /** The deadline pool at twice this rate, deadline the shortest of the plan: the schedule's window ÷ the time it took to send, and the generator's p99 lag (ms). */
   doubleSent: number
   doubleSendLagP99Ms: number
   ok: boolean
@@ -206,8 +210,9 @@ export interface CapacityStep {
  * The capacity the loads are multiples of, with the open-loop generator in the loop:
  * the highest rate, from the closed-loop capacity down in steps of ×0.8, that the host
  * both serves on schedule (the count pool answers >= 99 % within the longest deadline,
- * the generator's p99 lag <= 5 ms) and can send twice over on schedule (the deadline
- * pool at 2×, the shortest deadline: every request sent, lag p99 <= 5 ms).
+ * the generator's p99 lag <= half the shortest deadline) and can send twice over on
+ * schedule (the deadline pool at 2×, the shortest deadline: >= 98 % of the schedule sent
+ * within its window, lag p99 <= half the shortest deadline).
  *
  * The closed-loop figure alone is the replicas' capacity when the host thread has
  * nothing else to do. Where the host thread is the bottleneck (the demo MLP's batches
@@ -227,6 +232,7 @@ async function openLoopCapacity(
   const longest = Math.max(...options.deadlinesMs)
   const shortest = Math.min(...options.deadlinesMs)
   const steps: CapacityStep[] = []
+  const maxLag = shortest * MAX_SEND_LAG_SHARE
   let rate = closedLoop
   for (let i = 0; i < CAPACITY_STEPS; i++, rate *= CAPACITY_STEP) {
     const seed = 7_000_003 + i
@@ -247,8 +253,8 @@ async function openLoopCapacity(
     await pause(50)
     const served = at.sent === 0 ? 1 : at.withinDeadline / at.sent
     // Sent on schedule: the whole schedule went out within its window (plus the lag allowed).
-    const doubleSent = twice.windowMs <= options.windowMs + MAX_SEND_LAG_MS ? 1 : options.windowMs / twice.windowMs
-    const ok = served >= MIN_SERVED && at.sendLagMs.p99 <= MAX_SEND_LAG_MS && twice.sendLagMs.p99 <= MAX_SEND_LAG_MS && doubleSent >= 0.98
+    const doubleSent = options.windowMs / twice.windowMs
+    const ok = served >= MIN_SERVED && at.sendLagMs.p99 <= maxLag && twice.sendLagMs.p99 <= maxLag && doubleSent >= 0.98
     steps.push({
       rowsPerSec: rate,
       served,

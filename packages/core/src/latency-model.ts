@@ -1,4 +1,4 @@
-import { integerOption } from './internal.js'
+import { integerOption, numberOption } from './internal.js'
 
 /** Options of `LatencyModel`. */
 export interface LatencyModelOptions {
@@ -41,6 +41,13 @@ export interface LatencyModelOptions {
    * @default 16
    */
   driftWindow?: number
+  /**
+   * Share added to the run part of `bound`: runs of one size on a shared machine vary
+   * by tens of percent, and the slowest of the last 10 is about their p90, not a bound
+   * (measured on the heavy MLP on 2 cores: runs up to 1.3× the slowest of the 10 before).
+   * @default 0.2
+   */
+  headroom?: number
 }
 
 /** One size's estimate, as shown in statistics. */
@@ -140,8 +147,8 @@ function fillTable(p: Float64Array, typical: Float64Array, largest: number): Flo
  * - `bound`, for starting a batch: a batch whose answer comes late wastes a replica's
  *   time on every row in it, so formation uses a bound — the slowest run in the size's
  *   window, or its median times the largest slow-down of the last `driftWindow` runs
- *   (a run's time over its size's median before it, at most 2×), whichever is larger,
- *   plus the p90 hand-off.
+ *   (a recent run's time over its size's median, at most 2×), whichever is larger, with
+ *   `headroom`, plus the p90 hand-off.
  *   Measured on the heavy MLP at 2× capacity with 20 ms deadlines, batches sized by the
  *   estimate ran past it often enough that 309 rows a second were run for late answers.
  *
@@ -169,10 +176,16 @@ export class LatencyModel {
   /** The p90 hand-off, which `bound` adds. */
   private overheadHigh = 0
   private readonly driftWindow: number
-  /** Recent runs' slow-downs against their size's median before them (a ring, each in 1..MAX_DRIFT), and their max. */
-  private readonly drifts: number[] = []
-  private nextDrift = 0
+  /**
+   * The last `driftWindow` measured runs (a ring of sizes and times), and their largest
+   * slow-down against their size's median (1..MAX_DRIFT), worked out in `rebuild`: `record`
+   * is called for every batch, whatever the formation, so it only stores.
+   */
+  private readonly recentSizes: number[] = []
+  private readonly recentMs: number[] = []
+  private nextRecent = 0
   private drift = 1
+  private readonly headroom: number
   private readonly overheadWindow: number
   /** Recent hand-off overheads (a ring of `overheadWindow` slots), and their median. */
   private readonly overheads: number[] = []
@@ -185,6 +198,7 @@ export class LatencyModel {
     this.staleAfterRuns = options.staleAfterRuns === undefined ? 100 : integerOption('staleAfterRuns', options.staleAfterRuns, 1)
     this.overheadWindow = options.overheadWindow === undefined ? 64 : integerOption('overheadWindow', options.overheadWindow, 1)
     this.driftWindow = options.driftWindow === undefined ? 16 : integerOption('driftWindow', options.driftWindow, 1)
+    this.headroom = options.headroom === undefined ? 0.2 : numberOption('headroom', options.headroom, 0)
   }
 
   /** Whether any run has been measured (past its size's warm-up). */
@@ -214,11 +228,9 @@ export class LatencyModel {
       this.sizes.set(size, sw)
     }
     if (++sw.runs <= this.warmupRuns) return
-    // How much slower than its size's median this one ran (1 when not slower).
-    const typical = median(sw.samples)
-    const drift = typical > 0 && ms > typical ? ms / typical : 1
-    this.drifts[this.nextDrift] = drift < MAX_DRIFT ? drift : MAX_DRIFT
-    this.nextDrift = (this.nextDrift + 1) % this.driftWindow
+    this.recentSizes[this.nextRecent] = size
+    this.recentMs[this.nextRecent] = ms
+    this.nextRecent = (this.nextRecent + 1) % this.driftWindow
     sw.samples[sw.next] = ms
     sw.next = (sw.next + 1) % this.window
     sw.lastRecord = ++this.records
@@ -248,7 +260,7 @@ export class LatencyModel {
     const n = size < 1 ? 1 : Math.ceil(size)
     const slowest = n <= this.largest ? this.high[n] : this.highPerRow * n
     const drifted = (n <= this.largest ? this.mid[n] : this.midPerRow * n) * this.drift
-    return (slowest > drifted ? slowest : drifted) + this.overheadHigh
+    return (slowest > drifted ? slowest : drifted) * (1 + this.headroom) + this.overheadHigh
   }
 
   /** The estimates at `sizes`, for statistics. */
@@ -268,9 +280,7 @@ export class LatencyModel {
     this.midPerRow = 0
     this.overhead = median(this.overheads)
     this.overheadHigh = quantile(this.overheads, 0.9)
-    let drift = 1
-    for (const d of this.drifts) if (d > drift) drift = d
-    this.drift = drift
+    this.drift = 1
     if (largest === 0) return
     const p = new Float64Array(largest + 1).fill(NaN)
     const slowest = new Float64Array(largest + 1).fill(NaN)
@@ -282,6 +292,13 @@ export class LatencyModel {
       slowest[size] = sorted[sorted.length - 1]
       typical[size] = sorted[(sorted.length - 1) >> 1]
     }
+    // How much slower than its size's median each recent run was.
+    let drift = 1
+    for (let i = 0; i < this.recentSizes.length; i++) {
+      const usual = this.recentSizes[i] <= largest ? typical[this.recentSizes[i]] : NaN
+      if (usual > 0 && this.recentMs[i] > usual * drift) drift = this.recentMs[i] / usual
+    }
+    this.drift = drift < MAX_DRIFT ? drift : MAX_DRIFT
     this.table = fillTable(p, typical, largest)
     this.high = fillTable(slowest, typical, largest)
     this.mid = fillTable(typical, typical, largest)

@@ -10,9 +10,9 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-/** A latency model that has measured `ms(n)` for every size 1..`sizes` (no warm-up). */
+/** A latency model that has measured `ms(n)` for every size 1..`sizes` (no warm-up, no headroom in its bound). */
 function measuredModel(sizes: number, ms: (n: number) => number): LatencyModel {
-  const model = new LatencyModel({ warmupRuns: 0 })
+  const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
   for (let n = 1; n <= sizes; n++) model.record(n, ms(n))
   return model
 }
@@ -89,8 +89,8 @@ describe("formation: 'deadline'", () => {
 
   it('starts a batch only when the bound of its run, not the door’s estimate, meets its earliest deadline', async () => {
     // 2 ms per row on the replica; the hand-off's median is 0, its p90 4 ms: a batch of
-    // n is estimated at 2n ms, bounded at 2n + 4.
-    const model = new LatencyModel({ warmupRuns: 0 })
+    // n is estimated at 2n ms, bounded at 2n + 4 (no headroom).
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
     for (let i = 0; i < 10; i++) model.record(1 + (i % 4), 2 * (1 + (i % 4)), i >= 8 ? 4 : 0)
     expect([model.estimate(4), model.bound(4), model.bound(3)]).toEqual([8, 12, 10])
     const { clock, batcher, batches, release } = deadlineFixture({ maxBatchSize: 4, latencyModel: model })

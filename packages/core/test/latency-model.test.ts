@@ -115,7 +115,7 @@ describe('LatencyModel', () => {
   })
 
   it('bounds a run for starting a batch by its slowest run or its median times the recent slow-down, whichever is larger, plus the p90 hand-off', () => {
-    const model = new LatencyModel({ warmupRuns: 0 })
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
     // Size 4 runs 10 ms, then once 12 (1.2× its median); the hand-offs take 1 ms, once 3, once 9.
     for (let i = 0; i < 8; i++) model.record(4, 10, 1)
     model.record(4, 10, 3)
@@ -134,6 +134,11 @@ describe('LatencyModel', () => {
     for (let i = 0; i < 16; i++) model.record(4, 10)
     expect([1, 4].map((n) => model.bound(n))).toEqual([51, 11])
     expect(new LatencyModel().bound(1)).toBeUndefined()
+    // `headroom` (default 0.2) scales the run part, not the hand-off: 1.2 × 10 + 1.
+    const spare = new LatencyModel({ warmupRuns: 0 })
+    spare.record(4, 10, 1)
+    expect(spare.bound(4)).toBe(13)
+    expect(() => new LatencyModel({ headroom: -0.1 })).toThrow('Expected `headroom` to be a finite number >= 0, got `-0.1` (number)')
     expect(() => new LatencyModel({ driftWindow: 0 })).toThrow('Expected `driftWindow` to be an integer >= 1, got `0` (number)')
   })
 
