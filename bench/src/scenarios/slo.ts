@@ -1,8 +1,10 @@
 /**
  * SLO: how many requests each batching policy answers within their deadline when
  * requests arrive open-loop (Poisson, or on/off bursts) at 0.5×, 1×, 2× and 4× of the
- * pool's capacity, measured in the same run. Through the library pool (`createPool`), so
- * the figures are the batcher's, not an HTTP server's.
+ * pool's capacity, measured in the same run with the open-loop generator in the loop
+ * (`openLoopCapacity`: a load the host can serve and send twice over on schedule, at
+ * most the closed-loop capacity). Through the library pool (`createPool`), so the
+ * figures are the batcher's, not an HTTP server's.
  *
  * Policies, each a pool of its own on the same model and machine, in interleaved rounds
  * (every point runs each policy in turn, the order rotating from round to round):
