@@ -49,7 +49,10 @@ export function overloadMedians(points: readonly OverloadPoint[]): string[] {
 export function sloReport(slo: SloResult): string[] {
   const out: string[] = []
   const caps = slo.models
-    .map((m) => `${m.model} ${n0(m.capacityRowsPerSec)} rows/s (after the points ${n0(m.capacityAfterRowsPerSec)})`)
+    .map(
+      (m) =>
+        `${m.model} ${n0(m.capacityRowsPerSec)} rows/s open loop (closed loop ${n0(m.closedLoopRowsPerSec)}, after the points ${n0(m.capacityAfterRowsPerSec)})`,
+    )
     .join('; ')
   out.push(
     `\nSLO (open loop, library pool, medians of ${slo.options.rounds} interleaved round(s), ${slo.options.windowMs} ms per point; capacity: ${caps})`,
@@ -86,6 +89,13 @@ export function sloReport(slo: SloResult): string[] {
       ]),
     ),
   )
+  for (const m of slo.models) {
+    const steps = m.capacitySteps.map(
+      (c) =>
+        `${n0(c.rowsPerSec)}/s: served ${(c.served * 100).toFixed(1)} % lag p99 ${c.sendLagP99Ms.toFixed(1)} ms, 2× sent ${(c.doubleSent * 100).toFixed(0)} % lag p99 ${c.doubleSendLagP99Ms.toFixed(1)} ms${c.ok ? ' → capacity' : ''}`,
+    )
+    out.push(`slo ${m.model} open-loop capacity search: ${steps.join('; ')}`)
+  }
   for (const t of slo.targets) {
     const actual =
       t.id === 'attainment-at-0.5x'

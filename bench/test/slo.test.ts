@@ -53,6 +53,15 @@ describe('pnpm bench --only slo --quick', () => {
     const slo = result.slo!
     expect(slo.models.map((m) => [m.model, m.maxBatchSize])).toEqual([['heavy', 128]])
     expect(slo.models[0].capacityRowsPerSec).toBeGreaterThan(0)
+    // The open-loop capacity search starts from the closed-loop capacity and steps down by
+    // ×0.8 until a rate holds (or none does: the lowest tried); the loads are multiples of it.
+    const { capacitySteps: steps, closedLoopRowsPerSec, capacityRowsPerSec } = slo.models[0]
+    expect(steps[0].rowsPerSec).toBe(closedLoopRowsPerSec)
+    steps.slice(1).forEach((step, i) => expect(step.rowsPerSec).toBeCloseTo(steps[i].rowsPerSec * 0.8, 6))
+    expect(steps.slice(0, -1).every((step) => !step.ok)).toBe(true)
+    expect(steps.at(-1)!.ok || steps.length === 10).toBe(true)
+    expect(capacityRowsPerSec).toBe(steps.at(-1)!.rowsPerSec)
+    for (const p of slo.points) expect(p.offeredPerSec).toBe(p.load * capacityRowsPerSec)
     expect(slo.models[0].latencyEstimates.map((e) => e.size)).toEqual([1, 2, 4, 8, 16, 32, 64, 128])
     // --quick: heavy model, Poisson, 20 ms, loads 0.5× and 2×, one round of the three policies (order rotating).
     expect(slo.points.map((p) => [p.model, p.pattern, p.deadlineMs, p.load, p.round])).toEqual(

@@ -761,7 +761,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const model = this.latency
     const measured = model.measured
     // Unmeasured, a batch of one goes as a probe (trusted to fit), and nothing larger.
-    const one = measured ? (model.estimate(1) as number) : 0
+    // A batch starts by the model's `bound`, not its `estimate`: see `LatencyModel`.
+    const one = measured ? (model.bound(1) as number) : 0
 
     // Items that cannot make it even alone fail now, not once their timer fires.
     let infeasible: Entry[] | undefined
@@ -795,7 +796,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       const d = deadlineOf(entry)
       const min = d < due ? d : due
       if (size > 0) {
-        const ms = measured ? (model.estimate(size + 1) as number) : Infinity
+        const ms = measured ? (model.bound(size + 1) as number) : Infinity
         if (now + ms > min) return false
       }
       due = min
@@ -821,7 +822,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       const wish = readyAt(queue, limits)
       if (wish > now) {
         const target = limits.minBatchSize < limits.maxBatchSize ? limits.minBatchSize : limits.maxBatchSize
-        const latest = earliest === Infinity ? Infinity : measured ? earliest - (model.estimate(target) as number) : now
+        const latest = earliest === Infinity ? Infinity : measured ? earliest - (model.bound(target) as number) : now
         const wake = wish < latest ? wish : latest
         if (wake > now) return wake
       }
@@ -859,7 +860,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       let due = Infinity
       while (k < max && i + k < m) {
         const d = deadlines[i + k] < due ? deadlines[i + k] : due
-        if (t + (model.estimate(k + 1) as number) > d) break
+        if (t + (model.bound(k + 1) as number) > d) break
         due = d
         k++
       }
@@ -876,7 +877,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
           continue
         }
         done += k
-        t += model.estimate(k) as number
+        t += model.bound(k) as number
         i += k
       }
       return done
@@ -893,7 +894,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       if (k >= max) break
     }
     if (start === 0 || answered(start) <= answered(0)) return false
-    const endsAt = now + (model.estimate(best) as number)
+    const endsAt = now + (model.bound(best) as number)
     for (let i = 0; i < start; i++) if (entries[i].state === QUEUED) this.expire(entries[i], endsAt)
     return true
   }
@@ -974,7 +975,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     let cost = 0
     // Nothing late is re-run either: with deadline formation, a half is cut short to
     // the items whose deadline its estimated run time still meets.
-    const endsAt = this.byDeadline ? this.clock() + (this.latency.estimate(split.entries.length) ?? 0) : -Infinity
+    const endsAt = this.byDeadline ? this.clock() + (this.latency.bound(split.entries.length) ?? 0) : -Infinity
     for (const entry of split.entries) {
       if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
       if (deadlineOf(entry) < endsAt) {

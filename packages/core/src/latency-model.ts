@@ -1,4 +1,4 @@
-import { integerOption } from './internal.js'
+import { integerOption, numberOption } from './internal.js'
 
 /** Options of `LatencyModel`. */
 export interface LatencyModelOptions {
@@ -34,6 +34,20 @@ export interface LatencyModelOptions {
    * @default 64
    */
   overheadWindow?: number
+  /**
+   * Recent runs over which `bound` keeps its slow-down margin: a run slower than its
+   * size's median scales the median of every size by as much (up to 2×), until
+   * `driftWindow` more runs have gone by.
+   * @default 16
+   */
+  driftWindow?: number
+  /**
+   * Share added to the run part of `bound`: runs of one size on a shared machine vary
+   * by tens of percent, and the slowest of the last 10 is about their p90, not a bound
+   * (measured on the heavy MLP on 2 cores: runs up to 1.3× the slowest of the 10 before).
+   * @default 0.2
+   */
+  headroom?: number
 }
 
 /** One size's estimate, as shown in statistics. */
@@ -54,11 +68,49 @@ class SizeWindow {
   lastRecord = 0
 }
 
-/** Median of a ring's samples (0 when empty). */
+/**
+ * The `q` quantile (0..1) of a ring's samples, the lower of the two around it (0 when
+ * empty): of a few samples, not their slowest (one host stall among four hand-offs is
+ * not their p90).
+ */
+function quantile(samples: readonly number[], q: number): number {
+  if (samples.length === 0) return 0
+  const sorted = samples.slice().sort((a, b) => a - b)
+  return sorted[Math.floor(q * (sorted.length - 1))]
+}
+
+/**
+ * Largest slow-down `bound` applies: a stall of the machine (a GC pause, a descheduled
+ * replica) can make one run 25× its median; believed whole, it would fail every queued
+ * request as hopeless until `driftWindow` runs go by, and with none starting, none would.
+ */
+const MAX_DRIFT = 2
+
+/** Median of a ring's samples (0 when empty): the lower middle one. */
 function median(samples: readonly number[]): number {
   if (samples.length === 0) return 0
   const sorted = samples.slice().sort((a, b) => a - b)
   return sorted[(sorted.length - 1) >> 1]
+}
+
+/** Fills a table by size from per-size figures (NaN where a size has none), as `LatencyModel` describes. */
+function fillTable(p: Float64Array, typical: Float64Array, largest: number): Float64Array {
+  // Backward: a size without runs takes the next measured size above it.
+  const table = new Float64Array(largest + 1)
+  let above = p[largest]
+  for (let n = largest; n >= 1; n--) {
+    if (p[n] === p[n]) above = p[n]
+    table[n] = above
+  }
+  // Forward: never below a smaller size's typical (median) run. Not its p99: one stall
+  // of the host thread at a small size would hold every larger size's estimate up
+  // (measured on the demo model: 94 ms for every size from a run of 2 rows).
+  let floor = 0
+  for (let n = 1; n <= largest; n++) {
+    if (typical[n] > floor) floor = typical[n]
+    if (table[n] < floor) table[n] = floor
+  }
+  return table
 }
 
 /**
@@ -87,6 +139,19 @@ function median(samples: readonly number[]): number {
  * requests that would have made it. So `record` takes the hand-off apart
  * (`overheadMs`), and an estimate is the p99 of the runs plus the median hand-off.
  *
+ * Two figures per size, for two decisions that err in opposite directions:
+ *
+ * - `estimate`, for refusing at the door: refusing a request that would have made it
+ *   loses it for nothing, so the door uses the typical case — the p99 of the runs plus
+ *   the median hand-off;
+ * - `bound`, for starting a batch: a batch whose answer comes late wastes a replica's
+ *   time on every row in it, so formation uses a bound — the slowest run in the size's
+ *   window, or its median times the largest slow-down of the last `driftWindow` runs
+ *   (a recent run's time over its size's median, at most 2×), whichever is larger, with
+ *   `headroom`, plus the p90 hand-off.
+ *   Measured on the heavy MLP at 2× capacity with 20 ms deadlines, batches sized by the
+ *   estimate ran past it often enough that 309 rows a second were run for late answers.
+ *
  * Pure and dependency-free: it is told each run's size and duration (`record`) by
  * whoever measured it, on whatever clock; it reads no clock itself.
  */
@@ -103,6 +168,24 @@ export class LatencyModel {
   /** Largest measured size, and its p99 per row. */
   private largest = 0
   private perRow = 0
+  /** `bound`'s tables (slowest runs, median runs; index 0 unused) and their times per row past the largest size. */
+  private high: Float64Array = new Float64Array(0)
+  private highPerRow = 0
+  private mid: Float64Array = new Float64Array(0)
+  private midPerRow = 0
+  /** The p90 hand-off, which `bound` adds. */
+  private overheadHigh = 0
+  private readonly driftWindow: number
+  /**
+   * The last `driftWindow` measured runs (a ring of sizes and times), and their largest
+   * slow-down against their size's median (1..MAX_DRIFT), worked out in `rebuild`: `record`
+   * is called for every batch, whatever the formation, so it only stores.
+   */
+  private readonly recentSizes: number[] = []
+  private readonly recentMs: number[] = []
+  private nextRecent = 0
+  private drift = 1
+  private readonly headroom: number
   private readonly overheadWindow: number
   /** Recent hand-off overheads (a ring of `overheadWindow` slots), and their median. */
   private readonly overheads: number[] = []
@@ -114,6 +197,8 @@ export class LatencyModel {
     this.warmupRuns = options.warmupRuns === undefined ? 1 : integerOption('warmupRuns', options.warmupRuns, 0)
     this.staleAfterRuns = options.staleAfterRuns === undefined ? 100 : integerOption('staleAfterRuns', options.staleAfterRuns, 1)
     this.overheadWindow = options.overheadWindow === undefined ? 64 : integerOption('overheadWindow', options.overheadWindow, 1)
+    this.driftWindow = options.driftWindow === undefined ? 16 : integerOption('driftWindow', options.driftWindow, 1)
+    this.headroom = options.headroom === undefined ? 0.2 : numberOption('headroom', options.headroom, 0)
   }
 
   /** Whether any run has been measured (past its size's warm-up). */
@@ -143,6 +228,9 @@ export class LatencyModel {
       this.sizes.set(size, sw)
     }
     if (++sw.runs <= this.warmupRuns) return
+    this.recentSizes[this.nextRecent] = size
+    this.recentMs[this.nextRecent] = ms
+    this.nextRecent = (this.nextRecent + 1) % this.driftWindow
     sw.samples[sw.next] = ms
     sw.next = (sw.next + 1) % this.window
     sw.lastRecord = ++this.records
@@ -161,6 +249,20 @@ export class LatencyModel {
     return this.perRow * n + this.overhead
   }
 
+  /**
+   * An upper bound (ms) of the run of a batch of `size` rows, hand-off included, for
+   * deciding whether a batch may start (see the class): never below `estimate(size)`;
+   * `undefined` while nothing is measured.
+   */
+  bound(size: number): number | undefined {
+    if (this.dirty) this.rebuild()
+    if (this.largest === 0) return undefined
+    const n = size < 1 ? 1 : Math.ceil(size)
+    const slowest = n <= this.largest ? this.high[n] : this.highPerRow * n
+    const drifted = (n <= this.largest ? this.mid[n] : this.midPerRow * n) * this.drift
+    return (slowest > drifted ? slowest : drifted) * (1 + this.headroom) + this.overheadHigh
+  }
+
   /** The estimates at `sizes`, for statistics. */
   estimates(sizes: readonly number[]): LatencyEstimate[] {
     return sizes.map((size) => ({ size, ms: this.estimate(size) }))
@@ -174,33 +276,35 @@ export class LatencyModel {
     for (const [size, sw] of this.sizes) if (fresh(sw) && size > largest) largest = size
     this.largest = largest
     this.perRow = 0
+    this.highPerRow = 0
+    this.midPerRow = 0
     this.overhead = median(this.overheads)
+    this.overheadHigh = quantile(this.overheads, 0.9)
+    this.drift = 1
     if (largest === 0) return
     const p = new Float64Array(largest + 1).fill(NaN)
+    const slowest = new Float64Array(largest + 1).fill(NaN)
     const typical = new Float64Array(largest + 1).fill(NaN)
     for (const [size, sw] of this.sizes) {
       if (!fresh(sw)) continue
       const sorted = sw.samples.slice().sort((a, b) => a - b)
       p[size] = sorted[Math.ceil(0.99 * sorted.length) - 1]
+      slowest[size] = sorted[sorted.length - 1]
       typical[size] = sorted[(sorted.length - 1) >> 1]
     }
-    // Backward: a size without runs takes the next measured size above it.
-    const table = new Float64Array(largest + 1)
-    let above = p[largest]
-    for (let n = largest; n >= 1; n--) {
-      if (p[n] === p[n]) above = p[n]
-      table[n] = above
+    // How much slower than its size's median each recent run was.
+    let drift = 1
+    for (let i = 0; i < this.recentSizes.length; i++) {
+      const usual = this.recentSizes[i] <= largest ? typical[this.recentSizes[i]] : NaN
+      if (usual > 0 && this.recentMs[i] > usual * drift) drift = this.recentMs[i] / usual
     }
-    // Forward: never below a smaller size's typical (median) run. Not its p99: one stall
-    // of the host thread at a small size would hold every larger size's estimate up
-    // (measured on the demo model: 94 ms for every size from a run of 2 rows).
-    let floor = 0
-    for (let n = 1; n <= largest; n++) {
-      if (typical[n] > floor) floor = typical[n]
-      if (table[n] < floor) table[n] = floor
-    }
-    this.table = table
-    // From the largest size's estimate, not its own p99: past it, never below it either.
-    this.perRow = table[largest] / largest
+    this.drift = drift < MAX_DRIFT ? drift : MAX_DRIFT
+    this.table = fillTable(p, typical, largest)
+    this.high = fillTable(slowest, typical, largest)
+    this.mid = fillTable(typical, typical, largest)
+    // From the largest size's figure, not its own p99: past it, never below it either.
+    this.perRow = this.table[largest] / largest
+    this.highPerRow = this.high[largest] / largest
+    this.midPerRow = this.mid[largest] / largest
   }
 }

@@ -10,9 +10,9 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-/** A latency model that has measured `ms(n)` for every size 1..`sizes` (no warm-up). */
+/** A latency model that has measured `ms(n)` for every size 1..`sizes` (no warm-up, no headroom in its bound). */
 function measuredModel(sizes: number, ms: (n: number) => number): LatencyModel {
-  const model = new LatencyModel({ warmupRuns: 0 })
+  const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
   for (let n = 1; n <= sizes; n++) model.record(n, ms(n))
   return model
 }
@@ -81,6 +81,27 @@ describe("formation: 'deadline'", () => {
     const results = [1, 2, 3, 4].map((i) => track(batcher.submit(i, { timeoutMs: i === 3 ? 7 : 100 })))
     await release(0)
     expect(batches()).toEqual([[0], [1, 2, 3]])
+    await release(1)
+    expect(batches()).toEqual([[0], [1, 2, 3], [4]])
+    await release(2)
+    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4])
+  })
+
+  it('starts a batch only when the bound of its run, not the door’s estimate, meets its earliest deadline', async () => {
+    // 2 ms per row on the replica; the hand-off's median is 0, its p90 4 ms: a batch of
+    // n is estimated at 2n ms, bounded at 2n + 4 (no headroom).
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
+    for (let i = 0; i < 10; i++) model.record(1 + (i % 4), 2 * (1 + (i % 4)), i >= 8 ? 4 : 0)
+    expect([model.estimate(4), model.bound(4), model.bound(3)]).toEqual([8, 12, 10])
+    const { clock, batcher, batches, release } = deadlineFixture({ maxBatchSize: 4, latencyModel: model })
+    void batcher.submit(0)
+    await flush()
+    // Admitted (the door's estimate: the running batch ends at 2, then 8 ms for four).
+    const results = [1, 2, 3, 4].map((i) => track(batcher.submit(i, { timeoutMs: 11 })))
+    await release(0)
+    // By the estimate all four would go (8 <= 11); by the bound, three (10 <= 11 < 12).
+    expect(batches()).toEqual([[0], [1, 2, 3]])
+    clock.t = 5
     await release(1)
     expect(batches()).toEqual([[0], [1, 2, 3], [4]])
     await release(2)

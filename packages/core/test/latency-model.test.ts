@@ -114,6 +114,34 @@ describe('LatencyModel', () => {
     expect(() => new LatencyModel({ overheadWindow: 0 })).toThrow('Expected `overheadWindow` to be an integer >= 1, got `0` (number)')
   })
 
+  it('bounds a run for starting a batch by its slowest run or its median times the recent slow-down, whichever is larger, plus the p90 hand-off', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
+    // Size 4 runs 10 ms, then once 12 (1.2× its median); the hand-offs take 1 ms, once 3, once 9.
+    for (let i = 0; i < 8; i++) model.record(4, 10, 1)
+    model.record(4, 10, 3)
+    model.record(4, 12, 9)
+    model.record(1, 5, 1)
+    // The door's estimate: p99 + median hand-off. The bound: the slowest run, or the
+    // median × 1.2, + the p90 hand-off (3). Size 1 has run only at 5 ms, but the machine
+    // was seen 1.2× slower: 6 + 3.
+    expect([1, 4, 8].map((n) => model.estimate(n))).toEqual([6, 13, 25])
+    expect([1, 4, 8].map((n) => model.bound(n))).toEqual([9, 15, 27])
+    // A stall of 10× a size's median scales every median by 2 at most; the stalled size
+    // keeps its slowest run.
+    model.record(1, 50, 1)
+    expect([1, 4].map((n) => model.bound(n))).toEqual([51, 21])
+    // The slow-down is forgotten after `driftWindow` (16) runs.
+    for (let i = 0; i < 16; i++) model.record(4, 10)
+    expect([1, 4].map((n) => model.bound(n))).toEqual([51, 11])
+    expect(new LatencyModel().bound(1)).toBeUndefined()
+    // `headroom` (default 0.2) scales the run part, not the hand-off: 1.2 × 10 + 1.
+    const spare = new LatencyModel({ warmupRuns: 0 })
+    spare.record(4, 10, 1)
+    expect(spare.bound(4)).toBe(13)
+    expect(() => new LatencyModel({ headroom: -0.1 })).toThrow('Expected `headroom` to be a finite number >= 0, got `-0.1` (number)')
+    expect(() => new LatencyModel({ driftWindow: 0 })).toThrow('Expected `driftWindow` to be an integer >= 1, got `0` (number)')
+  })
+
   it('ignores runs that are not measurements, and validates its options', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(0, 5)

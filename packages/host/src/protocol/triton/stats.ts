@@ -16,6 +16,11 @@
  * rows, not requests, so `queue` and `compute_*` count rows while `success` counts
  * requests. With one row per request (what Triton's clients and perf_analyzer send by
  * default) the counts agree exactly.
+ *
+ * The pool's latency model (its estimate of a batch's run time by size) is not written
+ * here: every figure of `ModelStatistics` is cumulative (a count and summed ns, which
+ * clients divide or difference), and an estimate is neither; in `batch_stats` it would
+ * break `ns ÷ count`. It is in `pool.stats.latencyEstimates` and `/metrics` (docs/protocol.md).
  */
 import type { BatchDispatchEvent } from '@inferpool/core'
 import type { BatchTimingsEvent, PoolObserver } from '../../types.js'
