@@ -102,7 +102,7 @@ describe('a result', () => {
           'scores/ü': { type: 'float64', dims: [3, 1], buffer: y.buffer },
           z: { type: 'int32', dims: [3], buffer: names.buffer },
         },
-        timing: { runStartMs: 1764184000123.456, runEndMs: 1764184000124.0001 },
+        timing: { runStartMs: 1764184000123.456, runEndMs: 1764184000124.25 },
       },
       threadId: 0,
       busyMs: 0.123456789,
