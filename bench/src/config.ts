@@ -170,6 +170,8 @@ Flags:
   --warmup-ms <n>            warm-up before each point, default 300
   --duration-ms <n>          measurement window of each sweep point, default 1000
                              (target rounds and HTTP windows scale with it)
+  --isolation-rounds <n>     interleaved rounds of the isolation scenario (default 3;
+                             --quick 1)
   --overload-timeout-ms <n>  --timeout-ms of the overload scenario's server (default: the
                              CLI's default); answers later than it + 1 s count as misses
   --overload-serve-arg <a>   one more \`inferpool serve\` argument for the overload scenario
@@ -403,6 +405,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       'overload-serve-arg': { type: 'string', multiple: true },
       'overload-allocator': { type: 'string' },
       'overload-rounds': { type: 'string' },
+      'isolation-rounds': { type: 'string' },
       'overload-rows': { type: 'string' },
       'overload-encodings': { type: 'string' },
       'slo-models': { type: 'string' },
@@ -450,7 +453,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     policies: base.policies,
     shapeRounds: base.shapeRounds,
     targetRounds: base.targetRounds,
-    isolationRounds: base.isolationRounds,
+    isolationRounds: intFlag('isolation-rounds', values['isolation-rounds'], 1) ?? base.isolationRounds,
     // Target rounds follow --warmup-ms/--duration-ms too.
     targetWindow: {
       warmupMs: warmupMs ?? base.targetWindow.warmupMs,

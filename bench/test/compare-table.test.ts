@@ -136,5 +136,9 @@ describe('metricsOf', () => {
       ['pool-callers1-p50', 'ms', 'lower'],
     ])
     expect(metricsOf({ kind: 'pool', callers: 256 }).map((m) => m.id)).toEqual(['pool-callers256'])
+    expect(metricsOf({ kind: 'pool', callers: 1, isolation: 'process' }).map((m) => [m.id, m.label])).toEqual([
+      ['pool-process-callers1', 'pool (library, process replicas), 1 caller'],
+      ['pool-process-callers1-p50', 'pool (library, process replicas), 1 caller: p50'],
+    ])
   })
 })

@@ -17,12 +17,12 @@ import { batcherRound, type DynamicBatcherClass } from '../core-overhead.js'
 import type { Window } from '../scenarios/direct.js'
 
 export type AgentRequest =
-  | { id: number; type: 'pool'; model: string; rows: RowInput[]; callers: number; window: Window }
+  | { id: number; type: 'pool'; model: string; rows: RowInput[]; callers: number; window: Window; isolation?: 'process' }
   | { id: number; type: 'core'; items: number; producers: number; maxBatchSize: number }
 
 export type AgentAnswer = { id: number; ok: true; figures: Record<string, number> } | { id: number; ok: false; message: string }
 
-type CreatePool = (options: { model: string; logger: Pick<Console, 'warn' | 'info'> }) => Promise<Pool>
+type CreatePool = (options: { model: string; isolation?: 'process'; logger: Pick<Console, 'warn' | 'info'> }) => Promise<Pool>
 
 const root = process.argv[2]
 if (root === undefined) throw new Error('usage: node agent.js <checkout root>')
@@ -31,7 +31,8 @@ const core = (await import(pathToFileURL(join(root, 'packages', 'core', 'dist', 
   DynamicBatcher: DynamicBatcherClass
 }
 
-let pool: Promise<Pool> | undefined
+/** The open pools, by isolation ('thread': createPool's default). */
+const pools = new Map<'thread' | 'process', Promise<Pool>>()
 let coreWarm = false
 
 async function answer(request: AgentRequest): Promise<Record<string, number>> {
@@ -42,8 +43,16 @@ async function answer(request: AgentRequest): Promise<Record<string, number>> {
     const [itemsPerSec] = await batcherRound(core.DynamicBatcher, request.items, request.producers, request.maxBatchSize)
     return { itemsPerSec }
   }
-  // createPool's defaults: the pool a user of that version gets.
-  pool ??= host.createPool({ model: request.model, logger: { warn: () => {}, info: () => {} } })
+  // createPool's defaults: the pool a user of that version gets (with process replicas when asked).
+  const isolation = request.isolation ?? 'thread'
+  let pool = pools.get(isolation)
+  if (pool === undefined) {
+    const logger = { warn: () => {}, info: () => {} }
+    pool = host.createPool(
+      request.isolation === undefined ? { model: request.model, logger } : { model: request.model, isolation: request.isolation, logger },
+    )
+    pools.set(isolation, pool)
+  }
   const open = await pool
   const { rows } = request
   let next = 0
@@ -67,11 +76,8 @@ process.on('message', (request: AgentRequest) => {
   )
 })
 
-// The parent went away (or asked to end by disconnecting): close the pool so its threads end, then exit.
+// The parent went away (or asked to end by disconnecting): close the pools so their threads and processes end, then exit.
 process.once('disconnect', () => {
-  void (pool ?? Promise.resolve(undefined))
-    .then((p) => p?.close())
-    .catch(() => {})
-    .finally(() => process.exit(0))
+  void Promise.all([...pools.values()].map((p) => p.then((open) => open.close()).catch(() => {}))).finally(() => process.exit(0))
 })
 process.send?.({ id: 0, ok: true, figures: {} } satisfies AgentAnswer)

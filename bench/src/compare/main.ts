@@ -214,7 +214,14 @@ class Prober {
         }
       }
       case 'pool': {
-        const figures = await side.agent.ask({ type: 'pool', model: this.model, rows: this.#rows, callers: probe.callers, window })
+        const figures = await side.agent.ask({
+          type: 'pool',
+          model: this.model,
+          rows: this.#rows,
+          callers: probe.callers,
+          window,
+          ...(probe.isolation === undefined ? {} : { isolation: probe.isolation }),
+        })
         const out: Record<string, number> = { [id]: figures.rowsPerSec }
         if (probe.callers === 1) out[`${id}-p50`] = figures.p50Ms
         return out

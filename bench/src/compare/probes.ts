@@ -12,8 +12,11 @@ export type Probe =
   | { kind: 'door'; encoding: DoorEncoding; rows: number; connections: number }
   /** Closed-loop gRPC callers, each on its own connection, over ModelStreamInfer. */
   | { kind: 'grpc-stream'; connections: number }
-  /** Closed-loop callers of `pool.infer` in-process (the library, `createPool` defaults). */
-  | { kind: 'pool'; callers: number }
+  /**
+   * Closed-loop callers of `pool.infer` in-process (the library, `createPool` defaults;
+   * `isolation: 'process'`: the same with replica processes).
+   */
+  | { kind: 'pool'; callers: number; isolation?: 'process' }
   /** DynamicBatcher alone, every feature on (core-overhead.ts). */
   | { kind: 'core' }
 
@@ -33,7 +36,7 @@ export function probeId(probe: Probe): string {
     case 'grpc-stream':
       return `grpc-stream-c${probe.connections}`
     case 'pool':
-      return `pool-callers${probe.callers}`
+      return `pool-${probe.isolation === 'process' ? 'process-' : ''}callers${probe.callers}`
     case 'core':
       return 'core'
   }
@@ -53,7 +56,7 @@ export function metricsOf(probe: Probe): Metric[] {
     case 'grpc-stream':
       return [{ id, label: `gRPC stream 1-row, ${probe.connections} conn`, unit: 'req/s', better: 'higher' }]
     case 'pool': {
-      const what = `pool (library), ${probe.callers} caller${probe.callers === 1 ? '' : 's'}`
+      const what = `pool (library${probe.isolation === 'process' ? ', process replicas' : ''}), ${probe.callers} caller${probe.callers === 1 ? '' : 's'}`
       const rows: Metric[] = [{ id, label: what, unit: 'rows/s', better: 'higher' }]
       // At one caller the latency is the figure that matters (the hand-off to a worker).
       if (probe.callers === 1) rows.push({ id: `${id}-p50`, label: `${what}: p50`, unit: 'ms', better: 'lower' })
@@ -64,7 +67,10 @@ export function metricsOf(probe: Probe): Metric[] {
   }
 }
 
-/** The full run: the door at 1 and 64 connections, gRPC streaming, the pool at 1 and 256 callers, core. */
+/**
+ * The full run: the door at 1 and 64 connections, gRPC streaming, the pool at 1 and 256
+ * callers with thread and with process replicas, core.
+ */
 export const FULL_PROBES: readonly Probe[] = [
   ...(['json', 'binary'] as const).flatMap((encoding) =>
     [1, 64].flatMap((rows) => [1, 64].map((connections): Probe => ({ kind: 'door', encoding, rows, connections }))),
@@ -73,6 +79,8 @@ export const FULL_PROBES: readonly Probe[] = [
   { kind: 'grpc-stream', connections: 64 },
   { kind: 'pool', callers: 1 },
   { kind: 'pool', callers: 256 },
+  { kind: 'pool', callers: 1, isolation: 'process' },
+  { kind: 'pool', callers: 256, isolation: 'process' },
   { kind: 'core' },
 ]
 

@@ -405,7 +405,9 @@ export interface PoolObserver extends BatcherObserver {
   /**
    * Called right after a batch's packed input buffers were handed to a worker (each
    * batch gets its own ArrayBuffer per input, transferred, so they are detached by
-   * now unless piscina had to queue the task). For diagnostics and tests.
+   * now unless piscina had to queue the task). With `isolation: 'process'` a tensor
+   * batch has no packed buffers (`buffers` is empty): its rows are written straight
+   * into the replica's transfer file. For diagnostics and tests.
    */
   onBatchSent?(event: {
     batchId: number

@@ -1,7 +1,7 @@
 /**
  * `isolation: 'process'` through the public API: a native abort in a replica costs only
  * the row that causes it, a killed replica costs nothing, and no replica process or
- * slot file outlives its pool — not even when the host itself is SIGKILLed.
+ * transfer file outlives its pool — not even when the host itself is SIGKILLed.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -152,7 +152,7 @@ describe('process isolation', () => {
     expect(transferFiles(process.pid)).toEqual([])
   })
 
-  it('close() leaves no replica process and no slot file', async () => {
+  it('close() leaves no replica process and no transfer file', async () => {
     const pool = await userPool()
     const pids = pool.stats.replicas.map((r) => r.pid as number)
     expect(await pool.infer({ value: 4 })).toBe(8)
@@ -161,7 +161,7 @@ describe('process isolation', () => {
     expect(transferFiles(process.pid)).toEqual([])
   })
 
-  it('no orphans: when the host is SIGKILLed, every replica process exits by itself and removes its slot files', async () => {
+  it('no orphans: when the host is SIGKILLed, every replica process exits by itself and removes its transfer files', async () => {
     const host = spawn(process.execPath, [hostFixture, models.demoMlp, '2'], { stdio: ['ignore', 'pipe', 'inherit'] })
     const exited = new Promise((resolve) => host.once('exit', resolve))
     try {
@@ -258,4 +258,43 @@ describe('process isolation with the ONNX worker', () => {
     expect(stats.reduce((sum, r) => sum + r.rows, 0)).toBe(100)
     expect(stats.every((r) => r.state === 'ready' && (r.rssBytes ?? 0) > 0 && typeof r.pid === 'number')).toBe(true)
   })
+
+  it.each([
+    [
+      'int32 and float32 rows of 8 and 12 bytes (float64 outputs)',
+      { model: models.multiIo },
+      (i: number): RowInput => ({ a: Float32Array.from([i, -i / 3, 0.25]), b: Int32Array.from([i, i * 7]) }),
+    ],
+    [
+      'int64 token rows of 1 to 6 tokens, padded to the longest of their batch',
+      { model: models.tokenPool, padding: { input_ids: { value: 0 }, attention_mask: { value: 0 } } },
+      (i: number): RowInput => {
+        const n = 1 + (i % 6)
+        return {
+          input_ids: { data: BigInt64Array.from({ length: n }, (_, t) => BigInt(i * 13 + t)), dims: [n] },
+          attention_mask: { data: new BigInt64Array(n).fill(1n), dims: [n] },
+        }
+      },
+    ],
+  ])(
+    'writes each batch from the rows themselves, no packed buffer on the host, and answers %s as thread mode does',
+    async (_what, options, rowOf) => {
+      const common = { replicas: 2, batching: { maxBatchSize: 16 }, ...options }
+      const thread = await createPool(common)
+      const proc = await createPool({ ...common, isolation: 'process' })
+      pools.push(thread as Pool<unknown, unknown>, proc as Pool<unknown, unknown>)
+      const sent: Array<{ rows: number; buffers: number }> = []
+      proc.observe({ onBatchSent: ({ rows, buffers }) => void sent.push({ rows, buffers: buffers.length }) })
+      const rows = Array.from({ length: 48 }, (_, i) => rowOf(i))
+      const [want, got] = await Promise.all([Promise.all(rows.map((r) => thread.infer(r))), Promise.all(rows.map((r) => proc.infer(r)))])
+      const plain = (outs: RowOutput[]) =>
+        outs.map((o) =>
+          Object.entries(o).map(([name, t]) => ({ name, type: t.type, dims: t.dims, data: Array.from(t.data as ArrayLike<number>) })),
+        )
+      expect(plain(got)).toEqual(plain(want))
+      // Every row went in some batch, and no batch had a buffer packed for it on the host.
+      expect(sent.reduce((sum, s) => sum + s.rows, 0)).toBe(48)
+      expect(sent.filter((s) => s.buffers > 0)).toEqual([])
+    },
+  )
 })

@@ -1,7 +1,7 @@
 /**
  * ProcessTransport driven directly (start / send / close / destroy), with real child
  * processes and real onnxruntime: what each kind of replica death does to the batches
- * in flight, and that nothing — no process, no slot file — outlives the transport.
+ * in flight, and that nothing — no process, no transfer file — outlives the transport.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -110,7 +110,7 @@ describe('ProcessTransport', () => {
     expect(bytes.deref()).toBe(undefined)
   })
 
-  it('returns, for batches of 1 then 128 rows (the slot grows), every row equal to onnxruntime in this process', async () => {
+  it('returns, for batches of 1 then 128 rows (the transfer file grows), every row equal to onnxruntime in this process', async () => {
     const t = transport({ replicas: 1 })
     const description = await t.start()
     expect(description?.inputs).toEqual([{ name: 'input', type: 'float32', dims: ['batch', WIDTH] }])

@@ -1,5 +1,14 @@
 export { defineWorker, createWorkerRuntime, PROCESS_HOST } from './define-worker.js'
-export { readTransferFile, writeTransferFile, transferFilePath, TRANSFER_FILE_DIR } from './process-wire.js'
+export {
+  readTransferFile,
+  writeTransferFile,
+  writeTensorTask,
+  writeResult,
+  ReusedBuffers,
+  transferFilePath,
+  TRANSFER_FILE_DIR,
+} from './process-wire.js'
+export type { TensorPieces } from './process-wire.js'
 export { encodeNotice, NoticeReader } from './process-notice.js'
 export type { Notice } from './process-notice.js'
 export type { WorkerDefinition, WorkerHandler, WorkerRuntime, LoadContext, RunContext, ProcessHost } from './define-worker.js'

@@ -202,7 +202,7 @@ export const TYPED_ARRAY_OF: Readonly<Record<WireTensorType, TypedArrayConstruct
   int64: BigInt64Array,
   uint64: BigUint64Array,
   bool: Uint8Array,
-  // The BYTES wire form's bytes (see strings.ts), never an element per slot.
+  // The BYTES wire form's bytes (see strings.ts), never one array element per string.
   string: Uint8Array,
 }
 

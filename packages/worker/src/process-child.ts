@@ -24,12 +24,19 @@ import { IdleCollection, youngGenerationGrown } from './idle-collection.js'
 import { Socket } from 'node:net'
 import { encodeNotice, NOTICE_FD, NoticeReader } from './process-notice.js'
 import type { Notice } from './process-notice.js'
-import { readTransferFile, transferFilePath, writeTransferFile } from './process-wire.js'
+import { readTransferFile, ReusedBuffers, transferFilePath, writeResult, writeTransferFile } from './process-wire.js'
 import type { ChildMessage, HostMessage, ProcessBoot, RunTask, TaskResult } from './protocol.js'
 
 const hostPid = process.ppid
 /** Open transfer files by lane (`in` lanes are read, `out` lanes written). The host creates them. */
 const fds = { in: [] as number[], out: [] as number[] }
+
+/**
+ * Per lane, the buffers its batches' inputs are read into, reused from one batch to the
+ * next: onnxruntime is done with a batch's inputs once its `run` returns, and the lane
+ * takes its next batch only after the host has read this one's result.
+ */
+const inputBuffers: ReusedBuffers[] = []
 
 function fdOf(direction: 'in' | 'out', lane: number): number {
   return (fds[direction][lane] ??= openSync(transferFilePath(hostPid, process.pid, direction, lane), direction === 'in' ? 'r' : 'r+'))
@@ -157,14 +164,14 @@ async function run(message: Notice & { t: 'run' }): Promise<void> {
 }
 
 async function runBatch(message: Notice & { t: 'run' }): Promise<void> {
-  const task = readTransferFile(fdOf('in', message.lane), message.layout) as RunTask
+  const task = readTransferFile(fdOf('in', message.lane), message.layout, (inputBuffers[message.lane] ??= new ReusedBuffers())) as RunTask
   // `release` is not needed here: the buffers this process was sent are its own memory,
   // and sending them back would copy them.
   const { result, transfer } = await (runtime as WorkerRuntime).run(task)
   const out = fdOf('out', message.lane)
   let layout
   try {
-    layout = writeTransferFile(out, result, transfer)
+    layout = writeResult(out, result, transfer)
   } catch (err) {
     // `run` returned something structured clone cannot copy (a function…): that is the
     // batch's failure, not the process's.

@@ -1,29 +1,48 @@
 /**
  * The data path of process mode: a payload is written into a transfer file at fixed
- * offsets and read back by the other process, which is told where by a small IPC
- * message (a {@link TransferLayout}). Used by the host and by process-child.ts, so the
- * layout is defined once, here.
+ * offsets and read back by the other process, which is told where by a small notice
+ * (a {@link TransferLayout}). Used by the host and by process-child.ts, so the layout is
+ * defined once, here.
  *
  * Why files in /dev/shm: Node has no mmap and a SharedArrayBuffer cannot cross
  * processes; a tmpfs file written and read with `fs` at fixed offsets was the fastest
  * way to move a 128 KiB batch between processes we measured (docs/runtime-facts.md,
- * "Moving data between threads and processes"; bench/src/data-path.ts).
+ * "Moving data between threads and processes"; bench/src/data-path/).
  *
- * Layout: the value, serialized with v8's structured clone, at byte 0; then each
- * out-of-band ArrayBuffer (the tensors, which the thread path would transfer) at the
- * next multiple of 8. The reader allocates one fresh ArrayBuffer per buffer and reads
- * straight into it, so every tensor starts at byte 0 of its own buffer: a typed array
- * is never built on an unaligned offset, and there is one copy each way.
+ * Layout: a head at byte 0; then each out-of-band buffer (the tensors, which the thread
+ * path would transfer) at the next multiple of 8. The reader reads every buffer straight
+ * into an ArrayBuffer of its own, so every tensor starts at byte 0 of its buffer: a typed
+ * array is never built on an unaligned offset.
  *
- * A transfer file never shrinks: writing past its end grows the file, and later batches reuse
- * the pages. Files are named by the host's and the child's pid, so a stale one (both
+ * Two kinds of head, told apart by their first byte:
+ * - a **tensor message** (`{`): the task or the result of a batch of the built-in ONNX
+ *   worker (every batch of a tensor pool), its facts and each tensor's name, type and dims
+ *   as JSON. v8's serializer took 6-7 µs per message for these few fields, more than the
+ *   rest of a one-row batch's hand-over on either side; JSON takes about 1. A task's rows
+ *   are written straight from the callers' arrays into the file ({@link TensorPieces}, one
+ *   `writev`), with no batch buffer on the host.
+ * - anything else (0xFF, v8's version tag): the value serialized with v8's structured clone,
+ *   the buffers listed in `transfer` out of band — the boot data, a user worker's items and
+ *   results, a failed result.
+ *
+ * A transfer file never shrinks: writing past its end grows the file, and later batches
+ * reuse the pages. Files are named by the host's and the child's pid, so a stale one (both
  * processes killed at once) says whose it was.
  */
 import { existsSync, readvSync, writevSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DefaultDeserializer, DefaultSerializer } from 'node:v8'
-import type { TransferLayout } from './protocol.js'
+import type {
+  RunTask,
+  RunTiming,
+  TaskResult,
+  TensorBatch,
+  TensorBatchOutput,
+  TransferLayout,
+  WireTensor,
+  WireTensorType,
+} from './protocol.js'
 
 /** Where transfer files live: tmpfs when the system has it, else the temp directory. */
 export const TRANSFER_FILE_DIR = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
@@ -42,35 +61,35 @@ const gap = (n: number): Uint8Array => PAD.subarray(0, align8(n) - n)
 const SCRATCH = new Uint8Array(8)
 
 /** What is left of `parts` after the first `done` bytes (a short writev/readv continues from there). */
-function rest(parts: Uint8Array[], done: number): Uint8Array[] {
-  const left: Uint8Array[] = []
+function rest(parts: readonly ArrayBufferView[], done: number): ArrayBufferView[] {
+  const left: ArrayBufferView[] = []
   for (const part of parts) {
     if (done >= part.byteLength) done -= part.byteLength
     else {
-      left.push(done === 0 ? part : part.subarray(done))
+      left.push(done === 0 ? part : new Uint8Array(part.buffer, part.byteOffset + done, part.byteLength - done))
       done = 0
     }
   }
   return left
 }
 
-const total = (parts: Uint8Array[]): number => parts.reduce((sum, p) => sum + p.byteLength, 0)
+const total = (parts: readonly ArrayBufferView[]): number => parts.reduce((sum, p) => sum + p.byteLength, 0)
 
 // One writev/readv per payload (head, gaps and buffers in one system call): each call
 // is a system call on the hand-over path of every batch.
-function writeAll(fd: number, parts: Uint8Array[]): void {
+function writeAll(fd: number, parts: readonly ArrayBufferView[]): void {
   let position = 0
   for (let left = parts; left.length > 0;) {
-    const n = writevSync(fd, left, position)
+    const n = writevSync(fd, left as NodeJS.ArrayBufferView[], position)
     position += n
     left = rest(left, n)
   }
 }
 
-function readAll(fd: number, parts: Uint8Array[]): void {
+function readAll(fd: number, parts: readonly ArrayBufferView[]): void {
   let position = 0
   for (let left = parts; left.length > 0;) {
-    const n = readvSync(fd, left, position)
+    const n = readvSync(fd, left as NodeJS.ArrayBufferView[], position)
     if (n === 0) throw new Error(`Transfer file ended at byte ${position}, ${total(left)} bytes short`)
     position += n
     left = rest(left, n)
@@ -99,21 +118,170 @@ export function writeTransferFile(fd: number, value: unknown, transfer: readonly
   return { head: head.byteLength, buffers: lengths }
 }
 
-/** Reads back what {@link writeTransferFile} wrote: each out-of-band buffer as its own ArrayBuffer. */
-export function readTransferFile(fd: number, layout: TransferLayout): unknown {
+/**
+ * One tensor of a tensor message as its writer holds it: its bytes as pieces written one
+ * after the other — a batch's rows as the callers' own arrays (process mode writes them
+ * straight into the transfer file), or one buffer.
+ */
+export interface TensorPieces {
+  readonly name: string
+  readonly type: WireTensorType
+  /** Full dims, batch dimension first. */
+  readonly dims: readonly number[]
+  /** The tensor's bytes in order; together exactly `byteLength`. */
+  readonly pieces: readonly ArrayBufferView[]
+  readonly byteLength: number
+}
+
+/** A tensor message's head: `[name, type, dims]` per tensor, then the task's or the result's facts. */
+type TensorHead =
+  | { k: 'task'; batchId: number; rows: number; t: Array<[string, WireTensorType, readonly number[]]> }
+  | {
+      k: 'result'
+      threadId: number
+      busyMs: number
+      timing?: RunTiming
+      t: Array<[string, WireTensorType, readonly number[]]>
+    }
+
+/** The first byte of a tensor message's head (`{`); v8's serializer starts with 0xFF. */
+const TENSOR_HEAD = 0x7b
+
+function writeTensorMessage(fd: number, head: TensorHead, tensors: readonly TensorPieces[]): TransferLayout {
+  const bytes = Buffer.from(JSON.stringify(head))
+  const parts: ArrayBufferView[] = [bytes]
+  const lengths = new Array<number>(tensors.length)
+  let offset = bytes.byteLength
+  for (let i = 0; i < tensors.length; i++) {
+    const tensor = tensors[i] as TensorPieces
+    if (offset !== align8(offset)) parts.push(gap(offset))
+    for (const piece of tensor.pieces) if (piece.byteLength > 0) parts.push(piece)
+    offset = align8(offset) + tensor.byteLength
+    lengths[i] = tensor.byteLength
+  }
+  writeAll(fd, parts)
+  return { head: bytes.byteLength, buffers: lengths }
+}
+
+/**
+ * Writes a batch of the ONNX tensor worker as a tensor message: each input's pieces
+ * straight into the file (one `writev` for the whole batch). The reader gets a
+ * {@link RunTask} whose payload is a {@link TensorBatch}.
+ */
+export function writeTensorTask(fd: number, batchId: number, rows: number, inputs: readonly TensorPieces[]): TransferLayout {
+  const t = inputs.map((input): [string, WireTensorType, readonly number[]] => [input.name, input.type, input.dims])
+  return writeTensorMessage(fd, { k: 'task', batchId, rows, t }, inputs)
+}
+
+/** A plain ArrayBuffer (not shared, not a subclass). */
+const isArrayBuffer = (value: unknown): value is ArrayBuffer => value instanceof ArrayBuffer && value.constructor === ArrayBuffer
+
+/** `value` is exactly a {@link TensorBatchOutput}: `outputs` of wire tensors, and `timing` if any. */
+function isTensorOutput(value: unknown): value is TensorBatchOutput {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false
+  for (const key in value) if (key !== 'outputs' && key !== 'timing') return false
+  const { outputs, timing } = value as Partial<TensorBatchOutput>
+  if (typeof outputs !== 'object' || outputs === null || Object.getPrototypeOf(outputs) !== Object.prototype) return false
+  if (timing !== undefined) {
+    if (typeof timing !== 'object' || timing === null || Object.keys(timing).length !== 2) return false
+    if (!Number.isFinite(timing.runStartMs) || !Number.isFinite(timing.runEndMs)) return false
+  }
+  for (const name in outputs) {
+    const wire = (outputs as Record<string, unknown>)[name] as Partial<WireTensor> | null
+    if (typeof wire !== 'object' || wire === null || Object.keys(wire).length !== 3) return false
+    if (typeof wire.type !== 'string' || !isArrayBuffer(wire.buffer) || !Array.isArray(wire.dims)) return false
+    if (!wire.dims.every((d) => Number.isSafeInteger(d))) return false
+  }
+  return true
+}
+
+/**
+ * Writes a task's result: a successful run of the ONNX tensor worker as a tensor message
+ * (its outputs out of band), anything else as v8 writes it ({@link writeTransferFile},
+ * with `transfer`). Throws as `writeTransferFile` does.
+ */
+export function writeResult(fd: number, result: TaskResult, transfer: readonly ArrayBuffer[]): TransferLayout {
+  if (!result.ok || result.kind !== 'run' || !isTensorOutput(result.value) || !Number.isFinite(result.busyMs)) {
+    return writeTransferFile(fd, result, transfer)
+  }
+  const { outputs, timing } = result.value
+  const names = Object.keys(outputs)
+  const t = new Array<[string, WireTensorType, readonly number[]]>(names.length)
+  const tensors = new Array<TensorPieces>(names.length)
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string
+    const { type, dims, buffer } = outputs[name] as WireTensor
+    t[i] = [name, type, dims]
+    tensors[i] = { name, type, dims, pieces: [new Uint8Array(buffer)], byteLength: buffer.byteLength }
+  }
+  const head: TensorHead = { k: 'result', threadId: result.threadId, busyMs: result.busyMs, t }
+  if (timing !== undefined) head.timing = { runStartMs: timing.runStartMs, runEndMs: timing.runEndMs }
+  return writeTensorMessage(fd, head, tensors)
+}
+
+/**
+ * The buffers a reader puts a lane's tensors into, kept from one batch to the next: one
+ * per tensor, reused when the next batch's tensor has the same length (the usual case
+ * under steady load: batches of one row at light load, full batches at heavy load).
+ * Reading into a fresh ArrayBuffer cost more than the read itself (a zero-filled
+ * allocation and its pages' first touch: 8 µs of 20 for 128 KiB). Only for payloads the
+ * reader is done with before the next one arrives: a replica's batch inputs, which
+ * onnxruntime no longer holds once `run` returns, and a lane takes its next batch only
+ * after the host has its result.
+ */
+export class ReusedBuffers {
+  readonly #buffers: ArrayBuffer[] = []
+
+  /** An ArrayBuffer of exactly `length` bytes for tensor `index` (its contents are overwritten). */
+  take(index: number, length: number): ArrayBuffer {
+    const kept = this.#buffers[index]
+    if (kept !== undefined && kept.byteLength === length) return kept
+    const fresh = uninitialized(length)
+    this.#buffers[index] = fresh
+    return fresh
+  }
+}
+
+/** A fresh ArrayBuffer of its own (never the Buffer pool's), not zero-filled: the read overwrites it whole. */
+function uninitialized(length: number): ArrayBuffer {
+  return Buffer.allocUnsafeSlow(length).buffer as ArrayBuffer
+}
+
+function tensorValue(head: TensorHead, buffers: ArrayBuffer[]): RunTask | TaskResult {
+  const tensors: Record<string, WireTensor> = {}
+  for (let i = 0; i < head.t.length; i++) {
+    const [name, type, dims] = head.t[i] as [string, WireTensorType, number[]]
+    tensors[name] = { type, dims, buffer: buffers[i] as ArrayBuffer }
+  }
+  if (head.k === 'task') return { kind: 'run', batchId: head.batchId, payload: { rows: head.rows, inputs: tensors } satisfies TensorBatch }
+  const value: TensorBatchOutput = { outputs: tensors }
+  if (head.timing !== undefined) value.timing = head.timing
+  return { ok: true, kind: 'run', value, threadId: head.threadId, busyMs: head.busyMs }
+}
+
+/**
+ * Reads back what {@link writeTransferFile}, {@link writeTensorTask} or
+ * {@link writeResult} wrote: each out-of-band buffer as its own ArrayBuffer — fresh, or
+ * taken from `reuse` (see {@link ReusedBuffers}).
+ */
+export function readTransferFile(fd: number, layout: TransferLayout, reuse?: ReusedBuffers): unknown {
   // Its own memory (not the shared Buffer pool): typed arrays inside the value may stay views into it.
   const head = Buffer.allocUnsafeSlow(layout.head)
   const parts: Uint8Array[] = [head]
-  const deserializer = new DefaultDeserializer(head)
+  const buffers = new Array<ArrayBuffer>(layout.buffers.length)
   let offset = layout.head
   for (let i = 0; i < layout.buffers.length; i++) {
     const length = layout.buffers[i] as number
-    const buffer = new ArrayBuffer(length)
-    parts.push(SCRATCH.subarray(0, align8(offset) - offset), new Uint8Array(buffer))
-    deserializer.transferArrayBuffer(i, buffer)
+    const buffer = reuse === undefined ? uninitialized(length) : reuse.take(i, length)
+    if (offset !== align8(offset)) parts.push(SCRATCH.subarray(0, align8(offset) - offset))
+    if (length > 0) parts.push(new Uint8Array(buffer))
+    buffers[i] = buffer
     offset = align8(offset) + length
   }
   readAll(fd, parts)
+  if (head[0] === TENSOR_HEAD) return tensorValue(JSON.parse(head.toString('utf8')) as TensorHead, buffers)
+  const deserializer = new DefaultDeserializer(head)
+  for (let i = 0; i < buffers.length; i++) deserializer.transferArrayBuffer(i, buffers[i] as ArrayBuffer)
   deserializer.readHeader()
   return deserializer.readValue()
 }

@@ -179,10 +179,10 @@ function asRowError(inputs: BlockInput, rows: number, shape: BlockShape): Invali
 }
 
 /**
- * Copies input `index` of `rows[from]` and of the rows after it that continue it (the
- * same block, the next indices) into `view` at row `from`; returns the row after the run.
+ * Where the run of block rows starting at `rows[from]` ends: the rows after it that
+ * continue it (the same block, the next indices) are packed with it in one copy.
  */
-export function packRun(view: TypedArray, rows: readonly unknown[], from: number, index: number, rowSize: number): number {
+export function blockRunEnd(rows: readonly unknown[], from: number): number {
   const first = rows[from] as BlockRow
   let to = from + 1
   while (to < rows.length) {
@@ -190,8 +190,23 @@ export function packRun(view: TypedArray, rows: readonly unknown[], from: number
     if (!(next instanceof BlockRow) || next.block !== first.block || next.index !== first.index + (to - from)) break
     to++
   }
+  return to
+}
+
+/** Input `index` of the block rows `rows[from]` to `rows[to - 1]` (one run: {@link blockRunEnd}), as one view. */
+export function blockRunData(rows: readonly unknown[], from: number, to: number, index: number, rowSize: number): TypedArray {
+  const first = rows[from] as BlockRow
   const data = first.block.data[index] as Float32Array
-  ;(view as Float32Array).set(data.subarray(first.index * rowSize, (first.index + to - from) * rowSize), from * rowSize)
+  return data.subarray(first.index * rowSize, (first.index + to - from) * rowSize)
+}
+
+/**
+ * Copies input `index` of `rows[from]` and of the rows after it that continue it into
+ * `view` at row `from`; returns the row after the run.
+ */
+export function packRun(view: TypedArray, rows: readonly unknown[], from: number, index: number, rowSize: number): number {
+  const to = blockRunEnd(rows, from)
+  ;(view as Float32Array).set(blockRunData(rows, from, to, index, rowSize) as Float32Array, from * rowSize)
   return to
 }
 

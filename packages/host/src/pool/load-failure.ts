@@ -1,7 +1,7 @@
 /**
  * A worker answers a task with a failed load (`ERR_MODEL_LOAD`, `ERR_PROVIDER_UNAVAILABLE`)
  * when its replica's load failed: it retries the load with every task. Read by the
- * transport (the replica's load state) and by dispatch (one more send for such a batch).
+ * transport (the replica's load state) and by the retry policy (one more send for such a batch).
  */
 import type { TaskResult } from '@inferpool/worker'
 

@@ -1,18 +1,20 @@
 /**
- * Batch transport on the host side. Packing copies each row's data into one
- * contiguous ArrayBuffer per input — its own buffer per batch, never a view over
+ * Batch transport on the host side. For worker threads, packing copies each row's data
+ * into one contiguous ArrayBuffer per input — its own buffer per batch, never a view over
  * Node's shared Buffer slab (which Node 20 would silently clone instead of
- * transferring) — so the whole batch moves to the worker without another copy.
- * Unpacking hands each caller views into the transferred output buffers.
+ * transferring) — so the whole batch moves to the worker without another copy. For
+ * replica processes, a batch is its rows' own arrays ({@link pieceBatch}), which the
+ * transport writes straight into the transfer file: no batch buffer on the host.
+ * Unpacking hands each caller views into the output buffers the replica sent back.
  */
 import { BatchSizeMismatchError } from '@inferpool/core'
 import { decodeStrings, encodeStrings } from '@inferpool/worker'
-import type { TensorBatch, WireTensor } from '@inferpool/worker'
+import type { TensorBatch, TensorPieces, WireTensor } from '@inferpool/worker'
 import { InferenceError } from '../errors.js'
 import type { OutputTensor, RowOutput, StringData, TypedArray } from '../types.js'
 import type { InputSpec, ModelShape, OutputSpec } from './model-shape.js'
 import type { ValidRow } from './validate-input.js'
-import { BatchOutputs, BlockRow, BlockRowResult, packRun } from './block.js'
+import { BatchOutputs, BlockRow, BlockRowResult, blockRunData, blockRunEnd, packRun } from './block.js'
 
 /** A row of a batch: validated alone, or a row of a block (block.ts). */
 export type PackedRow = ValidRow | BlockRow
@@ -73,6 +75,48 @@ function copyPadded(dst: TypedArray, offset: number, src: TypedArray, srcDims: r
   }
 }
 
+/** Input `index` of `rows` packed into one buffer of `batchRows` rows of `rowDims` (padded, filled). */
+function packInput(spec: InputSpec, index: number, rows: readonly PackedRow[], rowDims: readonly number[], batchRows: number): ArrayBuffer {
+  const rowSize = product(rowDims)
+  if (spec.type === 'string') {
+    // Strings travel as one buffer in the BYTES wire form; fill rows are empty strings.
+    const strings: string[] = []
+    // String inputs never come in blocks.
+    for (let r = 0; r < rows.length; r++)
+      for (const element of (rows[r] as ValidRow).tensors[index].data as StringData) strings.push(element)
+    for (let n = rows.length * rowSize; n < batchRows * rowSize; n++) strings.push('')
+    return encodeStrings(strings)
+  }
+  const Ctor = spec.ctor
+  const buffer = uninitialized(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
+  const view = new Ctor(buffer) as TypedArray
+  const pad = spec.padding
+  if (pad) {
+    // Padding is every element a row's data does not cover: fill the callers' rows first.
+    ;(view as Float32Array).fill(elementOf(spec.ctor, pad.value) as number, 0, rowSize * rows.length)
+    // Padded inputs never come in blocks.
+    for (let r = 0; r < rows.length; r++) {
+      const { data, dims } = (rows[r] as ValidRow).tensors[index]
+      copyPadded(view, r * rowSize, data as TypedArray, dims, rowDims as number[], pad.axis)
+    }
+  } else {
+    // The one copy of a row's data on its way to the worker; a block's consecutive
+    // rows in one copy.
+    for (let r = 0; r < rows.length;) {
+      const row = rows[r]
+      if (row instanceof BlockRow) {
+        r = packRun(view, rows, r, index, rowSize)
+      } else {
+        ;(view as Float32Array).set(row.tensors[index].data as Float32Array, r * rowSize)
+        r++
+      }
+    }
+  }
+  // Fill rows of a fixed batch size are zeros.
+  if (batchRows > rows.length) (view as Float32Array).fill(elementOf(Ctor, 0) as number, rowSize * rows.length)
+  return buffer
+}
+
 /**
  * Packs validated rows into one tensor per input. `batchRows` may exceed the number
  * of rows for a model with a fixed batch size > 1: the extra rows are zeros and
@@ -84,50 +128,63 @@ export function packBatch(rows: readonly PackedRow[], shape: ModelShape, batchRo
   for (let index = 0; index < shape.inputs.length; index++) {
     const spec = shape.inputs[index]
     const rowDims = rowDimsInBatch(spec, index, rows)
-    const rowSize = product(rowDims)
-    if (spec.type === 'string') {
-      // Strings travel as one buffer in the BYTES wire form; fill rows are empty strings.
-      const strings: string[] = []
-      // String inputs never come in blocks.
-      for (let r = 0; r < rows.length; r++)
-        for (const element of (rows[r] as ValidRow).tensors[index].data as StringData) strings.push(element)
-      for (let n = rows.length * rowSize; n < batchRows * rowSize; n++) strings.push('')
-      const buffer = encodeStrings(strings)
-      inputs[spec.name] = { type: spec.type, dims: [batchRows, ...rowDims], buffer }
-      transfer.push(buffer)
-      continue
-    }
-    const Ctor = spec.ctor
-    const buffer = uninitialized(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
-    const view = new Ctor(buffer) as TypedArray
-    const pad = spec.padding
-    if (pad) {
-      // Padding is every element a row's data does not cover: fill the callers' rows first.
-      ;(view as Float32Array).fill(elementOf(spec.ctor, pad.value) as number, 0, rowSize * rows.length)
-      // Padded inputs never come in blocks.
-      for (let r = 0; r < rows.length; r++) {
-        const { data, dims } = (rows[r] as ValidRow).tensors[index]
-        copyPadded(view, r * rowSize, data as TypedArray, dims, rowDims, pad.axis)
-      }
-    } else {
-      // The one copy of a row's data on its way to the worker; a block's consecutive
-      // rows in one copy.
-      for (let r = 0; r < rows.length;) {
-        const row = rows[r]
-        if (row instanceof BlockRow) {
-          r = packRun(view, rows, r, index, rowSize)
-        } else {
-          ;(view as Float32Array).set(row.tensors[index].data as Float32Array, r * rowSize)
-          r++
-        }
-      }
-    }
-    // Fill rows of a fixed batch size are zeros.
-    if (batchRows > rows.length) (view as Float32Array).fill(elementOf(Ctor, 0) as number, rowSize * rows.length)
+    const buffer = packInput(spec, index, rows, rowDims, batchRows)
     inputs[spec.name] = { type: spec.type, dims: [batchRows, ...rowDims], buffer }
     transfer.push(buffer)
   }
   return { batch: { rows: batchRows, inputs }, transfer }
+}
+
+/**
+ * A batch as the pieces of each input, in the model's input order: what process mode's
+ * transport writes straight into a replica's transfer file in one `writev`
+ * (@inferpool/worker `writeTensorTask`). The replica reads it as a {@link TensorBatch}.
+ */
+export class BatchPieces {
+  constructor(
+    /** Rows in the batch, fill rows included (the first dim of every input). */
+    readonly rows: number,
+    readonly inputs: readonly TensorPieces[],
+  ) {}
+}
+
+/**
+ * The batch of {@link packBatch} without packing it: each row's data is one piece (the
+ * caller's own array, not copied), a block's consecutive rows one piece, the fill rows of
+ * a fixed batch size one piece of zeros. Only an input that needs its bytes rearranged
+ * (padded, or strings) is packed, into a buffer of its own.
+ */
+export function pieceBatch(rows: readonly PackedRow[], shape: ModelShape, batchRows = rows.length): BatchPieces {
+  const inputs = new Array<TensorPieces>(shape.inputs.length)
+  for (let index = 0; index < shape.inputs.length; index++) {
+    const spec = shape.inputs[index]
+    const rowDims = rowDimsInBatch(spec, index, rows)
+    const dims = [batchRows, ...rowDims]
+    if (spec.type === 'string' || spec.padding) {
+      const buffer = packInput(spec, index, rows, rowDims, batchRows)
+      inputs[index] = { name: spec.name, type: spec.type, dims, pieces: [new Uint8Array(buffer)], byteLength: buffer.byteLength }
+      continue
+    }
+    const rowSize = product(rowDims)
+    const pieces: ArrayBufferView[] = []
+    for (let r = 0; r < rows.length;) {
+      const row = rows[r]
+      if (row instanceof BlockRow) {
+        const to = blockRunEnd(rows, r)
+        pieces.push(blockRunData(rows, r, to, index, rowSize))
+        r = to
+      } else {
+        // Validated as exactly `rowSize` elements of this input's array type (validate-input.ts).
+        pieces.push(row.tensors[index].data as TypedArray)
+        r++
+      }
+    }
+    const rowBytes = rowSize * spec.ctor.BYTES_PER_ELEMENT
+    // Fill rows of a fixed batch size: zero bytes are 0 in every numeric type (0n, +0.0, float16 +0).
+    if (batchRows > rows.length) pieces.push(new Uint8Array(rowBytes * (batchRows - rows.length)))
+    inputs[index] = { name: spec.name, type: spec.type, dims, pieces, byteLength: rowBytes * batchRows }
+  }
+  return new BatchPieces(batchRows, inputs)
 }
 
 function cutAxis(data: TypedArray, dims: number[], axis: number, length: number): { data: TypedArray; dims: number[] } {

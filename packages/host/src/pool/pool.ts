@@ -3,7 +3,7 @@
  * - the replica transport (transport.ts; worker threads: threads/) starts the
  *   replicas and carries batches to them;
  * - the codec (codecs/) admits requests and packs and decodes batches;
- * - dispatch (dispatch.ts) applies the per-batch retry/reroute/crash/timeout policy;
+ * - the retry policy (retry-policy.ts) applies the per-batch retry/reroute/crash/timeout policy;
  * - `PoolDescription` (metadata.ts) owns the metadata and the effective `maxBatchSize`;
  * - the batcher (@inferpool/core) forms the batches;
  * - the lifecycle (../lifecycle.ts) orders `close` and `destroy`.
@@ -155,10 +155,12 @@ async function startPool(
       { batchTimeoutMs: options.batchTimeoutMs, isolateFailures: options.batching.isolateFailures },
       observers,
     )
+    // Process replicas take a batch's rows as they are, written straight into a transfer file.
+    const asPieces = transport.takesPieces === true
     const processBatch = async (items: unknown[], ctx: BatchContext): Promise<unknown[]> => {
       // On the clock the worker's run timing uses too (see TensorBatchOutput.timing).
       const startedMs = observers.size > 0 ? performance.timeOrigin + performance.now() : 0
-      const result = await retryPolicy.run(ctx, items.length, () => codec.pack(items))
+      const result = await retryPolicy.run(ctx, items.length, () => codec.pack(items, asPieces))
       const outputs = codec.decode(result, items)
       if (result.ok && result.kind === 'run') {
         const timing = (result.value as Partial<TensorBatchOutput> | null)?.timing

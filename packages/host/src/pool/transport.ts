@@ -1,8 +1,8 @@
 /**
  * The seam where a batch leaves the host for a replica.
  *
- * The pool's dispatch policy (retry a crashed batch once, split it, time it out,
- * re-route it: pool/dispatch.ts) is written once, against this interface. A transport
+ * The pool's retry policy (retry a crashed batch once, split it, time it out,
+ * re-route it: pool/retry-policy.ts) is written once, against this interface. A transport
  * owns everything about *how* replicas run: starting them, watching them die,
  * replacing them, moving a batch's buffers to them and the results back, timing a batch
  * out, and ending them. Two implement it:
@@ -10,7 +10,7 @@
  * - child processes (`isolation: 'process'`), where a native crash costs one replica.
  *
  * A transport never decides what a failure means for the callers: it reports what
- * happened as a {@link TransportFailure} with a `kind`, and dispatch decides. A task
+ * happened as a {@link TransportFailure} with a `kind`, and the retry policy decides. A task
  * that reached a replica and came back (`ok: true` or `ok: false`) is a *result*, not a
  * failure: a worker's own error (`ERR_INFERENCE`, a failed load) is the result's
  * business, and the transport only reads it for its bookkeeping (a failed load).
@@ -80,6 +80,13 @@ export interface TransportEvents {
 }
 
 export interface ReplicaTransport {
+  /**
+   * It writes a tensor batch's rows where they go itself (process mode: straight into a
+   * replica's transfer file), so the pool hands it a batch as its rows' own arrays
+   * (pack.ts `BatchPieces`) rather than one packed buffer per input to transfer.
+   * @default false
+   */
+  readonly takesPieces?: boolean
   /**
    * Starts every replica and resolves with the worker's description once all have
    * loaded. Rejects with `ModelLoadError`, `ProviderUnavailableError`,

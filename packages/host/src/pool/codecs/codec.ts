@@ -31,8 +31,13 @@ export interface Codec<Item> {
   readonly cost: ((item: Item) => number) | undefined
   /** Checks a request at the door and turns it into the queued item; throws `InvalidInputError`. */
   admit(input: unknown): Item
-  /** The batch as a worker task, packed anew per send (transferred buffers are detached by a send). */
-  pack(items: readonly Item[]): PackedTask
+  /**
+   * The batch as a worker task, packed anew per send (transferred buffers are detached by a
+   * send). `asPieces`: the transport writes the rows where they go itself
+   * (`ReplicaTransport.takesPieces`), so a tensor batch comes as its rows' own arrays
+   * (pack.ts `BatchPieces`) instead of one packed buffer per input.
+   */
+  pack(items: readonly Item[], asPieces?: boolean): PackedTask
   /** The worker's result → one output or `Error` per item; throws when the whole batch failed. */
   decode(result: TaskResult, items: readonly Item[]): Array<unknown>
   /** Where the model takes blocks (block.ts): checks one and makes its queued rows; throws `InvalidInputError`. */

@@ -14,7 +14,7 @@ import type { BlockRow, BlockRowResult } from '../block.js'
 import { BatchSizeProbe } from '../batch-size-probe.js'
 import type { ProbedRow } from '../batch-size-probe.js'
 import type { ModelShape } from '../model-shape.js'
-import { packBatch, unpackOutputs } from '../pack.js'
+import { packBatch, pieceBatch, unpackOutputs } from '../pack.js'
 import { validateRow } from '../validate-input.js'
 import type { ValidRow } from '../validate-input.js'
 import type { Codec } from './codec.js'
@@ -61,7 +61,13 @@ export function tensorCodec(shape: ModelShape, cost: PoolOptions['cost'], onBatc
           admitBlock: (inputs: BlockInput) => admitBlock(inputs, blocks),
           joinBlock: (results: readonly unknown[]) => joinBlockResults(results as BlockRowResult[], blocks),
         }),
-    pack(items) {
+    pack(items, asPieces) {
+      if (asPieces === true) {
+        const pieces = pieceBatch(items, shape, fixed ?? items.length)
+        const dims: Record<string, number[]> = {}
+        for (const input of pieces.inputs) dims[input.name] = input.dims as number[]
+        return { payload: pieces, transfer: [], dims }
+      }
       const packed = packBatch(items, shape, fixed ?? items.length)
       const dims: Record<string, number[]> = {}
       for (const name in packed.batch.inputs) dims[name] = packed.batch.inputs[name].dims

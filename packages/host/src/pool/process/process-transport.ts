@@ -2,7 +2,7 @@
  * `isolation: 'process'`: replicas as long-lived child processes behind the
  * {@link ReplicaTransport} seam. A native crash (SIGSEGV, SIGABRT), a `process.exit`
  * or a SIGKILL ends one process: only the batches it held fail, as `crashed`, and the
- * pool's dispatch re-runs or splits them with the same policy as for threads. Unlike a
+ * pool's retry policy re-runs or splits them with the same rules as for threads. Unlike a
  * thread inside onnxruntime, a process can be killed at any moment, so
  * `startupTimeoutMs` and `batchTimeoutMs` are hard stops here (SIGKILL).
  *
@@ -81,6 +81,8 @@ function fail(kind: TransportFailure['kind'], reason: string, extra: Omit<Transp
 }
 
 export class ProcessTransport implements ReplicaTransport {
+  /** A tensor batch's rows go straight into a replica's transfer file (replica-process.ts `run`). */
+  readonly takesPieces = true
   private readonly seats: Seat[]
   private readonly queue: Send[] = []
   private readonly inFlight = new Map<number, Send>()

@@ -14,7 +14,7 @@ import type { ChildProcess } from 'node:child_process'
 import { closeSync, openSync, unlinkSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Socket } from 'node:net'
-import { encodeNotice, NoticeReader, readTransferFile, transferFilePath, writeTransferFile } from '@inferpool/worker'
+import { encodeNotice, NoticeReader, readTransferFile, transferFilePath, writeTensorTask, writeTransferFile } from '@inferpool/worker'
 import type {
   ChildMessage,
   HostMessage,
@@ -25,6 +25,7 @@ import type {
   TaskResult,
   WorkerDescription,
 } from '@inferpool/worker'
+import { BatchPieces } from '../pack.js'
 
 /** How a replica process ended. */
 export interface ProcessExit {
@@ -158,14 +159,20 @@ export class ReplicaProcess {
   }
 
   /**
-   * Writes the task into a free lane and tells the child. Throws (and uses no lane)
-   * when the payload cannot be cloned: the caller's input is at fault.
+   * Writes the task into a free lane and tells the child: a tensor batch's rows straight
+   * from their arrays ({@link BatchPieces}), anything else as v8 serializes it. Throws
+   * (and uses no lane) when the payload cannot be cloned: the caller's input is at fault.
    */
   run(id: number, task: RunTask, transfer: readonly ArrayBuffer[]): void {
     const lane = this.freeLanes.pop() as number
+    const fd = this.inFds[lane] as number
+    const payload = task.payload
     let layout
     try {
-      layout = writeTransferFile(this.inFds[lane] as number, task, transfer)
+      layout =
+        payload instanceof BatchPieces
+          ? writeTensorTask(fd, task.batchId, payload.rows, payload.inputs)
+          : writeTransferFile(fd, task, transfer)
     } catch (err) {
       this.freeLanes.push(lane)
       throw err
