@@ -237,10 +237,6 @@ export class PriorityQueue<N extends QueueNode> {
    */
   take(maxCount: number, maxCost: number, withItems = false): Taken<N> {
     const bound = maxCount < this.size ? maxCount : this.size
-    // No tombstones, and every cost in the queue together within the budget (integers,
-    // so the running sum is exact): nothing can stop the batch but the count.
-    if (this.dead === 0 && this.cost <= maxCost && Number.isSafeInteger(this.cost))
-      return this.takeLive(bound, maxCount, maxCost, withItems)
     const items: unknown[] = withItems ? new Array<unknown>(bound) : []
     let nodes: N[] | undefined
     let cost = 0
@@ -285,36 +281,6 @@ export class PriorityQueue<N extends QueueNode> {
     this.size -= taken
     this.cost = this.size === 0 ? 0 : this.cost - cost
     return { nodes: nodes ?? [], items, cost, full: full || taken >= maxCount || cost >= maxCost }
-  }
-
-  /**
-   * `take` when every stored node is live and the budget cannot stop the batch: each
-   * level's first nodes are cut off at once and then marked, with no per-node checks.
-   */
-  private takeLive(bound: number, maxCount: number, maxCost: number, withItems: boolean): Taken<N> {
-    const items: unknown[] = withItems ? new Array<unknown>(bound) : []
-    let nodes: N[] | undefined
-    let cost = 0
-    let taken = 0
-    const levels = this.levels
-    for (let i = 0; i < levels.length && taken < bound; i++) {
-      const fifo = levels[i].fifo
-      const stored = fifo.length
-      const k = stored < bound - taken ? stored : bound - taken
-      if (k === 0) continue
-      const chunk = fifo.cut(k)
-      for (let r = 0; r < k; r++) {
-        const node = chunk[r]
-        node.state = TAKEN
-        cost += node.cost
-        if (withItems) items[taken + r] = node.item
-      }
-      taken += k
-      nodes = nodes === undefined ? chunk : nodes.concat(chunk)
-    }
-    this.size -= taken
-    this.cost = this.size === 0 ? 0 : this.cost - cost
-    return { nodes: nodes ?? [], items, cost, full: taken >= maxCount || cost >= maxCost }
   }
 
   /**
