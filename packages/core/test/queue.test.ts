@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Fifo, PriorityQueue, type QueueNode } from '../src/queue.js'
+import { Fifo, PriorityQueue, TAKEN, type QueueNode } from '../src/queue.js'
 
 interface Node extends QueueNode {
   id: string
@@ -69,6 +69,23 @@ describe('PriorityQueue', () => {
     expect({ cost, full }).toEqual({ cost: 9, full: true })
     expect(ids(out)).toEqual(['a', 'b'])
     expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 4, 'c'])
+  })
+
+  it('cuts a count-limited batch across priority levels, items in the same order, when the budget cannot stop it', () => {
+    const q = new PriorityQueue<Node>('k')
+    const nodes = [node('a', 0, 2), node('b', 1, 3), node('c', 0, 1), node('d', 1, 1), node('e', 0, 4)]
+    for (const n of nodes) q.push(n)
+    const first = q.take(3, 100, true)
+    expect(ids(first.nodes)).toEqual(['b', 'd', 'a'])
+    expect(first.items).toEqual(['b', 'd', 'a'])
+    expect({ cost: first.cost, full: first.full }).toEqual({ cost: 6, full: true })
+    expect(first.nodes.map((n) => n.state)).toEqual([TAKEN, TAKEN, TAKEN])
+    expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 5, 'c'])
+    const rest = q.take(10, 100, true)
+    expect(ids(rest.nodes)).toEqual(['c', 'e'])
+    expect(rest.items).toEqual(['c', 'e'])
+    expect({ cost: rest.cost, full: rest.full }).toEqual({ cost: 5, full: false })
+    expect([q.size, q.cost, q.peek()]).toEqual([0, 0, undefined])
   })
 
   it('reports the oldest live enqueue time across levels', () => {
