@@ -215,7 +215,7 @@ function decodeJsonRequest(
   if (!isArray(inputs) || inputs.length === 0) {
     throw invalidInput(`'inputs' must be a non-empty array, got ${describe(inputs)}`)
   }
-  const modelInputs = new Map(metadata.inputs.map((info) => [info.name, info]))
+  const modelInputs = modelInputsOf(metadata)
   if (inputs.length > modelInputs.size) {
     throw invalidInput(`The model has ${modelInputs.size} input(s), the request has ${inputs.length}`)
   }
@@ -233,6 +233,18 @@ function decodeJsonRequest(
   }
   tail?.finish()
   return new DecodedRequest(id, decoded, outputs, timeoutMs, priorityLevel)
+}
+
+/** The model's inputs by name, made once per metadata (not per request). */
+const inputsByMetadata = new WeakMap<PoolMetadata, ReadonlyMap<string, TensorInfo>>()
+
+function modelInputsOf(metadata: PoolMetadata): ReadonlyMap<string, TensorInfo> {
+  let inputs = inputsByMetadata.get(metadata)
+  if (inputs === undefined) {
+    inputs = new Map(metadata.inputs.map((info) => [info.name, info]))
+    inputsByMetadata.set(metadata, inputs)
+  }
+  return inputs
 }
 
 /**
@@ -265,9 +277,23 @@ function booleanParameter(value: unknown, what: string): boolean {
   return value
 }
 
-function decodeRequestedOutputs(requested: unknown, metadata: PoolMetadata, binaryByDefault: boolean): RequestedOutput[] {
+/** Every output of the model, as JSON and as binary: what a request that names none gets, made once per metadata. */
+const allOutputsByMetadata = new WeakMap<PoolMetadata, { json: readonly RequestedOutput[]; binary: readonly RequestedOutput[] }>()
+
+function decodeRequestedOutputs(requested: unknown, metadata: PoolMetadata, binaryByDefault: boolean): readonly RequestedOutput[] {
+  if (requested === undefined) {
+    let every = allOutputsByMetadata.get(metadata)
+    if (every === undefined) {
+      const names = metadata.outputs.map((info) => info.name)
+      every = {
+        json: Object.freeze(names.map((name) => Object.freeze({ name, binary: false }))),
+        binary: Object.freeze(names.map((name) => Object.freeze({ name, binary: true }))),
+      }
+      allOutputsByMetadata.set(metadata, every)
+    }
+    return binaryByDefault ? every.binary : every.json
+  }
   const all = metadata.outputs.map((info) => info.name)
-  if (requested === undefined) return all.map((name) => ({ name, binary: binaryByDefault }))
   if (!isArray(requested)) throw invalidInput(`'outputs' must be an array, got ${describe(requested)}`)
   if (requested.length > all.length) {
     throw invalidInput(`The model has ${all.length} output(s), the request asks for ${requested.length}`)
