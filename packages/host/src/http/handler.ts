@@ -110,6 +110,11 @@ const POST = ['POST'] as const
 /** Per-model routes after `/v2/models/{name}[/versions/{version}]`. */
 const MODEL_ACTIONS: ReadonlySet<string> = new Set(['metadata', 'ready', 'infer', 'config', 'stats'])
 
+/** A path segment with its percent-escapes decoded (most have none: returned as it is). */
+function decodePathPart(part: string): string {
+  return part.includes('%') ? decodeURIComponent(part) : part
+}
+
 class Handler {
   readonly served: ServedModels
   readonly options: ResolvedHandlerOptions
@@ -236,13 +241,13 @@ class Handler {
     let name: string
     let version: string | undefined
     try {
-      name = decodeURIComponent(parts[3] ?? '')
-      version = parts[4] === 'versions' ? decodeURIComponent(parts[5] ?? '') : undefined
+      name = decodePathPart(parts[3] ?? '')
+      version = parts[4] === 'versions' ? decodePathPart(parts[5] ?? '') : undefined
     } catch {
       throw new RouteNotFoundError(path)
     }
-    const rest = parts.slice(version === undefined ? 4 : 6)
-    const action = rest.length === 0 ? 'metadata' : rest.length === 1 ? rest[0] : undefined
+    const after = version === undefined ? 4 : 6
+    const action = parts.length === after ? 'metadata' : parts.length === after + 1 ? parts[after] : undefined
     if (name === '' || action === undefined || !MODEL_ACTIONS.has(action)) {
       throw new RouteNotFoundError(path)
     }

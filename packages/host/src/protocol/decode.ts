@@ -393,8 +393,11 @@ function checkShape(name: string, shape: unknown): number[] {
       throw invalidInput(`Input "${name}": shape[${axis}] must be a positive integer, got ${describe(dim)}`, { input: name })
     }
   }
-  // A plain array even when the body gave a Float64Array: rows' dims are `number[]`.
-  return Array.from(shape as ArrayLike<number>)
+  // A plain array even when the body gave a Float64Array: rows' dims are `number[]`. A
+  // loop, not `Array.from`, which goes through the typed array's iterator.
+  const dims = new Array<number>(shape.length)
+  for (let axis = 0; axis < shape.length; axis++) dims[axis] = shape[axis] as number
+  return dims
 }
 
 /** An input's binary data: a typed array over the body's bytes, or its BYTES elements as strings. */
@@ -457,13 +460,19 @@ function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, da
     })
   }
   // The element count is now known to be real (checkNested counted every leaf level).
-  const { out, read, expects } =
-    info.type === 'string'
-      ? { out: new Array<string>(total), read: readString, expects: 'a string' }
-      : (() => {
-          const numeric = datatypeInfo(info.type as NumericType)
-          return { out: new numeric.create(total), read: numeric.read as Reader, expects: numeric.expects }
-        })()
+  let out: TensorData
+  let read: Reader
+  let expects: string
+  if (info.type === 'string') {
+    out = new Array<string>(total)
+    read = readString
+    expects = 'a string'
+  } else {
+    const numeric = datatypeInfo(info.type)
+    out = new numeric.create(total)
+    read = numeric.read as Reader
+    expects = numeric.expects
+  }
   if (!nested && data instanceof Float64Array && (out instanceof Float32Array || out instanceof Float64Array)) {
     // The fast parser's numbers: converted by one `set` (a Float32Array store rounds as
     // `Math.fround` does), then checked for what the datatype cannot hold (1e39 in FP32,
