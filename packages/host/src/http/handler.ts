@@ -484,8 +484,9 @@ class Handler {
       res.end()
       return
     }
-    if (body.totalLength <= ONE_WRITE_MAX_BYTES) {
-      res.end(body.chunks.length === 1 ? body.chunks[0] : Buffer.concat(body.chunks, body.totalLength))
+    // A small body is one chunk already (binary.ts `binaryBody`).
+    if (body.chunks.length === 1) {
+      res.end(body.chunks[0])
       return
     }
     res.cork()
