@@ -37,7 +37,6 @@
 import type { BlockInput, PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
 import { readBytesElements, typedArrayOver } from './tensor-bytes.js'
 import { datatypeInfo, isProtocolDatatype, protocolDatatype } from './datatypes.js'
-import type { NumericType } from './datatypes.js'
 import { MalformedBinaryError } from './errors.js'
 import { invalidInput } from './invalid-input.js'
 
