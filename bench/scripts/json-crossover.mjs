@@ -4,8 +4,9 @@
  * thread through the standard path (`TextDecoder` + `JSON.parse`, http/body.ts
  * `parseJson`) against the number reader (http/json-numbers.ts `parseJsonNumbers`), each
  * followed by the same decoder (`decodeInferFields`), for bodies of 1 to 64 rows of the
- * bench's demo model, interleaved in one process. Its output sets `FAST_JSON_MIN_BYTES`
- * in http/decode-body.ts: the body size from which the number reader is the cheaper one.
+ * bench's demo model, interleaved in one process. Its output chose the decoder per body in
+ * http/decode-body.ts: since the number reader takes short strings from its table, it is the
+ * cheaper one from a single row up, so every JSON body goes to it first.
  * It imports the server's internal modules from the built host package (dist): run
  * `pnpm build` first.
  *   node bench/scripts/json-crossover.mjs [rounds=9] [budgetMs=40]

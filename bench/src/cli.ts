@@ -244,14 +244,8 @@ async function main(argv: string[]): Promise<number> {
       specs.push({ server: 'python-fastapi', config: { kind: 'python', model: modelPath, modelName: HTTP_MODEL_NAME } })
     else console.error(`bench: the naive Python baseline (python-fastapi) is skipped: ${pythonMissing}`)
     // One server failing (say, the pool server) must not cost the other servers' figures.
-    const failures: string[] = []
-    for (const spec of specs) {
-      try {
-        result.http.push(...(await runHttp(model, [spec], config.connections, config.httpWindow, step)))
-      } catch (error) {
-        failures.push(`${spec.server}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-      }
-    }
+    const { points, failures } = await runHttp(model, specs, config.connections, config.httpWindow, config.httpRounds, step)
+    result.http.push(...points)
     // The door rounds: what the HTTP door lets through, JSON and binary, against a no-op
     // server that parses the same bodies and answers without inference.
     try {

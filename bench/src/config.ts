@@ -83,6 +83,8 @@ export interface BenchConfig {
   grpcConnections: number
   /** Interleaved rounds of the door comparison (inferpool vs the no-op door, JSON and binary). */
   doorRounds: number
+  /** Interleaved rounds of the http scenario (every server at every connection count per round); its points are medians. */
+  httpRounds: number
   /** Window of each door point. */
   doorWindow: Window
   core: { items: number; producers: number; maxBatchSize: number; rounds: number }
@@ -131,8 +133,9 @@ Scenarios (--only / --skip, comma-separated):
                (practical limit, best pool, batching off, 1-caller latency); medians
   isolation    thread vs process mode (isolation: 'process'), best pool shape, in
                interleaved rounds (the most callers and 1); memory per replica in both
-  http         autocannon against the inferpool server (batched, maxBatchSize 1) and
-               a plain node:http server calling onnxruntime-node per request
+  http         autocannon against the inferpool server (batched, maxBatchSize 1), a
+               plain node:http server calling onnxruntime-node per request and the
+               naive FastAPI server, all started together, in interleaved rounds; medians
   grpc         our own closed-loop gRPC clients, unary and streaming, against the
                inferpool server and a no-op gRPC server, with JSON HTTP on the same
                server as reference; interleaved rounds, medians; one 64-row point
@@ -220,6 +223,7 @@ const FULL = {
   grpcWindow: { warmupMs: 500, durationMs: 2000 },
   grpcConnections: 64,
   doorRounds: 3,
+  httpRounds: 3,
   doorWindow: { warmupMs: 500, durationMs: 1500 },
   core: { items: 500_000, producers: 256, maxBatchSize: 128, rounds: 5 },
   overload: {
@@ -279,6 +283,7 @@ const QUICK: typeof FULL = {
   grpcWindow: { warmupMs: 150, durationMs: 400 },
   grpcConnections: 64,
   doorRounds: 1,
+  httpRounds: 1,
   doorWindow: { warmupMs: 150, durationMs: 350 },
   core: { items: 50_000, producers: 256, maxBatchSize: 128, rounds: 1 },
   overload: {
@@ -476,6 +481,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
     },
     grpcConnections: base.grpcConnections,
     doorRounds: base.doorRounds,
+    httpRounds: base.httpRounds,
     doorWindow: {
       warmupMs: warmupMs ?? base.doorWindow.warmupMs,
       durationMs: Math.max(200, Math.round(base.doorWindow.durationMs * scale)),
@@ -514,7 +520,8 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
     waits: has('waits') ? config.policies.length * waitCallers(config).length : 0,
     targets: has('targets') ? config.targetRounds : 0,
     isolation: has('isolation') ? config.isolationRounds + 1 : 0,
-    http: has('http') ? 3 * config.connections.length + 4 * config.doorRounds + 2 : 0,
+    // Up to four servers per connection count and round, then the door rounds.
+    http: has('http') ? 4 * config.httpRounds * config.connections.length + 4 * config.doorRounds + 2 : 0,
     // Five variants per round, then the 64-row point.
     grpc: has('grpc') ? 5 * config.grpcRounds + 1 : 0,
     processes: has('processes') ? 2 * config.connections.length : 0,

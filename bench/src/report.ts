@@ -276,14 +276,22 @@ export function formatReport(r: BenchResult): string {
     }
   }
   if (r.http.length) {
-    out.push('\nHTTP (autocannon, single-row KServe v2 JSON requests, servers on 127.0.0.1)')
+    const rounds = r.http[0].rounds
+    out.push(
+      `\nHTTP (autocannon, single-row KServe v2 JSON requests, servers on 127.0.0.1${rounds === undefined ? '' : `; medians of ${rounds} interleaved round(s)`})`,
+    )
+    const spread = (p: (typeof r.http)[number]): string =>
+      p.rowsPerSecRounds === undefined || p.rowsPerSecRounds.length < 2
+        ? ''
+        : `${n0(Math.min(...p.rowsPerSecRounds))}–${n0(Math.max(...p.rowsPerSecRounds))}`
     out.push(
       table(
-        ['server', 'connections', 'rows/s', 'p50 ms', 'p95 ms', 'p99 ms', 'server RSS MiB'],
+        ['server', 'connections', 'rows/s', 'rounds min–max', 'p50 ms', 'p95 ms', 'p99 ms', 'server RSS MiB'],
         r.http.map((p) => [
           p.pool ? `${p.server} (r${p.pool.replicas} c${p.pool.concurrency} b${p.pool.maxBatchSize})` : p.server,
           p.connections,
           n0(p.rowsPerSec),
+          spread(p),
           ms(p.latencyMs.p50),
           ms(p.latencyMs.p95),
           ms(p.latencyMs.p99),
@@ -291,6 +299,18 @@ export function formatReport(r: BenchResult): string {
         ]),
       ),
     )
+    // batched ÷ the naive Python server at each connection count (and per round: the servers ran in the same rounds).
+    for (const batched of r.http.filter((p) => p.server === 'batched')) {
+      const python = r.http.find((p) => p.server === 'python-fastapi' && p.connections === batched.connections)
+      if (python === undefined) continue
+      const perRound =
+        batched.rowsPerSecRounds !== undefined && python.rowsPerSecRounds !== undefined
+          ? batched.rowsPerSecRounds.map((b, i) => `${(b / (python.rowsPerSecRounds as number[])[i]).toFixed(2)}×`).join(', ')
+          : ''
+      out.push(
+        `batched ÷ naive Python at ${batched.connections} connection(s): ${(batched.rowsPerSec / python.rowsPerSec).toFixed(2)}× (medians)${perRound ? `; per round ${perRound}` : ''}`,
+      )
+    }
   }
   if (r.door) {
     const d = r.door.summary

@@ -20,8 +20,8 @@ describe('bench flags', () => {
     expect(c.out).toBeNull()
     expect(c.model).toBeNull()
     expect(c.charts).toBe(true)
-    // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; 3 servers × 3 connection counts,
-    // plus the door: 3 rounds × (inferpool, no-op) × (JSON, binary) and 2 multi-row points;
+    // 2×2×4 pools × 4 caller counts; 3 policies × 3 caller counts; up to 4 servers × 3 connection
+    // counts × 3 interleaved rounds, plus the door: 3 rounds × (inferpool, no-op) × (JSON, binary) and 2 multi-row points;
     // gRPC: 3 rounds × 5 variants and one 64-row point.
     expect(plannedPoints(c, true)).toEqual({
       core: 1,
@@ -31,7 +31,7 @@ describe('bench flags', () => {
       waits: 9,
       targets: 3,
       isolation: 4,
-      http: 9 + 14,
+      http: 36 + 14,
       grpc: 16,
       processes: 6,
       'third-party': 6,
@@ -41,6 +41,7 @@ describe('bench flags', () => {
       slo: 0,
     })
     expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
+    expect(c.httpRounds).toBe(3)
   })
 
   it('run the repository scenario only when named: 64 connections, a reload every second, 50 load/unload cycles', () => {

@@ -1,8 +1,12 @@
 /**
  * HTTP: the same single-row Open Inference Protocol requests sent by autocannon to
  * (a) the inferpool server with batching, (b) the same server with `maxBatchSize: 1`,
- * (c) a plain `node:http` server calling onnxruntime-node per request. Each server runs
- * in its own child process on 127.0.0.1; autocannon runs in the bench process.
+ * (c) a plain `node:http` server calling onnxruntime-node per request, (d) the naive
+ * FastAPI server. Each server runs in its own child process on 127.0.0.1; autocannon runs
+ * in the bench process. The servers are started together and measured in interleaved
+ * rounds (every server at one connection count, then the next count; the order rotates
+ * each round), so drift on a shared machine hits them all alike; a point is the median of
+ * its rounds.
  */
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
@@ -31,6 +35,10 @@ export interface HttpPoint {
   latencyMs: LatencySummary
   /** Server resident memory right after it started listening. */
   serverRssMiB: number
+  /** Rounds this point is the median of (its `requests`, `windowMs` and `latencyMs` are the median round's). */
+  rounds?: number
+  /** Rows/s of each round, in round order. */
+  rowsPerSecRounds?: number[]
 }
 
 export interface HttpServerSpec {
@@ -215,46 +223,102 @@ export async function load(
  */
 const SERVER_WARMUP_WINDOWS = 5
 
-/** Runs every connection count against each server spec, one server process at a time. */
+/**
+ * Runs every connection count against every server spec in `rounds` interleaved rounds:
+ * all the servers started (and warmed) first, then in each round every connection count
+ * against every server, the servers' order rotating from round to round. A server that
+ * fails to start or to answer loses its own points only: its error is in `failures`.
+ */
 export async function runHttp(
   info: ModelInfo,
   specs: HttpServerSpec[],
   connectionsList: number[],
   window: Window,
+  rounds: number,
   onPoint: (label: string) => void,
-): Promise<HttpPoint[]> {
+): Promise<{ points: HttpPoint[]; failures: string[] }> {
   const body = v2RequestBody(info)
-  const points: HttpPoint[] = []
-  for (const spec of specs) {
-    const server = await startServer(spec.config)
-    try {
-      const url = `http://127.0.0.1:${server.port}/v2/models/${spec.config.modelName}/infer`
-      if (window.warmupMs > 0) await load(url, body, Math.max(...connectionsList), SERVER_WARMUP_WINDOWS * window.warmupMs)
+  const failures: string[] = []
+  const describeError = (error: unknown): string => (error instanceof Error ? (error.stack ?? error.message) : String(error))
+  const running: Array<{ spec: HttpServerSpec; server: RunningServer; url: string; rounds: Map<number, MeasuredWindow[]> }> = []
+  try {
+    for (const spec of specs) {
+      try {
+        const server = await startServer(spec.config)
+        const url = `http://127.0.0.1:${server.port}/v2/models/${spec.config.modelName}/infer`
+        running.push({ spec, server, url, rounds: new Map(connectionsList.map((c) => [c, []])) })
+      } catch (error) {
+        failures.push(`${spec.server}: ${describeError(error)}`)
+      }
+    }
+    const failed = new Set<(typeof running)[number]>()
+    const fail = (entry: (typeof running)[number], error: unknown): void => {
+      failed.add(entry)
+      failures.push(`${entry.spec.server}: ${describeError(error)}`)
+    }
+    if (window.warmupMs > 0) {
+      for (const entry of running) {
+        await load(entry.url, body, Math.max(...connectionsList), SERVER_WARMUP_WINDOWS * window.warmupMs).catch((error: unknown) =>
+          fail(entry, error),
+        )
+      }
+    }
+    for (let round = 0; round < rounds; round++) {
       for (const connections of connectionsList) {
-        if (window.warmupMs > 0) await load(url, body, connections, window.warmupMs)
-        const latency = new LatencyRecorder()
-        const { ok, elapsedMs } = await load(url, body, connections, window.durationMs, latency)
+        // Rotate who goes first, so no server always meets the machine right after the same one.
+        const order = running.map((_, i) => running[(i + round) % running.length])
+        for (const entry of order) {
+          if (failed.has(entry)) continue
+          try {
+            if (window.warmupMs > 0) await load(entry.url, body, connections, window.warmupMs)
+            const latency = new LatencyRecorder()
+            const { ok, elapsedMs } = await load(entry.url, body, connections, window.durationMs, latency)
+            entry.rounds.get(connections)?.push({ requests: ok, elapsedMs, latencyMs: latency.summary() })
+            onPoint(`http ${entry.spec.server}, ${connections} connections, round ${round + 1}`)
+          } catch (error) {
+            fail(entry, error)
+          }
+        }
+      }
+    }
+    const points: HttpPoint[] = []
+    for (const entry of running) {
+      if (failed.has(entry)) continue
+      const config = entry.spec.config
+      for (const connections of connectionsList) {
+        const measured = entry.rounds.get(connections) ?? []
+        if (measured.length === 0) continue
+        const rates = measured.map((m) => (m.requests * 1000) / m.elapsedMs)
+        const median = [...measured].sort((a, b) => a.requests / a.elapsedMs - b.requests / b.elapsedMs)[(measured.length - 1) >> 1]
         points.push({
           kind: 'http',
-          server: spec.server,
+          server: entry.spec.server,
           pool:
-            spec.config.kind === 'pool'
-              ? { replicas: spec.config.replicas, concurrency: spec.config.concurrency, maxBatchSize: spec.config.maxBatchSize }
+            config.kind === 'pool'
+              ? { replicas: config.replicas, concurrency: config.concurrency, maxBatchSize: config.maxBatchSize }
               : null,
           connections,
-          requests: ok,
-          rowsPerSec: (ok * 1000) / elapsedMs,
-          windowMs: elapsedMs,
-          latencyMs: latency.summary(),
-          serverRssMiB: server.rssBytes / 2 ** 20,
+          requests: median.requests,
+          rowsPerSec: (median.requests * 1000) / median.elapsedMs,
+          windowMs: median.elapsedMs,
+          latencyMs: median.latencyMs,
+          serverRssMiB: entry.server.rssBytes / 2 ** 20,
+          rounds: measured.length,
+          rowsPerSecRounds: rates,
         })
-        onPoint(`http ${spec.server}, ${connections} connections`)
       }
-    } finally {
-      await stopServer(server)
     }
+    return { points, failures }
+  } finally {
+    await Promise.all(running.map((entry) => stopServer(entry.server)))
   }
-  return points
+}
+
+/** One measured window of the http scenario. */
+interface MeasuredWindow {
+  requests: number
+  elapsedMs: number
+  latencyMs: LatencySummary
 }
 
 /** An encoding of the door rounds: KServe v2 JSON, or the binary tensor data extension both ways. */

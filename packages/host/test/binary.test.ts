@@ -1,7 +1,7 @@
 // Unit tests of the binary tensor data codec (internal, imported from src): hand-built
 // bodies byte by byte, round trips, and every malformed framing with its exact message.
 import { describe, expect, it } from 'vitest'
-import { BinaryTail, binaryBody, headerLengthOf } from '../src/http/binary.js'
+import { BinaryTail, binaryBody, headerLengthOf, ONE_CHUNK_MAX_BYTES } from '../src/http/binary.js'
 import { bytesOf, readBytesElements, typedArrayOver, writeBytesElements } from '../src/protocol/tensor-bytes.js'
 import { halfBits, halfValue } from '../src/protocol/datatypes.js'
 import { decodeInferRequest } from '../src/http/decode-body.js'
@@ -331,6 +331,23 @@ describe('encoding a response', () => {
       shape: [1, 3],
       data: [1, -2, halfValue(0x3555)],
     })
+  })
+
+  it('frames a small body as one buffer, counting the header in UTF-8 bytes', () => {
+    const framed = binaryBody('{"m":"é"}', [Buffer.from([1, 2]), Buffer.from([3])])
+    expect(framed.headerLength).toBe(10)
+    expect(framed.totalLength).toBe(13)
+    expect(framed.chunks).toHaveLength(1)
+    expect([...framed.chunks[0].subarray(10)]).toEqual([1, 2, 3])
+    expect(framed.chunks[0].subarray(0, 10).toString('utf8')).toBe('{"m":"é"}')
+  })
+
+  it('frames a body larger than ONE_CHUNK_MAX_BYTES without copying its tensors', () => {
+    const tensor = Buffer.alloc(ONE_CHUNK_MAX_BYTES, 7)
+    const framed = binaryBody('{}', [tensor])
+    expect(framed.chunks).toHaveLength(2)
+    expect(framed.chunks[1]).toBe(tensor)
+    expect(framed.totalLength).toBe(ONE_CHUNK_MAX_BYTES + 2)
   })
 
   it('frames a body: header first, then each chunk, lengths added up', () => {

@@ -5,7 +5,9 @@
 import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterParse } from '../src/http/after-parse.js'
 import { BodyReader } from '../src/http/body.js'
+import { PendingBodyBytes } from '../src/protocol/pending-body-bytes.js'
 
 interface Joined {
   equal: boolean
@@ -113,5 +115,90 @@ describe('BodyReader.abort', () => {
     expect(first).toBe('read 10')
     expect(second).toBe(reason)
     expect(length).toBe(20)
+  })
+})
+
+/** What a server saw reading one request's body with `readBuffered`. */
+interface Buffered {
+  inTheRequestEvent: boolean
+  whenParsed: boolean | string
+  equal: boolean
+  dataListeners: number
+  held: number
+  refused: number
+}
+
+/** Sends `sent` of a body declaring `length` bytes (all of it when `sent` is omitted) to a server that reads it with `readBuffered`. */
+function readBufferedOnce(length: number, budget: PendingBodyBytes, holdFirst = 0, sent = length): Promise<Buffered> {
+  return new Promise((resolve) => {
+    const other = budget.hold()
+    other.take(holdFirst)
+    const once = createServer((req, res) => {
+      const reader = new BodyReader(req, 1 << 20, budget)
+      const inTheRequestEvent = reader.readBuffered()
+      void afterParse().then(() => {
+        let whenParsed: boolean | string
+        try {
+          whenParsed = reader.readBuffered()
+        } catch (error) {
+          whenParsed = (error as { code: string }).code
+        }
+        resolve({
+          inTheRequestEvent,
+          whenParsed,
+          equal: reader.bytes().equals(pattern(length)),
+          dataListeners: req.listenerCount('data'),
+          held: budget.held,
+          refused: budget.refused,
+        })
+        other.release()
+        res.end()
+        req.destroy()
+        once.close()
+      })
+    })
+    once.listen(0, '127.0.0.1', () => {
+      const port = (once.address() as AddressInfo).port
+      const req = request(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-length': String(length) } })
+      req.on('error', () => {})
+      req.write(pattern(length).subarray(0, sent))
+    })
+  })
+}
+
+describe('BodyReader.readBuffered', () => {
+  it('reads a body that came with its headers once the reads it came in are parsed, with no listener and nothing held', async () => {
+    expect(await readBufferedOnce(1964, new PendingBodyBytes(1 << 20))).toEqual({
+      inTheRequestEvent: false,
+      whenParsed: true,
+      equal: true,
+      dataListeners: 0,
+      held: 0,
+      refused: 0,
+    })
+  })
+
+  it('leaves a body still arriving to read(), taking nothing', async () => {
+    expect(await readBufferedOnce(100, new PendingBodyBytes(1 << 20), 0, 20)).toMatchObject({
+      whenParsed: false,
+      dataListeners: 0,
+      held: 0,
+    })
+  })
+
+  it('refuses a whole body the pending-bytes budget cannot take now, as one arriving would be, holding nothing of it', async () => {
+    expect(await readBufferedOnce(37, new PendingBodyBytes(40), 5)).toMatchObject({
+      whenParsed: 'ERR_PENDING_BODY_BYTES_FULL',
+      held: 5,
+      refused: 1,
+    })
+  })
+
+  it('refuses a whole body larger than the whole budget as too large', async () => {
+    expect(await readBufferedOnce(37, new PendingBodyBytes(30))).toMatchObject({
+      whenParsed: 'ERR_PAYLOAD_TOO_LARGE',
+      held: 0,
+      refused: 0,
+    })
   })
 })

@@ -103,12 +103,12 @@ describe('encodeInferResponse over merged runs', () => {
     })
   })
 
-  it('writes binary data as one chunk per run, the bytes of every row in order', () => {
+  it('writes binary data after its header, the bytes of every row in order (a small body as one chunk)', () => {
     const response = encodeInferResponse('m', '1', undefined, [{ name: 'out', binary: true }], results)
     expect(response.kind).toBe('binary')
     const body = (response as { body: { chunks: Buffer[]; headerLength: number; totalLength: number } }).body
-    // The header, then one chunk for rows 0-2 and one for row 3.
-    expect(body.chunks).toHaveLength(3)
+    // 32 bytes of data: framed as one buffer (binary.ts ONE_CHUNK_MAX_BYTES).
+    expect(body.chunks).toHaveLength(1)
     const joined = Buffer.concat(body.chunks)
     expect(joined.length).toBe(body.totalLength)
     const header = JSON.parse(joined.subarray(0, body.headerLength).toString('utf8')) as { outputs: Array<{ parameters: object }> }
@@ -151,7 +151,7 @@ describe('encodeInferResponse over merged runs', () => {
       two,
     )
     const body = (mixed as { body: { chunks: Buffer[]; headerLength: number } }).body
-    expect(JSON.parse(body.chunks[0].toString('utf8'))).toEqual({
+    expect(JSON.parse(body.chunks[0].subarray(0, body.headerLength).toString('utf8'))).toEqual({
       model_name: 'm',
       model_version: '1',
       outputs: [

@@ -5,7 +5,7 @@
 // request, valid or not, decodes exactly as the same request parsed by JSON.parse.
 import { describe, expect, it } from 'vitest'
 import { parseJson } from '../src/http/body.js'
-import { decodeInferRequest, FAST_JSON_MIN_BYTES, parseJsonBody } from '../src/http/decode-body.js'
+import { decodeInferRequest, parseJsonBody } from '../src/http/decode-body.js'
 import { decodeInferFields } from '../src/protocol/decode.js'
 import { NOT_PARSED, parseJsonNumbers } from '../src/http/json-numbers.js'
 import type { PoolMetadata, RowTensor } from '../src/types.js'
@@ -384,37 +384,48 @@ function outcome(run: () => unknown): unknown {
 const f = (data: unknown, shape: unknown = [1, 2, 2]): object => ({ name: 'f', shape, datatype: 'FP32', data })
 const i32 = (data: unknown, shape: unknown = [1, 2]): object => ({ name: 'i', shape, datatype: 'INT32', data })
 
-/**
- * A body padded with trailing spaces (JSON whitespace) to `FAST_JSON_MIN_BYTES`: the
- * decoder then reads it through the number reader, as it does a body of many rows.
- */
-function padded(body: Buffer): Buffer {
-  return body.length >= FAST_JSON_MIN_BYTES ? body : Buffer.concat([body, Buffer.alloc(FAST_JSON_MIN_BYTES - body.length, ' ')])
-}
-
-describe('choosing the JSON parser by body size', () => {
-  const request = { inputs: [f([1, 2.5, -0.5, 4]), i32([1, -2])] }
-
-  it('parses a body under FAST_JSON_MIN_BYTES with JSON.parse (data as plain arrays)', () => {
-    const body = Buffer.from(JSON.stringify(request))
-    expect(body.length).toBeLessThan(FAST_JSON_MIN_BYTES)
-    const value = parseJsonBody(body) as { inputs: Array<{ data: unknown }> }
-    expect(value).toEqual(JSON.parse(body.toString('utf8')))
-    expect(Array.isArray(value.inputs[0].data)).toBe(true)
+describe('the short strings the number reader keeps between bodies', () => {
+  it('gives each string its own text when two hash to the same slot, body after body', () => {
+    // "Aa" and "BB" have the same 31-multiplier hash, so they share a slot of the table.
+    const bodies = ['{"Aa":"BB","BB":"Aa"}', '{"BB":"Aa","Aa":"BB"}', '{"Aa":"Aa"}', '{"BB":"BB"}']
+    for (const body of bodies) expect(parseJsonNumbers(Buffer.from(body))).toEqual(JSON.parse(body))
   })
 
-  it('parses a body of FAST_JSON_MIN_BYTES with the number reader (data as Float64Arrays)', () => {
-    const body = padded(Buffer.from(JSON.stringify(request)))
-    expect(body.length).toBe(FAST_JSON_MIN_BYTES)
+  it('reads strings of the same length and hash slot byte for byte, not by their first bytes', () => {
+    const bodies = ['{"name":"input_0"}', '{"name":"input_1"}', '{"name":"input_0"}', '{"name":"inpuT_0"}']
+    for (const body of bodies) expect(parseJsonNumbers(Buffer.from(body))).toEqual(JSON.parse(body))
+  })
+
+  it('reads non-ASCII, escaped and long strings as JSON.parse does, also after their ASCII look-alikes', () => {
+    const long = 'x'.repeat(40)
+    const bodies = [
+      '{"name":"café"}',
+      '{"name":"cafe"}',
+      '{"name":"café"}',
+      '{"name":"a\\u0041b"}',
+      '{"name":"aAb"}',
+      `{"name":"${long}"}`,
+      `{"name":"${long}y"}`,
+    ]
+    for (const body of bodies) expect(parseJsonNumbers(Buffer.from(body))).toEqual(JSON.parse(body))
+  })
+})
+
+describe('choosing the JSON parser', () => {
+  const request = { inputs: [f([1, 2.5, -0.5, 4]), i32([1, -2])] }
+
+  it('parses a small body with the number reader (data as Float64Arrays)', () => {
+    const body = Buffer.from(JSON.stringify(request))
+    expect(body.length).toBeLessThan(200)
     const value = parseJsonBody(body) as { inputs: Array<{ data: unknown }> }
     expect(value.inputs[0].data).toEqual(Float64Array.of(1, 2.5, -0.5, 4))
     expect(value.inputs[1].data).toEqual(Float64Array.of(1, -2))
   })
 
   it('gives what the number reader leaves (a byte order mark) to JSON.parse, with its errors', () => {
-    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), padded(Buffer.from(JSON.stringify(request)))])
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(request))])
     expect(parseJsonBody(bom)).toEqual(JSON.parse(bom.subarray(3).toString('utf8')))
-    const broken = padded(Buffer.from('{"inputs": [1, 2,]}'))
+    const broken = Buffer.from('{"inputs": [1, 2,]}')
     expect(() => parseJsonBody(broken)).toThrow(expect.objectContaining({ code: 'ERR_MALFORMED_JSON' }))
   })
 })
@@ -507,7 +518,7 @@ describe('decoding a JSON request through the fast parser', () => {
     ['BYTES as numbers', { inputs: [{ name: 's', shape: [1, 2], datatype: 'BYTES', data: [1, 2] }] }, typed],
   ])('decodes a request with %s exactly as one parsed by JSON.parse', (_, request, metadata) => {
     // Padded to go through the fast parser (a number array or more in it).
-    const body = padded(Buffer.from(JSON.stringify(request)))
+    const body = Buffer.from(JSON.stringify(request))
     expect(parseJsonNumbers(body)).not.toBe(NOT_PARSED)
     const fast = outcome(() => decodeInferRequest(body, undefined, metadata, limits))
     const standardPath = outcome(() => decodeInferFields(JSON.parse(body.toString('utf8')), undefined, metadata, limits))
@@ -515,7 +526,7 @@ describe('decoding a JSON request through the fast parser', () => {
   })
 
   it('reads 1e39 in FP32 data as a 400 naming the input and the element', () => {
-    const body = padded(Buffer.from(JSON.stringify({ inputs: [f([1, 1e39, 3, 4]), i32([1, 2])] })))
+    const body = Buffer.from(JSON.stringify({ inputs: [f([1, 1e39, 3, 4]), i32([1, 2])] }))
     expect(() => decodeInferRequest(body, undefined, model, limits)).toThrow(
       expect.objectContaining({
         code: 'ERR_INVALID_INPUT',
@@ -527,7 +538,7 @@ describe('decoding a JSON request through the fast parser', () => {
   it("keeps a decoded request's rows intact when the next body is parsed (the parser reuses its buffer)", () => {
     const doubles: PoolMetadata = { ...model, inputs: [{ name: 'd', type: 'float64', dims: ['batch', 2] }] }
     const request = (a: number, b: number): Buffer =>
-      padded(Buffer.from(JSON.stringify({ inputs: [{ name: 'd', shape: [1, 2], datatype: 'FP64', data: [a, b] }] })))
+      Buffer.from(JSON.stringify({ inputs: [{ name: 'd', shape: [1, 2], datatype: 'FP64', data: [a, b] }] }))
     const first = decodeInferRequest(request(0.5, -1.25), undefined, doubles, limits)
     const second = decodeInferRequest(request(7, 8), undefined, doubles, limits)
     expect((first.rows[0].d as RowTensor).data).toEqual(Float64Array.of(0.5, -1.25))
@@ -536,11 +547,9 @@ describe('decoding a JSON request through the fast parser', () => {
   })
 
   it('gives rows whose dims are plain arrays and whose data is the exact float32 of each number', () => {
-    const body = padded(
-      Buffer.from(
-        '{"inputs":[{"name":"f","shape":[1,2,2],"datatype":"FP32","data":[0.1,-0,1e-46,3.4028235e38]},' +
-          '{"name":"i","shape":[1,2],"datatype":"INT32","data":[-2147483648,2147483647]}]}',
-      ),
+    const body = Buffer.from(
+      '{"inputs":[{"name":"f","shape":[1,2,2],"datatype":"FP32","data":[0.1,-0,1e-46,3.4028235e38]},' +
+        '{"name":"i","shape":[1,2],"datatype":"INT32","data":[-2147483648,2147483647]}]}',
     )
     const { rows } = decodeInferRequest(body, undefined, model, limits)
     expect(rows).toHaveLength(1)

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../protocol/errors.js'
-import type { PendingBodyHold } from '../protocol/pending-body-bytes.js'
+import type { PendingBodyBytes, PendingBodyHold } from '../protocol/pending-body-bytes.js'
 
 /** The client went away before the body was complete; nobody is left to answer. */
 export class ClientGoneError extends Error {
@@ -32,13 +32,15 @@ export class BodyReader {
   #checked = false
   /** Fails the read in progress (`abort`); undefined while none is. */
   #fail: ((error: unknown) => void) | undefined
-  /** This body's share of the server's pending-bytes budget (pending-body-bytes.ts), while it is arriving. */
-  readonly #hold: PendingBodyHold | undefined
+  /** The server's pending-bytes budget (pending-body-bytes.ts), which a body still arriving draws on. */
+  readonly #budget: PendingBodyBytes | undefined
+  /** This body's share of the budget, made once a read has to wait for bytes. */
+  #hold: PendingBodyHold | undefined
 
-  constructor(req: IncomingMessage, limit: number, hold?: PendingBodyHold) {
+  constructor(req: IncomingMessage, limit: number, budget?: PendingBodyBytes) {
     this.#req = req
     this.#limit = limit
-    this.#hold = hold
+    this.#budget = budget
   }
 
   /** Gives this body's bytes back to the pending-bytes budget (the request ended before its body did). */
@@ -88,18 +90,15 @@ export class BodyReader {
    */
   read(upTo: number): Promise<void> {
     const req = this.#req
-    if (!this.#checked) {
-      this.#checked = true
-      const encoding = req.headers['content-encoding']
-      if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-        return Promise.reject(new UnsupportedMediaTypeError(`Content-Encoding '${encoding}'`))
-      }
-      const declared = req.headers['content-length']
-      if (declared !== undefined && Number(declared) > this.#limit) return Promise.reject(new PayloadTooLargeError(this.#limit))
+    try {
+      this.#check()
+    } catch (error) {
+      return Promise.reject(error)
     }
     if (this.#ended || this.#length >= upTo) return Promise.resolve()
     // Destroyed while no read was listening (between two reads): no 'close' will come.
     if (req.destroyed) return Promise.reject(new ClientGoneError())
+    if (this.#budget !== undefined) this.#hold ??= this.#budget.hold()
     return new Promise((resolve, reject) => {
       const cleanup = (): void => {
         req.off('data', onData)
@@ -146,6 +145,57 @@ export class BodyReader {
       // A stream paused by an earlier partial read does not resume on a new 'data' listener.
       req.resume()
     })
+  }
+
+  /**
+   * Reads the rest of the body at once, when it has all arrived already: a body that came
+   * in the same reads as its headers is, once they are parsed (after-parse.ts). No listener, timer
+   * or promise, and the whole body is taken, whatever a partial read would have asked
+   * for (it is in memory already). Returns `false`, having read nothing, when the body is
+   * still arriving (`read` then waits for it); throws what `read` would reject with. Its
+   * bytes pass the pending-bytes budget's check (a body that arrived whole is refused
+   * where one arriving would have been) but are not held: none are still on the wire.
+   */
+  readBuffered(): boolean {
+    const req = this.#req
+    this.#check()
+    if (this.#ended) return true
+    if (!req.complete || req.destroyed || req.readableFlowing === true) return false
+    let chunk: Buffer | null
+    let length = this.#length
+    while ((chunk = req.read() as Buffer | null) !== null) {
+      length += chunk.length
+      this.#chunks.push(chunk)
+    }
+    try {
+      if (length > this.#limit) throw new PayloadTooLargeError(this.#limit)
+      const added = length - this.#length
+      // A body partly read before (a binary header) holds its first bytes: the rest is
+      // taken on top of them, as it would have been arriving.
+      if (this.#hold !== undefined) this.#hold.take(added)
+      else this.#budget?.pass(added)
+    } catch (error) {
+      this.#chunks.length = 0
+      this.#hold?.release()
+      throw error
+    }
+    this.#length = length
+    this.#ended = true
+    this.#hold?.release()
+    return true
+  }
+
+  /** The checks made once, before the first byte is read. */
+  #check(): void {
+    if (this.#checked) return
+    this.#checked = true
+    const req = this.#req
+    const encoding = req.headers['content-encoding']
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      throw new UnsupportedMediaTypeError(`Content-Encoding '${encoding}'`)
+    }
+    const declared = req.headers['content-length']
+    if (declared !== undefined && Number(declared) > this.#limit) throw new PayloadTooLargeError(this.#limit)
   }
 
   /**

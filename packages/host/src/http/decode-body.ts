@@ -34,22 +34,14 @@ export function decodeInferRequest(
 }
 
 /**
- * The body size (bytes) from which json-numbers.ts parses a JSON body: below it,
- * `TextDecoder` + `JSON.parse` cost as little or less (a one-row body of a few hundred
- * numbers: V8's parser is native and the number reader's own set-up, `isUtf8` and its
- * JIT-compiled loop, is not paid back). bench/scripts/json-crossover.mjs measures both per
- * body size: they cross between about 2 KiB (even) and 4 KiB (the number reader some 1.8×
- * faster), and the gap grows with the body (2× at 120 KiB).
- */
-export const FAST_JSON_MIN_BYTES = 3072
-
-/**
- * A JSON body's value: small bodies through the standard path, larger ones through
- * json-numbers.ts (arrays of numbers as `Float64Array`s), or the standard path (and its
- * errors) when that gives up.
+ * A JSON body's value: through json-numbers.ts (arrays of numbers as `Float64Array`s), or
+ * the standard path (`TextDecoder` + `JSON.parse`, and its errors) when that gives up.
+ * Whatever the body's size: the number reader makes no string of the body and no boxed
+ * number per element, and takes the request's short strings from its table, so it is the
+ * cheaper one from a single row up (bench/scripts/json-crossover.mjs measures both per
+ * body size; a single-row body of the demo model, 2 KB: about 5.4 µs against 13.5).
  */
 export function parseJsonBody(body: Buffer): unknown {
-  if (body.length < FAST_JSON_MIN_BYTES) return parseJson(body)
   const value = parseJsonNumbers(body)
   return value === NOT_PARSED ? parseJson(body) : value
 }

@@ -26,6 +26,7 @@ import type { CloseOptions } from '../lifecycle.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { BINARY_CONTENT_TYPE, declaredRows, HEADER_LENGTH_HEADER, headerLengthOf, readBinaryHeader } from './binary.js'
 import type { BinaryBody } from './binary.js'
+import { afterParse } from './after-parse.js'
 import { BodyReader, ClientGoneError } from './body.js'
 import { decodeInferRequest } from './decode-body.js'
 import type { DecodeLimits } from '../protocol/decode.js'
@@ -93,11 +94,26 @@ interface Exchange {
   closed: (() => void) | undefined
 }
 
+/** The content type of every JSON answer. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * The largest response body written in the same write as its head (one string or one
+ * buffer, joined from its pieces); larger ones are written piece by piece under `cork`,
+ * so their data is not copied once more. A single-row answer is a few hundred bytes.
+ */
+const ONE_WRITE_MAX_BYTES = 16 * 1024
+
 const GET = ['GET', 'HEAD'] as const
 const POST = ['POST'] as const
 
 /** Per-model routes after `/v2/models/{name}[/versions/{version}]`. */
 const MODEL_ACTIONS: ReadonlySet<string> = new Set(['metadata', 'ready', 'infer', 'config', 'stats'])
+
+/** A path segment with its percent-escapes decoded (most have none: returned as it is). */
+function decodePathPart(part: string): string {
+  return part.includes('%') ? decodeURIComponent(part) : part
+}
 
 class Handler {
   readonly served: ServedModels
@@ -225,13 +241,13 @@ class Handler {
     let name: string
     let version: string | undefined
     try {
-      name = decodeURIComponent(parts[3] ?? '')
-      version = parts[4] === 'versions' ? decodeURIComponent(parts[5] ?? '') : undefined
+      name = decodePathPart(parts[3] ?? '')
+      version = parts[4] === 'versions' ? decodePathPart(parts[5] ?? '') : undefined
     } catch {
       throw new RouteNotFoundError(path)
     }
-    const rest = parts.slice(version === undefined ? 4 : 6)
-    const action = rest.length === 0 ? 'metadata' : rest.length === 1 ? rest[0] : undefined
+    const after = version === undefined ? 4 : 6
+    const action = parts.length === after ? 'metadata' : parts.length === after + 1 ? parts[after] : undefined
     if (name === '' || action === undefined || !MODEL_ACTIONS.has(action)) {
       throw new RouteNotFoundError(path)
     }
@@ -305,8 +321,12 @@ class Handler {
       // Refuse what the queue cannot take before reading the body: under overload the
       // body's parse is the expensive part, not the refusal.
       const door = this.served.door(served)
-      reader = new BodyReader(req, this.options.maxBodyBytes, this.served.pendingBodyBytes.hold())
+      reader = new BodyReader(req, this.options.maxBodyBytes, this.served.pendingBodyBytes)
       const reading = { leftMs: this.options.bodyTimeoutMs }
+      // This runs inside Node's 'request' event, before its parser has pushed the body
+      // that came with the headers; after the round's parse, such a body is complete and
+      // is read at once (BodyReader.readBuffered), with no timer, listener or promise.
+      await afterParse()
       const headerField = req.headers[HEADER_LENGTH_HEADER]
       // A binary request's JSON header is read (and awaited) first; a JSON body's rows are
       // counted from its length at once, without a promise.
@@ -318,7 +338,8 @@ class Handler {
       // Admitted during a draining close, it is served (it arrived before); a forced one cuts it short.
       if (controller.signal.aborted) throw controller.signal.reason
 
-      await this.#read(reader, Infinity, reading)
+      const arriving = this.#read(reader, Infinity, reading)
+      if (arriving !== undefined) await arriving
       if (controller.signal.aborted) throw controller.signal.reason
       const headerLength = headerLengthOf(headerField, reader.length)
       const body = reader.bytes(headerLength)
@@ -345,7 +366,7 @@ class Handler {
         admitted.leave()
       }
       const response = encodeInferResponse(entry.name, entry.version, request.id, request.outputs, results)
-      if (response.kind === 'json') this.#send(req, res, 200, response.pieces)
+      if (response.kind === 'json') this.#sendInferJson(req, res, response.pieces)
       else this.#sendBinary(req, res, response.body)
     } catch (error) {
       const code = errorCodeOf(error)
@@ -385,7 +406,8 @@ class Handler {
     // The raw form (no JSON header) is one row.
     if (headerLength === 0) return { rows: 1, header: undefined }
     if (headerLength > MAX_DOOR_HEADER_BYTES) return fromLength
-    await this.#read(reader, headerLength, reading)
+    const arriving = this.#read(reader, headerLength, reading)
+    if (arriving !== undefined) await arriving
     // A body shorter than its header is refused by the decode, with the lengths.
     if (reader.length < headerLength) return { rows: 1, header: undefined }
     const header = readBinaryHeader(reader.bytes(headerLength), headerLength)
@@ -420,11 +442,18 @@ class Handler {
   }
 
   /**
-   * Reads the body up to `upTo` bytes within what is left of `bodyTimeoutMs` in
-   * `reading` (time spent waiting at the door between two reads does not count: the
-   * server was not reading then); a shutdown ends the read at once.
+   * Reads the body up to `upTo` bytes: at once (`undefined`) when all of it has arrived
+   * already, else within what is left of `bodyTimeoutMs` in `reading` (time spent waiting
+   * at the door between two reads does not count: the server was not reading then); a
+   * shutdown ends the read at once.
    */
-  async #read(reader: BodyReader, upTo: number, reading: { leftMs: number }): Promise<void> {
+  #read(reader: BodyReader, upTo: number, reading: { leftMs: number }): Promise<void> | undefined {
+    if (reader.readBuffered()) return undefined
+    return this.#readArriving(reader, upTo, reading)
+  }
+
+  /** `#read` of a body still arriving: a timer for the body timeout, the reader registered for a shutdown. */
+  async #readArriving(reader: BodyReader, upTo: number, reading: { leftMs: number }): Promise<void> {
     const timeoutMs = this.options.bodyTimeoutMs
     const started = performance.now()
     const timer = setTimeout(() => reader.abort(new RequestTimeoutError(timeoutMs)), Math.max(0, reading.leftMs))
@@ -438,22 +467,54 @@ class Handler {
     }
   }
 
-  /** A 200 carrying binary tensor data: the header's length in its own header, the chunks written without joining. */
+  /** A 200 carrying binary tensor data: the header's length in its own header; a small body in one write. */
   #sendBinary(req: IncomingMessage, res: ServerResponse, body: BinaryBody): void {
     if (res.headersSent || res.destroyed) return
-    res.statusCode = 200
-    res.setHeader('content-type', BINARY_CONTENT_TYPE)
-    res.setHeader(HEADER_LENGTH_HEADER, body.headerLength)
-    res.setHeader('content-length', body.totalLength)
-    if (this.closing) res.setHeader('connection', 'close')
+    const headers = [
+      'content-type',
+      BINARY_CONTENT_TYPE,
+      HEADER_LENGTH_HEADER,
+      String(body.headerLength),
+      'content-length',
+      String(body.totalLength),
+    ]
+    if (this.closing) headers.push('connection', 'close')
+    res.writeHead(200, headers)
     if (req.method === 'HEAD') {
       res.end()
+      return
+    }
+    // A small body is one chunk already (binary.ts `binaryBody`).
+    if (body.chunks.length === 1) {
+      res.end(body.chunks[0])
       return
     }
     res.cork()
     for (const chunk of body.chunks) res.write(chunk)
     res.end()
     res.uncork()
+  }
+
+  /**
+   * An inference request's 200 in JSON. Its headers go in one `writeHead` (a flat list:
+   * no header object is built), and a small body goes in the same write as them (one
+   * string joined from its pieces: `end` sends the head and a string body together); a
+   * large one is written piece by piece (a data piece is never copied into a larger string).
+   */
+  #sendInferJson(req: IncomingMessage, res: ServerResponse, pieces: readonly string[]): void {
+    if (this.closing || bodyUnread(req)) return this.#send(req, res, 200, pieces)
+    if (res.headersSent || res.destroyed) return
+    let length = 0
+    for (const piece of pieces) length += Buffer.byteLength(piece)
+    res.writeHead(200, ['content-type', JSON_CONTENT_TYPE, 'content-length', String(length)])
+    if (req.method === 'HEAD') res.end()
+    else if (length <= ONE_WRITE_MAX_BYTES) res.end(pieces.length === 1 ? pieces[0] : pieces.join(''))
+    else {
+      res.cork()
+      for (const piece of pieces) res.write(piece)
+      res.end()
+      res.uncork()
+    }
   }
 
   #sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
@@ -465,7 +526,7 @@ class Handler {
     res: ServerResponse,
     status: number,
     body: string | readonly string[],
-    contentType = 'application/json; charset=utf-8',
+    contentType = JSON_CONTENT_TYPE,
     headers?: Record<string, string>,
   ): void {
     if (res.headersSent || res.destroyed) return

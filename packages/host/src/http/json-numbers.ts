@@ -145,12 +145,33 @@ function readWord<T>(word: string, value: T): T {
 }
 
 /**
+ * Short ASCII strings already made, by a hash of their bytes: a request's keys (`inputs`,
+ * `name`, `shape`, `datatype`, `data`), its input names and datatypes are the same from one
+ * body to the next, and taking them from here costs a loop over their bytes instead of a
+ * string made in C++ (`toString`) for each. A fixed table: a slot holds the last string
+ * that hashed to it, so what the cache holds is bounded whatever the bodies send.
+ */
+const INTERNED_SLOTS = 256
+const INTERNED_MAX_LENGTH = 32
+const interned: (string | undefined)[] = new Array<string | undefined>(INTERNED_SLOTS).fill(undefined)
+
+/** The string in `slot` when it is exactly the ASCII bytes `start` to `end`; else undefined. */
+function internedAt(slot: number, start: number, end: number): string | undefined {
+  const known = interned[slot]
+  if (known === undefined || known.length !== end - start) return undefined
+  for (let k = 0; k < known.length; k++) if (known.charCodeAt(k) !== bytes[start + k]) return undefined
+  return known
+}
+
+/**
  * A string from its opening quote. The body is valid UTF-8, so the bytes between two
  * ASCII quotes decode on their own; escapes are left to JSON.parse of the token.
  */
 function readString(): string {
   const start = pos
   let escaped = false
+  let ascii = true
+  let hash = 0
   let i = pos + 1
   for (;;) {
     const c = bytes[i]
@@ -162,15 +183,25 @@ function readString(): string {
     }
     // Also the end of the body (undefined).
     if (!(c >= SPACE)) throw GIVE_UP
+    if (c >= 0x80) ascii = false
+    hash = (Math.imul(hash, 31) + c) | 0
     i++
   }
   pos = i + 1
-  if (!escaped) return bytes.toString('utf8', start + 1, i)
-  try {
-    return JSON.parse(bytes.toString('utf8', start, i + 1)) as string
-  } catch {
-    throw GIVE_UP
+  if (escaped) {
+    try {
+      return JSON.parse(bytes.toString('utf8', start, i + 1)) as string
+    } catch {
+      throw GIVE_UP
+    }
   }
+  if (!ascii || i - start - 1 > INTERNED_MAX_LENGTH) return bytes.toString('utf8', start + 1, i)
+  const slot = hash & (INTERNED_SLOTS - 1)
+  const known = internedAt(slot, start + 1, i)
+  if (known !== undefined) return known
+  const made = bytes.toString('latin1', start + 1, i)
+  interned[slot] = made
+  return made
 }
 
 function readObject(depth: number): Record<string, unknown> {

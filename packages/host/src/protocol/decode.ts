@@ -37,7 +37,6 @@
 import type { BlockInput, PoolMetadata, RowInput, TensorData, TensorInfo, TypedArray } from '../types.js'
 import { readBytesElements, typedArrayOver } from './tensor-bytes.js'
 import { datatypeInfo, isProtocolDatatype, protocolDatatype } from './datatypes.js'
-import type { NumericType } from './datatypes.js'
 import { MalformedBinaryError } from './errors.js'
 import { invalidInput } from './invalid-input.js'
 
@@ -215,7 +214,7 @@ function decodeJsonRequest(
   if (!isArray(inputs) || inputs.length === 0) {
     throw invalidInput(`'inputs' must be a non-empty array, got ${describe(inputs)}`)
   }
-  const modelInputs = new Map(metadata.inputs.map((info) => [info.name, info]))
+  const modelInputs = modelInputsOf(metadata)
   if (inputs.length > modelInputs.size) {
     throw invalidInput(`The model has ${modelInputs.size} input(s), the request has ${inputs.length}`)
   }
@@ -233,6 +232,18 @@ function decodeJsonRequest(
   }
   tail?.finish()
   return new DecodedRequest(id, decoded, outputs, timeoutMs, priorityLevel)
+}
+
+/** The model's inputs by name, made once per metadata (not per request). */
+const inputsByMetadata = new WeakMap<PoolMetadata, ReadonlyMap<string, TensorInfo>>()
+
+function modelInputsOf(metadata: PoolMetadata): ReadonlyMap<string, TensorInfo> {
+  let inputs = inputsByMetadata.get(metadata)
+  if (inputs === undefined) {
+    inputs = new Map(metadata.inputs.map((info) => [info.name, info]))
+    inputsByMetadata.set(metadata, inputs)
+  }
+  return inputs
 }
 
 /**
@@ -265,9 +276,23 @@ function booleanParameter(value: unknown, what: string): boolean {
   return value
 }
 
-function decodeRequestedOutputs(requested: unknown, metadata: PoolMetadata, binaryByDefault: boolean): RequestedOutput[] {
+/** Every output of the model, as JSON and as binary: what a request that names none gets, made once per metadata. */
+const allOutputsByMetadata = new WeakMap<PoolMetadata, { json: readonly RequestedOutput[]; binary: readonly RequestedOutput[] }>()
+
+function decodeRequestedOutputs(requested: unknown, metadata: PoolMetadata, binaryByDefault: boolean): readonly RequestedOutput[] {
+  if (requested === undefined) {
+    let every = allOutputsByMetadata.get(metadata)
+    if (every === undefined) {
+      const names = metadata.outputs.map((info) => info.name)
+      every = {
+        json: Object.freeze(names.map((name) => Object.freeze({ name, binary: false }))),
+        binary: Object.freeze(names.map((name) => Object.freeze({ name, binary: true }))),
+      }
+      allOutputsByMetadata.set(metadata, every)
+    }
+    return binaryByDefault ? every.binary : every.json
+  }
   const all = metadata.outputs.map((info) => info.name)
-  if (requested === undefined) return all.map((name) => ({ name, binary: binaryByDefault }))
   if (!isArray(requested)) throw invalidInput(`'outputs' must be an array, got ${describe(requested)}`)
   if (requested.length > all.length) {
     throw invalidInput(`The model has ${all.length} output(s), the request asks for ${requested.length}`)
@@ -367,8 +392,11 @@ function checkShape(name: string, shape: unknown): number[] {
       throw invalidInput(`Input "${name}": shape[${axis}] must be a positive integer, got ${describe(dim)}`, { input: name })
     }
   }
-  // A plain array even when the body gave a Float64Array: rows' dims are `number[]`.
-  return Array.from(shape as ArrayLike<number>)
+  // A plain array even when the body gave a Float64Array: rows' dims are `number[]`. A
+  // loop, not `Array.from`, which goes through the typed array's iterator.
+  const dims = new Array<number>(shape.length)
+  for (let axis = 0; axis < shape.length; axis++) dims[axis] = shape[axis] as number
+  return dims
 }
 
 /** An input's binary data: a typed array over the body's bytes, or its BYTES elements as strings. */
@@ -431,13 +459,19 @@ function jsonTensor(info: TensorInfo, dims: readonly number[], total: number, da
     })
   }
   // The element count is now known to be real (checkNested counted every leaf level).
-  const { out, read, expects } =
-    info.type === 'string'
-      ? { out: new Array<string>(total), read: readString, expects: 'a string' }
-      : (() => {
-          const numeric = datatypeInfo(info.type as NumericType)
-          return { out: new numeric.create(total), read: numeric.read as Reader, expects: numeric.expects }
-        })()
+  let out: TensorData
+  let read: Reader
+  let expects: string
+  if (info.type === 'string') {
+    out = new Array<string>(total)
+    read = readString
+    expects = 'a string'
+  } else {
+    const numeric = datatypeInfo(info.type)
+    out = new numeric.create(total)
+    read = numeric.read as Reader
+    expects = numeric.expects
+  }
   if (!nested && data instanceof Float64Array && (out instanceof Float32Array || out instanceof Float64Array)) {
     // The fast parser's numbers: converted by one `set` (a Float32Array store rounds as
     // `Math.fround` does), then checked for what the datatype cannot hold (1e39 in FP32,

@@ -50,26 +50,64 @@ export class PendingBodyBytes {
     return this.#refused
   }
 
-  /** A new, empty hold for one request (or one gRPC message). */
+  /**
+   * A new, empty hold for one request (or one gRPC message): an instance of a class, not
+   * an object literal with a getter and two closures, since one is made per request on the
+   * host thread.
+   */
   hold(): PendingBodyHold {
-    let mine = 0
-    return {
-      get bytes() {
-        return mine
-      },
-      take: (bytes) => {
-        if (mine + bytes > this.limit) throw new PayloadTooLargeError(this.limit)
-        if (this.#held + bytes > this.limit) {
-          this.#refused++
-          throw new PendingBodyBytesFullError(this.limit)
-        }
-        this.#held += bytes
-        mine += bytes
-      },
-      release: () => {
-        this.#held -= mine
-        mine = 0
-      },
+    return new Hold(this)
+  }
+
+  /**
+   * Checks a body that arrived whole before it was read (HTTP's already-buffered body):
+   * held and given back at once, so it is refused exactly as `take` would refuse it and
+   * otherwise leaves the budget as it was, with no hold made.
+   */
+  pass(bytes: number): void {
+    this.reserve(0, bytes)
+    this.#held -= bytes
+  }
+
+  /**
+   * Takes `bytes` for a request that holds `mine` already; throws (taking nothing) as
+   * `PendingBodyHold.take` says. Also called by this module's holds.
+   */
+  reserve(mine: number, bytes: number): void {
+    if (mine + bytes > this.limit) throw new PayloadTooLargeError(this.limit)
+    if (this.#held + bytes > this.limit) {
+      this.#refused++
+      throw new PendingBodyBytesFullError(this.limit)
     }
+    this.#held += bytes
+  }
+
+  /** Gives back `bytes` a request held (a hold's `release`). */
+  giveBack(bytes: number): void {
+    this.#held -= bytes
+  }
+}
+
+/** One request's share of a `PendingBodyBytes` budget. */
+class Hold implements PendingBodyHold {
+  readonly #budget: PendingBodyBytes
+  #mine = 0
+
+  constructor(budget: PendingBodyBytes) {
+    this.#budget = budget
+  }
+
+  get bytes(): number {
+    return this.#mine
+  }
+
+  take(bytes: number): void {
+    this.#budget.reserve(this.#mine, bytes)
+    this.#mine += bytes
+  }
+
+  release(): void {
+    this.#budget.giveBack(this.#mine)
+    this.#mine = 0
   }
 }
