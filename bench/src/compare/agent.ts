@@ -9,6 +9,7 @@
  * rows are typed arrays). The pool opens on the first pool request and stays open for
  * the run; the agent ends when its parent goes away.
  */
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Pool, RowInput } from '@inferpool/host'
@@ -29,6 +30,17 @@ if (root === undefined) throw new Error('usage: node agent.js <checkout root>')
 const host = (await import(pathToFileURL(join(root, 'packages', 'host', 'dist', 'index.js')).href)) as { createPool: CreatePool }
 const core = (await import(pathToFileURL(join(root, 'packages', 'core', 'dist', 'index.js')).href)) as {
   DynamicBatcher: DynamicBatcherClass
+}
+
+/** This process's child processes (Linux: every thread's `children` list). */
+function childProcessCount(): number {
+  const task = `/proc/${process.pid}/task`
+  let count = 0
+  for (const tid of readdirSync(task))
+    count += readFileSync(`${task}/${tid}/children`, 'utf8')
+      .split(' ')
+      .filter((pid) => pid.trim() !== '').length
+  return count
 }
 
 /** The open pools, by isolation ('thread': createPool's default). */
@@ -54,6 +66,10 @@ async function answer(request: AgentRequest): Promise<Record<string, number>> {
     pools.set(isolation, pool)
   }
   const open = await pool
+  if (isolation === 'process' && childProcessCount() === 0) {
+    // A version before process replicas ignores the option and runs threads: its figures would pass for process mode.
+    throw new Error('this version has no process replicas (createPool ran isolation: process on threads)')
+  }
   const { rows } = request
   let next = 0
   const result = await runClosedLoop({
