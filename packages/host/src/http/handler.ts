@@ -366,7 +366,7 @@ class Handler {
         admitted.leave()
       }
       const response = encodeInferResponse(entry.name, entry.version, request.id, request.outputs, results)
-      if (response.kind === 'json') this.#sendInferJson(req, res, response.pieces)
+      if (response.kind === 'json') this.#send(req, res, 200, response.pieces)
       else this.#sendBinary(req, res, response.body)
     } catch (error) {
       const code = errorCodeOf(error)
@@ -495,28 +495,6 @@ class Handler {
     res.uncork()
   }
 
-  /**
-   * An inference request's 200 in JSON. Its headers go in one `writeHead` (a flat list:
-   * no header object is built), and a small body goes in the same write as them (one
-   * string joined from its pieces: `end` sends the head and a string body together); a
-   * large one is written piece by piece (a data piece is never copied into a larger string).
-   */
-  #sendInferJson(req: IncomingMessage, res: ServerResponse, pieces: readonly string[]): void {
-    if (this.closing || bodyUnread(req)) return this.#send(req, res, 200, pieces)
-    if (res.headersSent || res.destroyed) return
-    let length = 0
-    for (const piece of pieces) length += Buffer.byteLength(piece)
-    res.writeHead(200, ['content-type', JSON_CONTENT_TYPE, 'content-length', String(length)])
-    if (req.method === 'HEAD') res.end()
-    else if (length <= ONE_WRITE_MAX_BYTES) res.end(pieces.length === 1 ? pieces[0] : pieces.join(''))
-    else {
-      res.cork()
-      for (const piece of pieces) res.write(piece)
-      res.end()
-      res.uncork()
-    }
-  }
-
   #sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
     this.#send(req, res, status, JSON.stringify(body))
   }
@@ -530,31 +508,39 @@ class Handler {
     headers?: Record<string, string>,
   ): void {
     if (res.headersSent || res.destroyed) return
-    res.statusCode = status
-    res.setHeader('content-type', contentType)
     let length = 0
     if (typeof body === 'string') length = Buffer.byteLength(body)
     else for (const piece of body) length += Buffer.byteLength(piece)
-    res.setHeader('content-length', length)
-    if (headers !== undefined) for (const [key, value] of Object.entries(headers)) res.setHeader(key, value)
-    if (bodyUnread(req)) {
-      // Answered before the body was read (a refusal, a timeout, a shutdown): make sure
-      // the answer reaches the client (linger.ts).
-      const stalled = this.#errorCodes.get(res) === RequestTimeoutError.code
-      lingerOnUnreadBody(req, res, {
-        maxBytes: this.options.maxBodyBytes,
-        lingerMs: this.options.lingerMs,
-        close: this.closing || stalled,
-      })
-    } else if (this.closing) {
-      // While closing, keep-alive connections are closed after their answer so the
-      // server's close() can finish.
-      res.setHeader('connection', 'close')
+    const unread = bodyUnread(req)
+    if (headers === undefined && !unread && !this.closing) {
+      // The usual answer: its headers in one `writeHead` of a flat list (no header object is built).
+      res.writeHead(status, ['content-type', contentType, 'content-length', String(length)])
+    } else {
+      res.statusCode = status
+      res.setHeader('content-type', contentType)
+      res.setHeader('content-length', length)
+      if (headers !== undefined) for (const [key, value] of Object.entries(headers)) res.setHeader(key, value)
+      if (unread) {
+        // Answered before the body was read (a refusal, a timeout, a shutdown): make sure
+        // the answer reaches the client (linger.ts).
+        const stalled = this.#errorCodes.get(res) === RequestTimeoutError.code
+        lingerOnUnreadBody(req, res, {
+          maxBytes: this.options.maxBodyBytes,
+          lingerMs: this.options.lingerMs,
+          close: this.closing || stalled,
+        })
+      } else if (this.closing) {
+        // While closing, keep-alive connections are closed after their answer so the
+        // server's close() can finish.
+        res.setHeader('connection', 'close')
+      }
     }
     if (req.method === 'HEAD') res.end()
     else if (typeof body === 'string') res.end(body)
+    // A small body goes in the same write as the head (`end` sends a string body with it).
+    else if (length <= ONE_WRITE_MAX_BYTES) res.end(body.length === 1 ? body[0] : body.join(''))
     else {
-      // One write per piece, sent together (a data piece is never copied into a larger string).
+      // One write per piece, sent together (a large data piece is never copied into a larger string).
       res.cork()
       for (const piece of body) res.write(piece)
       res.end()

@@ -66,7 +66,7 @@ export class PendingBodyBytes {
    */
   pass(bytes: number): void {
     this.reserve(0, bytes)
-    this.#held -= bytes
+    this.giveBack(bytes)
   }
 
   /**
