@@ -70,8 +70,8 @@ class SizeWindow {
 
 /**
  * The `q` quantile (0..1) of a ring's samples, the lower of the two around it (0 when
- * empty): of a few samples, not their slowest (one host stall among four hand-offs is
- * not their p90).
+ * empty; `q` 0.5 is the median, the lower middle one): of a few samples, not their
+ * slowest (one host stall among four hand-offs is not their p90).
  */
 function quantile(samples: readonly number[], q: number): number {
   if (samples.length === 0) return 0
@@ -85,13 +85,6 @@ function quantile(samples: readonly number[], q: number): number {
  * request as hopeless until `driftWindow` runs go by, and with none starting, none would.
  */
 const MAX_DRIFT = 2
-
-/** Median of a ring's samples (0 when empty): the lower middle one. */
-function median(samples: readonly number[]): number {
-  if (samples.length === 0) return 0
-  const sorted = samples.slice().sort((a, b) => a - b)
-  return sorted[(sorted.length - 1) >> 1]
-}
 
 /** Fills a table by size from per-size figures (NaN where a size has none), as `LatencyModel` describes. */
 function fillTable(p: Float64Array, typical: Float64Array, largest: number): Float64Array {
@@ -278,7 +271,7 @@ export class LatencyModel {
     this.perRow = 0
     this.highPerRow = 0
     this.midPerRow = 0
-    this.overhead = median(this.overheads)
+    this.overhead = quantile(this.overheads, 0.5)
     this.overheadHigh = quantile(this.overheads, 0.9)
     this.drift = 1
     if (largest === 0) return
