@@ -5,6 +5,7 @@ export {
   writeTensorTask,
   writeResult,
   ReusedBuffers,
+  uninitializedArrayBuffer,
   transferFilePath,
   TRANSFER_FILE_DIR,
 } from './process-wire.js'

@@ -133,21 +133,18 @@ export interface TensorPieces {
   readonly byteLength: number
 }
 
-/** A tensor message's head: `[name, type, dims]` per tensor, then the task's or the result's facts. */
-type TensorHead =
-  | { k: 'task'; batchId: number; rows: number; t: Array<[string, WireTensorType, readonly number[]]> }
-  | {
-      k: 'result'
-      threadId: number
-      busyMs: number
-      timing?: RunTiming
-      t: Array<[string, WireTensorType, readonly number[]]>
-    }
+/** A tensor message's facts: the task's or the result's. */
+type TensorFacts = { k: 'task'; batchId: number; rows: number } | { k: 'result'; threadId: number; busyMs: number; timing?: RunTiming }
+
+/** A tensor message's head: its facts, and `[name, type, dims]` per tensor. */
+type TensorHead = TensorFacts & { t: Array<[string, WireTensorType, readonly number[]]> }
 
 /** The first byte of a tensor message's head (`{`); v8's serializer starts with 0xFF. */
 const TENSOR_HEAD = 0x7b
 
-function writeTensorMessage(fd: number, head: TensorHead, tensors: readonly TensorPieces[]): TransferLayout {
+function writeTensorMessage(fd: number, facts: TensorFacts, tensors: readonly TensorPieces[]): TransferLayout {
+  const t = tensors.map((tensor): [string, WireTensorType, readonly number[]] => [tensor.name, tensor.type, tensor.dims])
+  const head: TensorHead = { ...facts, t }
   const bytes = Buffer.from(JSON.stringify(head))
   const parts: ArrayBufferView[] = [bytes]
   const lengths = new Array<number>(tensors.length)
@@ -169,8 +166,7 @@ function writeTensorMessage(fd: number, head: TensorHead, tensors: readonly Tens
  * {@link RunTask} whose payload is a {@link TensorBatch}.
  */
 export function writeTensorTask(fd: number, batchId: number, rows: number, inputs: readonly TensorPieces[]): TransferLayout {
-  const t = inputs.map((input): [string, WireTensorType, readonly number[]] => [input.name, input.type, input.dims])
-  return writeTensorMessage(fd, { k: 'task', batchId, rows, t }, inputs)
+  return writeTensorMessage(fd, { k: 'task', batchId, rows }, inputs)
 }
 
 /** A plain ArrayBuffer (not shared, not a subclass). */
@@ -206,17 +202,15 @@ export function writeResult(fd: number, result: TaskResult, transfer: readonly A
   }
   const { outputs, timing } = result.value
   const names = Object.keys(outputs)
-  const t = new Array<[string, WireTensorType, readonly number[]]>(names.length)
   const tensors = new Array<TensorPieces>(names.length)
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string
     const { type, dims, buffer } = outputs[name] as WireTensor
-    t[i] = [name, type, dims]
     tensors[i] = { name, type, dims, pieces: [new Uint8Array(buffer)], byteLength: buffer.byteLength }
   }
-  const head: TensorHead = { k: 'result', threadId: result.threadId, busyMs: result.busyMs, t }
-  if (timing !== undefined) head.timing = { runStartMs: timing.runStartMs, runEndMs: timing.runEndMs }
-  return writeTensorMessage(fd, head, tensors)
+  const facts: TensorFacts = { k: 'result', threadId: result.threadId, busyMs: result.busyMs }
+  if (timing !== undefined) facts.timing = { runStartMs: timing.runStartMs, runEndMs: timing.runEndMs }
+  return writeTensorMessage(fd, facts, tensors)
 }
 
 /**
@@ -236,14 +230,21 @@ export class ReusedBuffers {
   take(index: number, length: number): ArrayBuffer {
     const kept = this.#buffers[index]
     if (kept !== undefined && kept.byteLength === length) return kept
-    const fresh = uninitialized(length)
+    const fresh = uninitializedArrayBuffer(length)
     this.#buffers[index] = fresh
     return fresh
   }
 }
 
-/** A fresh ArrayBuffer of its own (never the Buffer pool's), not zero-filled: the read overwrites it whole. */
-function uninitialized(length: number): ArrayBuffer {
+/**
+ * A fresh ArrayBuffer of exactly `length` bytes, not zero-filled, for a caller that
+ * overwrites it whole (a read, a batch's packing). Its own allocation, never a view over
+ * Node's shared Buffer slab: a typed array may stay a view into it, and it can be
+ * transferred (a slab would be cloned instead). Skipping the zero fill of
+ * `new ArrayBuffer` saves a pass over the whole buffer
+ * (docs/runtime-facts.md#moving-data-between-threads-and-processes).
+ */
+export function uninitializedArrayBuffer(length: number): ArrayBuffer {
   return Buffer.allocUnsafeSlow(length).buffer as ArrayBuffer
 }
 
@@ -272,7 +273,7 @@ export function readTransferFile(fd: number, layout: TransferLayout, reuse?: Reu
   let offset = layout.head
   for (let i = 0; i < layout.buffers.length; i++) {
     const length = layout.buffers[i] as number
-    const buffer = reuse === undefined ? uninitialized(length) : reuse.take(i, length)
+    const buffer = reuse === undefined ? uninitializedArrayBuffer(length) : reuse.take(i, length)
     if (offset !== align8(offset)) parts.push(SCRATCH.subarray(0, align8(offset) - offset))
     if (length > 0) parts.push(new Uint8Array(buffer))
     buffers[i] = buffer

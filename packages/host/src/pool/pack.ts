@@ -8,7 +8,7 @@
  * Unpacking hands each caller views into the output buffers the replica sent back.
  */
 import { BatchSizeMismatchError } from '@inferpool/core'
-import { decodeStrings, encodeStrings } from '@inferpool/worker'
+import { decodeStrings, encodeStrings, uninitializedArrayBuffer } from '@inferpool/worker'
 import type { TensorBatch, TensorPieces, WireTensor } from '@inferpool/worker'
 import { InferenceError } from '../errors.js'
 import type { OutputTensor, RowOutput, StringData, TypedArray } from '../types.js'
@@ -23,17 +23,6 @@ export interface PackedBatch {
   batch: TensorBatch
   /** The buffers to transfer (one per input). */
   transfer: ArrayBuffer[]
-}
-
-/**
- * A fresh ArrayBuffer of exactly `bytes`, not zero-filled: every byte is written by
- * `packBatch` before it is sent. It is its own allocation (never Node's shared Buffer
- * slab, which would be cloned instead of transferred), and skipping the zero fill of
- * `new ArrayBuffer` saves a pass over the whole batch on the host thread
- * (docs/runtime-facts.md#moving-data-between-threads-and-processes).
- */
-function uninitialized(bytes: number): ArrayBuffer {
-  return Buffer.allocUnsafeSlow(bytes).buffer as ArrayBuffer
 }
 
 /** `value` as an element of a `ctor` array: 64-bit integer arrays take bigints only. */
@@ -88,7 +77,8 @@ function packInput(spec: InputSpec, index: number, rows: readonly PackedRow[], r
     return encodeStrings(strings)
   }
   const Ctor = spec.ctor
-  const buffer = uninitialized(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
+  // Every byte is written below before the batch is sent.
+  const buffer = uninitializedArrayBuffer(rowSize * batchRows * Ctor.BYTES_PER_ELEMENT)
   const view = new Ctor(buffer) as TypedArray
   const pad = spec.padding
   if (pad) {
