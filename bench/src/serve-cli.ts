@@ -56,11 +56,16 @@ export async function startServeCli(
 }
 
 /** SIGTERM (a draining shutdown), then SIGKILL if it has not exited within 40 s. */
-export async function stopServeCli(cli: ServeCli): Promise<void> {
-  if (cli.child.exitCode !== null || cli.child.signalCode !== null) return
-  const exited = once(cli.child, 'exit')
-  cli.child.kill('SIGTERM')
-  const timer = setTimeout(() => cli.child.kill('SIGKILL'), 40_000)
+export function stopServeCli(cli: ServeCli): Promise<void> {
+  return stopChild(cli.child, 40_000)
+}
+
+/** SIGTERM, then SIGKILL if `child` has not exited within `killAfterMs`; resolves once it has exited. */
+export async function stopChild(child: ChildProcess, killAfterMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, 'exit')
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
   await exited
   clearTimeout(timer)
 }

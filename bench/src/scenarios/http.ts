@@ -11,13 +11,13 @@
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
-import { once } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
 import { createRng, KSERVE_DATATYPE, randomArray, type ModelInfo } from '../model.js'
 import { benchRoot, distFile } from '../paths.js'
 import { join } from 'node:path'
+import { stopChild } from '../serve-cli.js'
 import type { ServerConfig, ServerMessage } from '../servers/protocol.js'
 import type { Window } from './direct.js'
 
@@ -158,13 +158,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 }
 
 /** SIGTERM, then SIGKILL after 10 s; resolves once the child has exited. */
-export async function stopServer(server: RunningServer): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return
-  const exited = once(server.child, 'exit')
-  server.child.kill('SIGTERM')
-  const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000)
-  await exited
-  clearTimeout(timer)
+export function stopServer(server: RunningServer): Promise<void> {
+  return stopChild(server.child, 10_000)
 }
 
 /** autocannon's closed loop: `connections` connections, one request outstanding on each. */
