@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { DeadlineExceededError, LatencyModel } from '@inferpool/core'
 import { createPool, resolvePoolOptions, serve } from '@inferpool/host'
-import type { InferpoolServer, Pool } from '@inferpool/host'
+import type { InferpoolServer, Pool, PoolOptions } from '@inferpool/host'
 import { grpc, grpcClient, rawBytes } from './grpc-helpers.js'
 import type { Message, TestClient } from './grpc-helpers.js'
 import { demoModel, demoRequest, demoRows, post } from './server-helpers.js'
@@ -30,13 +30,14 @@ function believing(ms: number): LatencyModel {
   return model
 }
 
-/** The demo model with deadline formation, believing a batch takes 10 s. */
-async function slowBelievingPool(): Promise<Pool> {
+/** The demo model with deadline formation, believing a batch takes 10 s (`more`: further pool options). */
+async function slowBelievingPool(more: Partial<PoolOptions> = {}): Promise<Pool> {
   const pool = await createPool({
     model: demoModel,
     replicas: 1,
     logger: quiet,
     batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+    ...more,
   })
   pools.push(pool)
   return pool
@@ -149,18 +150,12 @@ describe('gRPC deadline', () => {
  * Two priority levels: level 1 has a 5 s timeout, shorter than the believed 10 s run, so
  * its requests are refused at the door; level 2 (the default) has none.
  */
-async function levelsPool(): Promise<Pool> {
-  const pool = await createPool({
-    model: demoModel,
-    replicas: 1,
-    logger: quiet,
-    batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(10_000) },
+function levelsPool(): Promise<Pool> {
+  return slowBelievingPool({
     priorityLevels: 2,
     defaultPriorityLevel: 2,
     priorityQueuePolicy: { 1: { defaultTimeoutMicroseconds: 5_000_000 } },
   })
-  pools.push(pool)
-  return pool
 }
 
 describe("HTTP parameters.priority (Triton's schedule-policy extension: a level, 1 the highest)", () => {
