@@ -13,13 +13,12 @@ import type { PackedRow } from '../src/pool/pack.js'
 import { validateRow } from '../src/pool/validate-input.js'
 import type { WorkerDescription } from '@inferpool/worker'
 
+/** Each input's dims and bytes, by name. */
+type InputBytes = Record<string, { dims: readonly number[]; bytes: number[] }>
+
 /** The pieces of each input joined, as the transfer file holds them. */
-function joined(
-  rows: readonly PackedRow[],
-  shape: ModelShape,
-  batchRows?: number,
-): Record<string, { dims: readonly number[]; bytes: number[] }> {
-  const out: Record<string, { dims: readonly number[]; bytes: number[] }> = {}
+function joined(rows: readonly PackedRow[], shape: ModelShape, batchRows?: number): InputBytes {
+  const out: InputBytes = {}
   for (const input of pieceBatch(rows, shape, batchRows).inputs) {
     const bytes: number[] = []
     for (const piece of input.pieces) bytes.push(...new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength))
@@ -30,12 +29,8 @@ function joined(
 }
 
 /** The packed batch of thread mode, in the same form. */
-function packed(
-  rows: readonly PackedRow[],
-  shape: ModelShape,
-  batchRows?: number,
-): Record<string, { dims: readonly number[]; bytes: number[] }> {
-  const out: Record<string, { dims: readonly number[]; bytes: number[] }> = {}
+function packed(rows: readonly PackedRow[], shape: ModelShape, batchRows?: number): InputBytes {
+  const out: InputBytes = {}
   const { batch } = packBatch(rows, shape, batchRows)
   for (const name in batch.inputs)
     out[name] = { dims: batch.inputs[name].dims, bytes: Array.from(new Uint8Array(batch.inputs[name].buffer)) }
