@@ -60,14 +60,18 @@ describe('inferpool serve --processes 2', () => {
     const server = await startServe(['--port', '0', '--processes', '2', '--replicas', '1'])
     const [victim, survivor] = await childPids(server.pid)
     process.kill(victim, 'SIGKILL')
+    // Every scrape while the replacement comes up is one snapshot: the processes it
+    // counts as ready are the ones whose replicas it sums (one replica each).
+    const ready: Array<[processes: number | undefined, replicas: number | undefined]> = []
     const text = await poll(async () => {
       const scraped = await tryGet(`${server.url}/metrics`)
-      return scraped !== undefined &&
-        metric(scraped, 'inferpool_processes_ready', {}) === 2 &&
-        metric(scraped, 'inferpool_process_restarts_total', {}) === 1
+      if (scraped === undefined) return undefined
+      ready.push([metric(scraped, 'inferpool_processes_ready', {}), metric(scraped, 'inferpool_replicas_ready', { model: 'demo' })])
+      return metric(scraped, 'inferpool_processes_ready', {}) === 2 && metric(scraped, 'inferpool_process_restarts_total', {}) === 1
         ? scraped
         : undefined
-    })
+    }, 5)
+    expect(ready.filter(([processes, replicas]) => processes !== replicas)).toEqual([])
     expect(metric(text, 'inferpool_replicas_ready', { model: 'demo' })).toBe(2)
     const now = await childPids(server.pid)
     expect(now).toHaveLength(2)

@@ -257,9 +257,13 @@ class ClusterPrimary {
   async #aggregate(): Promise<string> {
     const id = this.#nextId++
     const serving = this.#slots.flatMap((slot) => (slot.ready && slot.worker !== undefined ? [slot.worker] : []))
+    // The primary's own gauges are read in this same tick (prom-client calls every
+    // metric's `collect` synchronously), so `inferpool_processes_ready` counts exactly the
+    // processes asked below. Read after the replies, a process that became ready while
+    // they came in was counted as ready while its replicas were missing from the sum.
+    const own = this.#registry.getMetricsAsJSON()
     const replies = await Promise.all(serving.map((worker) => this.#collect(worker, id)))
-    const own = await this.#registry.getMetricsAsJSON()
-    const all = [...replies.filter((r): r is MetricsJson => r !== undefined), own]
+    const all = [...replies.filter((r): r is MetricsJson => r !== undefined), await own]
     return AggregatorRegistry.aggregate(all).metrics()
   }
 
