@@ -43,11 +43,16 @@ export interface ClusterOptions {
   error(line: string): void
 }
 
-interface Slot {
+/**
+ * The place of one server process: a replacement takes the seat of the process that
+ * exited (its index, its count of failed replacements), as a replica's thread does in
+ * the pool (pool/threads/replicas.ts).
+ */
+interface Seat {
   readonly index: number
   worker: Worker | undefined
   ready: boolean
-  /** Consecutive replacements of this slot that exited before they were ready. */
+  /** Consecutive replacements of this seat that exited before they were ready. */
   failures: number
   respawn: NodeJS.Timeout | undefined
 }
@@ -67,7 +72,7 @@ export function runClusterPrimary(options: ClusterOptions): Promise<number> {
 
 class ClusterPrimary {
   readonly #options: ClusterOptions
-  readonly #slots: Slot[]
+  readonly #seats: Seat[]
   readonly #registry = new Registry()
   readonly #restarts: Counter
   #state: State = 'starting'
@@ -81,7 +86,7 @@ class ClusterPrimary {
 
   constructor(options: ClusterOptions) {
     this.#options = options
-    this.#slots = Array.from({ length: options.processes }, (_, index) => ({
+    this.#seats = Array.from({ length: options.processes }, (_, index) => ({
       index,
       worker: undefined,
       ready: false,
@@ -94,13 +99,13 @@ class ClusterPrimary {
       help: 'Server processes replaced after they exited (inferpool serve --processes).',
       registers,
     })
-    const slots = this.#slots
+    const seats = this.#seats
     new Gauge({
       name: 'inferpool_processes',
       help: 'Server processes configured (inferpool serve --processes).',
       registers,
       collect() {
-        this.set(slots.length)
+        this.set(seats.length)
       },
     })
     new Gauge({
@@ -108,7 +113,7 @@ class ClusterPrimary {
       help: 'Server processes whose models are loaded and that take connections now.',
       registers,
       collect() {
-        this.set(slots.filter((slot) => slot.ready).length)
+        this.set(seats.filter((seat) => seat.ready).length)
       },
     })
   }
@@ -122,47 +127,47 @@ class ClusterPrimary {
     }
     const done = new Promise<number>((resolve) => (this.#finish = resolve))
     for (const signal of SIGNALS) process.on(signal, this.#onSignal)
-    this.#options.log(`inferpool: starting ${this.#slots.length} server processes…`)
-    for (const slot of this.#slots) this.#fork(slot)
+    this.#options.log(`inferpool: starting ${this.#seats.length} server processes…`)
+    for (const seat of this.#seats) this.#fork(seat)
     return done.finally(async () => {
       for (const signal of SIGNALS) process.off(signal, this.#onSignal)
       await this.#models?.remove()
     })
   }
 
-  #fork(slot: Slot): void {
-    slot.respawn = undefined
-    const worker = cluster.fork({ ...this.#models?.env, INFERPOOL_PROCESS_INDEX: String(slot.index) })
-    slot.worker = worker
-    slot.ready = false
+  #fork(seat: Seat): void {
+    seat.respawn = undefined
+    const worker = cluster.fork({ ...this.#models?.env, INFERPOOL_PROCESS_INDEX: String(seat.index) })
+    seat.worker = worker
+    seat.ready = false
     this.#collecting.set(worker, new Map())
     worker.on('message', (message: unknown) => {
-      if (isOurs<ToPrimary>(message)) this.#onMessage(slot, worker, message)
+      if (isOurs<ToPrimary>(message)) this.#onMessage(seat, worker, message)
     })
     // Sending to a process that just died fails asynchronously; its 'exit' handles the rest.
     worker.on('error', () => {})
-    worker.once('exit', (code, signal) => this.#onExit(slot, worker, code, signal))
+    worker.once('exit', (code, signal) => this.#onExit(seat, worker, code, signal))
   }
 
   #send(worker: Worker, message: ToServer): void {
     if (worker.isConnected()) worker.send(message)
   }
 
-  #onMessage(slot: Slot, worker: Worker, message: ToPrimary): void {
+  #onMessage(seat: Seat, worker: Worker, message: ToPrimary): void {
     switch (message.type) {
       case 'inferpool:ready': {
-        if (slot.worker !== worker) return
-        slot.ready = true
-        slot.failures = 0
+        if (seat.worker !== worker) return
+        seat.ready = true
+        seat.failures = 0
         if (this.#state === 'stopping') {
           // It loaded after the drain began: it was told to shut down already (see #stop).
           return
         }
-        if (this.#state === 'starting' && this.#slots.every((s) => s.ready)) {
+        if (this.#state === 'starting' && this.#seats.every((s) => s.ready)) {
           this.#state = 'serving'
           const grpcPart = message.grpcAddress === undefined ? '' : ` and grpc://${message.grpcAddress}`
           this.#options.log(
-            `inferpool listening on ${message.url}${grpcPart} (${this.#slots.length} server processes share the port` +
+            `inferpool listening on ${message.url}${grpcPart} (${this.#seats.length} server processes share the port` +
               `${message.grpcAddress === undefined ? '' : 's'})`,
           )
           for (const line of message.banner) this.#options.log(line)
@@ -189,13 +194,13 @@ class ClusterPrimary {
     }
   }
 
-  #onExit(slot: Slot, worker: Worker, code: number | null, signal: string | null): void {
+  #onExit(seat: Seat, worker: Worker, code: number | null, signal: string | null): void {
     for (const settle of this.#collecting.get(worker)?.values() ?? []) settle(undefined)
     this.#collecting.delete(worker)
-    if (slot.worker !== worker) return
-    const wasReady = slot.ready
-    slot.worker = undefined
-    slot.ready = false
+    if (seat.worker !== worker) return
+    const wasReady = seat.ready
+    seat.worker = undefined
+    seat.ready = false
     const pid = worker.process.pid
 
     if (this.#state === 'stopping') {
@@ -209,20 +214,20 @@ class ClusterPrimary {
       return
     }
     this.#restarts.inc()
-    if (!wasReady) slot.failures++
-    const delay = restartDelayMs(slot.failures)
+    if (!wasReady) seat.failures++
+    const delay = restartDelayMs(seat.failures)
     this.#options.error(`inferpool: server process ${pid} ${describeExit(code, signal)}; starting a replacement in ${delay} ms`)
-    slot.respawn = setTimeout(() => this.#fork(slot), delay)
+    seat.respawn = setTimeout(() => this.#fork(seat), delay)
   }
 
   readonly #onSignal = (signal: NodeJS.Signals): void => {
     if (this.#state === 'stopping') {
       this.#options.error(`inferpool: ${signal} again, exiting now`)
-      for (const slot of this.#slots) slot.worker?.process.kill('SIGKILL')
+      for (const seat of this.#seats) seat.worker?.process.kill('SIGKILL')
       process.exit(1)
     }
     this.#options.log(
-      `inferpool: ${signal} received, draining ${this.#slots.length} server processes (up to ${this.#options.shutdownTimeoutMs} ms)`,
+      `inferpool: ${signal} received, draining ${this.#seats.length} server processes (up to ${this.#options.shutdownTimeoutMs} ms)`,
     )
     this.#stop(0)
   }
@@ -230,22 +235,22 @@ class ClusterPrimary {
   #stop(exitCode: number): void {
     this.#state = 'stopping'
     this.#exitCode = Math.max(this.#exitCode, exitCode)
-    for (const slot of this.#slots) {
-      clearTimeout(slot.respawn)
-      slot.respawn = undefined
+    for (const seat of this.#seats) {
+      clearTimeout(seat.respawn)
+      seat.respawn = undefined
       // Server processes ignore signals (a terminal's Ctrl-C reaches the whole process
       // group): the primary alone decides when they drain.
-      if (slot.worker !== undefined) this.#send(slot.worker, { type: 'inferpool:shutdown' })
+      if (seat.worker !== undefined) this.#send(seat.worker, { type: 'inferpool:shutdown' })
     }
     this.#hardStop = setTimeout(() => {
       this.#exitCode = 1
-      for (const slot of this.#slots) slot.worker?.process.kill('SIGKILL')
+      for (const seat of this.#seats) seat.worker?.process.kill('SIGKILL')
     }, this.#options.shutdownTimeoutMs + HARD_STOP_GRACE_MS)
     this.#finishIfAllExited()
   }
 
   #finishIfAllExited(): void {
-    if (this.#slots.some((slot) => slot.worker !== undefined)) return
+    if (this.#seats.some((seat) => seat.worker !== undefined)) return
     clearTimeout(this.#hardStop)
     this.#options.log(
       this.#exitCode === 0 ? 'inferpool: shut down cleanly' : 'inferpool: shutdown did not complete cleanly in every server process',
@@ -256,7 +261,7 @@ class ClusterPrimary {
   /** Every ready process's own metrics and the primary's, aggregated by prom-client. */
   async #aggregate(): Promise<string> {
     const id = this.#nextId++
-    const serving = this.#slots.flatMap((slot) => (slot.ready && slot.worker !== undefined ? [slot.worker] : []))
+    const serving = this.#seats.flatMap((seat) => (seat.ready && seat.worker !== undefined ? [seat.worker] : []))
     // The primary's own gauges are read in this same tick (prom-client calls every
     // metric's `collect` synchronously), so `inferpool_processes_ready` counts exactly the
     // processes asked below. Read after the replies, a process that became ready while
