@@ -6,15 +6,19 @@ const childScript = fileURLToPath(new URL('./fixtures/startup-timeout-child.mjs'
 /** A model that takes a few hundred ms to load on 2 cores, so a short timeout lands inside the load. */
 const slowModel = fileURLToPath(new URL('../../../fixtures/models/third-party/light_densenet121.onnx', import.meta.url))
 const demoMlp = fileURLToPath(new URL('../models/demo-mlp.onnx', import.meta.url))
+/** A user worker whose load never settles; its module imports @inferpool/worker, and with it onnxruntime-node. */
+const hangingLoad = fileURLToPath(new URL('./fixtures/hanging-load-worker.js', import.meta.url))
 
 /** Runs fixtures/startup-timeout-child.mjs; resolves with how it ended and what it printed. */
 function child(
   model: string,
   replicas: number,
   timeouts: number[],
+  worker?: string,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   const proc = spawn(process.execPath, [childScript, model, String(replicas), ...timeouts.map(String)], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: worker === undefined ? process.env : { ...process.env, WORKER: worker },
   })
   let stdout = ''
   let stderr = ''
@@ -51,5 +55,19 @@ describe('a start-up timeout while onnxruntime is creating sessions', () => {
     expect(outcomes).toHaveLength(timeouts.length)
     expect(outcomes.filter((o) => o !== 'ERR_STARTUP_TIMEOUT' && o !== 'loaded')).toEqual([])
     expect(outcomes[0]).toBe('ERR_STARTUP_TIMEOUT')
+  })
+
+  it("does the same for a user worker's threads while they import their module, and with it onnxruntime-node's addon", async () => {
+    // A thread ended while it registers a native addon aborts the process just as one
+    // ended inside a native call does (docs/runtime-facts.md). The user worker's module
+    // imports @inferpool/worker, which loads onnxruntime-node: these timeouts fire while
+    // the threads boot, import it, or wait in the load that never settles.
+    // Before the fix, 3 runs of 4 aborted (Node's "Assertion failed: facade->Instantiate",
+    // "v8::Module::IsGraphAsync must be used on an instantiated module", or the addon's
+    // "terminate called after throwing an instance of 'Napi::Error'").
+    const timeouts = Array.from({ length: 50 }, (_, i) => 1 + 3 * i)
+    const { code, signal, stdout, stderr } = await child(demoMlp, 2, timeouts, hangingLoad)
+    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
+    expect(stdout.split('\n').filter(Boolean)).toEqual(new Array(timeouts.length).fill('ERR_STARTUP_TIMEOUT'))
   })
 })

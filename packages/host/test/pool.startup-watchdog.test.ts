@@ -7,6 +7,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { BOOT_GRACE_MS } from '../src/pool/threads/ledger.js'
 import { reportLoad, superviseThreads } from './fixtures/threads.js'
 
 const STARTUP_TIMEOUT_MS = 1_000
@@ -72,15 +73,22 @@ function supervise(deferWhileLoading: boolean) {
   const noteLoaded = (threadId: number, ok: boolean) => reportLoad(ledger, generations, threadId, ok)
   const supervisor = {
     noteLoaded,
+    /** What the thread transport does with a boot report. */
+    noteBooted: (threadId: number) => ledger.noteBooted(threadId),
     stop: () => generations.stop(),
     get lastLoadDeath() {
       return ledger.lastLoadDeath
     },
   }
-  /** Crashes a loaded thread of the first generation; returns its replacement (loading, watched). */
-  const replaceOne = (): FakeThread => {
+  /**
+   * Crashes a loaded thread of the first generation; returns its replacement (loading,
+   * watched), which has reported that it booted unless `booted` is false.
+   */
+  const replaceOne = (booted = true): FakeThread => {
     ;(first.threads[0] as FakeThread).emit('exit', 3)
-    return first.threads.at(-1) as FakeThread
+    const replacement = first.threads.at(-1) as FakeThread
+    if (booted) supervisor.noteBooted(replacement.threadId)
+    return replacement
   }
   return { first, supervisor, exits, replaceOne }
 }
@@ -106,6 +114,32 @@ describe('start-up watchdog on replacement threads', () => {
       loaded: false,
       reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`,
     })
+    supervisor.stop()
+  })
+
+  it('without deferWhileLoading terminates an overdue thread only once it reports that it booted (its module loaded)', async () => {
+    const { supervisor, exits, replaceOne } = supervise(false)
+    const replacement = replaceOne(false)
+    await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS * 2)
+    expect(replacement.terminated).toBe(false)
+    supervisor.noteBooted(replacement.threadId)
+    expect(replacement.terminated).toBe(true)
+    await flush()
+    expect(exits.at(-1)).toEqual({
+      threadId: replacement.threadId,
+      loaded: false,
+      reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`,
+    })
+    supervisor.stop()
+  })
+
+  it('terminates an overdue thread that never reports booting once BOOT_GRACE_MS has passed since it started', async () => {
+    const { supervisor, replaceOne } = supervise(false)
+    const replacement = replaceOne(false)
+    await vi.advanceTimersByTimeAsync(BOOT_GRACE_MS - 1)
+    expect(replacement.terminated).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(replacement.terminated).toBe(true)
     supervisor.stop()
   })
 

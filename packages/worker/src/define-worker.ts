@@ -286,10 +286,16 @@ export function defineWorker<Options, State, Batch, Output>(
   }
   const boot = (workerData ?? null) as WorkerBootData | null
   const runtime = createWorkerRuntime(definition, boot)
+  // Tell the host once the worker's module is fully loaded: it ends no thread before
+  // (ending one inside its import aborts the process; docs/runtime-facts.md). This call
+  // runs while the module is evaluated, its imports (onnxruntime-node's addon among
+  // them) done, but the loader still has work after the evaluation (piscina `require`s
+  // an ES module, and Node then builds its facade): the next turn of the loop is past it.
+  const channel = boot?.channel ? new BroadcastChannel(boot.channel) : undefined
+  if (channel !== undefined) setImmediate(() => channel.postMessage({ type: 'booted', threadId } satisfies LoadReport))
   return (async () => {
     const report = await runtime.start()
-    if (boot?.channel) {
-      const channel = new BroadcastChannel(boot.channel)
+    if (channel !== undefined) {
       channel.onmessage = (event: unknown) => {
         const message = (event as { data?: ControlMessage }).data
         if (message?.type === 'dispose') {

@@ -158,6 +158,8 @@ export interface WorkerBootData {
 
 /** Posted by a worker on the pool's channel when its start-up load has settled. */
 export type LoadReport =
+  /** Its module has run (imports, native addons included, are done): from now on ending the thread cannot land in them. */
+  | { type: 'booted'; threadId: number }
   | { type: 'loaded'; threadId: number; ok: true; description: WorkerDescription | null }
   | { type: 'loaded'; threadId: number; ok: false; error: SerializedError }
   | { type: 'disposed'; threadId: number }

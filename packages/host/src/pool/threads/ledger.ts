@@ -22,17 +22,36 @@
  * moment its load or its last task comes back. A native call does return; a slow one
  * delays the termination by as much, never a caller (callers of a late batch are
  * failed at once by the transport). A user worker's load and run are plain JS, which
- * `terminate()` interrupts safely, so without `native` a thread is terminated at once.
+ * `terminate()` interrupts safely, so without `native` a thread is terminated at once
+ * — once it has *booted*.
+ *
+ * Booting: terminating a thread while it is still importing its module aborts the
+ * process too, native or not (Node fails fatally in module linking, or a native addon
+ * such as onnxruntime-node's throws from its registration; docs/runtime-facts.md). So
+ * no thread is terminated before it has said it booted (the worker posts that on the
+ * pool's channel as its module runs, see @inferpool/worker's `defineWorker`), or before
+ * {@link BOOT_GRACE_MS} has passed: past that, a thread still not booted is stuck in
+ * its own JS (a top-level await that never settles), which may be ended.
  */
 import type { Worker } from 'node:worker_threads'
 
 export type ThreadLoad = 'loading' | 'loaded' | 'failed'
+
+/**
+ * Longest wait for a thread to say it booted before the ledger may end it anyway.
+ * Importing the worker's module, onnxruntime-node's addon included, takes well under a
+ * second even on a loaded 2-core machine; a thread silent for this long is in its own
+ * JS, which `terminate()` interrupts safely.
+ */
+export const BOOT_GRACE_MS = 10_000
 
 /** One thread as the ledger knows it. Read it; only the ledger writes it. */
 export interface ThreadRecord<Tag> {
   readonly thread: Worker
   /** Read at watch time: a Worker's `threadId` turns to -1 once it has exited. */
   readonly threadId: number
+  /** Its module has run (it said so), or {@link BOOT_GRACE_MS} passed: ending it cannot land in its import. */
+  booted: boolean
   /** What the owner attached (the thread-mode transport: its piscina generation). */
   readonly tag: Tag
   load: ThreadLoad
@@ -76,6 +95,8 @@ export class ThreadLedger<Tag> {
   readonly #records = new Map<number, ThreadRecord<Tag>>()
   readonly #watched = new WeakSet<Worker>()
   readonly #watchdogs = new Map<number, NodeJS.Timeout>()
+  /** Per thread not booted yet, the timer that gives up waiting for it ({@link BOOT_GRACE_MS}). */
+  readonly #bootGraces = new Map<number, NodeJS.Timeout>()
   readonly #waiters = new Set<() => void>()
   /** Off while the pool starts (its own timeout covers the first threads) and once it closes. */
   #watchdogsOn = false
@@ -117,6 +138,7 @@ export class ThreadLedger<Tag> {
     const record: ThreadRecord<Tag> = {
       thread,
       threadId: thread.threadId,
+      booted: loaded,
       tag,
       load: loaded ? 'loaded' : 'loading',
       loadError: undefined,
@@ -137,6 +159,12 @@ export class ThreadLedger<Tag> {
       this.hooks.onError?.(record, err)
     })
     thread.once('exit', (code: number) => this.#exited(record, code))
+    if (!loaded) {
+      const grace = setTimeout(() => this.noteBooted(record.threadId), BOOT_GRACE_MS)
+      // Only ever a bound on an end already asked for: it must not keep a process alive.
+      grace.unref()
+      this.#bootGraces.set(record.threadId, grace)
+    }
     if (!loaded && this.#watchdogsOn) {
       const timer = setTimeout(() => {
         this.#watchdogs.delete(record.threadId)
@@ -149,6 +177,15 @@ export class ThreadLedger<Tag> {
     }
   }
 
+  /** A thread's module has run (its boot report), or the grace for that passed. */
+  noteBooted(threadId: number): void {
+    const record = this.#records.get(threadId)
+    if (record === undefined || record.booted) return
+    record.booted = true
+    this.#clearBootGrace(threadId)
+    this.#changed(record)
+  }
+
   /**
    * A thread reported its load (on the pool's channel, or through a task result).
    * Returns its record when this changed anything.
@@ -158,6 +195,9 @@ export class ThreadLedger<Tag> {
     // Called with every task result: the common case (a known, loaded thread) is free.
     if (record === undefined || (ok && record.load === 'loaded' && !record.inLoad)) return undefined
     record.inLoad = false
+    // Its boot report comes first on the same channel; a load report through a task result is proof too.
+    record.booted = true
+    this.#clearBootGrace(threadId)
     this.#clearWatchdog(threadId)
     // Overdue while loading: it counts as a thread that did not load in time (its exit
     // is a load death, not a success), whatever the load's outcome. Out of native code
@@ -225,9 +265,9 @@ export class ThreadLedger<Tag> {
     }
   }
 
-  /** Whether terminating the thread now cannot land inside a native call. */
+  /** Whether terminating the thread now cannot land inside its import or a native call. */
   safeToTerminate(record: ThreadRecord<Tag>): boolean {
-    return !this.settings.native || (!record.inLoad && record.running === 0)
+    return record.booted && (!this.settings.native || (!record.inLoad && record.running === 0))
   }
 
   /**
@@ -305,8 +345,16 @@ export class ThreadLedger<Tag> {
     this.#watchdogs.delete(threadId)
   }
 
+  #clearBootGrace(threadId: number): void {
+    const timer = this.#bootGraces.get(threadId)
+    if (timer === undefined) return
+    clearTimeout(timer)
+    this.#bootGraces.delete(threadId)
+  }
+
   #exited(record: ThreadRecord<Tag>, code: number): void {
     this.#clearWatchdog(record.threadId)
+    this.#clearBootGrace(record.threadId)
     this.#unhold(record)
     record.exited = true
     this.#records.delete(record.threadId)

@@ -390,7 +390,8 @@ export class ThreadTransport implements ReplicaTransport {
       if (report.ok) this.#description ??= report.description
       else if (this.#generations === undefined) this.#startFailure ??= fromWire(report.error)
       this.#noteLoad(report.threadId, report.ok, report.ok ? undefined : report.error.message)
-    } else if (report?.type === 'disposed') this.#ledger.noteDisposed(report.threadId)
+    } else if (report?.type === 'booted') this.#ledger.noteBooted(report.threadId)
+    else if (report?.type === 'disposed') this.#ledger.noteDisposed(report.threadId)
   }
 
   /** What a task result says about its thread's load (a failed load is retried per task). */
