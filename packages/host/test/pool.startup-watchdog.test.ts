@@ -93,6 +93,13 @@ function supervise(deferWhileLoading: boolean) {
   return { first, supervisor, exits, replaceOne }
 }
 
+/** The exit the ledger records for a thread it ended for missing `startupTimeoutMs`. */
+const overdueExit = (thread: FakeThread) => ({
+  threadId: thread.threadId,
+  loaded: false,
+  reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`,
+})
+
 /** Lets queued microtasks (a terminated thread's exit) run. */
 const flush = () => vi.advanceTimersByTimeAsync(0)
 
@@ -109,11 +116,7 @@ describe('start-up watchdog on replacement threads', () => {
     const replacement = replaceOne()
     await vi.advanceTimersByTimeAsync(STARTUP_TIMEOUT_MS)
     expect(replacement.terminated).toBe(true)
-    expect(exits.at(-1)).toEqual({
-      threadId: replacement.threadId,
-      loaded: false,
-      reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`,
-    })
+    expect(exits.at(-1)).toEqual(overdueExit(replacement))
     supervisor.stop()
   })
 
@@ -125,11 +128,7 @@ describe('start-up watchdog on replacement threads', () => {
     supervisor.noteBooted(replacement.threadId)
     expect(replacement.terminated).toBe(true)
     await flush()
-    expect(exits.at(-1)).toEqual({
-      threadId: replacement.threadId,
-      loaded: false,
-      reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`,
-    })
+    expect(exits.at(-1)).toEqual(overdueExit(replacement))
     supervisor.stop()
   })
 
@@ -153,11 +152,7 @@ describe('start-up watchdog on replacement threads', () => {
     expect(replacement.terminated).toBe(true)
     await flush()
     // It counts as a thread that did not load in time, not as a loaded one.
-    expect(exits.at(-1)).toEqual({
-      threadId: replacement.threadId,
-      loaded: false,
-      reason: `the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`,
-    })
+    expect(exits.at(-1)).toEqual(overdueExit(replacement))
     expect(supervisor.lastLoadDeath).toBe(`the thread did not load within startupTimeoutMs (${STARTUP_TIMEOUT_MS} ms)`)
     supervisor.stop()
   })
