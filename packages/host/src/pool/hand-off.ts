@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks'
 import { sharedClockMs } from '@inferpool/worker'
 
 /** A queued row of a pool with deadline formation: the request's deadline, if it has one. */
-export interface Deadlined {
+interface Deadlined {
   /** ms on this thread's `performance.now()` clock by which the answer is due. */
   deadline?: number
 }
