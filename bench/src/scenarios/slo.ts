@@ -300,7 +300,10 @@ export async function runSlo(createPool: CreatePool, options: SloOptions, onPoin
         const replicas = count.metadata.replicas
         const capacityCallers = options.maxBatchSize * replicas * 2
         const closedLoop = await capacity(count, rows, capacityCallers, options.capacityWindow)
-        const search = await openLoopCapacity(count, pools.get('deadline') as Pool, rows, closedLoop, options)
+        const search =
+          options.capacityRowsPerSec === null
+            ? await openLoopCapacity(count, pools.get('deadline') as Pool, rows, closedLoop, options)
+            : { capacity: options.capacityRowsPerSec, steps: [] }
         const cap = search.capacity
         onPoint(`slo ${model}: capacity ${Math.round(cap)} rows/s open loop (closed loop ${Math.round(closedLoop)})`)
         let next = 0
