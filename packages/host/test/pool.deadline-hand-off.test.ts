@@ -51,7 +51,7 @@ async function reasonOf(promise: Promise<unknown>): Promise<unknown> {
   )
 }
 
-describe.each([['thread'], ['process']] as const)('the replica\'s last check of the deadlines (isolation: %s)', (isolation) => {
+describe.each([['thread'], ['process']] as const)("the replica's last check of the deadlines (isolation: %s)", (isolation) => {
   it('leaves out of its batch the row whose deadline passed while the batch waited for the replica, and runs the others', async () => {
     const pool = await createPool<Item, unknown>({
       model: models.demoMlp,

@@ -227,7 +227,9 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
       }
       if (late !== undefined) {
         const keep = keptRows(task.deadlines.length, late)
-        const fewer = definition.select ? definition.select(batch, keep, task.deadlines.length, context) : selectItems(batch, keep, task.deadlines.length)
+        const fewer = definition.select
+          ? definition.select(batch, keep, task.deadlines.length, context)
+          : selectItems(batch, keep, task.deadlines.length)
         if (fewer !== undefined) {
           batch = fewer
           dropped = late

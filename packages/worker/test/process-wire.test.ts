@@ -123,7 +123,7 @@ describe('a result', () => {
     expectOwnExact(back.value.outputs.z.buffer, 12)
   })
 
-  it("of a run that left rows out reads back with the rows it left out", () => {
+  it('of a run that left rows out reads back with the rows it left out', () => {
     const y = Float32Array.from([1, 2])
     const result: TaskResult = {
       ok: true,
