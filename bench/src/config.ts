@@ -189,6 +189,8 @@ Flags:
   --slo-models <list>        models of the slo scenario: demo and/or heavy (default both;
                              --quick: heavy)
   --slo-rounds <n>           interleaved rounds of the slo scenario (default 2; --quick 1)
+  --slo-capacity <rows/s>    the capacity the slo loads are multiples of, instead of the
+                             open-loop search (for A/B runs of two builds at equal loads)
   --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
                              checkout's packages/host/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
@@ -257,6 +259,7 @@ const FULL = {
     maxBatchSize: 128,
     maxQueueDelayMs: 2,
     replicas: 1,
+    capacityRowsPerSec: null,
   } as SloOptions,
 }
 
@@ -317,6 +320,7 @@ const QUICK: typeof FULL = {
     maxBatchSize: 128,
     maxQueueDelayMs: 2,
     replicas: 1,
+    capacityRowsPerSec: null,
   },
 }
 
@@ -415,6 +419,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       'overload-encodings': { type: 'string' },
       'slo-models': { type: 'string' },
       'slo-rounds': { type: 'string' },
+      'slo-capacity': { type: 'string' },
       json: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -502,6 +507,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       ...base.slo,
       models: sloModels(values['slo-models']) ?? base.slo.models,
       rounds: intFlag('slo-rounds', values['slo-rounds'], 1) ?? base.slo.rounds,
+      capacityRowsPerSec: intFlag('slo-capacity', values['slo-capacity'], 1) ?? null,
     },
     json: values.json,
     out: values.out ?? null,

@@ -94,7 +94,11 @@ export function sloReport(slo: SloResult): string[] {
       (c) =>
         `${n0(c.rowsPerSec)}/s: served ${(c.served * 100).toFixed(1)} % lag p99 ${c.sendLagP99Ms.toFixed(1)} ms, 2× sent ${(c.doubleSent * 100).toFixed(0)} % lag p99 ${c.doubleSendLagP99Ms.toFixed(1)} ms${c.ok ? ' → capacity' : ''}`,
     )
-    out.push(`slo ${m.model} open-loop capacity search: ${steps.join('; ')}`)
+    out.push(
+      steps.length === 0
+        ? `slo ${m.model} capacity given (--slo-capacity): ${n0(m.capacityRowsPerSec)}/s`
+        : `slo ${m.model} open-loop capacity search: ${steps.join('; ')}`,
+    )
   }
   for (const t of slo.targets) {
     const actual =

@@ -33,4 +33,10 @@ export interface SloOptions {
   replicas: number
   /** The `max-queue-delay` policy's wait for a full batch (Triton's `max_queue_delay_microseconds` ÷ 1000). */
   maxQueueDelayMs: number
+  /**
+   * The capacity (rows/s) the loads are multiples of, given instead of searched for:
+   * for A/B runs of two builds at the same offered loads (`--slo-capacity`). `null`:
+   * the open-loop search of the run.
+   */
+  capacityRowsPerSec: number | null
 }

@@ -77,6 +77,9 @@ describe('bench flags', () => {
       rounds: 3,
     })
     expect(() => parseConfig(['--slo-models', 'demo,big'])).toThrow('--slo-models: expected demo and/or heavy, got "big"')
+    // The capacity is searched for unless given (A/B runs of two builds at equal loads).
+    expect(parseConfig(['--only', 'slo'])!.slo.capacityRowsPerSec).toBe(null)
+    expect(parseConfig(['--only', 'slo', '--slo-capacity', '9000'])!.slo.capacityRowsPerSec).toBe(9000)
   })
 
   it('run the overload server on the allocator asked for, and refuse any other', () => {

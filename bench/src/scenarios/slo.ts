@@ -19,8 +19,8 @@
  *   request runs and late answers are the client's problem.
  *
  * Per point: attainment (answers within the deadline ÷ requests sent), goodput (those
- * answers per second, also ÷ capacity), wasted work — rows the pool ran (counted by the
- * pool's own batch events) that did not yield an answer within its deadline: rows
+ * answers per second, also ÷ capacity), wasted work — rows the replicas ran (counted by the
+ * pool's `onBatchTimings` events) that did not yield an answer within its deadline: rows
  * answered late, and rows whose request had already failed while its batch ran — and
  * the p50/p99 of every answer.
  */
@@ -155,13 +155,18 @@ function policyOptions(policy: SloPolicy, info: ModelInfo, options: SloOptions):
   }
 }
 
-/** Counts the rows of every batch the pool settles (ran, whatever came of it). */
+/**
+ * Counts the rows the replicas ran (`onBatchTimings`: a batch whose model run happened,
+ * its rows the ones run), and the batches they came in. Not the batcher's settled
+ * batches: a batch whose rows had all gone before it was sent, or whose rows the replica
+ * left out as too late for their deadline, settles without its rows having run.
+ */
 function rowCounter(pool: Pool): { read: () => { rows: number; batches: number }; stop: () => void } {
   let rows = 0
   let batches = 0
   const stop = pool.observe({
-    onSettle: (event) => {
-      rows += event.size
+    onBatchTimings: (event) => {
+      rows += event.rows
       batches++
     },
   })
@@ -295,7 +300,10 @@ export async function runSlo(createPool: CreatePool, options: SloOptions, onPoin
         const replicas = count.metadata.replicas
         const capacityCallers = options.maxBatchSize * replicas * 2
         const closedLoop = await capacity(count, rows, capacityCallers, options.capacityWindow)
-        const search = await openLoopCapacity(count, pools.get('deadline') as Pool, rows, closedLoop, options)
+        const search =
+          options.capacityRowsPerSec === null
+            ? await openLoopCapacity(count, pools.get('deadline') as Pool, rows, closedLoop, options)
+            : { capacity: options.capacityRowsPerSec, steps: [] }
         const cap = search.capacity
         onPoint(`slo ${model}: capacity ${Math.round(cap)} rows/s open loop (closed loop ${Math.round(closedLoop)})`)
         let next = 0

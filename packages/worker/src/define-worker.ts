@@ -4,11 +4,13 @@ import { performance } from 'node:perf_hooks'
 import { Piscina } from 'piscina'
 import { InferpoolError } from '@inferpool/core'
 import { serializeError } from './errors.js'
+import { lateRows, sharedClockMs } from './shared-clock.js'
 import type {
   ControlMessage,
   LoadReport,
   SerializedError,
   ItemError,
+  RunSuccess,
   TaskResult,
   WorkerBootData,
   WorkerDescription,
@@ -62,6 +64,15 @@ export interface WorkerDefinition<Options = unknown, State = unknown, Batch = un
    * Throwing fails the whole batch (the host then splits it to isolate the bad rows).
    */
   run(state: State, batch: Batch, context: RunContext): Output | Promise<Output>
+  /**
+   * The batch with only the rows `keep` (indices into the `rows` rows of the callers,
+   * ascending, fewer than all of them), for leaving out rows too late for their deadline
+   * (`formation: 'deadline'`); `undefined` when this batch cannot be taken apart (it then
+   * runs whole, or not at all when every row is late). Buffers of `batch` it no longer
+   * needs it hands to `context.release`. Without it, a batch that is an array of one
+   * item per row (a user worker's) is taken apart by index.
+   */
+  select?(batch: Batch, keep: readonly number[], rows: number, context: RunContext): Batch | undefined
   /** Describes what the worker serves (model inputs and outputs) for `pool.metadata`. */
   describe?(state: State): WorkerDescription | null | Promise<WorkerDescription | null>
   /** Releases the state when the pool closes. */
@@ -141,6 +152,8 @@ function loadFailureMessage(err: unknown): string {
 export function createWorkerRuntime<Options, State, Batch, Output>(
   definition: WorkerDefinition<Options, State, Batch, Output>,
   boot: WorkerBootData | null,
+  /** The clock a task's `deadlines` are on (tests inject one). @default sharedClockMs */
+  clock: () => number = sharedClockMs,
 ): WorkerRuntime {
   const options = (boot?.options ?? undefined) as Options
   let loaded: (LoadOutcome<State> & { ok: true }) | undefined
@@ -201,9 +214,31 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
         for (const buffer of buffers) if (buffer instanceof ArrayBuffer && !untransferable(buffer)) releases.push(buffer)
       },
     }
+    // The last look at the deadlines, right before the run: the batch may have waited
+    // since the host formed it (a busy host thread, a descheduled replica, a re-send).
+    let batch = task.payload as Batch
+    let dropped: number[] | undefined
+    if (task.deadlines !== undefined) {
+      const late = lateRows(task.deadlines, clock() + (task.runMs ?? 0))
+      if (late !== undefined && late.length === task.deadlines.length) {
+        // Nothing is run; the batch's buffers are done with all the same.
+        definition.select?.(batch, [], task.deadlines.length, context)
+        return { result: { ok: true, kind: 'run', value: undefined, dropped: late, ...facts() }, transfer: NONE, release: releases }
+      }
+      if (late !== undefined) {
+        const keep = keptRows(task.deadlines.length, late)
+        const fewer = definition.select
+          ? definition.select(batch, keep, task.deadlines.length, context)
+          : selectItems(batch, keep, task.deadlines.length)
+        if (fewer !== undefined) {
+          batch = fewer
+          dropped = late
+        }
+      }
+    }
     let value: unknown
     try {
-      value = await definition.run(outcome.state, task.payload as Batch, context)
+      value = await definition.run(outcome.state, batch, context)
     } catch (err) {
       return {
         result: { ok: false, error: serializeError(err, 'ERR_INFERENCE', { batchId: task.batchId }), ...facts() },
@@ -217,7 +252,9 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
         item instanceof Error ? ({ $inferpoolItemError: serializeError(item, 'ERR_INFERENCE') } satisfies ItemError) : item,
       )
     }
-    return { result: { ok: true, kind: 'run', value, ...facts() }, transfer: transfers, release: releases }
+    const result: RunSuccess = { ok: true, kind: 'run', value, ...facts() }
+    if (dropped !== undefined) result.dropped = dropped
+    return { result, transfer: transfers, release: releases }
   }
 
   const handler: WorkerHandler = async (task) => {
@@ -256,6 +293,22 @@ export function createWorkerRuntime<Options, State, Batch, Output>(
       }
     },
   }
+}
+
+/** The rows of `0..rows-1` not in `late` (both ascending). */
+function keptRows(rows: number, late: readonly number[]): number[] {
+  const keep: number[] = []
+  for (let i = 0, j = 0; i < rows; i++) {
+    if (late[j] === i) j++
+    else keep.push(i)
+  }
+  return keep
+}
+
+/** A batch that is an array of one item per row, with only the rows `keep`; `undefined` for any other batch. */
+function selectItems<Batch>(batch: Batch, keep: readonly number[], rows: number): Batch | undefined {
+  if (!Array.isArray(batch) || batch.length !== rows) return undefined
+  return keep.map((i) => batch[i] as unknown) as Batch
 }
 
 /**

@@ -11,6 +11,7 @@ import type { WorkerDefinition } from './define-worker.js'
 import { WorkerError } from './errors.js'
 import { createSession, describeSession, pickDevice, runTensors } from './onnx.js'
 import type { OnnxSessionConfig } from './onnx.js'
+import { uninitializedArrayBuffer } from './process-wire.js'
 import type { TensorBatch, TensorBatchOutput, WireTensor } from './protocol.js'
 
 /** `workerOptions` of the ONNX tensor worker (the host fills them in from `PoolOptions`). */
@@ -90,6 +91,25 @@ export const onnxWorkerDefinition: WorkerDefinition<OnnxWorkerOptions, OnnxState
     const { outputs, transfer, timing } = await runTensors(state.session, batch.inputs)
     context.transfer(...transfer)
     return { outputs, timing }
+  },
+  select(batch, keep, rows, context) {
+    // Only the callers' rows of numeric inputs can be cut out: a fixed batch size's fill
+    // rows must stay (the model takes that many), and strings are not one slice per row.
+    // The inputs are copied, kept rows only, into buffers of their own (ORT takes a
+    // tensor's whole buffer); the ones sent are done with.
+    for (const name in batch.inputs) context.release((batch.inputs[name] as WireTensor).buffer)
+    if (keep.length === 0 || batch.rows !== rows) return undefined
+    const inputs: Record<string, WireTensor> = {}
+    for (const name in batch.inputs) {
+      const wire = batch.inputs[name] as WireTensor
+      if (wire.type === 'string' || wire.dims[0] !== rows) return undefined
+      const rowBytes = wire.buffer.byteLength / rows
+      const from = new Uint8Array(wire.buffer)
+      const to = new Uint8Array(uninitializedArrayBuffer(rowBytes * keep.length))
+      for (let j = 0; j < keep.length; j++) to.set(from.subarray(keep[j] * rowBytes, (keep[j] + 1) * rowBytes), j * rowBytes)
+      inputs[name] = { type: wire.type, dims: [keep.length, ...wire.dims.slice(1)], buffer: to.buffer }
+    }
+    return { rows: keep.length, inputs }
   },
   async dispose(state) {
     await state.session.release()

@@ -34,6 +34,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DefaultDeserializer, DefaultSerializer } from 'node:v8'
 import type {
+  RunSuccess,
   RunTask,
   RunTiming,
   TaskResult,
@@ -134,7 +135,11 @@ export interface TensorPieces {
 }
 
 /** A tensor message's facts: the task's or the result's. */
-type TensorFacts = { k: 'task'; batchId: number; rows: number } | { k: 'result'; threadId: number; busyMs: number; timing?: RunTiming }
+type TensorFacts =
+  /** `d`, `r`: the task's `deadlines` (JSON has no Infinity: a row without one is `null`) and `runMs`. */
+  | { k: 'task'; batchId: number; rows: number; d?: Array<number | null>; r?: number }
+  /** `x`: the result's `dropped`. */
+  | { k: 'result'; threadId: number; busyMs: number; timing?: RunTiming; x?: number[] }
 
 /** A tensor message's head: its facts, and `[name, type, dims]` per tensor. */
 type TensorHead = TensorFacts & { t: Array<[string, WireTensorType, readonly number[]]> }
@@ -165,8 +170,19 @@ function writeTensorMessage(fd: number, facts: TensorFacts, tensors: readonly Te
  * straight into the file (one `writev` for the whole batch). The reader gets a
  * {@link RunTask} whose payload is a {@link TensorBatch}.
  */
-export function writeTensorTask(fd: number, batchId: number, rows: number, inputs: readonly TensorPieces[]): TransferLayout {
-  return writeTensorMessage(fd, { k: 'task', batchId, rows }, inputs)
+export function writeTensorTask(
+  fd: number,
+  batchId: number,
+  rows: number,
+  inputs: readonly TensorPieces[],
+  deadlines?: { deadlines: readonly number[]; runMs: number },
+): TransferLayout {
+  const facts: TensorFacts = { k: 'task', batchId, rows }
+  if (deadlines !== undefined) {
+    facts.d = deadlines.deadlines.map((d) => (d === Infinity ? null : d))
+    facts.r = deadlines.runMs
+  }
+  return writeTensorMessage(fd, facts, inputs)
 }
 
 /** A plain ArrayBuffer (not shared, not a subclass). */
@@ -210,6 +226,7 @@ export function writeResult(fd: number, result: TaskResult, transfer: readonly A
   }
   const facts: TensorFacts = { k: 'result', threadId: result.threadId, busyMs: result.busyMs }
   if (timing !== undefined) facts.timing = { runStartMs: timing.runStartMs, runEndMs: timing.runEndMs }
+  if (result.dropped !== undefined) facts.x = result.dropped
   return writeTensorMessage(fd, facts, tensors)
 }
 
@@ -254,10 +271,19 @@ function tensorValue(head: TensorHead, buffers: ArrayBuffer[]): RunTask | TaskRe
     const [name, type, dims] = head.t[i] as [string, WireTensorType, number[]]
     tensors[name] = { type, dims, buffer: buffers[i] as ArrayBuffer }
   }
-  if (head.k === 'task') return { kind: 'run', batchId: head.batchId, payload: { rows: head.rows, inputs: tensors } satisfies TensorBatch }
+  if (head.k === 'task') {
+    const task: RunTask = { kind: 'run', batchId: head.batchId, payload: { rows: head.rows, inputs: tensors } satisfies TensorBatch }
+    if (head.d !== undefined) {
+      task.deadlines = head.d.map((d) => (d === null ? Infinity : d))
+      task.runMs = head.r ?? 0
+    }
+    return task
+  }
   const value: TensorBatchOutput = { outputs: tensors }
   if (head.timing !== undefined) value.timing = head.timing
-  return { ok: true, kind: 'run', value, threadId: head.threadId, busyMs: head.busyMs }
+  const result: RunSuccess = { ok: true, kind: 'run', value, threadId: head.threadId, busyMs: head.busyMs }
+  if (head.x !== undefined) result.dropped = head.x
+  return result
 }
 
 /**

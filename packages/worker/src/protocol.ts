@@ -94,6 +94,21 @@ export interface RunTask {
   kind: 'run'
   batchId: number
   payload: unknown
+  /**
+   * The deadline of each of the callers' rows, in payload order (fill rows of a fixed
+   * batch size have none), in ms on the shared clock (shared-clock.ts `sharedClockMs`);
+   * `Infinity` for a row without one. Sent with `formation: 'deadline'` only. The
+   * replica checks them right before it runs the batch, against `runMs`: a row whose
+   * answer would come too late is not run (`RunSuccess.dropped`).
+   * @default undefined (no row has a deadline)
+   */
+  deadlines?: number[]
+  /**
+   * How long after its run starts the batch's answer is due on the host, by the host's
+   * latency model (the run and the way back).
+   * @default 0
+   */
+  runMs?: number
 }
 
 /** Asks for the worker's description (loads first if the start-up load failed). */
@@ -119,6 +134,14 @@ export interface RunSuccess extends ResultFacts {
    * replaced by a {@link ItemError}.
    */
   value: unknown
+  /**
+   * Rows of the task (indices, ascending) the replica left out because their answer
+   * would have come after their deadline (`RunTask.deadlines`): `value` answers the
+   * other rows only, in order. When it lists every row nothing ran and `value` is
+   * `undefined`.
+   * @default undefined (every row ran)
+   */
+  dropped?: number[]
 }
 
 export interface DescribeSuccess extends ResultFacts {

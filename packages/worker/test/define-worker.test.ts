@@ -220,6 +220,50 @@ describe('createWorkerRuntime (the core of defineWorker)', () => {
   })
 })
 
+describe("a task's deadlines, checked right before the run", () => {
+  /** A user worker that records the items each run got. */
+  function recording(): { runtime: ReturnType<typeof createWorkerRuntime>; runs: number[][]; clock: { now: number } } {
+    const runs: number[][] = []
+    const clock = { now: 1_000 }
+    const runtime = createWorkerRuntime(
+      {
+        load: () => ({}),
+        run: (_state, items: number[]) => {
+          runs.push(items)
+          return items.map((n) => n * 10)
+        },
+      },
+      boot(undefined),
+      () => clock.now,
+    )
+    return { runtime, runs, clock }
+  }
+
+  it('leaves out the rows whose answer would come after their deadline, and runs the others', async () => {
+    const { runtime, runs } = recording()
+    // The answer is due 20 ms after the run starts, at 1,020: row 1's deadline is earlier.
+    const result = await runtime.handler({ kind: 'run', batchId: 1, payload: [1, 2, 3], deadlines: [1_020, 1_019.5, Infinity], runMs: 20 })
+    expect(runs).toEqual([[1, 3]])
+    expect(result).toMatchObject({ ok: true, kind: 'run', value: [10, 30], dropped: [1] })
+  })
+
+  it('runs nothing when every row would be answered late', async () => {
+    const { runtime, runs, clock } = recording()
+    clock.now = 5_000
+    const result = await runtime.handler({ kind: 'run', batchId: 2, payload: [1, 2], deadlines: [5_009.5, 5_001], runMs: 10 })
+    expect(runs).toEqual([])
+    expect(result).toMatchObject({ ok: true, kind: 'run', value: undefined, dropped: [0, 1] })
+  })
+
+  it('runs the whole batch when every row can make it, and says nothing of dropped rows', async () => {
+    const { runtime, runs } = recording()
+    const result = await runtime.handler({ kind: 'run', batchId: 3, payload: [4, 5], deadlines: [1_010, 1_011], runMs: 10 })
+    expect(runs).toEqual([[4, 5]])
+    expect(result).toMatchObject({ ok: true, kind: 'run', value: [40, 50] })
+    expect('dropped' in result).toBe(false)
+  })
+})
+
 describe('defineWorker in a real worker thread', () => {
   /** One thread of fixtures/releasing-worker.js, which answers with the sizes of every buffer it was sent. */
   const releasingThread = (): Piscina =>

@@ -130,6 +130,35 @@ describe('the ONNX tensor worker', () => {
     }
   })
 
+  it('runs only the rows that can make their deadline, taken out of the batch in order', async () => {
+    const input = Float32Array.from({ length: 3 * 256 }, (_, i) => Math.sin(i))
+    const buffer = input.slice().buffer
+    const ran = await runtime.run({
+      kind: 'run',
+      batchId: 3,
+      payload: { rows: 3, inputs: { input: { type: 'float32', dims: [3, 256], buffer } } },
+      // Row 1's deadline has long passed; rows 0 and 2 have none.
+      deadlines: [Infinity, 0, Infinity],
+      runMs: 1,
+    })
+    expect(ran.result).toMatchObject({ ok: true, kind: 'run', dropped: [1] })
+    const { outputs } = (ran.result as RunSuccess).value as TensorBatchOutput
+    expect(outputs.output.dims[0]).toBe(2)
+    // The batch sent is released, and so is the one that ran (rows 0 and 2 only).
+    expect(ran.release).toHaveLength(2)
+    expect(ran.release[0]).toBe(buffer)
+    const session = await createSession(demoMlp, { intraOpNumThreads: 1 })
+    try {
+      const kept = new Float32Array(2 * 256)
+      kept.set(input.subarray(0, 256), 0)
+      kept.set(input.subarray(512, 768), 256)
+      const direct = await session.run({ input: new Tensor('float32', kept, [2, 256]) })
+      expect(Array.from(new Float32Array(outputs.output.buffer))).toEqual(Array.from(direct.output.data as Float32Array))
+    } finally {
+      await session.release()
+    }
+  })
+
   it('releases the inputs of a batch that ORT refuses', async () => {
     const buffer = new Float32Array(3).buffer
     const ran = await runtime.run({

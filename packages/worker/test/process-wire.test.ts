@@ -67,6 +67,13 @@ describe('a tensor task written from its pieces', () => {
     expect(Array.from(new BigInt64Array(batch.inputs.ids.buffer))).toEqual([-1n, 2n ** 62n, 0n])
   })
 
+  it("carries the rows' deadlines (a row without one as Infinity) and the answer's time once the run starts", () => {
+    const layout = writeTensorTask(fd, 42, 3, pieces, { deadlines: [1764184000123.456, Infinity, 7], runMs: 12.5 })
+    const task = readTransferFile(fd, layout) as RunTask
+    expect({ deadlines: task.deadlines, runMs: task.runMs }).toEqual({ deadlines: [1764184000123.456, Infinity, 7], runMs: 12.5 })
+    expect('deadlines' in (readTransferFile(fd, writeTensorTask(fd, 43, 3, pieces)) as RunTask)).toBe(false)
+  })
+
   it("reads a lane's batches into the same buffers while their lengths repeat, and into new ones when they change", () => {
     const reuse = new ReusedBuffers()
     const one = (value: number, rows: number): TensorPieces[] => [
@@ -114,6 +121,19 @@ describe('a result', () => {
     expect(back).toEqual(result)
     expectOwnExact(back.value.outputs['scores/ü'].buffer, 24)
     expectOwnExact(back.value.outputs.z.buffer, 12)
+  })
+
+  it('of a run that left rows out reads back with the rows it left out', () => {
+    const y = Float32Array.from([1, 2])
+    const result: TaskResult = {
+      ok: true,
+      kind: 'run',
+      value: { outputs: { y: { type: 'float32', dims: [2, 1], buffer: y.buffer } } },
+      threadId: 3,
+      busyMs: 1,
+      dropped: [0, 2],
+    }
+    expect(readTransferFile(fd, writeResult(fd, result, [y.buffer]))).toEqual(result)
   })
 
   it("that is not a tensor run (a failure, a user worker's array, an object with more fields) is written by v8 and reads back equal", () => {

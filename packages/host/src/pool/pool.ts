@@ -10,7 +10,7 @@
  * Cancellation happens in the batcher, never by aborting a running task: aborting a
  * running piscina task terminates its thread (docs/runtime-facts.md#piscina-5).
  */
-import { BatcherClosedError, DynamicBatcher } from '@inferpool/core'
+import { BatcherClosedError, DynamicBatcher, LatencyModel } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
 import { performance } from 'node:perf_hooks'
 import type { RunTiming, TensorBatchOutput } from '@inferpool/worker'
@@ -28,9 +28,11 @@ import type {
   RowInput,
   RowOutput,
 } from '../types.js'
-import type { Codec } from './codecs/codec.js'
+import type { Codec, PackedTask } from './codecs/codec.js'
 import { tensorCodec } from './codecs/tensor.js'
 import { userCodec } from './codecs/user.js'
+import { DeadlineHandOff } from './hand-off.js'
+import type { SendPlan } from './hand-off.js'
 import { RetryPolicy } from './retry-policy.js'
 import { PoolDescription } from './metadata.js'
 import { readModelBytes, withoutUnneededBytes } from './model-bytes.js'
@@ -43,6 +45,16 @@ import type { ReplicaTransport, ReplicaTransportFactory } from './transport.js'
 
 /** `infer()` without options (shared: a default `{}` would be a new object per call). */
 const NO_OPTIONS: InferOptions = Object.freeze({})
+
+/** `rows` without the indices `left` (ascending). */
+function without(rows: readonly unknown[], left: readonly number[]): unknown[] {
+  const kept: unknown[] = []
+  for (let i = 0, j = 0; i < rows.length; i++) {
+    if (left[j] === i) j++
+    else kept.push(rows[i])
+  }
+  return kept
+}
 
 /** The one result of a request of one row queued through `submitMany`. */
 function first(results: unknown[]): unknown {
@@ -126,6 +138,9 @@ async function startPool(
   makeTransport: ReplicaTransportFactory,
 ): Promise<Pool<unknown, unknown>> {
   const observers = new Set<PoolObserver>()
+  // The batcher's latency model, shared with the hand-off of deadline formation (hand-off.ts).
+  const latencyModel = options.batching.latencyModel ?? new LatencyModel()
+  const handOff = options.batching.formation === 'deadline' ? new DeadlineHandOff(latencyModel) : undefined
   const transport: ReplicaTransport = makeTransport(options, {
     onReplicaRestart: (event) => notify(observers, 'onWorkerRestart', event),
     onRebuild: (event) => notify(observers, 'onRebuild', event),
@@ -159,24 +174,59 @@ async function startPool(
     const asPieces = transport.takesPieces === true
     const processBatch = async (items: unknown[], ctx: BatchContext): Promise<unknown[]> => {
       // On the clock the worker's run timing uses too (see TensorBatchOutput.timing).
-      const startedMs = observers.size > 0 ? performance.timeOrigin + performance.now() : 0
-      const result = await retryPolicy.run(ctx, items.length, () => codec.pack(items, asPieces))
-      const outputs = codec.decode(result, items)
+      const startedMs = observers.size > 0 || handOff !== undefined ? performance.timeOrigin + performance.now() : 0
+      // With deadline formation, each send carries its rows' deadlines (hand-off.ts), and
+      // may leave rows out: `sent` are the rows of the last send, `plan` what it carried.
+      let sent: unknown[] = items
+      let plan: SendPlan | undefined
+      let sends = 0
+      const pack = (): PackedTask => {
+        if (handOff === undefined) return codec.pack(items, asPieces)
+        plan = handOff.plan(items, sends++ === 0)
+        // A re-send in which no row can make it any more: not sent (see `ran` below).
+        if (plan?.keep?.length === 0) throw handOff.lateError(items[0], plan.boundMs)
+        sent = plan?.keep === undefined ? items : plan.keep.map((i) => items[i])
+        const packed = codec.pack(sent, asPieces)
+        if (plan !== undefined) {
+          packed.deadlines = plan.deadlines
+          packed.runMs = plan.runMs
+        }
+        return packed
+      }
+      const result = await retryPolicy.run(ctx, items.length, pack)
+      const dropped = result.ok && result.kind === 'run' ? result.dropped : undefined
+      // The rows that ran: the replica leaves out rows too late for their deadline.
+      const ran = dropped === undefined ? sent : without(sent, dropped)
+      if (ran.length === 0) {
+        // Nothing ran. Thrown, not answered row by row: a batch answered counts as a run
+        // in the latency model, and this one's time is no run's.
+        throw (handOff as DeadlineHandOff).lateError(sent[0], (plan as SendPlan).boundMs)
+      }
+      const outputs = codec.decode(result, ran)
       if (result.ok && result.kind === 'run') {
         const timing = (result.value as Partial<TensorBatchOutput> | null)?.timing
         if (timing !== undefined) {
           // The latency model learns the model's run where it ran, apart from the hand-off:
           // measured on this thread, every stall of it would read as a slow model.
           ctx.reportRunMs(timing.runEndMs - timing.runStartMs)
-          if (startedMs > 0) notify(observers, 'onBatchTimings', batchTimings(ctx.batchId, items.length, startedMs, timing))
+          handOff?.noteSend(timing.runStartMs - startedMs)
+          if (observers.size > 0) notify(observers, 'onBatchTimings', batchTimings(ctx.batchId, ran.length, startedMs, timing))
         }
       }
-      return outputs
+      if (ran === items) return outputs
+      // Rows left out (on the host or by the replica) fail; the others get their outputs.
+      // `ran` is a subsequence of `items` (each row its own object).
+      const results = new Array<unknown>(items.length)
+      for (let i = 0, j = 0; i < items.length; i++) {
+        results[i] = items[i] === ran[j] ? outputs[j++] : (handOff as DeadlineHandOff).lateError(items[i], (plan as SendPlan).boundMs)
+      }
+      return results
     }
     const batcherOptions: DynamicBatcherOptions<unknown> = {
       ...options.batching,
       maxBatchSize: about.maxBatchSize,
       maxConcurrentBatches: options.replicas * options.concurrency,
+      latencyModel,
     }
     if (codec.batchKey !== undefined) batcherOptions.batchKey = codec.batchKey
     if (codec.cost !== undefined) batcherOptions.cost = codec.cost
@@ -191,7 +241,7 @@ async function startPool(
       options.logger.warn(`inferpool: lowering maxBatchSize of ${options.modelLabel} from ${event.from} to ${event.to}: ${event.reason}`)
       notify(observers, 'onMaxBatchSizeLowered', event)
     }
-    return facade(options, codec, about, batcher, retryPolicy, transport, observers)
+    return facade(options, codec, about, batcher, retryPolicy, transport, observers, handOff)
   } catch (err) {
     await transport.destroy()
     throw err
@@ -228,6 +278,7 @@ function facade(
   retryPolicy: RetryPolicy,
   transport: ReplicaTransport,
   observers: Set<PoolObserver>,
+  handOff: DeadlineHandOff | undefined,
 ): Pool<unknown, unknown> {
   const lifecycle = new Lifecycle({
     // Drain (or fail) the queue and let running batches settle first; only then
@@ -246,8 +297,22 @@ function facade(
 
   const policies = options.queuePolicies
   /** Queues admitted rows all or none: `inferMany`'s rows and `inferBlock`'s alike. */
+  /**
+   * Deadline formation: the rows carry their request's deadline to the replica
+   * (hand-off.ts). Not a timeout that only lowers the request's priority (a queue
+   * policy's DELAY): that is no deadline.
+   */
+  const stamp = (items: unknown[], submit: SubmitOptions | undefined): void => {
+    if (handOff !== undefined && submit?.timeoutMs !== undefined && submit.delayedPriority === undefined) {
+      for (const item of items) handOff.stamp(item, submit.timeoutMs)
+    }
+  }
   const submitMany = (items: unknown[], inferOptions: InferOptions): Promise<unknown[]> => {
-    if (policies === undefined) return batcher.submitMany(items, submitOptions(inferOptions, options.timeoutMs))
+    if (policies === undefined) {
+      const submit = submitOptions(inferOptions, options.timeoutMs)
+      stamp(items, submit)
+      return batcher.submitMany(items, submit)
+    }
     let level: number
     let submit: SubmitOptions
     try {
@@ -256,6 +321,7 @@ function facade(
     } catch (err) {
       return Promise.reject(err)
     }
+    stamp(items, submit)
     return policies.admit(level, items.length, () => batcher.submitMany(items, submit))
   }
 
@@ -269,7 +335,9 @@ function facade(
       }
       if (policies !== undefined) return submitMany([item], inferOptions).then(first)
       const submit = submitOptions(inferOptions, options.timeoutMs)
-      return submit === undefined ? batcher.submit(item) : batcher.submit(item, submit)
+      if (submit === undefined) return batcher.submit(item)
+      if (handOff !== undefined && submit.timeoutMs !== undefined) handOff.stamp(item, submit.timeoutMs)
+      return batcher.submit(item, submit)
     },
     inferMany(inputs: readonly unknown[], inferOptions: InferOptions = NO_OPTIONS): Promise<unknown[]> {
       if (!Array.isArray(inputs)) {

@@ -11,7 +11,7 @@
  */
 import { BatcherClosedError } from '@inferpool/core'
 import type { BatchContext } from '@inferpool/core'
-import type { TaskResult } from '@inferpool/worker'
+import type { RunTask, TaskResult } from '@inferpool/worker'
 import { BatchTimeoutError, InvalidInputError, WorkerCrashedError } from '../errors.js'
 import type { PoolObserver } from '../types.js'
 import { loadFailureOf } from './load-failure.js'
@@ -107,8 +107,13 @@ export class RetryPolicy {
     const state: RetryState = { crashes: 0, reroutes: 0, loadFailures: 0 }
     const sendOptions = { rows, ...(this.settings.batchTimeoutMs === undefined ? {} : { timeoutMs: this.settings.batchTimeoutMs }) }
     for (;;) {
-      const { payload, transfer, dims = {} } = pack()
-      const pending = this.transport.send({ kind: 'run', batchId: ctx.batchId, payload }, transfer, sendOptions)
+      const { payload, transfer, dims = {}, deadlines, runMs } = pack()
+      const task: RunTask = { kind: 'run', batchId: ctx.batchId, payload }
+      if (deadlines !== undefined) {
+        task.deadlines = deadlines
+        task.runMs = runMs ?? 0
+      }
+      const pending = this.transport.send(task, transfer, sendOptions)
       if (this.observers.size > 0) this.#sent(ctx.batchId, rows, transfer, dims)
       const outcome = await pending
       let last: SendCase

@@ -17,6 +17,9 @@ export interface PackedTask {
   transfer: ArrayBuffer[]
   /** Per-input dims, for `onBatchSent`. */
   dims?: Record<string, number[]>
+  /** The rows' deadlines and the answer's time once the run starts (`RunTask.deadlines`, `runMs`), with deadline formation. */
+  deadlines?: number[]
+  runMs?: number
 }
 
 export interface Codec<Item> {

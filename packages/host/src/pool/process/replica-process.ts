@@ -171,7 +171,13 @@ export class ReplicaProcess {
     try {
       layout =
         payload instanceof BatchPieces
-          ? writeTensorTask(fd, task.batchId, payload.rows, payload.inputs)
+          ? writeTensorTask(
+              fd,
+              task.batchId,
+              payload.rows,
+              payload.inputs,
+              task.deadlines === undefined ? undefined : { deadlines: task.deadlines, runMs: task.runMs ?? 0 },
+            )
           : writeTransferFile(fd, task, transfer)
     } catch (err) {
       this.freeLanes.push(lane)

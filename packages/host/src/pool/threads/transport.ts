@@ -176,6 +176,10 @@ export class ThreadTransport implements ReplicaTransport {
       payload: task.payload,
       [QUEUE_OPTIONS]: ticket,
     }
+    if (task.deadlines !== undefined) {
+      sent.deadlines = task.deadlines
+      sent.runMs = task.runMs ?? 0
+    }
     const pending = generation.piscina.run(sent, { transferList: transfer }) as Promise<TaskResult>
     // run() may have spawned a thread on demand: watch it from its start.
     generations.scan(generation)
