@@ -86,6 +86,9 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly limits: FormationLimits
   private readonly now: () => number
   private readonly maxConcurrent: number
+  /** Copies of options read by every `submit`, one load away. */
+  private readonly maxBatchCost: number
+  private readonly maxQueueSize: number
 
   private readonly queues: KeyedQueues
   private readonly waiters = new Waiters()
@@ -93,8 +96,11 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly splitsPending = new Fifo<PendingSplit>()
 
   private inFlight = 0
-  /** Running batches, for `destroy()` and for cancelling a running item. */
-  private readonly running = new Set<Run>()
+  /**
+   * Running batches, for `destroy()` and for cancelling a running item: an array, as
+   * they are at most `maxConcurrentBatches` (a Set hashed a new `Run` every batch).
+   */
+  private readonly running: Run[] = []
   private inFlightItems = 0
   private seq = 0
   private batchSeq = 0
@@ -176,6 +182,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.now = o.now
     this.coarseClock = options?.now === undefined
     this.maxConcurrent = o.maxConcurrentBatches
+    this.maxBatchCost = o.maxBatchCost
+    this.maxQueueSize = o.maxQueueSize
     this.queues = new KeyedQueues(o.batchKey !== undefined)
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
@@ -236,6 +244,19 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       // The user's `cost`/`batchKey` threw: this call never entered.
       return Promise.reject(error)
     }
+    // The common case — open, within the budget, room in the queue and nobody waiting
+    // for it — in one test; `refusal` is asked only when one of them fails, which keeps
+    // it out of this function's inlined code (V8 inlines `submit` and `enter` into the
+    // caller within a budget of bytecode, and what does not fit becomes a call).
+    if (this.closing || cost > this.maxBatchCost || this.queues.size >= this.maxQueueSize || this.waiters.count > 0) {
+      return this.enterAtLimit(item, key, cost, priority)
+    }
+    this.statistics.submitted++
+    return this.admit(new Entry(item, key, cost, priority, ++this.seq, this.stamp()), false)
+  }
+
+  /** `enter` when the door has something to say: closed, too costly, or the queue full. */
+  private enterAtLimit(item: Item, key: unknown, cost: number, priority: number): Promise<Result> {
     const full = this.mustWait(1)
     const refused = refusal(1, cost, full, this.closing, this.options)
     if (refused !== undefined) return this.refuse(1, refused)
@@ -995,7 +1016,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const now = this.now()
     const running = this.inFlight++
     const run = new Run(entries, items, now, ++this.batchSeq, key, cost, splitDepth)
-    this.running.add(run)
+    this.running.push(run)
     if (splitDepth === 0) this.inFlightItems += entries.length
     this.statistics.dispatched(run, now, running)
 
@@ -1084,7 +1105,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const now = this.now()
     this.lastSettledAt = now
     const running = this.inFlight--
-    this.running.delete(run)
+    const runs = this.running
+    const at = runs.indexOf(run)
+    if (at === runs.length - 1) runs.pop()
+    else if (at >= 0) runs.splice(at, 1)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.
     if (ok && !run.context.aborted) {
       const elapsed = now - run.startedAt
