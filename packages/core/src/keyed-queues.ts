@@ -11,7 +11,7 @@ export class KeyedQueues {
   private readonly queues = new Map<unknown, PriorityQueue<Entry>>()
   /**
    * Cache of the last key's queue: a stream of same-key items never touches the Map.
-   * The cached queue stays in the Map while cached, empty or not (see `drop`).
+   * `lastQueue` is undefined whenever that queue has left the Map.
    */
   private lastKey: unknown
   private lastQueue: PriorityQueue<Entry> | undefined
@@ -29,9 +29,6 @@ export class KeyedQueues {
     const key = entry.key
     let queue = this.lastQueue
     if (queue === undefined || !sameKey(key, this.lastKey)) {
-      // The queue cached so far is kept while it is cached even when empty (see `drop`):
-      // now that another key takes its place, an empty one goes.
-      if (queue !== undefined && queue.size === 0 && this.keyed) this.queues.delete(queue.key)
       queue = this.queues.get(key)
       if (queue === undefined) {
         queue = new PriorityQueue<Entry>(key)
@@ -76,15 +73,10 @@ export class KeyedQueues {
     this.size = 0
   }
 
-  /**
-   * Forgets a queue that has emptied, unless it is the last key's: a stream of one key
-   * empties its queue with every batch, and re-creating it each time (a Map entry,
-   * priority levels, FIFO arrays grown again from empty) measurably cost the
-   * core-overhead bench. So at most one empty queue is kept, the cached one.
-   */
   private drop(queue: PriorityQueue<Entry>): void {
-    if (!this.keyed || queue === this.lastQueue) return
+    if (!this.keyed) return
     this.queues.delete(queue.key)
+    if (this.lastQueue === queue) this.lastQueue = undefined
   }
 }
 
