@@ -85,11 +85,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly splitsPending = new Fifo<PendingSplit>()
 
   private inFlight = 0
-  /**
-   * Running batches, for `destroy()` and for cancelling a running item: an array, as
-   * they are at most `maxConcurrentBatches` (a Set hashed a new `Run` every batch).
-   */
-  private readonly running: Run[] = []
+  /** Running batches, for `destroy()` and for cancelling a running item. */
+  private readonly running = new Set<Run>()
   private inFlightItems = 0
   private seq = 0
   private batchSeq = 0
@@ -849,7 +846,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const now = this.now()
     const running = this.inFlight++
     const run = new Run(entries, items, now, ++this.batchSeq, key, cost, splitDepth)
-    this.running.push(run)
+    this.running.add(run)
     if (splitDepth === 0) this.inFlightItems += entries.length
     this.statistics.dispatched(run, now, running)
 
@@ -938,10 +935,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const now = this.now()
     this.deadline?.settled(now)
     const running = this.inFlight--
-    const runs = this.running
-    const at = runs.indexOf(run)
-    if (at === runs.length - 1) runs.pop()
-    else if (at >= 0) runs.splice(at, 1)
+    this.running.delete(run)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.
     if (ok && !run.context.aborted) {
       const elapsed = now - run.startedAt

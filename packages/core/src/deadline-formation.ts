@@ -214,7 +214,7 @@ export class DeadlineFormation {
     ahead: number,
     n: number,
     timeoutMs: number,
-    busy: readonly Run[] | undefined,
+    busy: Iterable<Run> | undefined,
     at: number,
     now: () => number,
     idle: boolean,
@@ -232,7 +232,7 @@ export class DeadlineFormation {
   }
 
   /** Estimated ms from `now` until the first of `runs` ends (0 if one is already overdue). */
-  private firstFreeInMs(runs: readonly Run[], now: number): number {
+  private firstFreeInMs(runs: Iterable<Run>, now: number): number {
     let first = Infinity
     for (const run of runs) {
       const end = run.startedAt + (this.model.estimate(run.entries.length) as number)
