@@ -70,7 +70,8 @@ const resolved = Promise.resolve()
  * This class is the lifecycle of an item — the door, formation, running and settling —
  * over parts that each own one piece of state: `KeyedQueues` the queued items,
  * `Waiters` the callers waiting for room, `Run` a batch in progress, `Statistics` the
- * counters and samples, and `refusal` every reason to refuse a request at the door.
+ * counters and samples, `refusal` every reason to refuse a request at the door, and
+ * `DeadlineFormation` the choice of batch by deadlines (`formation: 'deadline'`).
  */
 export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner, GroupOwner {
   private readonly processBatch: ProcessBatch<Item, Result>
