@@ -1,4 +1,5 @@
-import { readyAt, type FormationLimits } from './batch-formation.js'
+import type { FormationLimits } from './batch-formation.js'
+import { DeadlineFormation } from './deadline-formation.js'
 import {
   deadlineOf,
   DETACHED,
@@ -56,15 +57,6 @@ import type {
 const resolved = Promise.resolve()
 
 /**
- * Deadline formation: after this long with no batch run, a request the latency model
- * calls hopeless runs anyway, alone, as a probe. The model only learns from runs; if
- * it ever estimates every batch too slow for the deadlines in use (say it measured
- * runs during a stall), it would refuse everything and never run again to see that
- * the stall is over. A probe costs at most one row per this interval.
- */
-const PROBE_AFTER_MS = 100
-
-/**
  * Groups concurrently submitted items into batches — by count, cost, time, priority
  * and key — and runs each batch with `processBatch`, handing every caller its own
  * result or error.
@@ -78,7 +70,8 @@ const PROBE_AFTER_MS = 100
  * This class is the lifecycle of an item — the door, formation, running and settling —
  * over parts that each own one piece of state: `KeyedQueues` the queued items,
  * `Waiters` the callers waiting for room, `Run` a batch in progress, `Statistics` the
- * counters and samples, and `refusal` every reason to refuse a request at the door.
+ * counters and samples, `refusal` every reason to refuse a request at the door, and
+ * `DeadlineFormation` the choice of batch by deadlines (`formation: 'deadline'`).
  */
 export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner, GroupOwner {
   private readonly processBatch: ProcessBatch<Item, Result>
@@ -101,10 +94,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly statistics: Statistics
   /** Learns batch run times (every successful batch is recorded); read by deadline formation. */
   private readonly latency: LatencyModel
-  /** `formation: 'deadline'`. */
-  private readonly byDeadline: boolean
-  /** When the last batch settled (or the batcher was made): deadline formation probes after `PROBE_AFTER_MS` idle. */
-  private lastSettledAt: number
+  /** `formation: 'deadline'` (undefined: by count and time). */
+  private readonly deadline: DeadlineFormation | undefined
 
   private pumpScheduled = false
   private pumping = false
@@ -179,8 +170,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.queues = new KeyedQueues(o.batchKey !== undefined)
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
-    this.byDeadline = o.formation === 'deadline'
-    this.lastSettledAt = this.now()
+    this.deadline =
+      o.formation === 'deadline' ? new DeadlineFormation(this.latency, this.limits, this.maxConcurrent, this.now()) : undefined
   }
 
   /**
@@ -714,8 +705,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
           continue
         }
         if (this.queues.size === 0) break
-        if (this.byDeadline) {
-          const wake = this.formByDeadline()
+        if (this.deadline !== undefined) {
+          const wake = this.formByDeadline(this.deadline)
           if (wake === wake) {
             // NaN: a batch started or items failed; else nothing can go before `wake`.
             deadline = wake
@@ -745,158 +736,29 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   /**
-   * One step of deadline formation (`formation: 'deadline'`), with a slot free: fails
-   * the queued items that cannot make their deadline even in a batch of one, else
-   * starts the largest batch whose earliest deadline its estimated run time still
-   * meets, unless it may wait for `minBatchSize` (only while every deadline keeps its
-   * slack). Returns NaN when it failed items or started a batch (the pump goes on),
-   * else when to look again (Infinity: when something happens).
+   * One step of deadline formation, with a slot free, on the queue whose head goes
+   * first (priority, then age, whatever the wait options): it fails what cannot make
+   * its deadline, or starts a batch (see `DeadlineFormation.step`). Returns NaN when it
+   * failed items or started a batch (the pump goes on), else when to look again
+   * (Infinity: when something happens).
    */
-  private formByDeadline(): number {
-    // The queue whose head goes first (priority, then age), whatever the wait options.
+  private formByDeadline(deadline: DeadlineFormation): number {
     this.limits.flush = true
     const queue = this.queues.choose(this.limits, this.clock).queue as PriorityQueue<Entry>
     this.limits.flush = this.closing
-    const now = this.clock()
-    const model = this.latency
-    const measured = model.measured
-    // Unmeasured, a batch of one goes as a probe (trusted to fit), and nothing larger.
-    // A batch starts by the model's `bound`, not its `estimate`: see `LatencyModel`.
-    const one = measured ? (model.bound(1) as number) : 0
-
-    // Items that cannot make it even alone fail now, not once their timer fires.
-    let infeasible: Entry[] | undefined
-    let earliest = Infinity
-    queue.scan((entry) => {
-      const due = deadlineOf(entry)
-      if (due < now + one) (infeasible ??= []).push(entry)
-      else if (due < earliest) earliest = due
-      return true
-    })
-    if (infeasible !== undefined && this.probeDue(now)) {
-      // Nothing has run for a while: the head runs alone, however late the model says it would be.
-      const probe = this.queues.take(queue, { ...this.limits, maxBatchSize: 1 })
+    const step = deadline.step(queue, this.clock(), this.idle(), this.inFlight + 1 >= this.maxConcurrent)
+    if (step.size > 0) {
+      const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
       this.admitWaiters()
-      this.start(probe.nodes, probe.items, queue.key, probe.cost, 0)
+      this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
       return NaN
     }
-    if (infeasible !== undefined) {
-      for (const entry of infeasible) if (entry.state === QUEUED) this.expire(entry, now + one)
+    if (step.expire.length > 0) {
+      for (const entry of step.expire) if (entry.state === QUEUED) this.expire(entry, step.endsAt)
       this.admitWaiters()
       return NaN
     }
-
-    // The largest batch, in take order, whose earliest deadline holds with its estimate.
-    const limits = this.limits
-    let size = 0
-    let cost = 0
-    let due = Infinity
-    queue.scan((entry) => {
-      if (size >= limits.maxBatchSize || (size > 0 && cost + entry.cost > limits.maxBatchCost)) return false
-      const d = deadlineOf(entry)
-      const min = d < due ? d : due
-      if (size > 0) {
-        const ms = measured ? (model.bound(size + 1) as number) : Infinity
-        if (now + ms > min) return false
-      }
-      due = min
-      cost += entry.cost
-      size++
-      return true
-    })
-
-    // Overload: the head's slack cut the batch short while more items wait. When
-    // dropping the items ahead of a fuller batch answers more of the queue in time,
-    // they fail at once and the fuller batch goes (with other slots free, the head's
-    // small batch is no loss: they take the rest).
-    if (measured && size < queue.size && size < limits.maxBatchSize && this.inFlight + 1 >= this.maxConcurrent) {
-      if (this.sacrificeForFullerBatch(queue, size, now)) {
-        this.admitWaiters()
-        return NaN
-      }
-    }
-
-    // Waiting for `minBatchSize` (the count/time wish) only while every queued item
-    // could still make its deadline in a batch of that size started later.
-    if (size === queue.size) {
-      const wish = readyAt(queue, limits)
-      if (wish > now) {
-        const target = limits.minBatchSize < limits.maxBatchSize ? limits.minBatchSize : limits.maxBatchSize
-        const latest = earliest === Infinity ? Infinity : measured ? earliest - (model.bound(target) as number) : now
-        const wake = wish < latest ? wish : latest
-        if (wake > now) return wake
-      }
-    }
-    const taken = this.queues.take(queue, { ...limits, maxBatchSize: size })
-    this.admitWaiters()
-    this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
-    return NaN
-  }
-
-  /**
-   * Goodput under overload (see `formByDeadline`): whether dropping the items ahead of a
-   * fuller batch answers more of the queue in time than serving them first. Both plans
-   * are played out on the queue as it is (deadlines in take order, batches one after
-   * another, each the largest its first item's deadline allows by the latency model);
-   * when the plan that starts at a later item answers more, the items ahead of it fail
-   * now (`DeadlineExceededError`) and the caller forms again. Returns whether it failed any.
-   */
-  private sacrificeForFullerBatch(queue: PriorityQueue<Entry>, size: number, now: number): boolean {
-    const model = this.latency
-    const max = this.limits.maxBatchSize
-    // Deadlines in take order, far enough to find a full batch behind the head.
-    const deadlines: number[] = []
-    const entries: Entry[] = []
-    const reach = 4 * max
-    queue.scan((entry) => {
-      deadlines.push(deadlineOf(entry))
-      entries.push(entry)
-      return deadlines.length < reach
-    })
-    const m = deadlines.length
-    // Largest batch from item `i`, started at `t`, whose earliest deadline its estimate meets (as `formByDeadline`).
-    const batchFrom = (i: number, t: number): number => {
-      let k = 0
-      let due = Infinity
-      while (k < max && i + k < m) {
-        const d = deadlines[i + k] < due ? deadlines[i + k] : due
-        if (t + (model.bound(k + 1) as number) > d) break
-        due = d
-        k++
-      }
-      return k
-    }
-    // Items answered in time when the batches run back to back from item `from` on.
-    const answered = (from: number): number => {
-      let t = now
-      let done = 0
-      for (let i = from; i < m;) {
-        const k = batchFrom(i, t)
-        if (k === 0) {
-          i++ // lost: it cannot make it even alone
-          continue
-        }
-        done += k
-        t += model.bound(k) as number
-        i += k
-      }
-      return done
-    }
-    // The later start (within one batch of the head) whose first batch is the largest.
-    let best = size
-    let start = 0
-    for (let i = 1; i < m && i <= max && m - i > best; i++) {
-      const k = batchFrom(i, now)
-      if (k > best) {
-        best = k
-        start = i
-      }
-      if (k >= max) break
-    }
-    if (start === 0 || answered(start) <= answered(0)) return false
-    const endsAt = now + (model.bound(best) as number)
-    for (let i = 0; i < start; i++) if (entries[i].state === QUEUED) this.expire(entries[i], endsAt)
-    return true
+    return step.wake
   }
 
   /** Fails a queued (or re-run) entry that cannot make its deadline: a batch holding it would end at `endsAt`. */
@@ -915,38 +777,28 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   /**
-   * Estimated time (ms) until a request of `n` items that arrives now would have run:
-   * the wait for a slot when all are busy, then the queue ahead of it and itself, in
-   * rounds of full batches over every slot. 0
-   * (never refused) unless deadline formation is on, the request has a `timeoutMs`,
-   * and a batch has been measured.
+   * Estimated time (ms) until a request of `n` items that arrives now would have run
+   * (see `DeadlineFormation.drainMs`); 0, never refused, without deadline formation.
    */
   private drainMs(n: number, timeoutMs: number): number {
-    if (!this.byDeadline || timeoutMs === Infinity || !this.latency.measured) return 0
-    const ahead = this.queues.size + this.waiters.count + n
-    const batch = ahead < this.limits.maxBatchSize ? ahead : this.limits.maxBatchSize
-    const rounds = Math.ceil(ahead / (this.limits.maxBatchSize * this.maxConcurrent))
-    let drain = rounds * (this.latency.estimate(batch) as number)
-    // With every slot busy, the queue starts only when the first running batch ends.
-    if (this.inFlight >= this.maxConcurrent) drain += this.firstFreeInMs(this.stamp().at)
-    // An idle batcher lets a request in as a probe (see PROBE_AFTER_MS).
-    if (drain > timeoutMs && ahead === n && this.probeDue(this.clock())) return 0
-    return drain
+    const deadline = this.deadline
+    // `measured` first, as the model's own check: the stamp below reads the clock.
+    if (deadline === undefined || timeoutMs === Infinity || !this.latency.measured) return 0
+    const busy = this.inFlight >= this.maxConcurrent
+    return deadline.drainMs(
+      this.queues.size + this.waiters.count + n,
+      n,
+      timeoutMs,
+      busy ? this.running : undefined,
+      busy ? this.stamp().at : 0,
+      this.clock,
+      this.idle(),
+    )
   }
 
-  /** Estimated ms from `now` until the first running batch ends (0 if one is already overdue). */
-  private firstFreeInMs(now: number): number {
-    let first = Infinity
-    for (const run of this.running) {
-      const end = run.startedAt + (this.latency.estimate(run.entries.length) as number)
-      if (end < first) first = end
-    }
-    return first === Infinity || first < now ? 0 : first - now
-  }
-
-  /** Whether deadline formation should run a probe: nothing runs, and nothing has settled for `PROBE_AFTER_MS`. */
-  private probeDue(now: number): boolean {
-    return this.inFlight === 0 && this.splitsPending.length === 0 && now - this.lastSettledAt >= PROBE_AFTER_MS
+  /** Nothing runs and no re-run waits (deadline formation probes only then). */
+  private idle(): boolean {
+    return this.inFlight === 0 && this.splitsPending.length === 0
   }
 
   private armTimer(deadline: number): void {
@@ -975,7 +827,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     let cost = 0
     // Nothing late is re-run either: with deadline formation, a half is cut short to
     // the items whose deadline its estimated run time still meets.
-    const endsAt = this.byDeadline ? this.clock() + (this.latency.bound(split.entries.length) ?? 0) : -Infinity
+    const endsAt = this.deadline === undefined ? -Infinity : this.deadline.rerunEndsAt(this.clock(), split.entries.length)
     for (const entry of split.entries) {
       if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
       if (deadlineOf(entry) < endsAt) {
@@ -1082,7 +934,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   private finishRun(run: Run, ok: boolean): void {
     const now = this.now()
-    this.lastSettledAt = now
+    this.deadline?.settled(now)
     const running = this.inFlight--
     this.running.delete(run)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.
