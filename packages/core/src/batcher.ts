@@ -750,7 +750,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (step.size > 0) {
       const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
       this.admitWaiters()
-      this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
+      this.start(taken.nodes, taken.items, queue.key, taken.cost, 0, step.probe)
       return NaN
     }
     if (step.expire.length > 0) {
@@ -843,10 +843,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   /** Starts one batch, its entries already marked running, in a free slot and routes its outcome. */
-  private start(entries: Entry[], items: unknown[], key: unknown, cost: number, splitDepth: number): void {
+  private start(entries: Entry[], items: unknown[], key: unknown, cost: number, splitDepth: number, probe?: boolean): void {
     const now = this.now()
     const running = this.inFlight++
-    const run = new Run(entries, items, now, ++this.batchSeq, key, cost, splitDepth)
+    const run = new Run(entries, items, now, ++this.batchSeq, key, cost, splitDepth, probe)
     this.running.add(run)
     if (splitDepth === 0) this.inFlightItems += entries.length
     this.statistics.dispatched(run, now, running)
@@ -939,6 +939,11 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.running.delete(run)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.
     if (ok && !run.context.aborted) {
+      // A probe answered in time although the model called it hopeless: what the model
+      // remembers (a stall's runs and hand-offs) is out of date. Nothing else would
+      // correct it: with every queued row hopeless by it, nothing else runs, and one
+      // probe's sample would not move a p90 of 64 hand-offs.
+      if (run.probe && deadlineOf(run.entries[0] as Entry) >= now) this.latency.forget()
       const elapsed = now - run.startedAt
       const ran = run.context.runMs
       // Measured where it ran (`reportRunMs`): the run, and the hand-off around it apart.

@@ -27,6 +27,8 @@ interface DeadlineStep {
   readonly size: number
   /** When to look again, when nothing fails or starts (Infinity: when something happens). */
   readonly wake: number
+  /** The batch (of one) is a probe: it runs although the latency model calls it hopeless (see `PROBE_AFTER_MS`). */
+  readonly probe?: boolean
 }
 
 const NONE: readonly Entry[] = []
@@ -87,7 +89,7 @@ export class DeadlineFormation {
     })
     if (infeasible !== undefined) {
       // Nothing has run for a while: the head runs alone, however late the model says it would be.
-      if (this.probeDue(now, idle)) return { expire: NONE, endsAt: NaN, size: 1, wake: NaN }
+      if (this.probeDue(now, idle)) return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }
       return { expire: infeasible, endsAt: now + one, size: 0, wake: NaN }
     }
 

@@ -194,6 +194,25 @@ export class LatencyModel {
     this.headroom = options.headroom === undefined ? 0.2 : numberOption('headroom', options.headroom, 0)
   }
 
+  /**
+   * Forgets every run and hand-off measured so far, as if none had been (each size's
+   * warm-up stays done): for when a run has shown them out of date — a probe that
+   * answered in time where the model said no batch could. Until the next `record`,
+   * `measured` is false.
+   */
+  forget(): void {
+    for (const sw of this.sizes.values()) {
+      sw.samples.length = 0
+      sw.next = 0
+    }
+    this.overheads.length = 0
+    this.nextOverhead = 0
+    this.recentSizes.length = 0
+    this.recentMs.length = 0
+    this.nextRecent = 0
+    this.dirty = true
+  }
+
   /** Whether any run has been measured (past its size's warm-up). */
   get measured(): boolean {
     if (this.dirty) this.rebuild()

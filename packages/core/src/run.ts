@@ -54,6 +54,8 @@ export class Run {
     key: unknown,
     readonly cost: number,
     readonly splitDepth: number,
+    /** Deadline formation's probe (see `DeadlineStep.probe`). */
+    readonly probe = false,
   ) {
     this.live = entries.length
     this.context = new Context(batchId, key, cost, splitDepth)

@@ -158,13 +158,38 @@ describe("formation: 'deadline'", () => {
     await flush()
     expect(batches()).toEqual([[2]])
     expect(behind.reason).toBeInstanceOf(DeadlineUnattainableError)
-    clock.t = 101
+    // It answered late (at 130, its deadline 120): the model stands, and the next probe
+    // waits for another 100 ms without a run.
+    clock.t = 130
     await release(0)
     expect(probe).toEqual({ status: 'fulfilled', value: 2 })
-    // It ran 1 ms; the next probe waits for another 100 ms without a run.
     const after = track(batcher.submit(4, { timeoutMs: 20 }))
     await flush()
     expect(after.reason).toBeInstanceOf(DeadlineUnattainableError)
+    expect(batches()).toEqual([[2]])
+  })
+
+  it('forgets what the model measured when a probe answers in time: requests are admitted and batched again', async () => {
+    // A stall's figures: every batch measured at 50 ms, so a 20 ms timeout is hopeless by
+    // the model, and only a probe every 100 ms would run while they last.
+    const model = measuredModel(4, () => 50)
+    const { clock, batcher, batches, release } = deadlineFixture({ latencyModel: model })
+    clock.t = 100
+    const probe = track(batcher.submit(1, { timeoutMs: 20 }))
+    await flush()
+    expect(batches()).toEqual([[1]])
+    // It ran 1 ms, well within its deadline (120): the stall is over.
+    clock.t = 101
+    await release(0)
+    expect(probe).toEqual({ status: 'fulfilled', value: 1 })
+    expect(model.estimate(1)).toBe(1)
+    // A batch of two is bounded by the probe's run, in proportion: 2 ms.
+    const next = [2, 3].map((i) => track(batcher.submit(i, { timeoutMs: 20 })))
+    await flush()
+    expect(batches()).toEqual([[1], [2, 3]])
+    clock.t = 103
+    await release(1)
+    expect(next.map((r) => r.value)).toEqual([2, 3])
   })
 
   it('forms the same queue by count alone when formation is count', async () => {
