@@ -58,7 +58,12 @@ export interface LatencyEstimate {
   readonly ms: number | undefined
 }
 
-/** The recent run times of one batch size (a ring of `window` slots). */
+/**
+ * The recent run times of one batch size (a ring of `window` slots), and their figures,
+ * worked out when a run of this size is recorded: the model's tables are rebuilt after
+ * every batch from every size's figures, and sorting every size's window each time
+ * was most of that rebuild.
+ */
 class SizeWindow {
   readonly samples: number[] = []
   next = 0
@@ -66,17 +71,34 @@ class SizeWindow {
   runs = 0
   /** The model's run count at this size's latest measured run. */
   lastRecord = 0
+  /** The p99 of `samples`, their slowest and their median (the lower middle one). */
+  p99 = NaN
+  slowest = NaN
+  typical = NaN
+
+  add(ms: number, window: number): void {
+    this.samples[this.next] = ms
+    this.next = (this.next + 1) % window
+    const sorted = this.samples.slice().sort((a, b) => a - b)
+    this.p99 = sorted[Math.ceil(0.99 * sorted.length) - 1] as number
+    this.slowest = sorted[sorted.length - 1] as number
+    this.typical = sorted[(sorted.length - 1) >> 1] as number
+  }
+
+  clear(): void {
+    this.samples.length = 0
+    this.next = 0
+  }
 }
 
 /**
- * The `q` quantile (0..1) of a ring's samples, the lower of the two around it (0 when
- * empty; `q` 0.5 is the median, the lower middle one): of a few samples, not their
- * slowest (one host stall among four hand-offs is not their p90).
+ * The `q` quantile (0..1) of samples sorted ascending, the lower of the two around it
+ * (0 when empty; `q` 0.5 is the median, the lower middle one): of a few samples, not
+ * their slowest (one host stall among four hand-offs is not their p90).
  */
-function quantile(samples: readonly number[], q: number): number {
-  if (samples.length === 0) return 0
-  const sorted = samples.slice().sort((a, b) => a - b)
-  return sorted[Math.floor(q * (sorted.length - 1))]
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0
+  return sorted[Math.floor(q * (sorted.length - 1))] as number
 }
 
 /**
@@ -201,10 +223,7 @@ export class LatencyModel {
    * `measured` is false.
    */
   forget(): void {
-    for (const sw of this.sizes.values()) {
-      sw.samples.length = 0
-      sw.next = 0
-    }
+    for (const sw of this.sizes.values()) sw.clear()
     this.overheads.length = 0
     this.nextOverhead = 0
     this.recentSizes.length = 0
@@ -243,8 +262,7 @@ export class LatencyModel {
     this.recentSizes[this.nextRecent] = size
     this.recentMs[this.nextRecent] = ms
     this.nextRecent = (this.nextRecent + 1) % this.driftWindow
-    sw.samples[sw.next] = ms
-    sw.next = (sw.next + 1) % this.window
+    sw.add(ms, this.window)
     sw.lastRecord = ++this.records
     this.dirty = true
   }
@@ -290,8 +308,9 @@ export class LatencyModel {
     this.perRow = 0
     this.highPerRow = 0
     this.midPerRow = 0
-    this.overhead = quantile(this.overheads, 0.5)
-    this.overheadHigh = quantile(this.overheads, 0.9)
+    const overheads = this.overheads.slice().sort((a, b) => a - b)
+    this.overhead = quantile(overheads, 0.5)
+    this.overheadHigh = quantile(overheads, 0.9)
     this.drift = 1
     if (largest === 0) return
     const p = new Float64Array(largest + 1).fill(NaN)
@@ -299,10 +318,9 @@ export class LatencyModel {
     const typical = new Float64Array(largest + 1).fill(NaN)
     for (const [size, sw] of this.sizes) {
       if (!fresh(sw)) continue
-      const sorted = sw.samples.slice().sort((a, b) => a - b)
-      p[size] = sorted[Math.ceil(0.99 * sorted.length) - 1]
-      slowest[size] = sorted[sorted.length - 1]
-      typical[size] = sorted[(sorted.length - 1) >> 1]
+      p[size] = sw.p99
+      slowest[size] = sw.slowest
+      typical[size] = sw.typical
     }
     // How much slower than its size's median each recent run was.
     let drift = 1
