@@ -6,14 +6,14 @@
  * is injected, and a replica is kept busy until the test lets it go (a file it waits
  * for), so what happens is decided by the order of events, never by timing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { DeadlineExceededError, LatencyModel, TimeoutError } from '@inferpool/core'
 import { createPool } from '@inferpool/host'
 import type { Pool } from '@inferpool/host'
 import { models, workers } from './fixtures/models.js'
+import { scratchDir } from './process-helpers.js'
 
 interface Item {
   value: number
@@ -28,11 +28,7 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.destroy()))
 })
 
-let scratch: string
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'inferpool-hand-off-'))
-})
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+const scratch = scratchDir('inferpool-hand-off-')
 
 /** A latency model that believes every batch of up to 8 rows takes `ms`. */
 function believing(ms: number): LatencyModel {
@@ -64,7 +60,7 @@ describe.each([['thread'], ['process']] as const)("the replica's last check of t
       batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: believing(1) },
     })
     pools.push(pool as Pool<unknown, unknown>)
-    const gate = join(scratch, `gate-${isolation}`)
+    const gate = join(scratch(), `gate-${isolation}`)
     const sent: number[] = []
     let firstSent!: () => void
     const first = new Promise<void>((resolve) => (firstSent = resolve))

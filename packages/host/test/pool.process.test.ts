@@ -4,11 +4,10 @@
  * transfer file outlives its pool — not even when the host itself is SIGKILLed.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
@@ -21,7 +20,7 @@ import {
 } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { models, prng, workers } from './fixtures/models.js'
-import { alive, childrenOf, poll, transferFiles } from './process-helpers.js'
+import { alive, childrenOf, poll, scratchDir, transferFiles } from './process-helpers.js'
 import { http, metric } from './server-helpers.js'
 
 interface Item {
@@ -37,11 +36,7 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.destroy()))
 })
 
-let scratch: string
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'inferpool-pool-process-'))
-})
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+const scratch = scratchDir('inferpool-pool-process-')
 
 async function userPool(extra: Record<string, unknown> = {}): Promise<Pool<Item, number>> {
   const pool = await createPool<Item, number>({
@@ -87,7 +82,7 @@ describe('process isolation', () => {
 
   it('kill -9 of a replica mid-batch fails nothing: the batch re-runs on the replacement', async () => {
     const pool = await userPool({ replicas: 1 })
-    const marker = join(scratch, 'kill-9')
+    const marker = join(scratch(), 'kill-9')
     const victim = pool.stats.replicas[0]?.pid as number
     const answers = Promise.all([pool.infer({ value: 1 }), pool.infer({ value: 2, holdOnce: marker }), pool.infer({ value: 3 })])
     await poll(() => existsSync(marker), 'the batch to be running')
@@ -105,7 +100,7 @@ describe('process isolation', () => {
     // once the timeout has happened: it then goes to the replica that is still up.
     const pool = await userPool({ replicas: 2, batchTimeoutMs: 500 })
     const pids = pool.stats.replicas.map((r) => r.pid as number)
-    const error = await pool.infer({ value: 1, hold: join(scratch, 'timeout') }).then(
+    const error = await pool.infer({ value: 1, hold: join(scratch(), 'timeout') }).then(
       () => null,
       (err: unknown) => err,
     )

@@ -1,8 +1,24 @@
 /** Helpers for tests of process-isolated replicas: real child processes, observed from outside. */
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll } from 'vitest'
 import { TRANSFER_FILE_DIR } from '@inferpool/worker'
+
+/**
+ * A scratch folder for the test file (made before its first test, removed after its
+ * last, with whatever the tests left in it); call at the file's top level. Returns its path's getter.
+ */
+export function scratchDir(prefix: string): () => string {
+  let dir: string | undefined
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix))
+  })
+  afterAll(() => rmSync(dir as string, { recursive: true, force: true }))
+  return () => dir as string
+}
 
 /**
  * Resolves once `condition()` holds, checking every `everyMs`; rejects after `limitMs`

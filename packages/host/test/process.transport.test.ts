@@ -3,8 +3,7 @@
  * processes and real onnxruntime: what each kind of replica death does to the batches
  * in flight, and that nothing — no process, no transfer file — outlives the transport.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { InferenceSession, Tensor } from 'onnxruntime-node'
@@ -17,7 +16,7 @@ import { ProcessTransport } from '../src/pool/process/index.js'
 import type { PoolOptions } from '../src/types.js'
 import type { SendOutcome } from '../src/pool/transport.js'
 import { models, prng, workers } from './fixtures/models.js'
-import { alive, poll, transferFiles } from './process-helpers.js'
+import { alive, poll, scratchDir, transferFiles } from './process-helpers.js'
 
 const WIDTH = 256
 
@@ -36,11 +35,7 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.destroy()))
 })
 
-let scratch: string
-beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'inferpool-process-test-'))
-})
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+const scratch = scratchDir('inferpool-process-test-')
 
 function transport(options: Partial<PoolOptions>, restarts: string[] = []): ProcessTransport {
   const t = new ProcessTransport(resolvePoolOptions({ model: models.demoMlp, isolation: 'process', ...options }), {
@@ -138,7 +133,7 @@ describe('ProcessTransport', () => {
     const t = transport({ replicas: 1, worker: workers.process }, restarts)
     await t.start()
     const before = t.replicas[0]?.pid as number
-    const marker = join(scratch, 'kill-9')
+    const marker = join(scratch(), 'kill-9')
     const pending = t.send(items([{ value: 1 }, { value: 2, hold: marker }]), [])
     await poll(() => existsSync(marker), 'the held batch to start running')
     process.kill(before, 'SIGKILL')
@@ -180,7 +175,7 @@ describe('ProcessTransport', () => {
     const t = transport({ replicas: 1, worker: workers.process })
     await t.start()
     const pid = t.replicas[0]?.pid as number
-    const marker = join(scratch, 'timeout')
+    const marker = join(scratch(), 'timeout')
     const outcome = await t.send(items([{ value: 1, hold: marker }]), [], { timeoutMs: 300 })
     expect(outcome).toEqual({
       ok: false,
@@ -269,7 +264,7 @@ describe('ProcessTransport', () => {
     const t = transport({ replicas: 2, worker: workers.process })
     await t.start()
     const pids = t.replicas.map((r) => r.pid as number)
-    const marker = join(scratch, 'destroy')
+    const marker = join(scratch(), 'destroy')
     const pending = t.send(items([{ value: 1, hold: marker }]), [])
     await poll(() => existsSync(marker), 'the held batch to start running')
     const destroyed = t.destroy()
