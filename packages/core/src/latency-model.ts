@@ -60,9 +60,10 @@ export interface LatencyEstimate {
 
 /**
  * The recent run times of one batch size (a ring of `window` slots), and their figures,
- * worked out when a run of this size is recorded: the model's tables are rebuilt after
- * every batch from every size's figures, and sorting every size's window each time
- * was most of that rebuild.
+ * worked out again only after a run of this size was recorded: the model's tables are
+ * rebuilt after every batch from every size's figures, and sorting every size's window
+ * each time was most of that rebuild. Not at `add` either: `record` runs for every
+ * batch, whatever the formation, and count formation reads the model only for stats.
  */
 class SizeWindow {
   readonly samples: number[] = []
@@ -71,23 +72,33 @@ class SizeWindow {
   runs = 0
   /** The model's run count at this size's latest measured run. */
   lastRecord = 0
-  /** The p99 of `samples`, their slowest and their median (the lower middle one). */
+  /** The p99 of `samples`, their slowest and their median (the lower middle one), once `figure()`d. */
   p99 = NaN
   slowest = NaN
   typical = NaN
+  /** `samples` changed since the figures were worked out. */
+  private changed = false
 
   add(ms: number, window: number): void {
     this.samples[this.next] = ms
     this.next = (this.next + 1) % window
-    const sorted = this.samples.slice().sort((a, b) => a - b)
-    this.p99 = sorted[Math.ceil(0.99 * sorted.length) - 1] as number
-    this.slowest = sorted[sorted.length - 1] as number
-    this.typical = sorted[(sorted.length - 1) >> 1] as number
+    this.changed = true
   }
 
   clear(): void {
     this.samples.length = 0
     this.next = 0
+    this.changed = true
+  }
+
+  /** Works out the figures again if the samples changed. */
+  figure(): void {
+    if (!this.changed) return
+    this.changed = false
+    const sorted = this.samples.slice().sort((a, b) => a - b)
+    this.p99 = sorted[Math.ceil(0.99 * sorted.length) - 1] as number
+    this.slowest = sorted[sorted.length - 1] as number
+    this.typical = sorted[(sorted.length - 1) >> 1] as number
   }
 }
 
@@ -318,6 +329,7 @@ export class LatencyModel {
     const typical = new Float64Array(largest + 1).fill(NaN)
     for (const [size, sw] of this.sizes) {
       if (!fresh(sw)) continue
+      sw.figure()
       p[size] = sw.p99
       slowest[size] = sw.slowest
       typical[size] = sw.typical
