@@ -108,55 +108,51 @@ describe('the ONNX tensor worker', () => {
   })
   afterAll(() => runtime.dispose())
 
+  /** A run task of the demo MLP's `input` for `rows` rows (its buffer a copy, as the host sends one). */
+  const runTask = (batchId: number, input: Float32Array, rows: number) => ({
+    kind: 'run' as const,
+    batchId,
+    payload: { rows, inputs: { input: { type: 'float32' as const, dims: [rows, 256], buffer: input.slice().buffer } } },
+  })
+
+  /** The demo MLP's output for `input` (`rows` rows) from a session of its own. */
+  async function directOutput(input: Float32Array, rows: number): Promise<number[]> {
+    const session = await createSession(demoMlp, { intraOpNumThreads: 1 })
+    try {
+      const direct = await session.run({ input: new Tensor('float32', input, [rows, 256]) })
+      return Array.from(direct.output.data as Float32Array)
+    } finally {
+      await session.release()
+    }
+  }
+
   it('transfers its outputs and releases its inputs to the host, equal to a direct run', async () => {
     const input = Float32Array.from({ length: 2 * 256 }, (_, i) => Math.cos(i))
-    const buffer = input.slice().buffer
-    const ran = await runtime.run({
-      kind: 'run',
-      batchId: 1,
-      payload: { rows: 2, inputs: { input: { type: 'float32', dims: [2, 256], buffer } } },
-    })
+    const task = runTask(1, input, 2)
+    const ran = await runtime.run(task)
     expect(ran.result.ok).toBe(true)
     const { outputs } = (ran.result as RunSuccess).value as TensorBatchOutput
     expect(ran.transfer).toEqual([outputs.output.buffer])
     expect(ran.release).toHaveLength(1)
-    expect(ran.release[0]).toBe(buffer)
-    const session = await createSession(demoMlp, { intraOpNumThreads: 1 })
-    try {
-      const direct = await session.run({ input: new Tensor('float32', input, [2, 256]) })
-      expect(Array.from(new Float32Array(outputs.output.buffer))).toEqual(Array.from(direct.output.data as Float32Array))
-    } finally {
-      await session.release()
-    }
+    expect(ran.release[0]).toBe(task.payload.inputs.input.buffer)
+    expect(Array.from(new Float32Array(outputs.output.buffer))).toEqual(await directOutput(input, 2))
   })
 
   it('runs only the rows that can make their deadline, taken out of the batch in order', async () => {
     const input = Float32Array.from({ length: 3 * 256 }, (_, i) => Math.sin(i))
-    const buffer = input.slice().buffer
-    const ran = await runtime.run({
-      kind: 'run',
-      batchId: 3,
-      payload: { rows: 3, inputs: { input: { type: 'float32', dims: [3, 256], buffer } } },
-      // Row 1's deadline has long passed; rows 0 and 2 have none.
-      deadlines: [Infinity, 0, Infinity],
-      runMs: 1,
-    })
+    const task = runTask(3, input, 3)
+    // Row 1's deadline has long passed; rows 0 and 2 have none.
+    const ran = await runtime.run({ ...task, deadlines: [Infinity, 0, Infinity], runMs: 1 })
     expect(ran.result).toMatchObject({ ok: true, kind: 'run', dropped: [1] })
     const { outputs } = (ran.result as RunSuccess).value as TensorBatchOutput
     expect(outputs.output.dims[0]).toBe(2)
     // The batch sent is released, and so is the one that ran (rows 0 and 2 only).
     expect(ran.release).toHaveLength(2)
-    expect(ran.release[0]).toBe(buffer)
-    const session = await createSession(demoMlp, { intraOpNumThreads: 1 })
-    try {
-      const kept = new Float32Array(2 * 256)
-      kept.set(input.subarray(0, 256), 0)
-      kept.set(input.subarray(512, 768), 256)
-      const direct = await session.run({ input: new Tensor('float32', kept, [2, 256]) })
-      expect(Array.from(new Float32Array(outputs.output.buffer))).toEqual(Array.from(direct.output.data as Float32Array))
-    } finally {
-      await session.release()
-    }
+    expect(ran.release[0]).toBe(task.payload.inputs.input.buffer)
+    const kept = new Float32Array(2 * 256)
+    kept.set(input.subarray(0, 256), 0)
+    kept.set(input.subarray(512, 768), 256)
+    expect(Array.from(new Float32Array(outputs.output.buffer))).toEqual(await directOutput(kept, 2))
   })
 
   it('releases the inputs of a batch that ORT refuses', async () => {
