@@ -339,17 +339,11 @@ export class ThreadLedger<Tag> {
   }
 
   #clearWatchdog(threadId: number): void {
-    const timer = this.#watchdogs.get(threadId)
-    if (timer === undefined) return
-    clearTimeout(timer)
-    this.#watchdogs.delete(threadId)
+    clearTimerOf(this.#watchdogs, threadId)
   }
 
   #clearBootGrace(threadId: number): void {
-    const timer = this.#bootGraces.get(threadId)
-    if (timer === undefined) return
-    clearTimeout(timer)
-    this.#bootGraces.delete(threadId)
+    clearTimerOf(this.#bootGraces, threadId)
   }
 
   #exited(record: ThreadRecord<Tag>, code: number): void {
@@ -367,4 +361,12 @@ export class ThreadLedger<Tag> {
     this.hooks.onExit?.(record, code, loaded)
     this.poke()
   }
+}
+
+/** Clears and forgets the timer a thread has in `timers`, if any. */
+function clearTimerOf(timers: Map<number, NodeJS.Timeout>, threadId: number): void {
+  const timer = timers.get(threadId)
+  if (timer === undefined) return
+  clearTimeout(timer)
+  timers.delete(threadId)
 }
