@@ -25,15 +25,21 @@ const matrixPower = (power: number): Uint8Array => serializeModel(buildMatrixPow
 
 const onesRequest = { inputs: [{ name: 'x', shape: [1, 2, 2], datatype: 'FP32', data: [1, 1, 1, 1] }] }
 
-/** The primary's copy directories (named after its pid) in the OS temp dir. */
-const copiesOf = (pid: number): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith(`${MODEL_DIR_PREFIX}${pid}-`))
+/**
+ * The primary's copy directories (named after its pid) in the OS temp dir, leaving out
+ * those in `before`: a process killed with SIGKILL (other tests kill primaries and pool
+ * owners) cannot remove its copy, and a later process may get the same pid.
+ */
+const copiesOf = (pid: number, before: ReadonlySet<string>): string[] =>
+  readdirSync(tmpdir()).filter((name) => name.startsWith(`${MODEL_DIR_PREFIX}${pid}-`) && !before.has(name))
 
 describe('inferpool serve --processes 2 --model', () => {
   it('answers from the model it started with after the file is replaced and a server process is replaced, and removes its copy at exit', async () => {
     const file = join(scratch, 'power.onnx')
     writeFileSync(file, matrixPower(4))
+    const before = new Set(readdirSync(tmpdir()))
     const server = await startServe(['--port', '0', '--processes', '2', '--replicas', '1', '--model', `power=${file}`])
-    const copies = copiesOf(server.pid)
+    const copies = copiesOf(server.pid, before)
     expect(copies).toHaveLength(1)
 
     writeFileSync(file, matrixPower(3))
@@ -64,7 +70,7 @@ describe('inferpool serve --processes 2 --model', () => {
     server.child.kill('SIGTERM')
     expect(await server.exit).toBe(0)
     expect(existsSync(join(tmpdir(), copies[0]!))).toBe(false)
-    expect(copiesOf(server.pid)).toEqual([])
+    expect(copiesOf(server.pid, before)).toEqual([])
   })
 
   it('exits 1 before forking when a model file is empty', async () => {
