@@ -754,17 +754,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return NaN
     }
     if (step.expire.length > 0) {
-      for (const entry of step.expire) if (entry.state === QUEUED) this.expire(entry, step.endsAt)
+      for (const entry of step.expire) if (entry.state === QUEUED) this.expire(entry, step.endsAt, step.batchSize)
       this.admitWaiters()
       return NaN
     }
     return step.wake
   }
 
-  /** Fails a queued (or re-run) entry that cannot make its deadline: a batch holding it would end at `endsAt`. */
-  private expire(entry: Entry, endsAt: number): void {
+  /** Fails a queued (or re-run) entry that cannot make its deadline: a batch of `batchSize` holding it would end at `endsAt`. */
+  private expire(entry: Entry, endsAt: number, batchSize?: number): void {
     const now = this.clock()
-    const error = new DeadlineExceededError(deadlineOf(entry) - now, endsAt - now)
+    const error = new DeadlineExceededError(deadlineOf(entry) - now, endsAt - now, batchSize)
     if (entry.state === QUEUED) {
       this.cancel(entry, error, true)
       return
@@ -831,7 +831,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     for (const entry of split.entries) {
       if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
       if (deadlineOf(entry) < endsAt) {
-        this.expire(entry, endsAt)
+        this.expire(entry, endsAt, split.entries.length)
         continue
       }
       entry.state = RUNNING

@@ -23,6 +23,8 @@ interface DeadlineStep {
   readonly expire: readonly Entry[]
   /** When a batch holding them would end, by the estimate (for the error's figures). */
   readonly endsAt: number
+  /** How many items that batch holds (for the error's figures). */
+  readonly batchSize?: number
   /** Items to take from the head and start now (0: none). */
   readonly size: number
   /** When to look again, when nothing fails or starts (Infinity: when something happens). */
@@ -90,7 +92,7 @@ export class DeadlineFormation {
     if (infeasible !== undefined) {
       // Nothing has run for a while: the head runs alone, however late the model says it would be.
       if (this.probeDue(now, idle)) return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }
-      return { expire: infeasible, endsAt: now + one, size: 0, wake: NaN }
+      return { expire: infeasible, endsAt: now + one, batchSize: 1, size: 0, wake: NaN }
     }
 
     // The largest batch, in take order, whose earliest deadline holds with its estimate.
@@ -197,7 +199,7 @@ export class DeadlineFormation {
       if (k >= max) break
     }
     if (start === 0 || answered(start) <= answered(0)) return undefined
-    return { expire: entries.slice(0, start), endsAt: now + (model.bound(best) as number), size: 0, wake: NaN }
+    return { expire: entries.slice(0, start), endsAt: now + (model.bound(best) as number), batchSize: best, size: 0, wake: NaN }
   }
 
   /**

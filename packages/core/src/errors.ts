@@ -101,16 +101,17 @@ export class RequestTooLargeError extends InferpoolError {
 
 /**
  * The request cannot meet its deadline, found before it ran (`formation: 'deadline'`):
- * even alone, its batch would be estimated to end after its deadline, so it is failed
- * at once instead of being run late or left to time out in the queue.
+ * the batch it could go in (of `batchSize` items; one, when even alone it would be late)
+ * is estimated to end after its deadline, so it is failed at once instead of being run
+ * late or left to time out in the queue.
  */
 export class DeadlineExceededError extends InferpoolError {
   static readonly code = 'ERR_DEADLINE_EXCEEDED'
-  constructor(leftMs: number, estimatedMs: number) {
+  constructor(leftMs: number, estimatedMs: number, batchSize = 1) {
     super(
       DeadlineExceededError.code,
-      `Request cannot meet its deadline: ${round(leftMs)} ms left, a batch of one is estimated at ${round(estimatedMs)} ms`,
-      { details: { leftMs, estimatedMs }, stack: false },
+      `Request cannot meet its deadline: ${round(leftMs)} ms left, a batch of ${batchSize === 1 ? 'one' : batchSize} is estimated to end in ${round(estimatedMs)} ms`,
+      { details: { leftMs, estimatedMs, batchSize }, stack: false },
     )
   }
 }

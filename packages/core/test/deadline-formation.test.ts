@@ -50,7 +50,8 @@ describe("formation: 'deadline'", () => {
     expect(busy.status).toBe('fulfilled')
     expect(late.status).toBe('rejected')
     expect(late.reason).toBeInstanceOf(DeadlineExceededError)
-    expect(late.reason).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { leftMs: 7, estimatedMs: 18 } })
+    expect(late.reason).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { leftMs: 7, estimatedMs: 18, batchSize: 1 } })
+    expect((late.reason as Error).message).toBe('Request cannot meet its deadline: 7 ms left, a batch of one is estimated to end in 18 ms')
     expect(batches()).toEqual([[0], [2]])
     expect(batcher.stats).toMatchObject({ timedOut: 1, cancelled: 1, queued: 0, inFlight: 1 })
     await release(1)
@@ -132,6 +133,8 @@ describe("formation: 'deadline'", () => {
     // the head: [2..8] ends at 9 + 9 = 18, all 7 answered.
     const { batches, head, tail, release } = await overloadFixture(14)
     expect(head.reason).toBeInstanceOf(DeadlineExceededError)
+    // Its figures are the fuller batch's, the one that goes instead: 7 items ending at 18.
+    expect(head.reason).toMatchObject({ details: { batchSize: 7, estimatedMs: 9 } })
     expect(batches()).toEqual([[0], [2, 3, 4, 5, 6, 7, 8]])
     await release(1)
     expect(tail.map((t) => t.value)).toEqual([2, 3, 4, 5, 6, 7, 8])

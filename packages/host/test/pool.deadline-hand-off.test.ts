@@ -111,7 +111,7 @@ describe('a batch sent again after its replica crashed', () => {
     })
     const error = await reasonOf(pool.infer({ value: 1, crash: 'once' }, { timeoutMs: 20_000 }))
     expect(error).toBeInstanceOf(DeadlineExceededError)
-    expect((error as DeadlineExceededError).code).toBe('ERR_DEADLINE_EXCEEDED')
+    expect(error).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { batchSize: 1 } })
     // Sent once (the crash), and not again.
     expect(sends).toHaveLength(1)
     expect(pool.stats.completed).toBe(0)

@@ -123,10 +123,10 @@ export class DeadlineHandOff {
     return { keep, deadlines, runMs: runMs > 0 ? runMs : 0, boundMs: bound }
   }
 
-  /** The error of a row left out of a batch whose answer the model bounds at `boundMs`. */
-  lateError(item: unknown, boundMs: number): DeadlineExceededError {
+  /** The error of a row left out of a batch of `batchSize` rows whose answer the model bounds at `boundMs`. */
+  lateError(item: unknown, boundMs: number, batchSize: number): DeadlineExceededError {
     const d = (item as Deadlined).deadline
-    return new DeadlineExceededError(d === undefined ? Infinity : d - performance.now(), boundMs)
+    return new DeadlineExceededError(d === undefined ? Infinity : d - performance.now(), boundMs, batchSize)
   }
 
   /** Notes how long a batch took from its start on the host to the start of its run (ms). */

@@ -184,7 +184,7 @@ async function startPool(
         if (handOff === undefined) return codec.pack(items, asPieces)
         plan = handOff.plan(items, sends++ === 0)
         // A re-send in which no row can make it any more: not sent (see `ran` below).
-        if (plan?.keep?.length === 0) throw handOff.lateError(items[0], plan.boundMs)
+        if (plan?.keep?.length === 0) throw handOff.lateError(items[0], plan.boundMs, items.length)
         sent = plan?.keep === undefined ? items : plan.keep.map((i) => items[i])
         const packed = codec.pack(sent, asPieces)
         if (plan !== undefined) {
@@ -200,7 +200,7 @@ async function startPool(
       if (ran.length === 0) {
         // Nothing ran. Thrown, not answered row by row: a batch answered counts as a run
         // in the latency model, and this one's time is no run's.
-        throw (handOff as DeadlineHandOff).lateError(sent[0], (plan as SendPlan).boundMs)
+        throw (handOff as DeadlineHandOff).lateError(sent[0], (plan as SendPlan).boundMs, sent.length)
       }
       const outputs = codec.decode(result, ran)
       if (result.ok && result.kind === 'run') {
@@ -218,7 +218,8 @@ async function startPool(
       // `ran` is a subsequence of `items` (each row its own object).
       const results = new Array<unknown>(items.length)
       for (let i = 0, j = 0; i < items.length; i++) {
-        results[i] = items[i] === ran[j] ? outputs[j++] : (handOff as DeadlineHandOff).lateError(items[i], (plan as SendPlan).boundMs)
+        results[i] =
+          items[i] === ran[j] ? outputs[j++] : (handOff as DeadlineHandOff).lateError(items[i], (plan as SendPlan).boundMs, sent.length)
       }
       return results
     }
