@@ -136,6 +136,35 @@ describe('replica processes: a respawned process runs the bytes the pool loaded'
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`inferpool-model-${hostPid}-`))).toEqual([])
   })
 
+  it('the copy left by a host killed outright (SIGKILL) is removed by the next host that writes one', async () => {
+    const hostFixture = fileURLToPath(new URL('./fixtures/process-host.mjs', import.meta.url))
+    /** Runs the host fixture; resolves with its report line once it serves, and its exit. */
+    const startHost = (...args: string[]) => {
+      const host = spawn(process.execPath, [hostFixture, models.demoMlp, '1', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+      const exited = new Promise<void>((resolve) => host.once('exit', () => resolve()))
+      let out = ''
+      const report = new Promise<{ host: number; copies: string[] }>((resolve, reject) => {
+        host.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString()
+          if (out.includes('\n')) resolve(JSON.parse(out) as { host: number; copies: string[] })
+        })
+        host.once('exit', (code) => reject(new Error(`the host exited with ${code} before serving`)))
+      })
+      return { host, exited, report }
+    }
+    const killed = startHost()
+    const { copies } = await killed.report
+    expect(copies).toHaveLength(1)
+    const left = join(tmpdir(), copies[0] as string)
+    killed.host.kill('SIGKILL')
+    await killed.exited
+    expect(existsSync(left)).toBe(true)
+    const next = startHost('exit')
+    await next.report
+    await next.exited
+    expect(existsSync(left)).toBe(false)
+  })
+
   it("a private copy changed behind the pool fails the respawn's load (sha256 check), and that replica takes no batch", async () => {
     const path = join(scratch, 'process-tamper.onnx')
     writeFileSync(path, matrixPower(4))

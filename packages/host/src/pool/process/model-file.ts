@@ -8,16 +8,78 @@
  * (over IPC or a transfer file) so that a respawn costs no copy of the model in the host.
  *
  * A host that exits without closing its pools (`process.exit`, an uncaught error) still
- * removes its copies, from one 'exit' listener; only a host killed outright (SIGKILL)
- * leaves one behind, named after its pid.
+ * removes its copies, from one 'exit' listener. A host killed outright (SIGKILL, the
+ * kernel's OOM killer) cannot: its copy (as large as the model) stays, named after its
+ * pid. So the first copy a process writes sweeps the copies of hosts that are gone
+ * (`sweepDeadOwners`), and a host that crashes and is restarted again and again does not
+ * fill the disk.
  */
-import { rmSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { readlinkSync, rmSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /** Directories of model copies are named `<prefix><host pid>-<random>` under the OS temp dir. */
 export const MODEL_DIR_PREFIX = 'inferpool-model-'
+
+/** The file in a copy's directory that says whose it is: `<pid namespace> <pid>`. */
+const OWNER_FILE = 'owner'
+
+/**
+ * This process's pid namespace (Linux: the `/proc/self/ns/pid` link, e.g. `pid:[4026531836]`;
+ * elsewhere `-`). A pid means a process only within its namespace: two containers that
+ * share a temp dir may each have a live process 42, so a copy is swept only by a process
+ * of the namespace that wrote it.
+ */
+function readPidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid')
+  } catch {
+    return '-'
+  }
+}
+const pidNamespace = readPidNamespace()
+
+/** Whether a process with this pid runs (in our namespace); one of another user counts (EPERM). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}
+
+let swept: Promise<void> | undefined
+
+/**
+ * Removes the copies whose owner is gone: its pid names no process of this namespace.
+ * Only copies with an owner file of this namespace are touched; one whose pid a live
+ * process has taken again stays (a leak is safer than removing a live host's copy).
+ * Runs once per process; errors leave things as they are.
+ */
+function sweepDeadOwners(): Promise<void> {
+  return (swept ??= sweep(tmpdir()))
+}
+
+async function sweep(dir: string): Promise<void> {
+  let names: string[]
+  try {
+    names = (await readdir(dir)).filter((name) => name.startsWith(MODEL_DIR_PREFIX))
+  } catch {
+    return
+  }
+  await Promise.all(
+    names.map(async (name) => {
+      const path = join(dir, name)
+      const owner = await readFile(join(path, OWNER_FILE), 'utf8').catch(() => undefined)
+      const [ownerNs, pidText] = owner?.split(' ') ?? []
+      const pid = Number(pidText)
+      if (ownerNs !== pidNamespace || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) return
+      await rm(path, { recursive: true, force: true }).catch(() => undefined)
+    }),
+  )
+}
 
 /** Directories of copies not yet removed, for the 'exit' listener (one for them all, while any is left). */
 const live = new Set<string>()
@@ -36,10 +98,12 @@ export class ModelFile {
 
   /** Writes the bytes to a new private directory (mode 0700; the file read-only). */
   static async write(bytes: Uint8Array): Promise<ModelFile> {
+    await sweepDeadOwners()
     // The host's pid in the name says whose it is (one left by a host that was killed can be told apart).
     const dir = await mkdtemp(join(tmpdir(), `${MODEL_DIR_PREFIX}${process.pid}-`))
     const path = join(dir, 'model.onnx')
     try {
+      await writeFile(join(dir, OWNER_FILE), `${pidNamespace} ${process.pid}`, { mode: 0o400 })
       await writeFile(path, bytes, { mode: 0o400 })
     } catch (err) {
       await rm(dir, { recursive: true, force: true })
