@@ -75,6 +75,7 @@ class ClusterPrimary {
   readonly #seats: Seat[]
   readonly #registry = new Registry()
   readonly #restarts: Counter
+  readonly #processesReady: Gauge
   #state: State = 'starting'
   #exitCode = 0
   #hardStop: NodeJS.Timeout | undefined
@@ -108,13 +109,10 @@ class ClusterPrimary {
         this.set(seats.length)
       },
     })
-    new Gauge({
+    this.#processesReady = new Gauge({
       name: 'inferpool_processes_ready',
-      help: 'Server processes whose models are loaded and that take connections now.',
+      help: 'Server processes whose models are loaded and that take connections now: those whose own metrics this scrape sums.',
       registers,
-      collect() {
-        this.set(seats.filter((seat) => seat.ready).length)
-      },
     })
   }
 
@@ -262,14 +260,14 @@ class ClusterPrimary {
   async #aggregate(): Promise<string> {
     const id = this.#nextId++
     const serving = this.#seats.flatMap((seat) => (seat.ready && seat.worker !== undefined ? [seat.worker] : []))
-    // The primary's own gauges are read in this same tick (prom-client calls every
-    // metric's `collect` synchronously), so `inferpool_processes_ready` counts exactly the
-    // processes asked below. Read after the replies, a process that became ready while
-    // they came in was counted as ready while its replicas were missing from the sum.
-    const own = this.#registry.getMetricsAsJSON()
-    const replies = await Promise.all(serving.map((worker) => this.#collect(worker, id)))
-    const all = [...replies.filter((r): r is MetricsJson => r !== undefined), await own]
-    return AggregatorRegistry.aggregate(all).metrics()
+    const replies = (await Promise.all(serving.map((worker) => this.#collect(worker, id)))).filter((r): r is MetricsJson => r !== undefined)
+    // `inferpool_processes_ready` counts the processes whose metrics are summed, so that
+    // one scrape is one snapshot. Counted from the seats instead, it disagreed with the
+    // sum of their replicas both ways: a process killed a moment ago is still marked ready
+    // until its 'exit' arrives (asked, it never answers), and one that became ready while
+    // the replies came in was not asked.
+    this.#processesReady.set(replies.length)
+    return AggregatorRegistry.aggregate([...replies, await this.#registry.getMetricsAsJSON()]).metrics()
   }
 
   /** One process's own metrics; `undefined` if it exits or does not answer in time. */
