@@ -228,8 +228,15 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(error)
     }
     const full = this.mustWait(1)
-    const refused = refusal(1, cost, full, this.closing, this.options)
-    if (refused !== undefined) return this.refuse(1, refused)
+    // `refusal` decides; this test only says when it could refuse one item with no
+    // timeout (closing, over the budget, or no room), so that the common case never
+    // calls it. Inlined, `refusal` took 187 of the ~920 bytes of bytecode V8 inlines
+    // into one optimised function, and `enqueue` (the queue push) no longer fit:
+    // ~60 machine instructions per item (cachegrind, steady state, core-overhead).
+    if (full || this.closing || cost > this.options.maxBatchCost) {
+      const refused = refusal(1, cost, full, this.closing, this.options)
+      if (refused !== undefined) return this.refuse(1, refused)
+    }
     this.statistics.submitted++
     const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
     return this.admit(entry, full)
