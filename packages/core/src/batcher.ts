@@ -167,7 +167,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.now = o.now
     this.coarseClock = options?.now === undefined
     this.maxConcurrent = o.maxConcurrentBatches
-    this.queues = new KeyedQueues(o.batchKey !== undefined)
+    this.queues = new KeyedQueues(o.batchKey !== undefined, o.formation === 'deadline')
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
     this.deadline =
@@ -273,10 +273,15 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     }
     const stamp = this.stamp()
     const entry = new Entry(item, key, cost, priority, ++this.seq, stamp)
+    // The guard (and with it the entry's deadline) before it is queued: the queue's
+    // deadline index reads the deadline when the entry goes in.
+    const guard =
+      signal !== undefined || timeoutMs !== Infinity
+        ? new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs, s.delayedPriority)
+        : undefined
+    entry.guard = guard
     const promise = this.admit(entry, full)
-    if (signal !== undefined || timeoutMs !== Infinity) {
-      const guard = new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs, s.delayedPriority)
-      entry.guard = guard
+    if (guard !== undefined) {
       if (signal !== undefined) signal.addEventListener('abort', guard)
       if (timeoutMs !== Infinity) guard.timer = setTimeout(onGuardTimeout, timeoutMs, guard)
     }
@@ -753,7 +758,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.limits.flush = true
     const queue = this.queues.choose(this.limits, this.clock).queue as PriorityQueue<Entry>
     this.limits.flush = this.closing
-    const step = deadline.step(queue, this.clock(), this.idle(), this.inFlight + 1 >= this.maxConcurrent)
+    const step = deadline.step(queue, this.queues.deadlines(queue), this.clock(), this.idle(), this.inFlight + 1 >= this.maxConcurrent)
     if (step.size > 0) {
       const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
       this.admitWaiters()

@@ -1,4 +1,5 @@
 import { chooseQueue, type Choice, type FormationLimits } from './batch-formation.js'
+import { DeadlineIndex } from './deadline-index.js'
 import type { Entry } from './entry.js'
 import { PriorityQueue, type Taken } from './queue.js'
 
@@ -9,6 +10,8 @@ import { PriorityQueue, type Taken } from './queue.js'
  */
 export class KeyedQueues {
   private readonly queues = new Map<unknown, PriorityQueue<Entry>>()
+  /** Each queue's deadline index (see `DeadlineIndex`), kept only for deadline formation. */
+  private readonly indexes: Map<PriorityQueue<Entry>, DeadlineIndex> | undefined
   /**
    * Cache of the last key's queue: a stream of same-key items never touches the Map.
    * `lastQueue` is undefined whenever that queue has left the Map.
@@ -21,8 +24,15 @@ export class KeyedQueues {
   /**
    * @param keyed Whether items have a `batchKey`. With keys, they come and go, so empty
    *   queues are forgotten to keep the Map bounded; without, there is one queue for ever.
+   * @param indexDeadlines Whether to keep each queue's entries with a deadline in a
+   *   `DeadlineIndex` (deadline formation asks it at every formation).
    */
-  constructor(private readonly keyed: boolean) {}
+  constructor(
+    private readonly keyed: boolean,
+    indexDeadlines = false,
+  ) {
+    this.indexes = indexDeadlines ? new Map() : undefined
+  }
 
   /** Queues an entry under its key (the entry becomes QUEUED). */
   push(entry: Entry): void {
@@ -39,6 +49,18 @@ export class KeyedQueues {
     }
     queue.push(entry)
     this.size++
+    if (this.indexes !== undefined) this.deadlines(queue).add(entry, queue.size)
+  }
+
+  /** The deadline index of `queue` (only with `indexDeadlines`). */
+  deadlines(queue: PriorityQueue<Entry>): DeadlineIndex {
+    const indexes = this.indexes as Map<PriorityQueue<Entry>, DeadlineIndex>
+    let index = indexes.get(queue)
+    if (index === undefined) {
+      index = new DeadlineIndex()
+      indexes.set(queue, index)
+    }
+    return index
   }
 
   /** Takes a live QUEUED entry out of its queue (a tombstone; see queue.ts). */
@@ -69,11 +91,17 @@ export class KeyedQueues {
   takeAll(out: Entry[]): void {
     for (const queue of this.queues.values()) for (const entry of queue.take(Infinity, Infinity).nodes) out.push(entry)
     this.queues.clear()
+    this.indexes?.clear()
     this.lastQueue = undefined
     this.size = 0
   }
 
+  /** An emptied queue: forgotten with keys; either way its deadline index lets go of the entries it still holds. */
   private drop(queue: PriorityQueue<Entry>): void {
+    if (this.indexes !== undefined) {
+      if (this.keyed) this.indexes.delete(queue)
+      else this.indexes.get(queue)?.clear()
+    }
     if (!this.keyed) return
     this.queues.delete(queue.key)
     if (this.lastQueue === queue) this.lastQueue = undefined
