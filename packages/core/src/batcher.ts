@@ -18,7 +18,7 @@ import {
 } from './entry.js'
 import { BatchSizeMismatchError, BatcherClosedError, DeadlineExceededError } from './errors.js'
 import { Group, kCancelGroup, kDelayGroup, onGroupTimeout, type GroupOwner } from './group.js'
-import { KeyedQueues } from './keyed-queues.js'
+import { DeadlineIndexedQueues, KeyedQueues } from './keyed-queues.js'
 import type { LatencyModel } from './latency-model.js'
 import {
   checkCost,
@@ -167,7 +167,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.now = o.now
     this.coarseClock = options?.now === undefined
     this.maxConcurrent = o.maxConcurrentBatches
-    this.queues = new KeyedQueues(o.batchKey !== undefined, o.formation === 'deadline')
+    const keyed = o.batchKey !== undefined
+    this.queues = o.formation === 'deadline' ? new DeadlineIndexedQueues(keyed) : new KeyedQueues(keyed)
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
     this.deadline =
@@ -758,7 +759,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.limits.flush = true
     const queue = this.queues.choose(this.limits, this.clock).queue as PriorityQueue<Entry>
     this.limits.flush = this.closing
-    const step = deadline.step(queue, this.queues.deadlines(queue), this.clock(), this.idle(), this.inFlight + 1 >= this.maxConcurrent)
+    const step = deadline.step(
+      queue,
+      (this.queues as DeadlineIndexedQueues).deadlines(queue),
+      this.clock(),
+      this.idle(),
+      this.inFlight + 1 >= this.maxConcurrent,
+    )
     if (step.size > 0) {
       const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
       this.admitWaiters()
