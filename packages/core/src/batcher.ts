@@ -18,7 +18,7 @@ import {
 } from './entry.js'
 import { BatchSizeMismatchError, BatcherClosedError, DeadlineExceededError } from './errors.js'
 import { Group, kCancelGroup, kDelayGroup, onGroupTimeout, type GroupOwner } from './group.js'
-import { KeyedQueues } from './keyed-queues.js'
+import { DeadlineIndexedQueues, KeyedQueues } from './keyed-queues.js'
 import type { LatencyModel } from './latency-model.js'
 import {
   checkCost,
@@ -167,7 +167,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.now = o.now
     this.coarseClock = options?.now === undefined
     this.maxConcurrent = o.maxConcurrentBatches
-    this.queues = new KeyedQueues(o.batchKey !== undefined)
+    const keyed = o.batchKey !== undefined
+    this.queues = o.formation === 'deadline' ? new DeadlineIndexedQueues(keyed) : new KeyedQueues(keyed)
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
     this.deadline =
@@ -228,8 +229,15 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(error)
     }
     const full = this.mustWait(1)
-    const refused = refusal(1, cost, full, this.closing, this.options)
-    if (refused !== undefined) return this.refuse(1, refused)
+    // `refusal` decides; this test only says when it could refuse one item with no
+    // timeout (closing, over the budget, or no room), so that the common case never
+    // calls it. Inlined, `refusal` took 187 of the ~920 bytes of bytecode V8 inlines
+    // into one optimised function, and `enqueue` (the queue push) no longer fit:
+    // ~60 machine instructions per item (cachegrind, steady state, core-overhead).
+    if (full || this.closing || cost > this.options.maxBatchCost) {
+      const refused = refusal(1, cost, full, this.closing, this.options)
+      if (refused !== undefined) return this.refuse(1, refused)
+    }
     this.statistics.submitted++
     const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
     return this.admit(entry, full)
@@ -266,10 +274,15 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     }
     const stamp = this.stamp()
     const entry = new Entry(item, key, cost, priority, ++this.seq, stamp)
+    // The guard (and with it the entry's deadline) before it is queued: the queue's
+    // deadline index reads the deadline when the entry goes in.
+    const guard =
+      signal !== undefined || timeoutMs !== Infinity
+        ? new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs, s.delayedPriority)
+        : undefined
+    entry.guard = guard
     const promise = this.admit(entry, full)
-    if (signal !== undefined || timeoutMs !== Infinity) {
-      const guard = new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs, s.delayedPriority)
-      entry.guard = guard
+    if (guard !== undefined) {
       if (signal !== undefined) signal.addEventListener('abort', guard)
       if (timeoutMs !== Infinity) guard.timer = setTimeout(onGuardTimeout, timeoutMs, guard)
     }
@@ -746,7 +759,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.limits.flush = true
     const queue = this.queues.choose(this.limits, this.clock).queue as PriorityQueue<Entry>
     this.limits.flush = this.closing
-    const step = deadline.step(queue, this.clock(), this.idle(), this.inFlight + 1 >= this.maxConcurrent)
+    const step = deadline.step(
+      queue,
+      (this.queues as DeadlineIndexedQueues).deadlines(queue),
+      this.clock(),
+      this.idle(),
+      this.inFlight + 1 >= this.maxConcurrent,
+    )
     if (step.size > 0) {
       const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
       this.admitWaiters()

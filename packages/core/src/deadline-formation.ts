@@ -1,4 +1,5 @@
 import { readyAt, type FormationLimits } from './batch-formation.js'
+import type { DeadlineIndex } from './deadline-index.js'
 import { deadlineOf, type Entry } from './entry.js'
 import type { LatencyModel } from './latency-model.js'
 import type { PriorityQueue } from './queue.js'
@@ -70,26 +71,22 @@ export class DeadlineFormation {
    * largest batch whose earliest deadline its estimated run time still meets, unless it
    * may wait for `minBatchSize` (only while every deadline keeps its slack).
    *
+   * @param deadlines The deadline index of `queue`'s entries.
    * @param idle Nothing runs and no re-run waits (see `probeDue`).
    * @param lastSlot Starting a batch now takes the last free slot.
    */
-  step(queue: PriorityQueue<Entry>, now: number, idle: boolean, lastSlot: boolean): DeadlineStep {
+  step(queue: PriorityQueue<Entry>, deadlines: DeadlineIndex, now: number, idle: boolean, lastSlot: boolean): DeadlineStep {
     const model = this.model
     const measured = model.measured
     // Unmeasured, a batch of one goes as a probe (trusted to fit), and nothing larger.
     // A batch starts by the model's `bound`, not its `estimate`: see `LatencyModel`.
     const one = measured ? (model.bound(1) as number) : 0
 
-    // Items that cannot make it even alone fail now, not once their timer fires.
-    let infeasible: Entry[] | undefined
-    let earliest = Infinity
-    queue.scan((entry) => {
-      const due = deadlineOf(entry)
-      if (due < now + one) (infeasible ??= []).push(entry)
-      else if (due < earliest) earliest = due
-      return true
-    })
-    if (infeasible !== undefined) {
+    // Items that cannot make it even alone fail now, not once their timer fires —
+    // wherever they are in the queue (a short timeout deep behind longer ones too).
+    const infeasible: Entry[] = []
+    const earliest = deadlines.due(now + one, infeasible)
+    if (infeasible.length > 0) {
       // Nothing has run for a while: the head runs alone, however late the model says it would be.
       if (this.probeDue(now, idle)) return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }
       return { expire: infeasible, endsAt: now + one, batchSize: 1, size: 0, wake: NaN }

@@ -58,6 +58,48 @@ describe("formation: 'deadline'", () => {
     expect(fine).toEqual({ status: 'fulfilled', value: 2 })
   })
 
+  it('fails at once a hopeless request deep in the queue, behind requests with longer timeouts', async () => {
+    // Batches of 2, so the request is 25 batches deep in take order (its priority is
+    // lower): a look that went only as far as one batch's reach would leave it queued
+    // until its timer fired.
+    const { clock, batcher, batches, release } = deadlineFixture({ maxBatchSize: 2, latencyModel: measuredModel(4, () => 1) })
+    void batcher.submit(0)
+    await flush()
+    const deep = track(batcher.submit(99, { timeoutMs: 25, priority: -1 }))
+    const ahead = Array.from({ length: 50 }, (_, i) => track(batcher.submit(i + 1, { timeoutMs: 1000 })))
+    await flush()
+    // The slot frees at 20 (a measured run: a batch of one is now bounded at 20 ms):
+    // 20 + 20 > 25.
+    clock.t = 20
+    await release(0)
+    expect(deep.reason).toBeInstanceOf(DeadlineExceededError)
+    expect(deep.reason).toMatchObject({ details: { leftMs: 5, estimatedMs: 20, batchSize: 1 } })
+    expect(batches()).toEqual([[0], [1, 2]])
+    expect(batcher.stats).toMatchObject({ timedOut: 1, cancelled: 1, queued: 48 })
+    expect(ahead.filter((t) => t.status !== 'pending')).toEqual([])
+  })
+
+  it('fails a deep hopeless request at once when requests aborted before it had earlier deadlines', async () => {
+    const { clock, batcher, batches, release } = deadlineFixture({ maxBatchSize: 2, latencyModel: measuredModel(4, () => 1) })
+    void batcher.submit(0)
+    await flush()
+    const controller = new AbortController()
+    const aborted = Array.from({ length: 20 }, (_, i) =>
+      track(batcher.submit(100 + i, { timeoutMs: 22, signal: controller.signal, priority: -1 })),
+    )
+    const deep = track(batcher.submit(99, { timeoutMs: 25, priority: -1 }))
+    const ahead = Array.from({ length: 10 }, (_, i) => track(batcher.submit(i + 1, { timeoutMs: 1000 })))
+    controller.abort(new Error('caller left'))
+    await flush()
+    clock.t = 20
+    await release(0)
+    expect(aborted.map((t) => (t.reason as Error).message)).toEqual(Array.from({ length: 20 }, () => 'caller left'))
+    expect(deep.reason).toBeInstanceOf(DeadlineExceededError)
+    expect(batches()).toEqual([[0], [1, 2]])
+    expect(batcher.stats).toMatchObject({ timedOut: 1, cancelled: 21, queued: 8 })
+    expect(ahead.filter((t) => t.status !== 'pending')).toEqual([])
+  })
+
   it('never packs a row whose deadline has passed, though its timer has not fired yet', async () => {
     const { clock, batcher, batches, release } = deadlineFixture({ latencyModel: measuredModel(4, () => 1) })
     void batcher.submit(0)
