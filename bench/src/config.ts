@@ -191,7 +191,7 @@ Flags:
   --slo-rounds <n>           interleaved rounds of the slo scenario (default 2; --quick 1)
   --slo-capacity <rows/s>    the capacity the slo loads are multiples of, instead of the
                              open-loop search (for A/B runs of two builds at equal loads)
-  --slo-concurrency <n>      batches in flight per replica of the slo pools (default 2)
+  --slo-concurrency <n>      batches in flight per replica of the slo pools (default 1)
   --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
                              checkout's packages/host/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
@@ -260,7 +260,7 @@ const FULL = {
     maxBatchSize: 128,
     maxQueueDelayMs: 2,
     replicas: 1,
-    concurrency: 2,
+    concurrency: 1,
     capacityRowsPerSec: null,
   } as SloOptions,
 }
@@ -322,7 +322,7 @@ const QUICK: typeof FULL = {
     maxBatchSize: 128,
     maxQueueDelayMs: 2,
     replicas: 1,
-    concurrency: 2,
+    concurrency: 1,
     capacityRowsPerSec: null,
   },
 }

@@ -32,14 +32,15 @@ export interface SloOptions {
    */
   replicas: number
   /**
-   * Batches in flight per replica (the pool's `concurrency`), every policy alike: with 2,
-   * the next batch waits in the replica while one runs, instead of the replica waiting
-   * for the host to see an answer, form and send the next one. With the generator on the
-   * host thread, the host is often busy when an answer comes (sending arrivals, refusing
-   * them), and with 1 the replica sat idle for it: the demo MLP's replica was idle 56 %
-   * of the time at 2× capacity. At 2× capacity, 20 ms deadlines, deadline formation
-   * answered in time 1.3–2.3× as many requests on the demo MLP with 2 as with 1, and
-   * 1.08–1.11× as many on the heavy MLP (same schedules, two alternations each).
+   * Batches in flight per replica (the pool's `concurrency`), every policy alike
+   * (`--slo-concurrency`). With 2, the next batch waits in the replica while one runs,
+   * instead of the replica waiting for the host thread (busy with the generator and its
+   * refusals) to see the answer and send the next: the demo MLP's replica was idle 56 %
+   * of the time at 2× capacity with 1. Measured with 2, deadline formation at 2× and
+   * 20 ms answered ~100k requests a second in time on the demo MLP against 50–68k with
+   * 1; but the 0.5× points lost whole rounds to host stalls (generator lag p99 23–91 ms,
+   * attainment 68.6–91.9 %) in both runs with 2 and in none with 1, so 1 stays the
+   * default until that is understood.
    */
   concurrency: number
   /** The `max-queue-delay` policy's wait for a full batch (Triton's `max_queue_delay_microseconds` ÷ 1000). */
