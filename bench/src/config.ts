@@ -191,6 +191,7 @@ Flags:
   --slo-rounds <n>           interleaved rounds of the slo scenario (default 2; --quick 1)
   --slo-capacity <rows/s>    the capacity the slo loads are multiples of, instead of the
                              open-loop search (for A/B runs of two builds at equal loads)
+  --slo-concurrency <n>      batches in flight per replica of the slo pools (default 1)
   --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
                              checkout's packages/host/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
@@ -259,6 +260,7 @@ const FULL = {
     maxBatchSize: 128,
     maxQueueDelayMs: 2,
     replicas: 1,
+    concurrency: 1,
     capacityRowsPerSec: null,
   } as SloOptions,
 }
@@ -320,6 +322,7 @@ const QUICK: typeof FULL = {
     maxBatchSize: 128,
     maxQueueDelayMs: 2,
     replicas: 1,
+    concurrency: 1,
     capacityRowsPerSec: null,
   },
 }
@@ -420,6 +423,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       'slo-models': { type: 'string' },
       'slo-rounds': { type: 'string' },
       'slo-capacity': { type: 'string' },
+      'slo-concurrency': { type: 'string' },
       json: { type: 'boolean', default: false },
       'no-charts': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -508,6 +512,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       models: sloModels(values['slo-models']) ?? base.slo.models,
       rounds: intFlag('slo-rounds', values['slo-rounds'], 1) ?? base.slo.rounds,
       capacityRowsPerSec: intFlag('slo-capacity', values['slo-capacity'], 1) ?? null,
+      concurrency: intFlag('slo-concurrency', values['slo-concurrency'], 1) ?? base.slo.concurrency,
     },
     json: values.json,
     out: values.out ?? null,

@@ -80,6 +80,9 @@ describe('bench flags', () => {
     // The capacity is searched for unless given (A/B runs of two builds at equal loads).
     expect(parseConfig(['--only', 'slo'])!.slo.capacityRowsPerSec).toBe(null)
     expect(parseConfig(['--only', 'slo', '--slo-capacity', '9000'])!.slo.capacityRowsPerSec).toBe(9000)
+    // One batch in flight per replica unless told.
+    expect(parseConfig(['--only', 'slo'])!.slo.concurrency).toBe(1)
+    expect(parseConfig(['--only', 'slo', '--slo-concurrency', '2'])!.slo.concurrency).toBe(2)
   })
 
   it('run the overload server on the allocator asked for, and refuse any other', () => {

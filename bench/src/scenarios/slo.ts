@@ -141,6 +141,7 @@ function policyOptions(policy: SloPolicy, info: ModelInfo, options: SloOptions):
   const base = {
     model: info.path,
     replicas: options.replicas,
+    concurrency: options.concurrency,
     session: { intraOpNumThreads: 1 },
     logger: { warn: () => {}, info: () => {} },
   }
@@ -298,7 +299,7 @@ export async function runSlo(createPool: CreatePool, options: SloOptions, onPoin
         for (const pool of pools.values()) await warm(pool, rows, options.maxBatchSize, options.capacityWindow.warmupMs / 2)
         const count = pools.get('count') as Pool
         const replicas = count.metadata.replicas
-        const capacityCallers = options.maxBatchSize * replicas * 2
+        const capacityCallers = options.maxBatchSize * replicas * options.concurrency * 2
         const closedLoop = await capacity(count, rows, capacityCallers, options.capacityWindow)
         const search =
           options.capacityRowsPerSec === null
