@@ -85,7 +85,7 @@ export class DeadlineFormation {
     // Items that cannot make it even alone fail now, not once their timer fires —
     // wherever they are in the queue (a short timeout deep behind longer ones too).
     const infeasible: Entry[] = []
-    const earliest = deadlines.due(now + one, infeasible)
+    const earliest = deadlines.due(now + one, infeasible, queue.size)
     if (infeasible.length > 0) {
       // Nothing has run for a while: the head runs alone, however late the model says it would be.
       if (this.probeDue(now, idle)) return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }

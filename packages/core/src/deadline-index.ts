@@ -11,7 +11,9 @@ import { deadlineOf, QUEUED, type Entry } from './entry.js'
  *
  * Lazy deletion, as in the queues (queue.ts): an entry that leaves its queue (taken,
  * cancelled, failed) stays in the heap until it reaches the top, and the heap is rebuilt
- * from the live entries once dead ones outnumber them. A key is never above its entry's
+ * from the live entries once it holds more than twice as many entries as its queue
+ * (plus 64) — checked as entries are added and at every formation, so the dead ones a
+ * batch took (which hold their items and their callers' promises) are let go soon. A key is never above its entry's
  * deadline: a deadline only ever moves to Infinity (a `submitMany` request whose timeout
  * moved it to `delayedPriority`), so a key that no longer matches is put right when it
  * reaches the top.
@@ -40,19 +42,15 @@ export class DeadlineIndex {
     this.push(entry, deadline)
   }
 
-  /** Forgets every entry (its queue is empty: they are all dead). */
-  clear(): void {
-    this.keys.length = 0
-    this.entries.length = 0
-  }
-
   /**
    * The live entries whose deadline comes before `horizon` (appended to `out`, ordered
    * as `take` would take them: higher priority first, then earlier submission), and the
    * earliest deadline among the other live entries (Infinity: none; exact only when
-   * nothing was appended, which is the only case deadline formation reads it).
+   * nothing was appended, which is the only case deadline formation reads it). `live`
+   * is how many entries the queue holds now (see `add`).
    */
-  due(horizon: number, out: Entry[]): number {
+  due(horizon: number, out: Entry[], live: number): number {
+    if (this.keys.length > 2 * live + 64) this.rebuild()
     this.settleTop()
     const keys = this.keys
     if (keys.length === 0) return Infinity

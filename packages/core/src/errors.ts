@@ -100,10 +100,12 @@ export class RequestTooLargeError extends InferpoolError {
 }
 
 /**
- * The request cannot meet its deadline, found before it ran (`formation: 'deadline'`):
- * the batch it could go in (of `batchSize` items; one, when even alone it would be late)
- * is estimated to end after its deadline, so it is failed at once instead of being run
- * late or left to time out in the queue.
+ * The request will not meet its deadline, found before it ran (`formation: 'deadline'`),
+ * so it is failed at once instead of being run late or left to time out in the queue.
+ * The figures (`estimatedMs`, `batchSize`) are those of the batch that decided it: a
+ * batch of one, when even alone it would be late; its own batch, when the replica (or a
+ * re-send) left it out right before the run; or, under overload, the fuller batch that
+ * goes instead of the head of the queue, when dropping the head answers more in time.
  */
 export class DeadlineExceededError extends InferpoolError {
   static readonly code = 'ERR_DEADLINE_EXCEEDED'

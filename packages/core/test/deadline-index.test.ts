@@ -23,7 +23,7 @@ describe('DeadlineIndex', () => {
     const entries = [50, 7, 90, 3, 60, 5, 40, 8, 70, 4].map((d, i) => queued(d, i < 5 ? 0 : 1))
     for (const entry of entries) index.add(entry, entries.length)
     const due: Entry[] = []
-    expect(index.due(9, due)).toBe(Infinity)
+    expect(index.due(9, due, entries.length)).toBe(Infinity)
     // Deadlines 5, 8, 4 at priority 1 by submission, then 7, 3 at priority 0.
     expect(due).toEqual([entries[5], entries[7], entries[9], entries[1], entries[3]])
   })
@@ -32,11 +32,11 @@ describe('DeadlineIndex', () => {
     const index = new DeadlineIndex()
     const [a, b, c] = [queued(10), queued(20), queued(30)]
     for (const entry of [a, b, c, queued(Infinity)]) index.add(entry, 4)
-    expect(index.due(5, [])).toBe(10)
+    expect(index.due(5, [], 4)).toBe(10)
     a.state = SETTLED
     b.state = SETTLED
     const due: Entry[] = []
-    expect(index.due(25, due)).toBe(30)
+    expect(index.due(25, due, 2)).toBe(30)
     expect(due).toEqual([])
   })
 
@@ -52,7 +52,7 @@ describe('DeadlineIndex', () => {
     index.add(later, 2)
     group.deadline = Infinity
     const due: Entry[] = []
-    expect(index.due(10, due)).toBe(50)
+    expect(index.due(10, due, 2)).toBe(50)
     expect(due).toEqual([])
   })
 
@@ -67,9 +67,18 @@ describe('DeadlineIndex', () => {
       index.add(entry, live.length)
     }
     expect(index.stored).toBeLessThanOrEqual(2 * 10 + 65)
-    expect(index.due(Infinity, [])).toBe(Infinity)
     const due: Entry[] = []
-    index.due(Infinity, due)
+    index.due(Infinity, due, live.length)
     expect(due).toEqual(live)
+  })
+
+  it('lets go of the entries a batch took at the next formation, with no new entry added', () => {
+    const index = new DeadlineIndex()
+    const entries = Array.from({ length: 200 }, (_, i) => queued(1000 + i))
+    for (const entry of entries) index.add(entry, entries.length)
+    // A batch takes the 190 latest (never at the top, so nothing pops them): 10 left.
+    for (const entry of entries.slice(10)) entry.state = SETTLED
+    expect(index.due(0, [], 10)).toBe(1000)
+    expect(index.stored).toBe(10)
   })
 })

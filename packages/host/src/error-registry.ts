@@ -307,7 +307,7 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     http: 504,
     grpc: 'DEADLINE_EXCEEDED',
     summary:
-      "With `formation: 'deadline'`: when a replica freed up, the row could not meet its deadline even in a batch of one (by the measured run time), or, right before its batch ran (on the replica, or when it was sent again), its answer would have come late; it failed at once instead of running late.",
+      "With `formation: 'deadline'`: when a replica freed up, the row could not meet its deadline even in a batch of one (by the measured run time), or, right before its batch ran (on the replica, or when it was sent again), its answer would have come late, or, under overload, dropping it let a fuller batch answer more requests in time; it failed at once instead of running late.",
   }),
   spec({ class: BatchTimeoutError, http: 504, grpc: 'DEADLINE_EXCEEDED', summary: 'The batch holding the row ran past `batchTimeoutMs`.' }),
   // The model or a replica failed on this row.

@@ -116,4 +116,35 @@ describe('a batch sent again after its replica crashed', () => {
     expect(sends).toHaveLength(1)
     expect(pool.stats.completed).toBe(0)
   })
+
+  it('is sent without the row that can no longer make its deadline, whose error gives the figures of the whole batch', async () => {
+    const model = believing(1)
+    const pool = await createPool<Item, unknown>({
+      model: models.demoMlp,
+      worker: workers.crash,
+      workerOptions: { onceCounter: new Int32Array(new SharedArrayBuffer(4)) },
+      replicas: 1,
+      logger: quiet,
+      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: model },
+    })
+    pools.push(pool as Pool<unknown, unknown>)
+    const sent: number[] = []
+    pool.observe({
+      onBatchSent: ({ rows }) => {
+        sent.push(rows)
+        // While the first send crashes its replica, a batch of two is measured at 30 s.
+        if (sent.length === 1) model.record(2, 30_000)
+      },
+    })
+    const late = reasonOf(pool.infer({ value: 1, crash: 'once' }, { timeoutMs: 20_000 }))
+    const patient = pool.infer({ value: 2 })
+    expect(await patient).toBe(4)
+    const error = await late
+    expect(error).toBeInstanceOf(DeadlineExceededError)
+    // The bound of the batch of two: its 30 s plus the model's 20 % headroom (no hand-off measured yet).
+    expect(error).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { batchSize: 2, estimatedMs: 36_000 } })
+    // Sent twice: the crash, then again (without the late row: only the hand-off's plan
+    // gives these figures, and the patient row got its answer).
+    expect(sent).toHaveLength(2)
+  })
 })

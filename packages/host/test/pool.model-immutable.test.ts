@@ -157,8 +157,10 @@ describe('replica processes: a respawned process runs the bytes the pool loaded'
     expect(copies).toHaveLength(1)
     const left = join(tmpdir(), copies[0] as string)
     killed.host.kill('SIGKILL')
-    await killed.exited
+    // Checked before the killed host is reaped: until then it is a zombie, which counts as
+    // running, so no other process (vitest's forks write copies too) may sweep its copy yet.
     expect(existsSync(left)).toBe(true)
+    await killed.exited
     const next = startHost('exit')
     await next.report
     await next.exited

@@ -200,7 +200,7 @@ async function startPool(
       if (ran.length === 0) {
         // Nothing ran. Thrown, not answered row by row: a batch answered counts as a run
         // in the latency model, and this one's time is no run's.
-        throw (handOff as DeadlineHandOff).lateError(sent[0], (plan as SendPlan).boundMs, sent.length)
+        throw (handOff as DeadlineHandOff).lateError(sent[0], (plan as SendPlan).boundMs, items.length)
       }
       const outputs = codec.decode(result, ran)
       if (result.ok && result.kind === 'run') {
@@ -219,7 +219,7 @@ async function startPool(
       const results = new Array<unknown>(items.length)
       for (let i = 0, j = 0; i < items.length; i++) {
         results[i] =
-          items[i] === ran[j] ? outputs[j++] : (handOff as DeadlineHandOff).lateError(items[i], (plan as SendPlan).boundMs, sent.length)
+          items[i] === ran[j] ? outputs[j++] : (handOff as DeadlineHandOff).lateError(items[i], (plan as SendPlan).boundMs, items.length)
       }
       return results
     }

@@ -10,9 +10,11 @@
  * A host that exits without closing its pools (`process.exit`, an uncaught error) still
  * removes its copies, from one 'exit' listener. A host killed outright (SIGKILL, the
  * kernel's OOM killer) cannot: its copy (as large as the model) stays, named after its
- * pid. So the first copy a process writes sweeps the copies of hosts that are gone
- * (`sweepDeadOwners`), and a host that crashes and is restarted again and again does not
- * fill the disk.
+ * pid. So the first copy a process writes sweeps the copies of hosts of its own pid
+ * namespace that are gone (`sweepDeadOwners`): a host restarted again and again by a
+ * supervisor (systemd, a process manager in its container) does not fill the disk. A
+ * container restarted as a whole gets a new pid namespace and does not sweep the copies
+ * of the one before, unless the temp dir is the container's own and goes with it.
  */
 import { readlinkSync, rmSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
@@ -27,15 +29,16 @@ const OWNER_FILE = 'owner'
 
 /**
  * This process's pid namespace (Linux: the `/proc/self/ns/pid` link, e.g. `pid:[4026531836]`;
- * elsewhere `-`). A pid means a process only within its namespace: two containers that
- * share a temp dir may each have a live process 42, so a copy is swept only by a process
- * of the namespace that wrote it.
+ * other systems have none: `-`). A pid means a process only within its namespace: two
+ * containers that share a temp dir may each have a live process 42, so a copy is swept
+ * only by a process of the namespace that wrote it. On Linux without a readable link
+ * (no /proc) the namespace is unknown (`undefined`), and nothing is swept.
  */
-function readPidNamespace(): string {
+function readPidNamespace(): string | undefined {
   try {
     return readlinkSync('/proc/self/ns/pid')
   } catch {
-    return '-'
+    return process.platform === 'linux' ? undefined : '-'
   }
 }
 const pidNamespace = readPidNamespace()
@@ -63,6 +66,7 @@ function sweepDeadOwners(): Promise<void> {
 }
 
 async function sweep(dir: string): Promise<void> {
+  if (pidNamespace === undefined) return
   let names: string[]
   try {
     names = (await readdir(dir)).filter((name) => name.startsWith(MODEL_DIR_PREFIX))
@@ -103,7 +107,7 @@ export class ModelFile {
     const dir = await mkdtemp(join(tmpdir(), `${MODEL_DIR_PREFIX}${process.pid}-`))
     const path = join(dir, 'model.onnx')
     try {
-      await writeFile(join(dir, OWNER_FILE), `${pidNamespace} ${process.pid}`, { mode: 0o400 })
+      await writeFile(join(dir, OWNER_FILE), `${pidNamespace ?? '?'} ${process.pid}`, { mode: 0o400 })
       await writeFile(path, bytes, { mode: 0o400 })
     } catch (err) {
       await rm(dir, { recursive: true, force: true })
