@@ -89,7 +89,12 @@ describe.each([['thread'], ['process']] as const)("the replica's last check of t
 })
 
 describe('a batch sent again after its replica crashed', () => {
-  it('is not sent: it fails with DeadlineExceededError, the row that can no longer make its deadline by the model of then', async () => {
+  /**
+   * A pool on the crash worker (the first 'once' row ends its replica) with a model that
+   * believes 1 ms, until the first send: then a batch of `slowSize` rows is measured at
+   * 30 s. Returns the pool and the row counts of its sends.
+   */
+  async function crashingPool(slowSize: number) {
     const model = believing(1)
     const pool = await createPool<Item, unknown>({
       model: models.demoMlp,
@@ -102,13 +107,18 @@ describe('a batch sent again after its replica crashed', () => {
     pools.push(pool as Pool<unknown, unknown>)
     const sends: number[] = []
     pool.observe({
-      onBatchSent: ({ batchId }) => {
-        sends.push(batchId)
-        // While the first send runs (and crashes its replica), a run is measured at 30 s:
-        // by the time the batch is sent again, its row can no longer make its 20 s.
-        if (sends.length === 1) model.record(1, 30_000)
+      onBatchSent: ({ rows }) => {
+        sends.push(rows)
+        if (sends.length === 1) model.record(slowSize, 30_000)
       },
     })
+    return { pool, sends }
+  }
+
+  it('is not sent: it fails with DeadlineExceededError, the row that can no longer make its deadline by the model of then', async () => {
+    // While the first send runs (and crashes its replica), a run is measured at 30 s:
+    // by the time the batch is sent again, its row can no longer make its 20 s.
+    const { pool, sends } = await crashingPool(1)
     const error = await reasonOf(pool.infer({ value: 1, crash: 'once' }, { timeoutMs: 20_000 }))
     expect(error).toBeInstanceOf(DeadlineExceededError)
     expect(error).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { batchSize: 1 } })
@@ -118,24 +128,8 @@ describe('a batch sent again after its replica crashed', () => {
   })
 
   it('is sent without the row that can no longer make its deadline, whose error gives the figures of the whole batch', async () => {
-    const model = believing(1)
-    const pool = await createPool<Item, unknown>({
-      model: models.demoMlp,
-      worker: workers.crash,
-      workerOptions: { onceCounter: new Int32Array(new SharedArrayBuffer(4)) },
-      replicas: 1,
-      logger: quiet,
-      batching: { formation: 'deadline', maxBatchSize: 8, latencyModel: model },
-    })
-    pools.push(pool as Pool<unknown, unknown>)
-    const sent: number[] = []
-    pool.observe({
-      onBatchSent: ({ rows }) => {
-        sent.push(rows)
-        // While the first send crashes its replica, a batch of two is measured at 30 s.
-        if (sent.length === 1) model.record(2, 30_000)
-      },
-    })
+    // While the first send crashes its replica, a batch of two is measured at 30 s.
+    const { pool, sends } = await crashingPool(2)
     const late = reasonOf(pool.infer({ value: 1, crash: 'once' }, { timeoutMs: 20_000 }))
     const patient = pool.infer({ value: 2 })
     expect(await patient).toBe(4)
@@ -145,6 +139,6 @@ describe('a batch sent again after its replica crashed', () => {
     expect(error).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { batchSize: 2, estimatedMs: 36_000 } })
     // Sent twice: the crash, then again (without the late row: only the hand-off's plan
     // gives these figures, and the patient row got its answer).
-    expect(sent).toHaveLength(2)
+    expect(sends).toHaveLength(2)
   })
 })
