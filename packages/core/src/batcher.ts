@@ -168,11 +168,16 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.coarseClock = options?.now === undefined
     this.maxConcurrent = o.maxConcurrentBatches
     const keyed = o.batchKey !== undefined
-    this.queues = o.formation === 'deadline' ? new DeadlineIndexedQueues(keyed) : new KeyedQueues(keyed)
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
-    this.deadline =
-      o.formation === 'deadline' ? new DeadlineFormation(this.latency, this.limits, this.maxConcurrent, this.now()) : undefined
+    if (o.formation === 'deadline') {
+      const queues = new DeadlineIndexedQueues(keyed)
+      this.queues = queues
+      this.deadline = new DeadlineFormation(this.latency, this.limits, this.maxConcurrent, this.now(), queues)
+    } else {
+      this.queues = new KeyedQueues(keyed)
+      this.deadline = undefined
+    }
   }
 
   /**
@@ -759,13 +764,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     this.limits.flush = true
     const queue = this.queues.choose(this.limits, this.clock).queue as PriorityQueue<Entry>
     this.limits.flush = this.closing
-    const step = deadline.step(
-      queue,
-      (this.queues as DeadlineIndexedQueues).deadlines(queue),
-      this.clock(),
-      this.idle(),
-      this.inFlight + 1 >= this.maxConcurrent,
-    )
+    const step = deadline.step(queue, this.clock(), this.idle(), this.inFlight + 1 >= this.maxConcurrent)
     if (step.size > 0) {
       const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
       this.admitWaiters()

@@ -1,6 +1,6 @@
 import { readyAt, type FormationLimits } from './batch-formation.js'
-import type { DeadlineIndex } from './deadline-index.js'
 import { deadlineOf, type Entry } from './entry.js'
+import type { DeadlineIndexedQueues } from './keyed-queues.js'
 import type { LatencyModel } from './latency-model.js'
 import type { PriorityQueue } from './queue.js'
 import type { Run } from './run.js'
@@ -51,6 +51,8 @@ export class DeadlineFormation {
     /** Batch slots (`maxConcurrentBatches`). */
     private readonly slots: number,
     now: number,
+    /** The batcher's queues, whose deadline index each step reads. */
+    private readonly queues: DeadlineIndexedQueues,
   ) {
     this.lastSettledAt = now
   }
@@ -71,11 +73,10 @@ export class DeadlineFormation {
    * largest batch whose earliest deadline its estimated run time still meets, unless it
    * may wait for `minBatchSize` (only while every deadline keeps its slack).
    *
-   * @param deadlines The deadline index of `queue`'s entries.
    * @param idle Nothing runs and no re-run waits (see `probeDue`).
    * @param lastSlot Starting a batch now takes the last free slot.
    */
-  step(queue: PriorityQueue<Entry>, deadlines: DeadlineIndex, now: number, idle: boolean, lastSlot: boolean): DeadlineStep {
+  step(queue: PriorityQueue<Entry>, now: number, idle: boolean, lastSlot: boolean): DeadlineStep {
     const model = this.model
     const measured = model.measured
     // Unmeasured, a batch of one goes as a probe (trusted to fit), and nothing larger.
@@ -85,7 +86,7 @@ export class DeadlineFormation {
     // Items that cannot make it even alone fail now, not once their timer fires —
     // wherever they are in the queue (a short timeout deep behind longer ones too).
     const infeasible: Entry[] = []
-    const earliest = deadlines.due(now + one, infeasible, queue.size)
+    const earliest = this.queues.deadlines(queue).due(now + one, infeasible, queue.size)
     if (infeasible.length > 0) {
       // Nothing has run for a while: the head runs alone, however late the model says it would be.
       if (this.probeDue(now, idle)) return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }
