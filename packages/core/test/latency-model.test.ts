@@ -183,6 +183,37 @@ describe('LatencyModel', () => {
     )
   })
 
+  it('counts in a batch’s calibration the time its answers took to reach their callers after it was recorded', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
+    model.record(4, 7, 1)
+    expect(model.bound(4)).toBe(8)
+    // Told before the bound is read again: (8 + 4) ÷ 8.
+    model.record(4, 7, 1)
+    model.delivered(4)
+    expect(model.bound(4)).toBe(12)
+    // Told twice: counted once.
+    model.delivered(4)
+    expect(model.bound(4)).toBe(12)
+    // Told after the bound was read (formation reads it as the batch settles): (8 + 8) ÷ 8.
+    model.record(4, 7, 1)
+    expect(model.bound(4)).toBe(12)
+    model.delivered(8)
+    expect(model.bound(4)).toBe(16)
+    // Not for a batch that was not counted: a warm-up run, or no calibration at all.
+    const warm = new LatencyModel({ warmupRuns: 1, headroom: 0, calibrationWindow: 8 })
+    for (let i = 0; i < 3; i++) warm.record(4, 7, 1)
+    expect(warm.bound(4)).toBe(8)
+    warm.record(2, 50, 1)
+    warm.delivered(8)
+    expect(warm.bound(4)).toBe(8)
+    const plain = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
+    plain.record(4, 7, 1)
+    expect(plain.bound(4)).toBe(8)
+    plain.record(4, 7, 1)
+    plain.delivered(8)
+    expect(plain.bound(4)).toBe(8)
+  })
+
   it('ignores runs that are not measurements, and validates its options', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(0, 5)
