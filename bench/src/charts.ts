@@ -252,8 +252,7 @@ function sloChartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
     load: m.load,
     policy: m.policy,
     attainment: m.attainment,
-    // ÷ the capacity measured right before each point, as the goodput target is (scenarios/slo.ts `capacityCheck`).
-    goodput: m.goodputVsCapacityNow,
+    goodput: m.goodputVsCapacity,
   }))
   const loads = [...new Set(r.slo.medians.map((m) => m.load))].sort((a, b) => a - b)
   const chart = (field: 'attainment' | 'goodput', title: string, axis: string): TopLevelSpec =>
@@ -288,11 +287,7 @@ function sloChartSpecs(r: BenchResult): Record<string, TopLevelSpec> {
       'SLO attainment (answers within the deadline ÷ requests sent) vs offered load',
       'within deadline (share)',
     ),
-    'slo-goodput': chart(
-      'goodput',
-      'Within-deadline goodput ÷ capacity (measured right before each point) vs offered load',
-      'goodput (× capacity)',
-    ),
+    'slo-goodput': chart('goodput', 'Within-deadline goodput ÷ capacity vs offered load', 'goodput (× capacity)'),
   }
 }
 

@@ -86,20 +86,11 @@ describe('pnpm bench --only slo --quick', () => {
       expect(p.withinDeadline + p.late + failed).toBe(p.sent)
       expect(p.attainment).toBe(p.withinDeadline / p.sent)
       expect(p.wastedRows).toBe(p.rowsRun - p.withinDeadline)
-      // Goodput is also set against the capacity measured right before the point, shared by its policies.
-      expect(p.capacityNowRowsPerSec).toBeGreaterThan(0)
-      expect(p.goodputVsCapacityNow).toBe(p.goodputPerSec / p.capacityNowRowsPerSec)
       expect(p.answeredMs.count).toBe(p.withinDeadline + p.late)
     }
     // Triton's default queue policy never times a request out in the queue: every request is answered.
     for (const p of slo.points.filter((x) => x.policy === 'max-queue-delay')) expect(p.failed).toEqual({})
-    for (const load of [0.5, 2]) {
-      expect(new Set(slo.points.filter((p) => p.load === load).map((p) => p.capacityNowRowsPerSec)).size).toBe(1)
-    }
     expect(slo.medians).toHaveLength(6)
-    const goodput = slo.targets.find((t) => t.id === 'goodput-at-2x-20ms')!
-    const deadline2x = slo.points.find((p) => p.policy === 'deadline' && p.load === 2)!
-    expect(goodput.actual).toBe(deadline2x.goodputVsCapacityNow)
     expect(slo.targets.map((t) => [t.id, t.model, t.pattern, t.deadlineMs])).toEqual([
       ['attainment-at-0.5x', 'heavy', 'poisson', 20],
       ['goodput-at-2x-20ms', 'heavy', 'poisson', 20],

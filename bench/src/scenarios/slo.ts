@@ -19,8 +19,7 @@
  *   request runs and late answers are the client's problem.
  *
  * Per point: attainment (answers within the deadline ÷ requests sent), goodput (those
- * answers per second, ÷ the run's capacity and ÷ the closed-loop capacity measured right
- * before the point, see `capacityCheck`), wasted work — rows the replicas ran (counted by the
+ * answers per second, also ÷ capacity), wasted work — rows the replicas ran (counted by the
  * pool's `onBatchTimings` events) that did not yield an answer within its deadline: rows
  * answered late, and rows whose request had already failed while its batch ran — and
  * the p50/p99 of every answer.
@@ -62,14 +61,6 @@ export interface SloPoint {
   goodputPerSec: number
   /** goodputPerSec ÷ the model's capacity. */
   goodputVsCapacity: number
-  /**
-   * Closed-loop rows/s of the count pool measured right before this point's policies ran
-   * (every policy of the point and round shares it): the capacity of the machine as it
-   * was then. See `capacityCheck`.
-   */
-  capacityNowRowsPerSec: number
-  /** goodputPerSec ÷ capacityNowRowsPerSec: what the issue's goodput target is judged on. */
-  goodputVsCapacityNow: number
   /** Rows the pool ran in the point's batches. */
   rowsRun: number
   /** Rows run that did not yield an answer within its deadline (rowsRun − withinDeadline). */
@@ -106,8 +97,6 @@ export interface SloMedian {
   policy: SloPolicy
   attainment: number
   goodputVsCapacity: number
-  /** Median over rounds of goodput ÷ the capacity measured right before the point (`SloPoint.goodputVsCapacityNow`). */
-  goodputVsCapacityNow: number
   goodputPerSec: number
   /** The largest wasted-row count of any round (a target of 0 must hold in every round). */
   wastedRowsMax: number
@@ -288,22 +277,6 @@ async function openLoopCapacity(
   return { capacity: steps[steps.length - 1].rowsPerSec, steps }
 }
 
-/**
- * The window of the capacity measured right before each point (`SloPoint.capacityNowRowsPerSec`),
- * from the plan's point window: a tenth of it to warm up, half of it measured.
- *
- * Why: the loads are multiples of one capacity (searched once per run, or given with
- * `--slo-capacity`), but the machine's own speed drifts, on 2 shared cores by 10–30 %
- * within a run (closed-loop capacity before and after the points: 9,768 and 8,520 rows/s;
- * across the runs of one A/B at a fixed 9,700: 7,470–11,143). Goodput ÷ that one figure
- * read 0.64–1.16× for the same build, so the ratio measured the machine's drift as much
- * as the policy. Measured next to the point, interleaved like the policies, the capacity
- * drifts with the machine, and the ratio of the two is what the policy made of it.
- */
-function capacityCheck(windowMs: number): SloOptions['capacityWindow'] {
-  return { warmupMs: windowMs / 10, durationMs: windowMs / 2 }
-}
-
 /** A seed shared by every policy of one point and round, so they see the same arrivals. */
 function seedOf(pattern: ArrivalPattern, deadlineMs: number, load: number, round: number): number {
   return ((pattern === 'poisson' ? 1 : 2) * 1_000_003 + deadlineMs * 10_007 + Math.round(load * 100) * 101 + round) >>> 0
@@ -343,8 +316,6 @@ export async function runSlo(createPool: CreatePool, options: SloOptions, onPoin
                 // Rotate the policy order from round to round (and point to point), so none always goes first.
                 const shift = (round + points.length) % SLO_POLICIES.length
                 const order = [...SLO_POLICIES.slice(shift), ...SLO_POLICIES.slice(0, shift)]
-                const capacityNow = await capacity(count, rows, capacityCallers, capacityCheck(options.windowMs))
-                await pause(50)
                 for (const policy of order) {
                   const pool = pools.get(policy) as Pool
                   const counter = rowCounter(pool)
@@ -379,8 +350,6 @@ export async function runSlo(createPool: CreatePool, options: SloOptions, onPoin
                     attainment: result.sent === 0 ? 1 : result.withinDeadline / result.sent,
                     goodputPerSec,
                     goodputVsCapacity: goodputPerSec / cap,
-                    capacityNowRowsPerSec: capacityNow,
-                    goodputVsCapacityNow: goodputPerSec / capacityNow,
                     rowsRun: ran.rows,
                     wastedRows: ran.rows - result.withinDeadline,
                     meanBatchSize: ran.batches === 0 ? 0 : ran.rows / ran.batches,
@@ -436,7 +405,6 @@ export function sloMedians(points: readonly SloPoint[]): SloMedian[] {
       policy: p.policy,
       attainment: m((x) => x.attainment),
       goodputVsCapacity: m((x) => x.goodputVsCapacity),
-      goodputVsCapacityNow: m((x) => x.goodputVsCapacityNow),
       goodputPerSec: m((x) => x.goodputPerSec),
       wastedRowsMax: Math.max(...ps.map((x) => x.wastedRows)),
       wastedRows: m((x) => x.wastedRows),
@@ -448,11 +416,7 @@ export function sloMedians(points: readonly SloPoint[]): SloMedian[] {
   })
 }
 
-/**
- * The issue's targets on the deadline policy: at 2× and 20 ms, goodput ≥ 0.9× capacity
- * (the capacity measured right before the point: see `capacityCheck`) and no wasted row;
- * at 0.5×, ≥ 99.9 % within the deadline.
- */
+/** The issue's targets on the deadline policy: at 2× and 20 ms, goodput ≥ 0.9× capacity and no wasted row; at 0.5×, ≥ 99.9 % within the deadline. */
 export function sloTargets(medians: readonly SloMedian[]): SloTarget[] {
   const targets: SloTarget[] = []
   for (const m of medians) {
@@ -462,11 +426,11 @@ export function sloTargets(medians: readonly SloMedian[]): SloTarget[] {
       targets.push({
         id: 'goodput-at-2x-20ms',
         ...where,
-        description: 'within-deadline goodput ÷ the capacity measured right before the point, at 2× capacity, 20 ms deadline',
-        actual: m.goodputVsCapacityNow,
+        description: 'within-deadline goodput ÷ capacity at 2× capacity, 20 ms deadline',
+        actual: m.goodputVsCapacity,
         target: 0.9,
         comparison: '>=',
-        met: m.goodputVsCapacityNow >= 0.9,
+        met: m.goodputVsCapacity >= 0.9,
       })
       targets.push({
         id: 'wasted-at-2x-20ms',
