@@ -10,9 +10,13 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-/** A latency model that has measured `ms(n)` for every size 1..`sizes` (no warm-up, no headroom in its bound). */
+/**
+ * A latency model that has measured `ms(n)` for every size 1..`sizes` (no warm-up, no
+ * headroom in its bound, and no calibration: the tests' batches take whatever time the
+ * test moves the clock by, and the bound stays `ms(n)`).
+ */
 function measuredModel(sizes: number, ms: (n: number) => number): LatencyModel {
-  const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
+  const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
   for (let n = 1; n <= sizes; n++) model.record(n, ms(n))
   return model
 }
@@ -149,6 +153,31 @@ describe("formation: 'deadline'", () => {
     expect(batches()).toEqual([[0], [1, 2, 3], [4]])
     await release(2)
     expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4])
+  })
+
+  it('sizes a batch by the bound calibrated by how long recent batches really took, start to answer', async () => {
+    // 2 ms per row on the replica, no hand-off: a batch of n is bounded at 2n ms.
+    const batchesWith = async (calibrationWindow: number) => {
+      const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow })
+      for (let n = 1; n <= 4; n++) model.record(n, 2 * n, 0)
+      const { clock, batcher, batches, release, g } = deadlineFixture({ maxBatchSize: 4, latencyModel: model })
+      void batcher.submit(0)
+      await flush()
+      const results = [1, 2, 3, 4].map((i) => track(batcher.submit(i, { timeoutMs: 12 })))
+      // The batch of one ran its usual 2 ms, but its answer came at 4: twice its bound.
+      g.pending[0].context.reportRunMs(2)
+      clock.t = 4
+      await release(0)
+      const formed = batches()
+      for (let i = 1; i < g.pending.length; i++) await release(i)
+      if (g.pending.length > formed.length) await release(formed.length)
+      expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4])
+      return formed
+    }
+    // Calibrated, a batch of n is bounded at 4n: two rows end by 4 + 8 <= 12, not three.
+    expect(await batchesWith(8)).toEqual([[0], [1, 2]])
+    // Uncalibrated, the four (4 + 8 <= 12) would go, and if the next batch is as late, all four answer late.
+    expect(await batchesWith(0)).toEqual([[0], [1, 2, 3, 4]])
   })
 
   /**

@@ -115,7 +115,8 @@ describe('LatencyModel', () => {
   })
 
   it('bounds a run for starting a batch by its slowest run or its median times the recent slow-down, whichever is larger, plus the p90 hand-off', () => {
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
+    // Without calibration (its own test below): these runs outrun their bound on purpose.
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
     // Size 4 runs 10 ms, then once 12 (1.2× its median); the hand-offs take 1 ms, once 3, once 9.
     for (let i = 0; i < 8; i++) model.record(4, 10, 1)
     model.record(4, 10, 3)
@@ -140,6 +141,77 @@ describe('LatencyModel', () => {
     expect(spare.bound(4)).toBe(13)
     expect(() => new LatencyModel({ headroom: -0.1 })).toThrow('Expected `headroom` to be a finite number >= 0, got `-0.1` (number)')
     expect(() => new LatencyModel({ driftWindow: 0 })).toThrow('Expected `driftWindow` to be an integer >= 1, got `0` (number)')
+  })
+
+  it('scales its bound by the largest ratio, over the last `calibrationWindow` batches, of a batch’s whole time to the bound it started by', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 4 })
+    // Size 4 runs 10 ms, handed over and back in 1: bounded at 11, and it keeps to it.
+    model.record(4, 10, 1)
+    expect(model.bound(4)).toBe(11)
+    model.record(4, 10, 1)
+    expect(model.bound(4)).toBe(11)
+    // A batch that ran as usual, but whose answer the host saw 5.5 ms late: 16.5 against
+    // a bound of 11. Its hand-off is not the p90 of three, so only the calibration sees it.
+    model.record(4, 10, 6.5)
+    expect([model.bound(4), model.bound(1), model.estimate(4)]).toEqual([16.5, 16.5, 11])
+    // Kept for the window's 4 batches, then forgotten.
+    for (let i = 0; i < 3; i++) {
+      model.record(4, 10, 1)
+      expect(model.bound(4)).toBe(16.5)
+    }
+    model.record(4, 10, 1)
+    expect(model.bound(4)).toBe(11)
+    // Batches recorded between two reads are each set against the bound before them; a
+    // stall is believed up to 2× (the MAX_DRIFT reason). The p90 of the 9 hand-offs is now
+    // 6.5: (10 + 6.5) × 2.
+    model.record(4, 10, 100)
+    model.record(4, 10, 1)
+    expect(model.bound(4)).toBe(33)
+    // Forgotten with everything else.
+    model.forget()
+    model.record(4, 10, 1)
+    expect(model.bound(4)).toBe(11)
+    // 0: no calibration.
+    const plain = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
+    for (const overheadMs of [1, 1, 6.5]) plain.record(4, 10, overheadMs)
+    expect(plain.bound(4)).toBe(11)
+    expect(() => new LatencyModel({ calibrationWindow: -1 })).toThrow(
+      'Expected `calibrationWindow` to be an integer >= 0, got `-1` (number)',
+    )
+    expect(() => new LatencyModel({ calibrationWindow: 2.5 })).toThrow(
+      'Expected `calibrationWindow` to be an integer >= 0, got `2.5` (number)',
+    )
+  })
+
+  it('counts in a batch’s calibration the time its answers took to reach their callers after it was recorded', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
+    model.record(4, 7, 1)
+    expect(model.bound(4)).toBe(8)
+    // Told before the bound is read again: (8 + 4) ÷ 8.
+    model.record(4, 7, 1)
+    model.delivered(4)
+    expect(model.bound(4)).toBe(12)
+    // Told twice: counted once.
+    model.delivered(4)
+    expect(model.bound(4)).toBe(12)
+    // Told after the bound was read (formation reads it as the batch settles): (8 + 8) ÷ 8.
+    model.record(4, 7, 1)
+    expect(model.bound(4)).toBe(12)
+    model.delivered(8)
+    expect(model.bound(4)).toBe(16)
+    // Not for a batch that was not counted: a warm-up run, or no calibration at all.
+    const warm = new LatencyModel({ warmupRuns: 1, headroom: 0, calibrationWindow: 8 })
+    for (let i = 0; i < 3; i++) warm.record(4, 7, 1)
+    expect(warm.bound(4)).toBe(8)
+    warm.record(2, 50, 1)
+    warm.delivered(8)
+    expect(warm.bound(4)).toBe(8)
+    const plain = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
+    plain.record(4, 7, 1)
+    expect(plain.bound(4)).toBe(8)
+    plain.record(4, 7, 1)
+    plain.delivered(8)
+    expect(plain.bound(4)).toBe(8)
   })
 
   it('ignores runs that are not measurements, and validates its options', () => {

@@ -83,6 +83,39 @@ describe('deadline formation on a real pool', () => {
   })
 })
 
+describe('the latency model told when callers saw their answers', () => {
+  /** A latency model that keeps what `delivered` is told. */
+  function listening(told: number[]): LatencyModel {
+    return new (class extends LatencyModel {
+      override delivered(ms: number): void {
+        told.push(ms)
+        super.delivered(ms)
+      }
+    })()
+  }
+
+  it.each([
+    ['deadline', 3],
+    ['count', 0],
+  ] as const)('is told once per batch run with formation %s: %i times for 3 batches', async (formation, times) => {
+    const told: number[] = []
+    const pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      batching: { formation, maxBatchSize: 8, latencyModel: listening(told) },
+    })
+    pools.push(pool)
+    for (let i = 0; i < 3; i++)
+      await pool.infer({ input: { data: Float32Array.from(demoRows(i + 1, 1)[0]), dims: [256] } }, { timeoutMs: 60_000 })
+    // The pool reads the time at the end of the turn in which it handed the answers back.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(pool.stats.batches).toBe(3)
+    expect(told).toHaveLength(times)
+    expect(told.filter((ms) => ms >= 0)).toHaveLength(times)
+  })
+})
+
 describe("HTTP parameters.timeout (Triton's schedule-policy extension, in microseconds)", () => {
   it('refuses at once with 503, ERR_DEADLINE_UNATTAINABLE and Retry-After a request whose timeout is shorter than the estimated drain', async () => {
     const { url } = await server({ slow: await slowBelievingPool() })

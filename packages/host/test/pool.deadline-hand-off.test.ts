@@ -30,9 +30,12 @@ afterEach(async () => {
 
 const scratch = scratchDir('inferpool-hand-off-')
 
-/** A latency model that believes every batch of up to 8 rows takes `ms`. */
+/**
+ * A latency model that believes every batch of up to 8 rows takes `ms` (not calibrated
+ * by how long the tests' batches really take: they are held up on purpose).
+ */
 function believing(ms: number): LatencyModel {
-  const model = new LatencyModel({ warmupRuns: 0 })
+  const model = new LatencyModel({ warmupRuns: 0, calibrationWindow: 0 })
   for (let n = 1; n <= 8; n++) model.record(n, ms)
   return model
 }

@@ -210,6 +210,7 @@ async function startPool(
           // measured on this thread, every stall of it would read as a slow model.
           ctx.reportRunMs(timing.runEndMs - timing.runStartMs)
           handOff?.noteSend(timing.runStartMs - startedMs)
+          handOff?.answered()
           if (observers.size > 0) notify(observers, 'onBatchTimings', batchTimings(ctx.batchId, ran.length, startedMs, timing))
         }
       }
