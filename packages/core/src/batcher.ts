@@ -698,7 +698,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     // Formation runs in a microtask, not inside `submit`: items submitted in the same
     // synchronous burst (or the same round of promise continuations) end up in one
     // batch instead of the first one going alone.
-    if (this.pumpScheduled || this.pumping) return
+    // `=== true`, not a truth test: this runs for every item, with `pumpScheduled` true
+    // for all but a turn's first, and optimised code tested the field as any value could
+    // be (false, '', undetectable, number, bigint) before it reached `true`.
+    if (this.pumpScheduled === true || this.pumping === true) return
     this.pumpScheduled = true
     void resolved.then(this.pumpBound)
   }

@@ -88,6 +88,35 @@ describe('PriorityQueue', () => {
     expect([q.size, q.cost, q.peek()]).toEqual([0, 0, undefined])
   })
 
+  it('takes the same batches whether or not a removed node is still stored', () => {
+    // `take` has one path for a queue without tombstones and one that skips them.
+    const batches = (withTombstone: boolean): unknown[] => {
+      const q = new PriorityQueue<Node>('k')
+      const gone = node('gone', 1, 2)
+      q.push(node('a', 1, 2))
+      if (withTombstone) q.push(gone)
+      for (const n of [node('b', 1, 3), node('c', 0, 4), node('d', 0, 1), node('e', 0, 1)]) q.push(n)
+      if (withTombstone) q.remove(gone)
+      const out: unknown[] = []
+      for (const [count, cost] of [
+        [2, 100],
+        [10, 4],
+        [10, 100],
+      ]) {
+        const t = q.take(count, cost, true)
+        out.push({ ids: ids(t.nodes), items: t.items, cost: t.cost, full: t.full, size: q.size, left: q.cost })
+      }
+      return out
+    }
+    const expected = [
+      { ids: ['a', 'b'], items: ['a', 'b'], cost: 5, full: true, size: 3, left: 6 },
+      { ids: ['c'], items: ['c'], cost: 4, full: true, size: 2, left: 2 },
+      { ids: ['d', 'e'], items: ['d', 'e'], cost: 2, full: false, size: 0, left: 0 },
+    ]
+    expect(batches(false)).toEqual(expected)
+    expect(batches(true)).toEqual(expected)
+  })
+
   it('reports the oldest live enqueue time across levels', () => {
     const q = new PriorityQueue<Node>('k')
     const old = node('old', 0, 1, 5)
