@@ -51,8 +51,11 @@ export interface LatencyModelOptions {
   /**
    * Recent batches over which `bound` is calibrated against what really happened: each
    * batch's whole time, from its start to its answer on the host (`record`'s `ms` plus
-   * `overheadMs`), over the bound its size had when it started; `bound` is scaled by the
-   * largest of these ratios in the window (1 at least, 2 at most). 0: no calibration.
+   * `overheadMs`) and on to its callers (`delivered`), over the bound its size had by
+   * the tables as they stood before it was recorded (the bound it started by when one
+   * batch runs at a time; with several in flight, a batch recorded in between may have
+   * moved them); `bound` is scaled by the largest of these ratios in the window (1 at
+   * least, 2 at most). 0: no calibration.
    *
    * Why: the bound is built from its parts (the slowest recent run, the recent
    * slow-down, headroom, the p90 hand-off), and on a shared machine what happens end to
@@ -248,15 +251,20 @@ export class LatencyModel {
    */
   private readonly pendingSizes: number[] = []
   private readonly pendingMs: number[] = []
-  /** Recent batches' whole time over their bound (a ring of `calibrationWindow` slots), and their largest (1..MAX_CALIBRATION). */
+  /**
+   * Recent batches' whole time over their bound (a ring of `calibrationWindow` slots),
+   * those bounds (for `delivered`), and the largest ratio (1..MAX_CALIBRATION).
+   */
   private readonly ratios: number[] = []
+  private readonly ratioBounds: number[] = []
   private nextRatio = 0
   private calibration = 1
-  /** Where the latest batch set against its bound went in `ratios` (-1: none), and that bound, for `delivered`. */
-  private lastRatio = -1
-  private lastBound = NaN
-  /** The latest `record` was counted for calibration, and `delivered` has not been told of it yet. */
-  private awaitingDelivery = false
+  /**
+   * The latest counted batches (pending or in `ratios`) whose callers' wait `delivered`
+   * has not been told of yet: several may settle in one turn of the event loop, and
+   * each gets that turn's wait.
+   */
+  private undelivered = 0
 
   constructor(options: LatencyModelOptions = {}) {
     this.window = options.window === undefined ? 10 : integerOption('window', options.window, 1)
@@ -285,10 +293,13 @@ export class LatencyModel {
     this.pendingSizes.length = 0
     this.pendingMs.length = 0
     this.ratios.length = 0
+    this.ratioBounds.length = 0
     this.nextRatio = 0
     this.calibration = 1
-    this.lastRatio = -1
-    this.awaitingDelivery = false
+    this.undelivered = 0
+    // The tables go too, not only at the next rebuild: that rebuild would otherwise set
+    // the next batch against the forgotten tables' bound.
+    this.largest = 0
     this.dirty = true
   }
 
@@ -306,7 +317,6 @@ export class LatencyModel {
    * disagree by a rounding).
    */
   record(size: number, ms: number, overheadMs?: number): void {
-    this.awaitingDelivery = false
     if (!(size >= 1) || !(ms >= 0) || ms === Infinity) return
     if (overheadMs !== undefined && overheadMs >= 0 && overheadMs !== Infinity) {
       this.overheads[this.nextOverhead] = overheadMs
@@ -323,7 +333,7 @@ export class LatencyModel {
     if (this.calibrationWindow > 0 && this.pendingSizes.length < this.calibrationWindow) {
       this.pendingSizes.push(size)
       this.pendingMs.push(overheadMs !== undefined && overheadMs >= 0 && overheadMs !== Infinity ? ms + overheadMs : ms)
-      this.awaitingDelivery = true
+      if (this.undelivered < this.calibrationWindow) this.undelivered++
     }
     this.recentSizes[this.nextRecent] = size
     this.recentMs[this.nextRecent] = ms
@@ -371,12 +381,15 @@ export class LatencyModel {
     const pending = this.pendingSizes.length
     if (pending === 0) return
     // Nothing was measured before them: no bound to set them against.
-    if (this.largest === 0) this.awaitingDelivery = false
+    if (this.largest === 0) this.undelivered = 0
     else {
       for (let i = 0; i < pending; i++) {
-        this.lastBound = this.uncalibrated(this.pendingSizes[i])
-        this.ratios[this.nextRatio] = this.pendingMs[i] / this.lastBound
-        this.lastRatio = this.nextRatio
+        const bound = this.uncalibrated(this.pendingSizes[i])
+        // A bound of 0 (runs of 0 ms on a coarse clock, no hand-off measured) promises
+        // nothing to hold a run against: such a batch counts as on time (ratio 0).
+        const held = bound > 0
+        this.ratios[this.nextRatio] = held ? this.pendingMs[i] / bound : 0
+        this.ratioBounds[this.nextRatio] = held ? bound : Infinity
         this.nextRatio = (this.nextRatio + 1) % this.calibrationWindow
       }
     }
@@ -388,10 +401,12 @@ export class LatencyModel {
   }
 
   /**
-   * Records that the answers of the batch recorded last reached their callers `ms` after
-   * it was recorded, and counts that time in the batch's calibration (see
-   * `LatencyModelOptions.calibrationWindow`). Ignored unless finite and >= 0, and when
-   * the batch was not counted (calibration off, a warm-up run, nothing measured before it).
+   * Records that the answers of the batches recorded since the last `delivered` reached
+   * their callers `ms` after the first of them was recorded (they settled in one turn of
+   * the event loop), and counts that time in each one's calibration (see
+   * `LatencyModelOptions.calibrationWindow`). Ignored unless finite and >= 0; batches
+   * not counted (calibration off, a warm-up run, nothing measured before them, more
+   * than `calibrationWindow` recorded with no read between) get nothing.
    *
    * Why: `record` is told when the batch settled, and its callers see their answers
    * only after what the host does next at that moment (forming and sending the next
@@ -400,17 +415,20 @@ export class LatencyModel {
    * were answered late by that alone.
    */
   delivered(ms: number): void {
-    if (!this.awaitingDelivery || !(ms >= 0) || ms === Infinity) return
-    this.awaitingDelivery = false
+    if (this.undelivered === 0 || !(ms >= 0) || ms === Infinity) return
+    let left = this.undelivered
+    this.undelivered = 0
+    // The newest are still pending (set against their bound at the next rebuild)...
     const pending = this.pendingMs.length
-    if (pending > 0) {
-      this.pendingMs[pending - 1] += ms
-      return
+    for (let i = pending - 1; i >= 0 && left > 0; i--, left--) this.pendingMs[i] += ms
+    // ...the others were set against it already, in the slots before `nextRatio`.
+    const window = this.calibrationWindow
+    for (let slot = (this.nextRatio - 1 + window) % window; left > 0 && slot < this.ratios.length; left--) {
+      const ratio = (this.ratios[slot] += ms / this.ratioBounds[slot])
+      const calibration = ratio < MAX_CALIBRATION ? ratio : MAX_CALIBRATION
+      if (calibration > this.calibration) this.calibration = calibration
+      slot = (slot - 1 + window) % window
     }
-    if (this.lastRatio < 0) return
-    const ratio = (this.ratios[this.lastRatio] += ms / this.lastBound)
-    const calibration = ratio < MAX_CALIBRATION ? ratio : MAX_CALIBRATION
-    if (calibration > this.calibration) this.calibration = calibration
   }
 
   /** The estimates at `sizes`, for statistics. */

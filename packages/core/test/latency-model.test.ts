@@ -214,6 +214,51 @@ describe('LatencyModel', () => {
     expect(plain.bound(4)).toBe(8)
   })
 
+  it('gives the callers’ wait to every batch recorded since it was last told, when several settled in one turn', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
+    model.record(4, 7, 1)
+    expect(model.bound(4)).toBe(8)
+    // Two batches settle in one turn, the first slow: (11 + 1 + 4) ÷ 8 = 2 and (7 + 1 + 4) ÷ 8.
+    model.record(4, 11, 1)
+    model.record(4, 7, 1)
+    model.delivered(4)
+    // The tables now: slowest 11 (the median 7 times its slow-down 11 ÷ 7 is no more), plus
+    // the hand-off 1, calibrated by 2. Given to the latest batch only, the wait made it 1.5.
+    expect(model.bound(4)).toBe(24)
+    // Set against the bound already, both take the next turn's wait: (8 + 12) ÷ 12 > 2, capped.
+    model.record(4, 7, 1)
+    model.record(4, 7, 1)
+    expect(model.bound(4)).toBe(24)
+    model.delivered(12)
+    expect(model.bound(4)).toBe(24)
+  })
+
+  it('holds no batch against a bound of 0: a run of some time after runs of none does not double the bound', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
+    model.record(1, 0)
+    expect(model.bound(1)).toBe(0)
+    // Set against a bound of 0, then told its callers' wait.
+    model.record(1, 0)
+    expect(model.bound(1)).toBe(0)
+    model.delivered(1)
+    // Pending when told, and set against 0 after.
+    model.record(1, 0.5)
+    model.delivered(1)
+    expect(model.bound(1)).toBe(0.5)
+    model.record(1, 0.5)
+    expect(model.bound(1)).toBe(0.5)
+  })
+
+  it('sets the first batch after `forget` against nothing, not against the forgotten tables', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
+    model.record(1, 1)
+    model.record(1, 1)
+    expect(model.bound(1)).toBe(1)
+    model.forget()
+    model.record(1, 3)
+    expect(model.bound(1)).toBe(3)
+  })
+
   it('ignores runs that are not measurements, and validates its options', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(0, 5)

@@ -11,6 +11,7 @@ import type { InferpoolServer, Pool, PoolOptions } from '@inferpool/host'
 import { grpc, grpcClient, rawBytes } from './grpc-helpers.js'
 import type { Message, TestClient } from './grpc-helpers.js'
 import { demoModel, demoRequest, demoRows, post } from './server-helpers.js'
+import { DeadlineHandOff } from '../src/pool/hand-off.js'
 
 const pools: Pool[] = []
 const servers: InferpoolServer[] = []
@@ -113,6 +114,19 @@ describe('the latency model told when callers saw their answers', () => {
     expect(pool.stats.batches).toBe(3)
     expect(told).toHaveLength(times)
     expect(told.filter((ms) => ms >= 0)).toHaveLength(times)
+  })
+
+  it('is told once per turn of the event loop, for every batch answered in it', async () => {
+    const told: number[] = []
+    const handOff = new DeadlineHandOff(listening(told))
+    // Two replicas' answers in one turn: one wait, which the model gives to both batches.
+    handOff.answered()
+    handOff.answered()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(told).toHaveLength(1)
+    handOff.answered()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(told).toHaveLength(2)
   })
 })
 

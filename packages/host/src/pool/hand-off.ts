@@ -138,10 +138,21 @@ export class DeadlineHandOff {
    * the heavy MLP at 2× capacity with 20 ms deadlines, 0.3–0.5 ms typically, up to 7.7 ms,
    * and rows were answered late by that alone. Read at `setImmediate`, after the turn's
    * microtasks (the callers' included) and the rest of its I/O callbacks: an upper bound.
+   * Once per turn, from the turn's first answer: the model gives that wait to every
+   * batch recorded since it was last told (two replicas' answers can land in one turn).
    */
   answered(): void {
-    const at = performance.now()
-    setImmediate(() => this.#model.delivered(performance.now() - at))
+    if (this.#answeredAt === this.#answeredAt) return
+    this.#answeredAt = performance.now()
+    setImmediate(this.#tellDelivered)
+  }
+
+  /** When this turn's first batch answered (NaN: none yet), for `answered`. */
+  #answeredAt = NaN
+  readonly #tellDelivered = (): void => {
+    const ms = performance.now() - this.#answeredAt
+    this.#answeredAt = NaN
+    this.#model.delivered(ms)
   }
 
   /** Notes how long a batch took from its start on the host to the start of its run (ms). */
