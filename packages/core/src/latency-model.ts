@@ -318,8 +318,9 @@ export class LatencyModel {
    */
   record(size: number, ms: number, overheadMs?: number): void {
     if (!(size >= 1) || !(ms >= 0) || ms === Infinity) return
-    if (overheadMs !== undefined && overheadMs >= 0 && overheadMs !== Infinity) {
-      this.overheads[this.nextOverhead] = overheadMs
+    const handOff = overheadMs !== undefined && overheadMs >= 0 && overheadMs !== Infinity ? overheadMs : undefined
+    if (handOff !== undefined) {
+      this.overheads[this.nextOverhead] = handOff
       this.nextOverhead = (this.nextOverhead + 1) % this.overheadWindow
       this.dirty = true
     }
@@ -332,7 +333,7 @@ export class LatencyModel {
     if (++sw.runs <= this.warmupRuns) return
     if (this.calibrationWindow > 0 && this.pendingSizes.length < this.calibrationWindow) {
       this.pendingSizes.push(size)
-      this.pendingMs.push(overheadMs !== undefined && overheadMs >= 0 && overheadMs !== Infinity ? ms + overheadMs : ms)
+      this.pendingMs.push(handOff === undefined ? ms : ms + handOff)
       if (this.undelivered < this.calibrationWindow) this.undelivered++
     }
     this.recentSizes[this.nextRecent] = size
