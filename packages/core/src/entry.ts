@@ -1,6 +1,6 @@
 import { TimeoutError } from './errors.js'
 import type { Group } from './group.js'
-import { QUEUED, TAKEN, type QueueNode } from './queue.js'
+import { noop, QUEUED, TAKEN, type QueueNode } from './queue.js'
 
 /**
  * Lifecycle of one submitted item. Every entry ends in SETTLED exactly once. QUEUED,
@@ -75,11 +75,6 @@ export class Entry implements QueueNode {
     this.seq = seq
     this.stamp = stamp
   }
-
-  /** Clock reading when it was submitted. */
-  get enqueuedAt(): number {
-    return this.stamp.at
-  }
 }
 
 /** One clock reading, shared by the entries submitted in the same turn (see `stamp()`). */
@@ -119,8 +114,6 @@ export class Guard {
     if (this.signal !== undefined) this.signal.removeEventListener('abort', this)
   }
 }
-
-function noop(): void {}
 
 /** Clock reading by which an entry's result is due (its own `timeoutMs`, or its request's), Infinity when none. */
 export function deadlineOf(entry: Entry): number {
