@@ -33,7 +33,8 @@ import {
   type ResolvedOptions,
   type ResolvedSubmit,
 } from './options.js'
-import { Fifo, isNode, noop, Slots, type Plain, type PriorityQueue } from './queue.js'
+import { Fifo } from './fifo.js'
+import { isNode, noop, Slots, type Plain, type PriorityQueue } from './queue.js'
 import { refusal } from './refusal.js'
 import { Run, type PendingSplit } from './run.js'
 import { Statistics } from './stats.js'

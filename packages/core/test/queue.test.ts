@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { Fifo } from '../src/fifo.js'
 import { KeyedQueues } from '../src/keyed-queues.js'
-import { Fifo, noop, PriorityQueue, TAKEN, type Plain, type QueueNode, type Taken } from '../src/queue.js'
+import { noop, PriorityQueue, TAKEN, type Plain, type QueueNode, type Taken } from '../src/queue.js'
 
 interface Node extends QueueNode {
   id: string
