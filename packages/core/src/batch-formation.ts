@@ -35,8 +35,10 @@ export function readyAt<N extends QueueNode>(queue: PriorityQueue<N>, limits: Fo
 }
 
 /** Head order across key queues: higher priority first, then earlier submission. */
-function before<N extends QueueNode>(a: N, b: N): boolean {
-  return a.priority > b.priority || (a.priority === b.priority && a.seq < b.seq)
+function before<N extends QueueNode>(a: PriorityQueue<N>, b: PriorityQueue<N>): boolean {
+  const pa = a.headPriority()
+  const pb = b.headPriority()
+  return pa > pb || (pa === pb && a.headSeq() < b.headSeq())
 }
 
 /**
@@ -54,7 +56,6 @@ export function chooseQueue<N extends QueueNode>(
   now: () => number,
 ): Choice<N> {
   let best: PriorityQueue<N> | undefined
-  let bestHead: N | undefined
   let deadline = Infinity
   let t = NaN
   for (const queue of queues) {
@@ -67,11 +68,7 @@ export function chooseQueue<N extends QueueNode>(
         continue
       }
     }
-    const head = queue.peek() as N
-    if (bestHead === undefined || before(head, bestHead)) {
-      best = queue
-      bestHead = head
-    }
+    if (best === undefined || before(queue, best)) best = queue
   }
   return { queue: best, deadline }
 }

@@ -33,7 +33,8 @@ import {
   type ResolvedOptions,
   type ResolvedSubmit,
 } from './options.js'
-import { Fifo, type PriorityQueue } from './queue.js'
+import { Fifo } from './fifo.js'
+import { isNode, noop, Slots, type Plain, type PriorityQueue } from './queue.js'
 import { refusal } from './refusal.js'
 import { Run, type PendingSplit } from './run.js'
 import { Statistics } from './stats.js'
@@ -244,8 +245,19 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       if (refused !== undefined) return this.refuse(1, refused)
     }
     this.statistics.submitted++
-    const entry = new Entry(item, key, cost, priority, ++this.seq, this.stamp())
-    return this.admit(entry, full)
+    const seq = ++this.seq
+    const stamp = this.stamp()
+    // Waiting for room, or read by deadline formation (which works on entries): an entry.
+    if (full || this.deadline !== undefined) return this.admit(new Entry(item, key, cost, priority, seq, stamp), full)
+    // A plain item: a record of five fields, no Entry (see queue.ts).
+    const record: Plain = { resolve: noop, reject: noop, cost, seq, stamp }
+    const promise = new Promise<Result>((resolve, reject) => {
+      record.resolve = resolve as (value: unknown) => void
+      record.reject = reject
+    })
+    this.queues.add(key, item, record, priority)
+    if (this.inFlight < this.maxConcurrent) this.schedulePump()
+    return promise
   }
 
   /** `enter` with a signal, a timeout or a cost (or bad options): validated, and guarded by a timer or listener. */
@@ -449,10 +461,12 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   destroy(error: unknown = new BatcherClosedError('Batcher was destroyed')): Promise<void> {
     this.rejectPending(error)
     for (let split = this.splitsPending.shift(); split !== undefined; split = this.splitsPending.shift()) {
-      for (const entry of split.entries) if (entry.state === RETRY) this.fail(entry, error)
+      for (let i = 0; i < split.slots.length; i++) this.failSlot(split.slots, i, error)
     }
     for (const run of this.running) {
-      for (const entry of run.entries) if (entry.state === RUNNING) this.fail(entry, error)
+      if (run.dropped) continue
+      for (let i = 0; i < run.slots.length; i++) this.failSlot(run.slots, i, error)
+      run.dropped = true
       run.abort(error)
     }
     return this.beginClose()
@@ -741,11 +755,11 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
           deadline = choice.deadline
           break
         }
-        // The batch comes out as ready-made arrays: its entries, marked running, and the
-        // items handed to `processBatch` (see `PriorityQueue.take`).
+        // The batch comes out as ready-made arrays: its items, handed to `processBatch`,
+        // and how to settle each, entries marked running (see `PriorityQueue.take`).
         const taken = this.queues.take(queue, this.limits)
         this.admitWaiters()
-        this.start(taken.nodes, taken.items, queue.key, taken.cost, 0)
+        this.start(taken.slots, queue.key, taken.cost, 0)
       }
     } finally {
       this.pumping = false
@@ -771,7 +785,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (step.size > 0) {
       const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
       this.admitWaiters()
-      this.start(taken.nodes, taken.items, queue.key, taken.cost, 0, step.probe)
+      this.start(taken.slots, queue.key, taken.cost, 0, step.probe)
       return NaN
     }
     if (step.expire.length > 0) {
@@ -843,33 +857,36 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   private startSplit(split: PendingSplit): void {
-    const entries: Entry[] = []
-    const items: unknown[] = []
+    const from = split.slots
+    const slots = new Slots<Entry>([], [])
     let cost = 0
     // Nothing late is re-run either: with deadline formation, a half is cut short to
     // the items whose deadline its estimated run time still meets.
-    const endsAt = this.deadline === undefined ? -Infinity : this.deadline.rerunEndsAt(this.clock(), split.entries.length)
-    for (const entry of split.entries) {
-      if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
-      if (deadlineOf(entry) < endsAt) {
-        this.expire(entry, endsAt, split.entries.length)
-        continue
+    const endsAt = this.deadline === undefined ? -Infinity : this.deadline.rerunEndsAt(this.clock(), from.length)
+    for (let i = 0; i < from.length; i++) {
+      const entry = from.records[i]
+      if (isNode(entry)) {
+        if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
+        if (deadlineOf(entry) < endsAt) {
+          this.expire(entry, endsAt, from.length)
+          continue
+        }
+        entry.state = RUNNING
       }
-      entry.state = RUNNING
-      entries.push(entry)
-      items.push(entry.item)
+      slots.copy(from, i)
       cost += entry.cost
     }
-    if (entries.length > 0) this.start(entries, items, split.key, cost, split.splitDepth)
+    if (slots.length > 0) this.start(slots, split.key, cost, split.splitDepth)
   }
 
   /** Starts one batch, its entries already marked running, in a free slot and routes its outcome. */
-  private start(entries: Entry[], items: unknown[], key: unknown, cost: number, splitDepth: number, probe?: boolean): void {
+  private start(slots: Slots<Entry>, key: unknown, cost: number, splitDepth: number, probe?: boolean): void {
     const now = this.now()
     const running = this.inFlight++
-    const run = new Run(entries, items, now, ++this.batchSeq, key, cost, splitDepth, probe)
+    const items = slots.items
+    const run = new Run(slots, now, ++this.batchSeq, key, cost, splitDepth, probe)
     this.running.add(run)
-    if (splitDepth === 0) this.inFlightItems += entries.length
+    if (splitDepth === 0) this.inFlightItems += items.length
     this.statistics.dispatched(run, now, running)
 
     let out: ReturnType<ProcessBatch<Item, Result>>
@@ -896,32 +913,39 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   private onResults(run: Run, results: unknown): void {
-    const entries = run.entries
-    const n = entries.length
+    const slots = run.slots
+    const n = slots.length
     const ok = Array.isArray(results) && results.length === n
     this.finishRun(run, ok)
-    if (!ok) {
+    if (run.dropped) {
+      // destroy() settled every item already.
+    } else if (!ok) {
       const error = Array.isArray(results)
         ? new BatchSizeMismatchError(n, results.length)
         : new TypeError(`Expected \`processBatch\` to return an array of ${n} results, got ${describe(results)}`)
-      for (const entry of entries) if (entry.state === RUNNING) this.fail(entry, error)
+      for (let i = 0; i < n; i++) this.failSlot(slots, i, error)
     } else {
       // `settle` and `resolveEntry` written out for the common case: this loop runs for
       // every item, and the counters are updated once per batch.
+      const records = slots.records
       let completed = 0
       for (let i = 0; i < n; i++) {
-        const entry = entries[i]
-        if (entry.state !== RUNNING) continue // cancelled while running: result dropped
+        const record = records[i]
         const result = (results as unknown[])[i]
         if (result instanceof Error) {
-          this.fail(entry, result)
+          this.failSlot(slots, i, result)
           continue
         }
+        if (!isNode(record)) {
+          completed++
+          record.resolve(result)
+          continue
+        }
+        if (record.state !== RUNNING) continue // cancelled while running: result dropped
         completed++
-        entry.state = SETTLED
-        if (entry.guard !== undefined) entry.guard.release()
-        if (entry.group === undefined) entry.resolve(result)
-        else this.resolveEntry(entry, result)
+        record.state = SETTLED
+        if (record.guard !== undefined) record.guard.release()
+        this.resolveEntry(record, result)
       }
       this.inFlightItems -= completed
       this.statistics.completed += completed
@@ -931,24 +955,28 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   private onFailure(run: Run, error: unknown): void {
     this.finishRun(run, false)
-    const entries = run.entries
-    if (this.options.isolateFailures && entries.length > 1) {
+    const slots = run.slots
+    if (run.dropped) {
+      // destroy() settled every item already.
+    } else if (this.options.isolateFailures && slots.length > 1) {
       // Split what is still live in halves, each re-run on its own; recursion ends at
       // single items, which then fail with their own error.
-      const live: Entry[] = []
-      for (const entry of entries) {
-        if (entry.state !== RUNNING) continue
+      const live = slots.filter((i) => {
+        const entry = slots.records[i]
+        if (!isNode(entry)) return true
+        if (entry.state !== RUNNING) return false
         entry.state = RETRY
-        live.push(entry)
-      }
+        return true
+      })
       if (live.length > 0) {
         const mid = Math.ceil(live.length / 2)
         const splitDepth = run.splitDepth + 1
-        this.splitsPending.push({ entries: live.slice(0, mid), key: run.context.key, splitDepth })
-        if (mid < live.length) this.splitsPending.push({ entries: live.slice(mid), key: run.context.key, splitDepth })
+        const key = run.context.key
+        this.splitsPending.push({ slots: live.filter((i) => i < mid), key, splitDepth })
+        if (mid < live.length) this.splitsPending.push({ slots: live.filter((i) => i >= mid), key, splitDepth })
       }
     } else {
-      for (const entry of entries) if (entry.state === RUNNING) this.fail(entry, error)
+      for (let i = 0; i < slots.length; i++) this.failSlot(slots, i, error)
     }
     this.afterRun()
   }
@@ -980,6 +1008,21 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (!this.pumping) this.pump()
   }
 
+  /**
+   * Fails the item in slot `i` of a batch (`ran`), or of what close/destroy took out of
+   * the queues, unless it has settled (a plain item never settles before its batch).
+   */
+  private failSlot(slots: Slots<Entry>, i: number, error: unknown, ran = true): void {
+    const record = slots.records[i]
+    if (isNode(record)) {
+      if (record.state !== SETTLED) this.fail(record, error)
+      return
+    }
+    this.statistics.failed++
+    if (ran) this.inFlightItems--
+    record.reject(error)
+  }
+
   private fail(entry: Entry, error: unknown): void {
     this.statistics.failed++
     this.settle(entry)
@@ -995,14 +1038,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   /** close({ drain: false }) / destroy(): rejects everything queued or waiting for room. */
   private rejectPending(error: unknown): void {
-    const pending: Entry[] = []
-    this.queues.takeAll(pending)
-    // Taken out of the queues, they are marked as running: they never ran.
-    for (const entry of pending) entry.state = DETACHED
-    this.waiters.takeAll(pending)
+    const queued = this.queues.takeAll()
+    const waiting: Entry[] = []
+    this.waiters.takeAll(waiting)
     this.clearTimer()
-    // A member's failure cancels its siblings, which may be further on in `pending`.
-    for (const entry of pending) if (entry.state !== SETTLED) this.fail(entry, error)
+    if (queued !== undefined) {
+      // Taken out of the queues, the entries are marked as running: they never ran.
+      for (const entry of queued.records) if (isNode(entry)) entry.state = DETACHED
+      // A member's failure cancels its siblings, which may be further on.
+      for (let i = 0; i < queued.length; i++) this.failSlot(queued, i, error, false)
+    }
+    for (const entry of waiting) if (entry.state !== SETTLED) this.fail(entry, error)
   }
 
   private checkClosed(): void {

@@ -1,6 +1,6 @@
 import { TimeoutError } from './errors.js'
 import type { Group } from './group.js'
-import { QUEUED, TAKEN, type QueueNode } from './queue.js'
+import { noop, QUEUED, TAKEN, type QueueNode } from './queue.js'
 
 /**
  * Lifecycle of one submitted item. Every entry ends in SETTLED exactly once. QUEUED,
@@ -31,15 +31,19 @@ export interface EntryOwner {
 }
 
 /**
- * One submitted item, on the hot path of every `submit`: it holds only what every item
- * needs. Per-item fields cost measurably at millions of items per second (each one is
- * initialised on every submit and copied by every scavenge), so what only some items
- * have lives elsewhere: the abort listener and the timer of an item submitted with a
- * `signal` or `timeoutMs` in its `Guard`, the request of a `submitMany` item in
- * `group` (its slot in the results is `seq - group.firstSeq`: members get consecutive
- * `seq`s), its key queue is found again by `key` when it is cancelled, and its running
- * batch by looking through the few running batches (cancelling a running item is rare;
- * a pointer per item would be written for every item of every batch).
+ * One submitted item that can leave early or needs more than a plain record (see
+ * queue.ts): one with a `signal` or `timeoutMs`, a member of a `submitMany` request,
+ * one waiting for room, and every item under deadline formation. A plain item has no
+ * Entry: a class instance's fields are each a shape transition in optimised code
+ * (docs/runtime-facts.md#v8-on-the-hot-path). Its fields are still few, since they are
+ * initialised on every such submit and copied by every scavenge: what only some of
+ * these items have lives elsewhere: the abort listener and the timer of an item
+ * submitted with a `signal` or `timeoutMs` in its `Guard`, the request of a
+ * `submitMany` item in `group` (its slot in the results is `seq - group.firstSeq`:
+ * members get consecutive `seq`s), its key queue is found again by `key` when it is
+ * cancelled, and its running batch by looking through the few running batches
+ * (cancelling a running item is rare; a pointer per item would be written for every
+ * item of every batch).
  */
 export class Entry implements QueueNode {
   // Fields are `declare`d and set in the constructor only: a class field with an
@@ -74,11 +78,6 @@ export class Entry implements QueueNode {
     this.priority = priority
     this.seq = seq
     this.stamp = stamp
-  }
-
-  /** Clock reading when it was submitted. */
-  get enqueuedAt(): number {
-    return this.stamp.at
   }
 }
 
@@ -119,8 +118,6 @@ export class Guard {
     if (this.signal !== undefined) this.signal.removeEventListener('abort', this)
   }
 }
-
-function noop(): void {}
 
 /** Clock reading by which an entry's result is due (its own `timeoutMs`, or its request's), Infinity when none. */
 export function deadlineOf(entry: Entry): number {

@@ -1,13 +1,22 @@
 /**
  * Queues of the batcher.
  *
- * Invariants (lazy deletion):
+ * An item is queued in one of two forms. A plain item (the common case: no signal, no
+ * timeout, not part of a request) has a `Plain` record: its promise's two functions,
+ * its cost, its submission order and its clock reading, and no state. An item that can
+ * leave early (cancelled, timed out, moved to another priority) or belongs to a
+ * request is a node, with a `state`. Each priority level keeps the items and their
+ * records in two parallel arrays; a level taken whole hands its arrays over to the
+ * batch as they are, so the items array `processBatch` gets is the one they were
+ * stored in.
+ *
+ * Invariants (lazy deletion, for nodes):
  *   - A node is "live" while `node.state` is QUEUED. Removing a node in the middle
  *     (abort, timeout) only flips the flag and adjusts the counters: O(1), no splice.
- *   - Dead nodes stay in their FIFO until they reach the head (dropped by `shift`/`peek`)
- *     or until dead nodes outnumber live ones, when the FIFOs are compacted. Memory is
- *     therefore bounded by twice the live size (plus a small constant), even when the
- *     head never moves (e.g. every slot is held by a hung batch while callers time out).
+ *   - Dead nodes stay in their level until they reach the head (dropped there) or until
+ *     dead nodes outnumber live items, when the levels are compacted. Memory is therefore
+ *     bounded by twice the live size (plus a small constant), even when the head never
+ *     moves (e.g. every slot is held by a hung batch while callers time out).
  *
  *     head                                  tail
  *     [ dead | live | dead | dead | live | live ]   size = 3 live, dead = 3
@@ -20,139 +29,223 @@ export const TAKEN = 2
 /** `node.state` once `remove` has taken the node out. */
 export const REMOVED = 6
 
-/**
- * FIFO with amortised O(1) `push`/`shift`: an array plus a head and a tail index.
- * Slots from `tail` to the array's end are room made in advance (see `cut`).
- */
-export class Fifo<T> {
-  private items: Array<T | undefined> = []
-  private head = 0
-  private tail = 0
-
-  /** Entries stored, live or dead. */
-  get length(): number {
-    return this.tail - this.head
-  }
-
-  push(value: T): void {
-    this.items[this.tail++] = value
-  }
-
-  /** The i-th stored entry from the head (no bounds check beyond `length`). */
-  at(i: number): T | undefined {
-    return this.items[this.head + i]
-  }
-
-  peek(): T | undefined {
-    return this.head < this.tail ? this.items[this.head] : undefined
-  }
-
-  shift(): T | undefined {
-    if (this.head >= this.tail) return undefined
-    const items = this.items
-    const value = items[this.head]
-    items[this.head++] = undefined
-    this.consumed()
-    return value
-  }
-
-  /**
-   * Removes the first `k` stored entries (`0 < k <= length`) and returns them as an
-   * array: when that is everything stored, the FIFO's own array, handed over as it is,
-   * else a copy of that stretch. Handing over leaves the FIFO a new array with room for
-   * as many entries as it handed over: a queue drained batch after batch then fills
-   * one array of about the right size per batch, instead of growing one from empty
-   * (17, 41, 77, 131... slots, each growth a copy and garbage).
-   */
-  cut(k: number): T[] {
-    const items = this.items
-    if (this.head === 0 && k === this.tail) {
-      items.length = k
-      this.items = new Array<T | undefined>(k < MAX_ROOM ? k : MAX_ROOM)
-      this.tail = 0
-      return items as T[]
-    }
-    const out = items.slice(this.head, this.head + k) as T[]
-    this.drop(k)
-    return out
-  }
-
-  /** Removes the first `k` stored entries (`k <= length`) in one step. */
-  drop(k: number): void {
-    if (k === 0) return
-    const head = this.head + k
-    // Release the references (a consumed slot must not keep an item alive).
-    if (head < this.tail) this.items.fill(undefined, this.head, head)
-    this.head = head
-    this.consumed()
-  }
-
-  private consumed(): void {
-    const items = this.items
-    if (this.head === this.tail) {
-      // Empty: reset in place (`length = 0` also gives back the backing store).
-      items.length = 0
-      this.head = 0
-      this.tail = 0
-    } else if (this.head >= 1024 && this.head * 2 >= this.tail) {
-      // The consumed prefix dominates: move the tail down once (amortised O(1)).
-      items.copyWithin(0, this.head, this.tail)
-      this.tail -= this.head
-      items.length = this.tail
-      this.head = 0
-    }
-  }
-
-  /** Keeps only the entries for which `keep` is true, in order. O(length). */
-  retain(keep: (value: T) => boolean): void {
-    const items = this.items
-    let w = 0
-    for (let r = this.head; r < this.tail; r++) {
-      const v = items[r] as T
-      if (keep(v)) items[w++] = v
-    }
-    items.length = w
-    this.head = 0
-    this.tail = w
-  }
+/** A clock reading, shared by the items submitted in one turn (see the batcher's `stamp()`). */
+export interface Reading {
+  readonly at: number
 }
 
-/** Most slots a FIFO makes room for in advance (see `Fifo.cut`). */
-const MAX_ROOM = 4096
+/** A plain item's promise functions. */
+export type Resolve = (value: unknown) => void
+export type Reject = (reason: unknown) => void
 
-/** What the priority queue needs from a queued entry. */
-export interface QueueNode {
-  /** Higher goes first. */
-  readonly priority: number
+/**
+ * What the queue keeps of a plain item beside the item itself: how to settle it, and
+ * what batches are cut and ordered by. Made as an object literal of five fields: V8
+ * allocates it with its final shape in one step, where a class whose constructor
+ * assigns its fields moves the object through a shape per field (see Entry).
+ */
+export interface Plain {
+  resolve: Resolve
+  reject: Reject
+  readonly cost: number
   /** Global submission order; breaks ties between queues. */
   readonly seq: number
-  readonly cost: number
-  /** Clock reading at enqueue, for `maxWaitMs`. */
-  readonly enqueuedAt: number
-  /** What `take` hands over for the node, beside the node itself. */
+  /** Clock reading at enqueue, for `maxWaitMs` and queue waits. */
+  readonly stamp: Reading
+}
+
+/** What the priority queue needs from a queued node: an item that may leave early. */
+export interface QueueNode extends Plain {
+  /** Higher goes first. */
+  readonly priority: number
+  /** What `take` hands over for the node. */
   readonly item: unknown
   /**
    * QUEUED while the node is live in a queue; `take` and `remove` set it to TAKEN and
-   * REMOVED. The owner of the nodes uses other values for its own states.
+   * REMOVED. The owner of the nodes uses other values for its own states. A plain
+   * item has no state: it is live until taken.
    */
   state: number
 }
 
-interface Level<N> {
-  readonly priority: number
-  readonly fifo: Fifo<N>
+/** Whether a queued record is a node rather than a plain item's. */
+export function isNode<N extends QueueNode>(record: Plain | N): record is N {
+  return (record as Partial<QueueNode>).state !== undefined
 }
 
-const isQueued = (node: QueueNode): boolean => node.state === QUEUED
-const isTaken = (node: QueueNode): boolean => node.state === TAKEN
+/** Whether a queued record is still live: a plain item's always is, a node's while QUEUED. */
+function isLive<N extends QueueNode>(record: Plain | N): boolean {
+  return !isNode(record) || record.state === QUEUED
+}
+
+/**
+ * The items of a batch (or of a level's stretch), as parallel arrays: `items[i]` is
+ * the item, `records[i]` its plain record or its node.
+ */
+export class Slots<N extends QueueNode> {
+  constructor(
+    /** The items, in take order: the array handed to `processBatch`. */
+    readonly items: unknown[],
+    readonly records: Array<Plain | N>,
+  ) {}
+
+  get length(): number {
+    return this.items.length
+  }
+
+  /** These slots followed by `other`'s (a batch cut from several levels). */
+  concat(other: Slots<N>): Slots<N> {
+    return new Slots(this.items.concat(other.items), this.records.concat(other.records))
+  }
+
+  /** The slots `i` for which `keep(i)` is true, in order (a copy). */
+  filter(keep: (i: number) => boolean): Slots<N> {
+    const out = new Slots<N>([], [])
+    for (let i = 0; i < this.items.length; i++) if (keep(i)) out.copy(this, i)
+    return out
+  }
+
+  /** Appends slot `i` of `from`. */
+  copy(from: Slots<N>, i: number): void {
+    this.items.push(from.items[i])
+    this.records.push(from.records[i])
+  }
+}
+
+/** Most slots a level makes room for in advance (see `Level.cut`). */
+const MAX_ROOM = 4096
+
+/**
+ * The items of one priority, oldest first: two parallel arrays (the items, and their
+ * records) with a head and a tail index. Slots from `tail` to the arrays' end are room
+ * made in advance (see `cut`).
+ */
+class Level<N extends QueueNode> {
+  items = room<unknown>(16)
+  records = room<Plain | N>(16)
+  head = 0
+  tail = 0
+
+  constructor(readonly priority: number) {}
+
+  /** Slots stored, live or dead. */
+  get length(): number {
+    return this.tail - this.head
+  }
+
+  add(item: unknown, record: Plain | N): void {
+    const t = this.tail++
+    this.items[t] = item
+    this.records[t] = record
+  }
+
+  /**
+   * Removes the first `k` stored slots (`0 < k <= length`) and returns them. When that
+   * is everything stored, the level's own arrays are handed over as they are, and the
+   * level gets new arrays with room for twice as many slots: a level drained batch
+   * after batch then fills arrays of about the right size, instead of growing them from
+   * empty (17, 41, 77, 131... slots, each growth a copy). Otherwise the stretch is
+   * copied out and the rest moved to the front of the same arrays (a move within one
+   * array, not a new one that would grow again).
+   */
+  cut(k: number): Slots<N> {
+    const h = this.head
+    const end = h + k
+    const tail = this.tail
+    if (end === tail) {
+      let out: Slots<N>
+      if (h === 0) {
+        out = new Slots(this.items, this.records)
+        out.items.length = k
+        out.records.length = k
+      } else out = this.slice(h, end)
+      // Twice what was taken: the level fills again to about as much, give or take,
+      // and a store past an array's end grows it by a copy.
+      const n = k < MAX_ROOM >> 1 ? 2 * k : MAX_ROOM
+      this.items = room(n)
+      this.records = room(n)
+      this.head = 0
+      this.tail = 0
+      return out
+    }
+    const out = this.slice(h, end)
+    const left = tail - end
+    // The vacated slots let go of their items (a consumed slot must not keep one alive).
+    this.items.copyWithin(0, end, tail).fill(undefined, left, tail)
+    this.records.copyWithin(0, end, tail).fill(VACANT, left, tail)
+    this.head = 0
+    this.tail = left
+    return out
+  }
+
+  /** Removes the front slot (a dead node). */
+  dropFront(): void {
+    const h = this.head++
+    if (this.head === this.tail) {
+      // Empty: reset in place (`length = 0` also gives back the backing stores).
+      this.resize(0)
+      return
+    }
+    this.items[h] = undefined
+    this.records[h] = VACANT
+    if (this.head >= 1024 && this.head * 2 >= this.tail) this.keep(() => true)
+  }
+
+  /** Keeps only the stored records for which `keep` is true, in order, from index 0. */
+  keep(keep: (record: Plain | N) => boolean): void {
+    const { items, records } = this
+    let w = 0
+    for (let i = this.head; i < this.tail; i++) {
+      if (!keep(records[i])) continue
+      items[w] = items[i]
+      records[w++] = records[i]
+    }
+    this.resize(w)
+  }
+
+  private slice(from: number, to: number): Slots<N> {
+    return new Slots(this.items.slice(from, to), this.records.slice(from, to))
+  }
+
+  private resize(n: number): void {
+    this.items.length = n
+    this.records.length = n
+    this.head = 0
+    this.tail = n
+  }
+}
+
+/**
+ * An array of `n` empty slots, made in the elements kind every level array ends in
+ * (holes and any values): `new Array(n)` starts as small integers only, and a level's
+ * store of its first item would change the kind of each new array, batch after batch.
+ * Arrays of several kinds at one store site made it megamorphic: a call into V8's
+ * generic keyed store per item (~75 machine instructions per item on core-overhead,
+ * callgrind).
+ */
+function room<T>(n: number): T[] {
+  const array = new Array<T>(n)
+  array[0] = undefined as T
+  return array
+}
+
+/** A promise function not set yet. */
+export function noop(): void {}
+
+/** What a consumed slot holds: nothing live, nothing kept alive. */
+const VACANT: Plain = {
+  resolve: noop,
+  reject: noop,
+  cost: 0,
+  seq: 0,
+  stamp: { at: 0 },
+}
 
 /** A batch taken from a queue (see `PriorityQueue.take`). */
-export interface Taken<N> {
-  /** The nodes, in order: an array the queue no longer holds. */
-  readonly nodes: N[]
-  /** Their items, in the same order (empty unless asked for). */
-  readonly items: unknown[]
-  /** Summed cost of the nodes. */
+export interface Taken<N extends QueueNode> {
+  /** The items and how to settle each, in take order: arrays the queue no longer holds. */
+  readonly slots: Slots<N>
+  /** Summed cost of the items. */
   readonly cost: number
   /** Whether it stopped at a limit (count or cost) rather than at the end of the queue. */
   readonly full: boolean
@@ -167,29 +260,42 @@ export interface Taken<N> {
  * more than `MAX_LEVELS` exist, when the empty ones are pruned.
  */
 export class PriorityQueue<N extends QueueNode> {
-  /** Live nodes. */
+  /** Live items. */
   size = 0
-  /** Summed cost of live nodes. */
+  /** Summed cost of live items. */
   cost = 0
+  /** Live nodes among them (0: every slot holds a plain item, and `take` checks none). */
+  private nodes = 0
   private dead = 0
   private levels: Array<Level<N>> = []
   private last: Level<N> | undefined
 
   constructor(readonly key: unknown) {}
 
-  /** Nodes held, live or dead (for tests of bounded memory). */
+  /** Slots held, live or dead (for tests of bounded memory). */
   get stored(): number {
     let n = 0
-    for (const level of this.levels) n += level.fifo.length
+    for (const level of this.levels) n += level.length
     return n
   }
 
+  /** Queues a plain item: settled through its record, never removed before it is taken. */
+  add(item: unknown, record: Plain, priority: number): void {
+    let level = this.last
+    if (level === undefined || level.priority !== priority) level = this.find(priority)
+    level.add(item, record)
+    this.size++
+    this.cost += record.cost
+  }
+
+  /** Queues a node (it becomes QUEUED). */
   push(node: N): void {
     let level = this.last
     if (level === undefined || level.priority !== node.priority) level = this.find(node.priority)
     node.state = QUEUED
-    level.fifo.push(node)
+    level.add(node.item, node)
     this.size++
+    this.nodes++
     this.cost += node.cost
   }
 
@@ -198,75 +304,73 @@ export class PriorityQueue<N extends QueueNode> {
     if (node.state !== QUEUED) return
     node.state = REMOVED
     this.size--
+    this.nodes--
     this.cost = this.size === 0 ? 0 : this.cost - node.cost
     this.dead++
     if (this.dead > 64 && this.dead > this.size) this.compact()
   }
 
-  /** The first live node: highest priority, oldest within it. */
-  peek(): N | undefined {
-    const levels = this.levels
-    for (let i = 0; i < levels.length; i++) {
-      const node = this.frontOf(levels[i])
-      if (node !== undefined) return node
-    }
-    return undefined
+  /** The first live item (highest priority, oldest within it), or undefined. */
+  peekItem(): unknown {
+    const level = this.front()
+    return level === undefined ? undefined : level.items[level.head]
   }
 
-  /** Earliest `enqueuedAt` among live nodes (each level's front is its oldest). */
+  /** Priority and submission order of the first live item (the queue must not be empty). */
+  headPriority(): number {
+    return (this.front() as Level<N>).priority
+  }
+
+  headSeq(): number {
+    const level = this.front() as Level<N>
+    return level.records[level.head].seq
+  }
+
+  /** Earliest clock reading among live items (each level's front is its oldest). */
   oldestEnqueuedAt(): number {
     let oldest = Infinity
     for (let i = 0; i < this.levels.length; i++) {
-      const node = this.frontOf(this.levels[i])
-      if (node !== undefined && node.enqueuedAt < oldest) oldest = node.enqueuedAt
+      const level = this.levels[i]
+      if (!this.liveFront(level)) continue
+      const at = level.records[level.head].stamp.at
+      if (at < oldest) oldest = at
     }
     return oldest
   }
 
   /**
-   * Takes live nodes in order while the count stays <= `maxCount` and the summed cost
-   * <= `maxCost`, and marks them TAKEN. Stops at the first node that does not fit the
-   * remaining budget: that node stays at the head for the next batch. We deliberately
-   * do not skip ahead to smaller nodes behind it — that would starve large items (the
-   * FIFO complaint against Ray Serve's batcher). The first node is always taken, so a
-   * batch is never empty (`submit` refuses items costlier than the budget).
+   * Takes live items in order while the count stays <= `maxCount` and the summed cost
+   * <= `maxCost`, and marks the nodes among them TAKEN. Stops at the first item that
+   * does not fit the remaining budget: that item stays at the head for the next batch.
+   * We deliberately do not skip ahead to smaller items behind it — that would starve
+   * large items (the FIFO complaint against Ray Serve's batcher). The first item is
+   * always taken, so a batch is never empty (`submit` refuses items costlier than the
+   * budget).
    *
-   * The batch comes out as ready-made arrays, in one pass over its nodes: a level taken
-   * whole hands over its own array (no copy), and the items array, when asked for, is
-   * allocated once at its final size and filled in the same pass that marks the nodes.
+   * The batch comes out as ready-made arrays: a level taken whole hands over its own
+   * arrays (no copy), so plain items are not visited at all.
    */
-  take(maxCount: number, maxCost: number, withItems = false): Taken<N> {
-    const bound = maxCount < this.size ? maxCount : this.size
-    const items: unknown[] = withItems ? new Array<unknown>(bound) : []
-    let nodes: N[] | undefined
+  take(maxCount: number, maxCost: number): Taken<N> {
+    let slots: Slots<N> | undefined
     let cost = 0
     let taken = 0
     let full = false
     const levels = this.levels
-    // No tombstones, and the whole queue within the budget: every stored node is live
-    // and none can stop the batch by cost, so nodes are taken with no state or budget
-    // test each. That is every batch of the core-overhead bench, where it took ~20
-    // machine instructions per item out of `take` (callgrind, steady state,
-    // docs/runtime-facts.md#v8-on-the-hot-path). `this.cost` is a running sum of
-    // numbers that may be fractional: the margin keeps its rounding from letting a batch
-    // through that the per-node sums below would stop.
+    // No tombstones, and the whole queue within the budget: every stored slot is live
+    // and none can stop the batch by cost, so a level's stretch is cut with no test per
+    // item. That is every batch of the core-overhead bench. `this.cost` is a running
+    // sum of numbers that may be fractional: the margin keeps its rounding from letting
+    // a batch through that the per-item sums below would stop.
     const fits = this.dead === 0 && this.cost * (1 + 1e-9) <= maxCost
-    // Reads each level's FIFO in place and cuts the consumed prefix once, instead of a
-    // peek + shift per node.
     for (let i = 0; i < levels.length && !full; i++) {
-      const fifo = levels[i].fifo
-      const stored = fifo.length
+      const level = levels[i]
+      const stored = level.length
       let skipped = 0
       let r = 0
+      let chunkCost = 0
       if (fits) {
-        const end = stored < maxCount - taken ? stored : maxCount - taken
-        for (; r < end; r++) {
-          const node = fifo.at(r) as N
-          node.state = TAKEN
-          cost += node.cost
-          if (withItems) items[taken] = node.item
-          taken++
-        }
+        r = stored < maxCount - taken ? stored : maxCount - taken
+        taken += r
         // Stopped before the level's end: by count.
         if (r < stored) full = true
       } else {
@@ -275,63 +379,76 @@ export class PriorityQueue<N extends QueueNode> {
             full = true
             break
           }
-          const node = fifo.at(r) as N
-          if (node.state !== QUEUED) {
+          const record = level.records[level.head + r]
+          if (!isLive(record)) {
             skipped++
             continue
           }
-          if (taken > 0 && cost + node.cost > maxCost) {
+          const c = record.cost
+          if (taken > 0 && cost + chunkCost + c > maxCost) {
             full = true
             break
           }
-          node.state = TAKEN
-          cost += node.cost
-          if (withItems) items[taken] = node.item
+          chunkCost += c
           taken++
         }
       }
       if (r === 0) continue
-      let chunk = fifo.cut(r)
+      let chunk = level.cut(r)
       if (skipped > 0) {
         this.dead -= skipped
-        chunk = chunk.filter(isTaken)
+        const records = chunk.records
+        chunk = chunk.filter((s) => isLive(records[s]))
       }
-      nodes = nodes === undefined ? chunk : nodes.concat(chunk)
+      if (fits) chunkCost = costOf(chunk.records)
+      cost += chunkCost
+      if (this.nodes > 0) this.nodes -= markTaken(chunk.records)
+      slots = slots === undefined ? chunk : slots.concat(chunk)
     }
-    if (withItems && taken < bound) items.length = taken
     this.size -= taken
     this.cost = this.size === 0 ? 0 : this.cost - cost
-    return { nodes: nodes ?? [], items, cost, full: full || taken >= maxCount || cost >= maxCost }
+    return {
+      slots: slots ?? new Slots<N>([], []),
+      cost,
+      full: full || taken >= maxCount || cost >= maxCost,
+    }
   }
 
   /**
    * Visits the live nodes in the order `take` takes them (priority, then age) until
-   * `visit` returns false. Nothing is taken or changed; `visit` must not change the queue.
+   * `visit` returns false; plain items are passed over (a queue read this way holds
+   * nodes only). Nothing is taken or changed; `visit` must not change the queue.
    */
   scan(visit: (node: N) => boolean): void {
     const levels = this.levels
     for (let i = 0; i < levels.length; i++) {
-      const fifo = levels[i].fifo
-      for (let r = 0; r < fifo.length; r++) {
-        const node = fifo.at(r) as N
-        if (node.state === QUEUED && !visit(node)) return
+      const level = levels[i]
+      for (let r = level.head; r < level.tail; r++) {
+        const record = level.records[r]
+        if (isNode(record) && record.state === QUEUED && !visit(record)) return
       }
     }
   }
 
-  /** Front live node of a level (dropping dead fronts); undefined when it is empty. */
-  private frontOf(level: Level<N>): N | undefined {
-    const fifo = level.fifo
-    for (;;) {
-      const node = fifo.peek()
-      if (node === undefined || node.state === QUEUED) return node
-      fifo.shift()
+  /** The first level with a live item (dropping dead fronts on the way), or undefined. */
+  private front(): Level<N> | undefined {
+    const levels = this.levels
+    for (let i = 0; i < levels.length; i++) if (this.liveFront(levels[i])) return levels[i]
+    return undefined
+  }
+
+  /** Drops a level's dead front slots; whether a live one is left. */
+  private liveFront(level: Level<N>): boolean {
+    while (level.length > 0) {
+      if (isLive(level.records[level.head])) return true
+      level.dropFront()
       this.dead--
     }
+    return false
   }
 
   /**
-   * The level of `priority`. A plain scan first, small enough to be inlined into `push`:
+   * The level of `priority`. A plain scan first, small enough to be inlined into `add`:
    * items of mixed priorities arrive interleaved, so the `last` cache misses about
    * every other push, and a call into `level` each time took ~3% of a CPU profile of the
    * core-overhead bench.
@@ -354,7 +471,7 @@ export class PriorityQueue<N extends QueueNode> {
     while (i < levels.length && levels[i].priority > priority) i++
     let level = levels[i]
     if (level === undefined || level.priority !== priority) {
-      level = { priority, fifo: new Fifo<N>() }
+      level = new Level<N>(priority)
       // Levels are few (distinct priorities in use); this splice is on that tiny
       // array, never on the queue of items.
       levels.splice(i, 0, level)
@@ -364,15 +481,35 @@ export class PriorityQueue<N extends QueueNode> {
   }
 
   private pruneEmptyLevels(): void {
-    this.levels = this.levels.filter((level) => this.frontOf(level) !== undefined)
+    this.levels = this.levels.filter((level) => this.liveFront(level))
     if (this.last !== undefined && !this.levels.includes(this.last)) this.last = undefined
   }
 
   private compact(): void {
-    for (const level of this.levels) level.fifo.retain(isQueued)
+    for (const level of this.levels) level.keep(isLive)
     this.dead = 0
     this.pruneEmptyLevels()
   }
+}
+
+/** Marks the nodes among `records` TAKEN; returns how many there were. */
+function markTaken<N extends QueueNode>(records: Array<Plain | N>): number {
+  let n = 0
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]
+    if (isNode(record)) {
+      record.state = TAKEN
+      n++
+    }
+  }
+  return n
+}
+
+/** Summed cost of `records`. */
+function costOf<N extends QueueNode>(records: Array<Plain | N>): number {
+  let total = 0
+  for (let i = 0; i < records.length; i++) total += records[i].cost
+  return total
 }
 
 /** Empty priority levels kept for reuse before pruning. */

@@ -1,4 +1,5 @@
 import type { Entry } from './entry.js'
+import type { Plain, Slots } from './queue.js'
 import type { BatchContext } from './types.js'
 
 /** `BatchContext` handed to `processBatch`. The AbortController is made only if read. */
@@ -37,18 +38,21 @@ export class Context implements BatchContext {
 }
 
 /**
- * One call of `processBatch` in progress: its entries, and their items as the array
- * handed to `processBatch` — both made while the batch is taken from its queue, in one
- * pass (see `PriorityQueue.take`), so starting a batch visits no item again.
+ * One call of `processBatch` in progress: its items and how to settle each, as the
+ * arrays taken from its queue (see `PriorityQueue.take`): starting a batch visits no
+ * item again.
  */
 export class Run {
-  /** Entries not yet settled (cancellation settles them early). */
+  /** Items not yet settled (cancellation settles entries early). */
   live: number
+  /** destroy() has settled every item: results that come later are dropped. */
+  dropped = false
   readonly context: Context
+  /** Per item, its plain record or its `Entry` (`slots.records`); as many as the batch's items. */
+  readonly entries: Array<Plain | Entry>
 
   constructor(
-    readonly entries: Entry[],
-    readonly items: unknown[],
+    readonly slots: Slots<Entry>,
     readonly startedAt: number,
     batchId: number,
     key: unknown,
@@ -57,7 +61,8 @@ export class Run {
     /** Deadline formation's probe (see `DeadlineStep.probe`). */
     readonly probe = false,
   ) {
-    this.live = entries.length
+    this.entries = slots.records
+    this.live = slots.length
     this.context = new Context(batchId, key, cost, splitDepth)
   }
 
@@ -68,7 +73,7 @@ export class Run {
 
 /** Half of a failed batch waiting to be re-run (`isolateFailures`). */
 export interface PendingSplit {
-  entries: Entry[]
+  slots: Slots<Entry>
   key: unknown
   splitDepth: number
 }

@@ -1,5 +1,5 @@
-import type { Entry } from './entry.js'
 import type { LatencyEstimate } from './latency-model.js'
+import type { Plain } from './queue.js'
 import { BusyTime, RateMeter, SampleWindow } from './meters.js'
 import type { Run } from './run.js'
 import type { BatcherObserver, BatcherStats, BatchDispatchEvent, BatchSettleEvent } from './types.js'
@@ -128,12 +128,12 @@ export class Statistics {
   }
 
   private emitDispatch(run: Run, now: number): void {
-    const entries = run.entries
-    const queueWaitsMs = new Array<number>(entries.length)
-    for (let i = 0; i < entries.length; i++) queueWaitsMs[i] = now - entries[i].enqueuedAt
+    const records = run.entries
+    const queueWaitsMs = new Array<number>(records.length)
+    for (let i = 0; i < records.length; i++) queueWaitsMs[i] = now - records[i].stamp.at
     const event: BatchDispatchEvent = {
       batchId: run.context.batchId,
-      size: entries.length,
+      size: records.length,
       cost: run.cost,
       splitDepth: run.splitDepth,
       queueWaitsMs,
@@ -149,15 +149,16 @@ export class Statistics {
 }
 
 /**
- * Records the queue wait of every entry of a batch. Entries submitted in the same turn
- * share a `Stamp`, so a batch is a few runs of equal waits: each run is one `recordRun`
- * (a typed-array fill) instead of a `record` per item. Same samples, same order.
+ * Records the queue wait of every item of a batch, from their clock readings. Items
+ * submitted in the same turn share a reading, so a batch is a few runs of equal waits:
+ * each run is one `recordRun` (a typed-array fill) instead of a `record` per item. Same
+ * samples, same order.
  */
-function recordWaits(waits: SampleWindow, entries: readonly Entry[], now: number): void {
-  let stamp = entries[0].stamp
+function recordWaits(waits: SampleWindow, records: readonly Plain[], now: number): void {
+  let stamp = records[0].stamp
   let count = 0
-  for (let i = 0; i < entries.length; i++) {
-    const next = entries[i].stamp
+  for (let i = 0; i < records.length; i++) {
+    const next = records[i].stamp
     if (next !== stamp) {
       waits.recordRun(now - stamp.at, count)
       stamp = next

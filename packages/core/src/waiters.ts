@@ -1,6 +1,6 @@
 import { DETACHED, WAITING, type Entry } from './entry.js'
 import type { KeyedQueues } from './keyed-queues.js'
-import { Fifo } from './queue.js'
+import { Fifo } from './fifo.js'
 
 /**
  * Callers waiting for room in a full queue (`whenFull: 'wait'`), first come first

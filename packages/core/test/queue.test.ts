@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { Fifo, PriorityQueue, TAKEN, type QueueNode } from '../src/queue.js'
+import { Fifo } from '../src/fifo.js'
+import { KeyedQueues } from '../src/keyed-queues.js'
+import { noop, PriorityQueue, TAKEN, type Plain, type QueueNode, type Taken } from '../src/queue.js'
 
 interface Node extends QueueNode {
   id: string
@@ -9,12 +11,16 @@ const node = (id: string, priority = 0, cost = 1, enqueuedAt = 0): Node => ({
   id,
   priority,
   cost,
-  enqueuedAt,
+  stamp: { at: enqueuedAt },
   seq: ++seq,
   item: id,
   state: 0,
+  resolve: noop,
+  reject: noop,
 })
-const ids = (nodes: Node[]): string[] => nodes.map((n) => n.id)
+const plain = (cost = 1, enqueuedAt = 0): Plain => ({ resolve: noop, reject: noop, cost, seq: ++seq, stamp: { at: enqueuedAt } })
+/** The taken nodes' ids (every record of these batches is a node). */
+const ids = (taken: Taken<Node>): string[] => taken.slots.records.map((n) => (n as Node).id)
 
 describe('Fifo', () => {
   it('shifts in push order and reuses its array once empty', () => {
@@ -22,7 +28,7 @@ describe('Fifo', () => {
     for (let i = 0; i < 5; i++) fifo.push(i)
     expect([fifo.shift(), fifo.shift()]).toEqual([0, 1])
     expect(fifo.length).toBe(3)
-    expect([fifo.peek(), fifo.at(1)]).toEqual([2, 3])
+    expect(fifo.peek()).toBe(2)
     expect([fifo.shift(), fifo.shift(), fifo.shift(), fifo.shift()]).toEqual([2, 3, 4, undefined])
     expect(fifo.length).toBe(0)
   })
@@ -45,8 +51,9 @@ describe('PriorityQueue', () => {
   it('takes higher priority first and first-in-first-out within a priority', () => {
     const q = new PriorityQueue<Node>('k')
     for (const n of [node('a', 0), node('b', 2), node('c', 0), node('d', 2), node('e', -5), node('f', 9)]) q.push(n)
-    const out = q.take(Infinity, Infinity).nodes
+    const out = q.take(Infinity, Infinity)
     expect(ids(out)).toEqual(['f', 'b', 'd', 'a', 'c', 'e'])
+    expect(out.slots.items).toEqual(['f', 'b', 'd', 'a', 'c', 'e'])
     expect([q.size, q.cost]).toEqual([0, 0])
   })
 
@@ -57,35 +64,35 @@ describe('PriorityQueue', () => {
     q.remove(nodes[1])
     q.remove(nodes[1]) // twice is harmless
     q.remove(nodes[0])
-    expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 2, 'c'])
-    const out = q.take(10, Infinity).nodes
+    expect([q.size, q.cost, q.peekItem()]).toEqual([2, 2, 'c'])
+    const out = q.take(10, Infinity)
     expect(ids(out)).toEqual(['c', 'd'])
   })
 
   it('stops at the first node over the remaining budget and reports the batch full', () => {
     const q = new PriorityQueue<Node>('k')
     for (const n of [node('a', 0, 4), node('b', 0, 5), node('c', 0, 3), node('d', 0, 1)]) q.push(n)
-    const { nodes: out, cost, full } = q.take(10, 10)
-    expect({ cost, full }).toEqual({ cost: 9, full: true })
+    const out = q.take(10, 10)
+    expect({ cost: out.cost, full: out.full }).toEqual({ cost: 9, full: true })
     expect(ids(out)).toEqual(['a', 'b'])
-    expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 4, 'c'])
+    expect([q.size, q.cost, q.peekItem()]).toEqual([2, 4, 'c'])
   })
 
   it('cuts a count-limited batch across priority levels, items in the same order, when the budget cannot stop it', () => {
     const q = new PriorityQueue<Node>('k')
     const nodes = [node('a', 0, 2), node('b', 1, 3), node('c', 0, 1), node('d', 1, 1), node('e', 0, 4)]
     for (const n of nodes) q.push(n)
-    const first = q.take(3, 100, true)
-    expect(ids(first.nodes)).toEqual(['b', 'd', 'a'])
-    expect(first.items).toEqual(['b', 'd', 'a'])
+    const first = q.take(3, 100)
+    expect(ids(first)).toEqual(['b', 'd', 'a'])
+    expect(first.slots.items).toEqual(['b', 'd', 'a'])
     expect({ cost: first.cost, full: first.full }).toEqual({ cost: 6, full: true })
-    expect(first.nodes.map((n) => n.state)).toEqual([TAKEN, TAKEN, TAKEN])
-    expect([q.size, q.cost, q.peek()?.id]).toEqual([2, 5, 'c'])
-    const rest = q.take(10, 100, true)
-    expect(ids(rest.nodes)).toEqual(['c', 'e'])
-    expect(rest.items).toEqual(['c', 'e'])
+    expect(first.slots.records.map((n) => (n as Node).state)).toEqual([TAKEN, TAKEN, TAKEN])
+    expect([q.size, q.cost, q.peekItem()]).toEqual([2, 5, 'c'])
+    const rest = q.take(10, 100)
+    expect(ids(rest)).toEqual(['c', 'e'])
+    expect(rest.slots.items).toEqual(['c', 'e'])
     expect({ cost: rest.cost, full: rest.full }).toEqual({ cost: 5, full: false })
-    expect([q.size, q.cost, q.peek()]).toEqual([0, 0, undefined])
+    expect([q.size, q.cost, q.peekItem()]).toEqual([0, 0, undefined])
   })
 
   it('takes the same batches whether or not a removed node is still stored', () => {
@@ -103,8 +110,8 @@ describe('PriorityQueue', () => {
         [10, 4],
         [10, 100],
       ]) {
-        const t = q.take(count, cost, true)
-        out.push({ ids: ids(t.nodes), items: t.items, cost: t.cost, full: t.full, size: q.size, left: q.cost })
+        const t = q.take(count, cost)
+        out.push({ ids: ids(t), items: t.slots.items, cost: t.cost, full: t.full, size: q.size, left: q.cost })
       }
       return out
     }
@@ -138,7 +145,7 @@ describe('PriorityQueue', () => {
     }
     expect(q.size).toBe(1)
     expect(q.stored).toBeLessThanOrEqual(2 * 65 + 1)
-    expect(q.peek()?.id).toBe('head')
+    expect(q.peekItem()).toBe('head')
   })
 
   it('prunes priority levels once many distinct priorities have come and gone', () => {
@@ -149,7 +156,65 @@ describe('PriorityQueue', () => {
     }
     const n = node('last', 5)
     q.push(n)
-    expect(q.peek()).toBe(n)
+    expect(q.peekItem()).toBe('last')
     expect((q as unknown as { levels: unknown[] }).levels.length).toBeLessThanOrEqual(17)
+  })
+  it('keeps plain items and nodes of one level in submission order, and skips only the removed nodes', () => {
+    const q = new PriorityQueue<Node>('k')
+    const gone = node('gone')
+    const kept = node('kept')
+    const p1 = plain()
+    const p2 = plain(3)
+    q.add('p1', p1, 0)
+    q.push(gone)
+    q.push(kept)
+    q.add('p2', p2, 0)
+    q.remove(gone)
+    expect([q.size, q.cost]).toEqual([3, 5])
+    const out = q.take(10, Infinity)
+    expect(out.slots.items).toEqual(['p1', 'kept', 'p2'])
+    expect(out.slots.records).toEqual([p1, kept, p2])
+    expect([kept.state, gone.state !== TAKEN]).toEqual([TAKEN, true])
+    expect({ cost: out.cost, size: q.size, left: q.cost }).toEqual({ cost: 5, size: 0, left: 0 })
+  })
+
+  it('takes a level in part, keeps the rest in order at its front, and goes on from there', () => {
+    const q = new PriorityQueue<Node>('k')
+    for (let i = 0; i < 5; i++) q.add(`a${i}`, plain(), 0)
+    expect(q.take(2, Infinity).slots.items).toEqual(['a0', 'a1'])
+    for (let i = 5; i < 40; i++) q.add(`a${i}`, plain(), 0)
+    expect(q.take(3, Infinity).slots.items).toEqual(['a2', 'a3', 'a4'])
+    const rest = q.take(Infinity, Infinity)
+    expect(rest.slots.items).toEqual(Array.from({ length: 35 }, (_, i) => `a${i + 5}`))
+    expect([rest.full, q.size, q.stored]).toEqual([false, 0, 0])
+    q.add('b', plain(), 0)
+    expect(q.take(1, Infinity).slots.items).toEqual(['b'])
+  })
+
+  it('orders heads by priority, then submission, whether the head is plain or a node', () => {
+    const q = new PriorityQueue<Node>('k')
+    const early = plain()
+    const high = node('late-high', 2)
+    q.push(high)
+    q.add('plain-low', early, 0)
+    expect([q.headPriority(), q.headSeq(), q.peekItem()]).toEqual([2, high.seq, 'late-high'])
+    q.take(1, Infinity)
+    expect([q.headPriority(), q.headSeq(), q.peekItem()]).toEqual([0, early.seq, 'plain-low'])
+    expect(q.oldestEnqueuedAt()).toBe(0)
+  })
+})
+
+describe('KeyedQueues', () => {
+  it('keeps a few emptied queues for their keys and forgets the rest, so the map stays bounded', () => {
+    const queues = new KeyedQueues(true)
+    const limits = { maxBatchSize: 10, minBatchSize: 1, maxWaitMs: 0, maxBatchCost: Infinity, flush: false }
+    const map = (queues as unknown as { queues: Map<unknown, unknown> }).queues
+    for (let k = 0; k < 100; k++) queues.add(k, `i${k}`, plain(), 0)
+    expect(map.size).toBe(100)
+    for (let k = 0; k < 100; k++) {
+      const queue = queues.choose(limits, () => 0).queue as PriorityQueue<never>
+      expect(queues.take(queue, limits).slots.items).toEqual([`i${k}`])
+    }
+    expect([queues.size, map.size]).toEqual([0, 16])
   })
 })
