@@ -49,36 +49,24 @@ export interface LatencyModelOptions {
    */
   headroom?: number
   /**
-   * Batches after which a calibration counts half as much: `bound` is calibrated against
-   * what really happened, each batch's whole time, from its start to its answer on the
-   * host (`record`'s `ms` plus `overheadMs`) and on to its callers (`delivered`), over the
-   * bound its size had by the tables as they stood before it was recorded (the bound it
-   * started by when one batch runs at a time; with several in flight, a batch recorded in
-   * between may have moved them). `bound` is scaled by the largest of these ratios (1 at
-   * least, 2 at most), its excess over 1 halving every `calibrationHalfLife` batches
-   * counted after it. 0: no calibration; `Infinity`: a ratio is held until `forget`.
+   * Recent batches over which `bound` is calibrated against what really happened: each
+   * batch's whole time, from its start to its answer on the host (`record`'s `ms` plus
+   * `overheadMs`) and on to its callers (`delivered`), over the bound its size had by
+   * the tables as they stood before it was recorded (the bound it started by when one
+   * batch runs at a time; with several in flight, a batch recorded in between may have
+   * moved them); `bound` is scaled by the largest of these ratios in the window (1 at
+   * least, 2 at most). 0: no calibration.
    *
-   * Why calibrate: the bound is built from its parts (the slowest recent run, the recent
+   * Why: the bound is built from its parts (the slowest recent run, the recent
    * slow-down, headroom, the p90 hand-off), and on a shared machine what happens end to
    * end still outruns it: measured on the heavy MLP at 2× capacity with 20 ms deadlines,
    * 1–2 % of the batches took 1.2–2.1× their bound (a run slower than any in its window,
    * the host thread seeing the answer milliseconds late), and every row of such a batch
    * sized right up to its deadline was answered late. The ratio of what happened to
    * what was promised, whatever the cause, is the one figure that covers them all.
-   *
-   * Why a decaying largest ratio: held whole for the last 256 batches (as it was), one
-   * slow stretch doubled the bound for the next 256 and failed rows a 20 ms deadline
-   * would have held, though the machine was fast again. Overshoots come back within
-   * tens of batches at 2× load, so a ratio must outlive them; a decaying one covers the
-   * next overshoot at nearly its size and is forgotten a few half-lives after the last.
-   * A p99 of the ratios over the window forgets a single spike but holds a stretch as
-   * long as the old maximum did; measured side by side (heavy MLP, Poisson, 20 ms, 15
-   * one-second windows each): half-lives of 64 batches kept the old maximum's goodput
-   * and wasted rows at 2× load and lowered the mean calibration at 0.5× from 1.74 to
-   * 1.41; 16 batches and the p99 wasted rows in 9–10 of 15 windows (5 of 15 for 64).
-   * @default 64
+   * @default 256
    */
-  calibrationHalfLife?: number
+  calibrationWindow?: number
 }
 
 /** One size's estimate, as shown in statistics. */
@@ -150,15 +138,8 @@ function quantile(sorted: readonly number[], q: number): number {
  */
 const MAX_DRIFT = 2
 
-/** Largest calibration `bound` applies (see `LatencyModelOptions.calibrationHalfLife`), for the reason of `MAX_DRIFT`. */
+/** Largest calibration `bound` applies (see `LatencyModelOptions.calibrationWindow`), for the reason of `MAX_DRIFT`. */
 const MAX_CALIBRATION = 2
-
-/**
- * Most batches recorded with no read of the model between them that are kept to be
- * calibrated by: with no read (count formation reads the model only for statistics)
- * they would pile up.
- */
-const PENDING_KEPT = 256
 
 /** Fills a table by size from per-size figures (NaN where a size has none), as `LatencyModel` describes. */
 function fillTable(p: Float64Array, typical: Float64Array, largest: number): Float64Array {
@@ -216,9 +197,8 @@ function fillTable(p: Float64Array, typical: Float64Array, largest: number): Flo
  *   window, or its median times the largest slow-down of the last `driftWindow` runs
  *   (a recent run's time over its size's median, at most 2×), whichever is larger, with
  *   `headroom`, plus the p90 hand-off — and all of that scaled by the calibration:
- *   the largest ratio of a recent batch's whole time (run, hand-off and the wait for
- *   its callers) to the bound it started by (1 to 2), its excess halving every
- *   `calibrationHalfLife` batches.
+ *   the largest ratio, over the last `calibrationWindow` batches, of a batch's whole
+ *   time (run and hand-off) to the bound it started by (1 to 2).
  *   Measured on the heavy MLP at 2× capacity with 20 ms deadlines, batches sized by the
  *   estimate ran past it often enough that 309 rows a second were run for late answers.
  *
@@ -261,30 +241,30 @@ export class LatencyModel {
   private readonly overheads: number[] = []
   private nextOverhead = 0
   private overhead = 0
-  /** The decay of `calibration`'s excess over 1 per batch counted (0.5 per `calibrationHalfLife`); 0: no calibration. */
-  private readonly calibrationDecay: number
+  private readonly calibrationWindow: number
   /**
    * Batches recorded since the tables were last rebuilt (sizes, and their whole time:
    * run plus hand-off), waiting to be set against the bound they started by: `record`
    * only stores (it runs for every batch, whatever the formation), and `rebuild` sets
    * each against the tables as they were before it (the bound formation read to start
-   * it, when one batch runs at a time). At most `PENDING_KEPT`, none without calibration.
+   * it, when one batch runs at a time). At most `calibrationWindow` kept.
    */
   private readonly pendingSizes: number[] = []
   private readonly pendingMs: number[] = []
   /**
-   * The calibration `bound` applies (1..MAX_CALIBRATION): the largest ratio of a batch's
-   * whole time to its bound, decayed by `calibrationDecay` for every batch counted after it.
+   * Recent batches' whole time over their bound (a ring of `calibrationWindow` slots),
+   * those bounds (for `delivered`), and the largest ratio (1..MAX_CALIBRATION).
    */
+  private readonly ratios: number[] = []
+  private readonly ratioBounds: number[] = []
+  private nextRatio = 0
   private calibration = 1
   /**
-   * The latest counted batches (pending, or set against their bound: their ratios and
-   * bounds here, oldest first) whose callers' wait `delivered` has not been told of yet:
-   * several may settle in one turn of the event loop, and each gets that turn's wait.
+   * The latest counted batches (pending or in `ratios`) whose callers' wait `delivered`
+   * has not been told of yet: several may settle in one turn of the event loop, and
+   * each gets that turn's wait.
    */
   private undelivered = 0
-  private readonly undeliveredRatios: number[] = []
-  private readonly undeliveredBounds: number[] = []
 
   constructor(options: LatencyModelOptions = {}) {
     this.window = options.window === undefined ? 10 : integerOption('window', options.window, 1)
@@ -293,9 +273,8 @@ export class LatencyModel {
     this.overheadWindow = options.overheadWindow === undefined ? 64 : integerOption('overheadWindow', options.overheadWindow, 1)
     this.driftWindow = options.driftWindow === undefined ? 16 : integerOption('driftWindow', options.driftWindow, 1)
     this.headroom = options.headroom === undefined ? 0.2 : numberOption('headroom', options.headroom, 0)
-    const halfLife =
-      options.calibrationHalfLife === undefined ? 64 : integerOption('calibrationHalfLife', options.calibrationHalfLife, 0, true)
-    this.calibrationDecay = halfLife === 0 ? 0 : 0.5 ** (1 / halfLife)
+    this.calibrationWindow =
+      options.calibrationWindow === undefined ? 256 : integerOption('calibrationWindow', options.calibrationWindow, 0)
   }
 
   /**
@@ -313,10 +292,11 @@ export class LatencyModel {
     this.nextRecent = 0
     this.pendingSizes.length = 0
     this.pendingMs.length = 0
+    this.ratios.length = 0
+    this.ratioBounds.length = 0
+    this.nextRatio = 0
     this.calibration = 1
     this.undelivered = 0
-    this.undeliveredRatios.length = 0
-    this.undeliveredBounds.length = 0
     // The tables go too, not only at the next rebuild: that rebuild would otherwise set
     // the next batch against the forgotten tables' bound.
     this.largest = 0
@@ -351,10 +331,10 @@ export class LatencyModel {
       this.sizes.set(size, sw)
     }
     if (++sw.runs <= this.warmupRuns) return
-    if (this.calibrationDecay > 0 && this.pendingSizes.length < PENDING_KEPT) {
+    if (this.calibrationWindow > 0 && this.pendingSizes.length < this.calibrationWindow) {
       this.pendingSizes.push(size)
       this.pendingMs.push(handOff === undefined ? ms : ms + handOff)
-      this.undelivered++
+      if (this.undelivered < this.calibrationWindow) this.undelivered++
     }
     this.recentSizes[this.nextRecent] = size
     this.recentMs[this.nextRecent] = ms
@@ -396,53 +376,38 @@ export class LatencyModel {
 
   /**
    * Sets the batches recorded since the last rebuild against the bound the tables gave
-   * them (before they change), each decaying the calibration by one batch first.
+   * them (before they change), and works out the calibration again.
    */
   private calibrate(): void {
     const pending = this.pendingSizes.length
     if (pending === 0) return
     // Nothing was measured before them: no bound to set them against.
-    if (this.largest === 0) {
-      this.undelivered = 0
-      this.undeliveredRatios.length = 0
-      this.undeliveredBounds.length = 0
-    } else {
+    if (this.largest === 0) this.undelivered = 0
+    else {
       for (let i = 0; i < pending; i++) {
         const bound = this.uncalibrated(this.pendingSizes[i])
         // A bound of 0 (runs of 0 ms on a coarse clock, no hand-off measured) promises
         // nothing to hold a run against: such a batch counts as on time (ratio 0).
         const held = bound > 0
-        const ratio = held ? this.pendingMs[i] / bound : 0
-        this.calibration = 1 + (this.calibration - 1) * this.calibrationDecay
-        this.hold(ratio)
-        this.undeliveredRatios.push(ratio)
-        this.undeliveredBounds.push(held ? bound : Infinity)
-      }
-      // Only the latest `undelivered` wait to be told their callers' wait (none is pending now).
-      const drop = this.undeliveredRatios.length - this.undelivered
-      if (drop > 0) {
-        this.undeliveredRatios.splice(0, drop)
-        this.undeliveredBounds.splice(0, drop)
+        this.ratios[this.nextRatio] = held ? this.pendingMs[i] / bound : 0
+        this.ratioBounds[this.nextRatio] = held ? bound : Infinity
+        this.nextRatio = (this.nextRatio + 1) % this.calibrationWindow
       }
     }
     this.pendingSizes.length = 0
     this.pendingMs.length = 0
-  }
-
-  /** Raises the calibration to a batch's `ratio` if that is larger, within 1..MAX_CALIBRATION (the one place it is capped). */
-  private hold(ratio: number): void {
-    const capped = ratio < MAX_CALIBRATION ? ratio : MAX_CALIBRATION
-    if (capped > this.calibration) this.calibration = capped
+    let largest = 1
+    for (const ratio of this.ratios) if (ratio > largest) largest = ratio
+    this.calibration = largest < MAX_CALIBRATION ? largest : MAX_CALIBRATION
   }
 
   /**
    * Records that the answers of the batches recorded since the last `delivered` reached
    * their callers `ms` after the first of them was recorded (they settled in one turn of
    * the event loop), and counts that time in each one's calibration (see
-   * `LatencyModelOptions.calibrationHalfLife`), with no decay: they are the latest.
-   * Ignored unless finite and >= 0; batches not counted (calibration off, a warm-up run,
-   * nothing measured before them, more than `PENDING_KEPT` recorded with no read between)
-   * get nothing.
+   * `LatencyModelOptions.calibrationWindow`). Ignored unless finite and >= 0; batches
+   * not counted (calibration off, a warm-up run, nothing measured before them, more
+   * than `calibrationWindow` recorded with no read between) get nothing.
    *
    * Why: `record` is told when the batch settled, and its callers see their answers
    * only after what the host does next at that moment (forming and sending the next
@@ -455,12 +420,16 @@ export class LatencyModel {
     let left = this.undelivered
     this.undelivered = 0
     // The newest are still pending (set against their bound at the next rebuild)...
-    for (let i = this.pendingMs.length - 1; i >= 0 && left > 0; i--, left--) this.pendingMs[i] += ms
-    // ...the others were set against it already.
-    const ratios = this.undeliveredRatios
-    for (let i = ratios.length - 1; i >= 0 && left > 0; i--, left--) this.hold(ratios[i] + ms / this.undeliveredBounds[i])
-    ratios.length = 0
-    this.undeliveredBounds.length = 0
+    const pending = this.pendingMs.length
+    for (let i = pending - 1; i >= 0 && left > 0; i--, left--) this.pendingMs[i] += ms
+    // ...the others were set against it already, in the slots before `nextRatio`.
+    const window = this.calibrationWindow
+    for (let slot = (this.nextRatio - 1 + window) % window; left > 0 && slot < this.ratios.length; left--) {
+      const ratio = (this.ratios[slot] += ms / this.ratioBounds[slot])
+      const calibration = ratio < MAX_CALIBRATION ? ratio : MAX_CALIBRATION
+      if (calibration > this.calibration) this.calibration = calibration
+      slot = (slot - 1 + window) % window
+    }
   }
 
   /** The estimates at `sizes`, for statistics. */

@@ -16,7 +16,7 @@ afterEach(() => {
  * test moves the clock by, and the bound stays `ms(n)`).
  */
 function measuredModel(sizes: number, ms: (n: number) => number): LatencyModel {
-  const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: 0 })
+  const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
   for (let n = 1; n <= sizes; n++) model.record(n, ms(n))
   return model
 }
@@ -157,8 +157,8 @@ describe("formation: 'deadline'", () => {
 
   it('sizes a batch by the bound calibrated by how long recent batches really took, start to answer', async () => {
     // 2 ms per row on the replica, no hand-off: a batch of n is bounded at 2n ms.
-    const batchesWith = async (calibrationHalfLife: number) => {
-      const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife })
+    const batchesWith = async (calibrationWindow: number) => {
+      const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow })
       for (let n = 1; n <= 4; n++) model.record(n, 2 * n, 0)
       const { clock, batcher, batches, release, g } = deadlineFixture({ maxBatchSize: 4, latencyModel: model })
       void batcher.submit(0)

@@ -116,7 +116,7 @@ describe('LatencyModel', () => {
 
   it('bounds a run for starting a batch by its slowest run or its median times the recent slow-down, whichever is larger, plus the p90 hand-off', () => {
     // Without calibration (its own test below): these runs outrun their bound on purpose.
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: 0 })
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
     // Size 4 runs 10 ms, then once 12 (1.2× its median); the hand-offs take 1 ms, once 3, once 9.
     for (let i = 0; i < 8; i++) model.record(4, 10, 1)
     model.record(4, 10, 3)
@@ -143,8 +143,8 @@ describe('LatencyModel', () => {
     expect(() => new LatencyModel({ driftWindow: 0 })).toThrow('Expected `driftWindow` to be an integer >= 1, got `0` (number)')
   })
 
-  it('scales its bound by the largest ratio of a recent batch’s whole time to the bound it started by, its excess halving every `calibrationHalfLife` batches', () => {
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: 1 })
+  it('scales its bound by the largest ratio, over the last `calibrationWindow` batches, of a batch’s whole time to the bound it started by', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 4 })
     // Size 4 runs 10 ms, handed over and back in 1: bounded at 11, and it keeps to it.
     model.record(4, 10, 1)
     expect(model.bound(4)).toBe(11)
@@ -154,67 +154,37 @@ describe('LatencyModel', () => {
     // a bound of 11. Its hand-off is not the p90 of three, so only the calibration sees it.
     model.record(4, 10, 6.5)
     expect([model.bound(4), model.bound(1), model.estimate(4)]).toEqual([16.5, 16.5, 11])
-    // Every batch on time after it halves the excess (a half-life of one batch).
+    // Kept for the window's 4 batches, then forgotten.
+    for (let i = 0; i < 3; i++) {
+      model.record(4, 10, 1)
+      expect(model.bound(4)).toBe(16.5)
+    }
     model.record(4, 10, 1)
-    expect(model.bound(4)).toBe(13.75)
-    model.record(4, 10, 1)
-    expect(model.bound(4)).toBe(12.375)
+    expect(model.bound(4)).toBe(11)
     // Batches recorded between two reads are each set against the bound before them; a
-    // stall is believed up to 2× (the MAX_DRIFT reason), and decays from there. The p90
-    // of the 6 hand-offs is now 6.5: (10 + 6.5) × 2, then × 1.5.
+    // stall is believed up to 2× (the MAX_DRIFT reason). The p90 of the 9 hand-offs is now
+    // 6.5: (10 + 6.5) × 2.
     model.record(4, 10, 100)
-    expect(model.bound(4)).toBe(33)
     model.record(4, 10, 1)
-    expect(model.bound(4)).toBe(24.75)
+    expect(model.bound(4)).toBe(33)
     // Forgotten with everything else.
     model.forget()
     model.record(4, 10, 1)
     expect(model.bound(4)).toBe(11)
     // 0: no calibration.
-    const plain = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: 0 })
+    const plain = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
     for (const overheadMs of [1, 1, 6.5]) plain.record(4, 10, overheadMs)
     expect(plain.bound(4)).toBe(11)
-    expect(() => new LatencyModel({ calibrationHalfLife: -1 })).toThrow(
-      'Expected `calibrationHalfLife` to be an integer >= 0 or Infinity, got `-1` (number)',
+    expect(() => new LatencyModel({ calibrationWindow: -1 })).toThrow(
+      'Expected `calibrationWindow` to be an integer >= 0, got `-1` (number)',
     )
-    expect(() => new LatencyModel({ calibrationHalfLife: 2.5 })).toThrow(
-      'Expected `calibrationHalfLife` to be an integer >= 0 or Infinity, got `2.5` (number)',
+    expect(() => new LatencyModel({ calibrationWindow: 2.5 })).toThrow(
+      'Expected `calibrationWindow` to be an integer >= 0, got `2.5` (number)',
     )
-  })
-
-  it('stops scaling its bound by a slow stretch once batches on time followed it', () => {
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: 1 })
-    model.record(4, 10, 1)
-    expect(model.bound(4)).toBe(11)
-    // A slow stretch: five batches in a row whose callers saw their answers 11 ms late, 2× their bound.
-    for (let i = 0; i < 5; i++) {
-      model.record(4, 10, 1)
-      model.delivered(11)
-      expect(model.bound(4)).toBe(22)
-    }
-    // The machine is fast again: eight batches on time leave 1/256 of the excess.
-    const bounds: number[] = []
-    for (let i = 0; i < 8; i++) {
-      model.record(4, 10, 1)
-      bounds.push(model.bound(4) as number)
-    }
-    expect(bounds).toEqual([16.5, 13.75, 12.375, 11.6875, 11.34375, 11.171875, 11.0859375, 11.04296875])
-    // `Infinity`: held until `forget`.
-    const held = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: Infinity })
-    held.record(4, 10, 1)
-    expect(held.bound(4)).toBe(11)
-    held.record(4, 10, 1)
-    held.delivered(11)
-    const heldBounds = new Set<number | undefined>()
-    for (let i = 0; i < 300; i++) {
-      held.record(4, 10, 1)
-      heldBounds.add(held.bound(4))
-    }
-    expect([...heldBounds]).toEqual([22])
   })
 
   it('counts in a batch’s calibration the time its answers took to reach their callers after it was recorded', () => {
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: Infinity })
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
     model.record(4, 7, 1)
     expect(model.bound(4)).toBe(8)
     // Told before the bound is read again: (8 + 4) ÷ 8.
@@ -230,13 +200,13 @@ describe('LatencyModel', () => {
     model.delivered(8)
     expect(model.bound(4)).toBe(16)
     // Not for a batch that was not counted: a warm-up run, or no calibration at all.
-    const warm = new LatencyModel({ warmupRuns: 1, headroom: 0, calibrationHalfLife: Infinity })
+    const warm = new LatencyModel({ warmupRuns: 1, headroom: 0, calibrationWindow: 8 })
     for (let i = 0; i < 3; i++) warm.record(4, 7, 1)
     expect(warm.bound(4)).toBe(8)
     warm.record(2, 50, 1)
     warm.delivered(8)
     expect(warm.bound(4)).toBe(8)
-    const plain = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: 0 })
+    const plain = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
     plain.record(4, 7, 1)
     expect(plain.bound(4)).toBe(8)
     plain.record(4, 7, 1)
@@ -245,7 +215,7 @@ describe('LatencyModel', () => {
   })
 
   it('gives the callers’ wait to every batch recorded since it was last told, when several settled in one turn', () => {
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: Infinity })
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
     model.record(4, 7, 1)
     expect(model.bound(4)).toBe(8)
     // Two batches settle in one turn, the first slow: (11 + 1 + 4) ÷ 8 = 2 and (7 + 1 + 4) ÷ 8.
@@ -264,7 +234,7 @@ describe('LatencyModel', () => {
   })
 
   it('holds no batch against a bound of 0: a run of some time after runs of none does not double the bound', () => {
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: Infinity })
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
     model.record(1, 0)
     expect(model.bound(1)).toBe(0)
     // Set against a bound of 0, then told its callers' wait.
@@ -280,7 +250,7 @@ describe('LatencyModel', () => {
   })
 
   it('sets the first batch after `forget` against nothing, not against the forgotten tables', () => {
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationHalfLife: Infinity })
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
     model.record(1, 1)
     model.record(1, 1)
     expect(model.bound(1)).toBe(1)

@@ -35,7 +35,7 @@ const scratch = scratchDir('inferpool-hand-off-')
  * by how long the tests' batches really take: they are held up on purpose).
  */
 function believing(ms: number): LatencyModel {
-  const model = new LatencyModel({ warmupRuns: 0, calibrationHalfLife: 0 })
+  const model = new LatencyModel({ warmupRuns: 0, calibrationWindow: 0 })
   for (let n = 1; n <= 8; n++) model.record(n, ms)
   return model
 }
