@@ -88,16 +88,8 @@ export class DeadlineFormation {
     const infeasible: Entry[] = []
     const earliest = this.queues.deadlines(queue).due(now + one, infeasible, queue.size)
     if (infeasible.length > 0) {
-      // Nothing has run for a while, or nothing runs and the model has no run of one row
-      // to judge a batch of one by: the head runs alone, however late the model says it
-      // would be. Without a run of its own, a batch of one is bounded by the next size
-      // measured above it; after a stretch of full batches, when the small sizes were
-      // forgotten as stale, that is a full batch's bound, and a light load's every row
-      // failed as hopeless until a probe was due (measured on the heavy MLP at 0.5×
-      // capacity with 20 ms deadlines, right after closed-loop load: 3–8 % of the first
-      // second's rows).
-      if (this.probeDue(now, idle) || (idle && measured && !model.knows(1)))
-        return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }
+      // Nothing has run for a while: the head runs alone, however late the model says it would be.
+      if (this.probeDue(now, idle)) return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }
       return { expire: infeasible, endsAt: now + one, batchSize: 1, size: 0, wake: NaN }
     }
 

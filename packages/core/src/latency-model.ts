@@ -444,20 +444,6 @@ export class LatencyModel {
     }
   }
 
-  /**
-   * Whether runs of exactly `size` rows are measured (past warm-up, not forgotten as
-   * stale), so that its estimate and bound are its own and not borrowed from another size.
-   */
-  knows(size: number): boolean {
-    const sw = this.sizes.get(size)
-    return sw !== undefined && this.fresh(sw)
-  }
-
-  /** Whether a size's runs count: it has some, and it ran in the last `staleAfterRuns` runs. */
-  private fresh(sw: SizeWindow): boolean {
-    return sw.samples.length > 0 && this.records - sw.lastRecord < this.staleAfterRuns
-  }
-
   /** The estimates at `sizes`, for statistics. */
   estimates(sizes: readonly number[]): LatencyEstimate[] {
     return sizes.map((size) => ({ size, ms: this.estimate(size) }))
@@ -467,8 +453,9 @@ export class LatencyModel {
     this.dirty = false
     this.calibrate()
     // The latest run is always fresh, so some size is always kept once any is measured.
+    const fresh = (sw: SizeWindow) => sw.samples.length > 0 && this.records - sw.lastRecord < this.staleAfterRuns
     let largest = 0
-    for (const [size, sw] of this.sizes) if (this.fresh(sw) && size > largest) largest = size
+    for (const [size, sw] of this.sizes) if (fresh(sw) && size > largest) largest = size
     this.largest = largest
     this.perRow = 0
     this.highPerRow = 0
@@ -482,7 +469,7 @@ export class LatencyModel {
     const slowest = new Float64Array(largest + 1).fill(NaN)
     const typical = new Float64Array(largest + 1).fill(NaN)
     for (const [size, sw] of this.sizes) {
-      if (!this.fresh(sw)) continue
+      if (!fresh(sw)) continue
       sw.figure()
       p[size] = sw.p99
       slowest[size] = sw.slowest

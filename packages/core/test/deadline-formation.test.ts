@@ -265,29 +265,6 @@ describe("formation: 'deadline'", () => {
     expect(next.map((r) => r.value)).toEqual([2, 3])
   })
 
-  it('probes at once with a batch of one, with nothing running, when the model has no run of one row to judge it by', async () => {
-    // Only full batches of 8 measured (15 ms, bounded at 30 with 100 % headroom), as after
-    // closed-loop load: a batch of one borrows their bound, and a 20 ms timeout is hopeless
-    // by it, though the door admits it by the estimate (15 ms).
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 1, calibrationWindow: 0 })
-    model.record(8, 15)
-    const { clock, batcher, batches, release } = deadlineFixture({ maxBatchSize: 8, latencyModel: model })
-    const probe = track(batcher.submit(1, { timeoutMs: 20 }))
-    await flush()
-    expect(batches()).toEqual([[1]])
-    // It ran 2 ms, in time: the model starts again from it, and the rest are batched by it.
-    clock.t = 2
-    await release(0)
-    expect(probe).toEqual({ status: 'fulfilled', value: 1 })
-    expect(model.knows(1)).toBe(true)
-    const next = [2, 3].map((i) => track(batcher.submit(i, { timeoutMs: 20 })))
-    await flush()
-    expect(batches()).toEqual([[1], [2, 3]])
-    clock.t = 5
-    await release(1)
-    expect(next.map((r) => r.value)).toEqual([2, 3])
-  })
-
   it('forms the same queue by count alone when formation is count', async () => {
     const model = measuredModel(8, (n) => 2 * n)
     const { batcher, batches, release } = deadlineFixture({ maxBatchSize: 8, latencyModel: model, formation: 'count' })

@@ -259,21 +259,6 @@ describe('LatencyModel', () => {
     expect(model.bound(1)).toBe(3)
   })
 
-  it('knows a size only from runs of its own, past warm-up and not stale', () => {
-    const model = new LatencyModel({ warmupRuns: 1, staleAfterRuns: 3 })
-    model.record(8, 10)
-    // A warm-up run: not known yet, and size 1 is only borrowed from size 8.
-    expect([model.knows(8), model.knows(1)]).toEqual([false, false])
-    model.record(8, 10)
-    expect([model.knows(8), model.knows(1), model.bound(1) === model.bound(8)]).toEqual([true, false, true])
-    model.record(1, 1)
-    model.record(1, 1)
-    expect(model.knows(1)).toBe(true)
-    // Three runs of size 8 since: size 1 is stale.
-    for (let i = 0; i < 3; i++) model.record(8, 10)
-    expect([model.knows(8), model.knows(1)]).toEqual([true, false])
-  })
-
   it('ignores runs that are not measurements, and validates its options', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(0, 5)
