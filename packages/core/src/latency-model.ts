@@ -67,12 +67,12 @@ export interface LatencyModelOptions {
    *
    * Why the largest ratio, held whole over the window, and not one that forgets sooner:
    * measured side by side (heavy MLP, Poisson arrivals, 20 ms deadlines, one-second
-   * windows, 2 cores), the largest ratio decaying by half every 64 batches left rows
-   * answered late at 2× load in 22 of 48 windows, against 8 of 48 held whole (every 16
-   * batches: 10 of 14; the p99 of the window: 9 of 14), for the same goodput within a
-   * few percent; and at 0.5× load it lost as many rows. The rows lost at 0.5× are failed
+   * windows, 2 cores), the largest ratio with its excess over 1 halving every 64
+   * batches left rows answered late at 2× load in 22 of 48 windows, against 8 of 48
+   * held whole (halving every 16 batches: 10 of 14; the p99 of the window: 9 of 14),
+   * for the same goodput within a few percent; and at 0.5× load it lost as many rows. The rows lost at 0.5× are failed
    * by deadline formation when a backlog forms, not by this window outlasting a slow
-   * stretch: 256 batches are a third of a second at that load.
+   * stretch: 256 batches are about half a second at that load.
    * @default 256
    */
   calibrationWindow?: number
