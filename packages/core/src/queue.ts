@@ -145,8 +145,10 @@ class Level<N extends QueueNode> {
    * level gets new arrays with room for twice as many slots: a level drained batch
    * after batch then fills arrays of about the right size, instead of growing them from
    * empty (17, 41, 77, 131... slots, each growth a copy). Otherwise the stretch is
-   * copied out and the rest moved to the front of the same arrays (a move within one
-   * array, not a new one that would grow again).
+   * copied out and the head moves past it: moving the rest to the front at every cut
+   * cost a copy of the whole level per batch, which a deep queue cut into many batches
+   * paid quadratically (64 requests of 64 rows over the binary door took 1.35–1.62×
+   * the main thread's time per request in `pnpm bench compare`).
    */
   cut(k: number): Slots<N> {
     const h = this.head
@@ -169,26 +171,28 @@ class Level<N extends QueueNode> {
       return out
     }
     const out = this.slice(h, end)
-    const left = tail - end
-    // The vacated slots let go of their items (a consumed slot must not keep one alive).
-    this.items.copyWithin(0, end, tail).fill(undefined, left, tail)
-    this.records.copyWithin(0, end, tail).fill(VACANT, left, tail)
-    this.head = 0
-    this.tail = left
+    this.consume(end)
     return out
   }
 
   /** Removes the front slot (a dead node). */
   dropFront(): void {
-    const h = this.head++
-    if (this.head === this.tail) {
+    this.consume(this.head + 1)
+  }
+
+  /** Moves the head to `head` (`<= tail`), past slots taken or dropped. */
+  private consume(head: number): void {
+    if (head === this.tail) {
       // Empty: reset in place (`length = 0` also gives back the backing stores).
       this.resize(0)
       return
     }
-    this.items[h] = undefined
-    this.records[h] = VACANT
-    if (this.head >= 1024 && this.head * 2 >= this.tail) this.keep(() => true)
+    // The consumed slots let go of their items (a consumed slot must not keep one alive).
+    this.items.fill(undefined, this.head, head)
+    this.records.fill(VACANT, this.head, head)
+    this.head = head
+    // The consumed prefix dominates: move the rest down once (amortised O(1) per slot).
+    if (head >= 1024 && head * 2 >= this.tail) this.keep(() => true)
   }
 
   /** Keeps only the stored records for which `keep` is true, in order, from index 0. */
