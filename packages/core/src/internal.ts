@@ -9,7 +9,11 @@
  * - a `RangeError` when it is of the right type but out of range — `1.5` where an
  *   integer is expected is a RangeError (a number, of the wrong kind), as in dataloader
  *   and p-queue.
+ *
+ * Also the quantile the batcher's latency model and the pool's hand-off both read.
  */
+
+export { quantile } from './quantile.js'
 
 /** Largest delay `setTimeout` honours; longer ones fire after 1 ms. Bounds every option that becomes a timer. */
 export const MAX_TIMER_MS = 2_147_483_647

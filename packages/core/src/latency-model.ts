@@ -1,4 +1,5 @@
 import { integerOption, numberOption } from './internal.js'
+import { quantile } from './quantile.js'
 
 /** Options of `LatencyModel`. */
 export interface LatencyModelOptions {
@@ -128,16 +129,6 @@ class SizeWindow {
     this.slowest = sorted[sorted.length - 1] as number
     this.typical = sorted[(sorted.length - 1) >> 1] as number
   }
-}
-
-/**
- * The `q` quantile (0..1) of samples sorted ascending, the lower of the two around it
- * (0 when empty; `q` 0.5 is the median, the lower middle one): of a few samples, not
- * their slowest (one host stall among four hand-offs is not their p90).
- */
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0
-  return sorted[Math.floor(q * (sorted.length - 1))] as number
 }
 
 /**

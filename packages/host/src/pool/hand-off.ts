@@ -16,6 +16,7 @@
  */
 import { DeadlineExceededError } from '@inferpool/core'
 import type { LatencyModel } from '@inferpool/core'
+import { quantile } from '@inferpool/core/internal'
 import { performance } from 'node:perf_hooks'
 import { sharedClockMs } from '@inferpool/worker'
 
@@ -165,7 +166,9 @@ export class DeadlineHandOff {
 
   #rebuild(): void {
     this.#dirty = false
-    const sorted = this.#sends.slice().sort((a, b) => a - b)
-    this.#sendHigh = sorted[Math.floor(SEND_QUANTILE * (sorted.length - 1))] as number
+    this.#sendHigh = quantile(
+      this.#sends.slice().sort((a, b) => a - b),
+      SEND_QUANTILE,
+    )
   }
 }
