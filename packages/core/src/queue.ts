@@ -352,7 +352,8 @@ export class PriorityQueue<N extends QueueNode> {
    * budget).
    *
    * The batch comes out as ready-made arrays: a level taken whole hands over its own
-   * arrays (no copy), so plain items are not visited at all.
+   * arrays (no copy), and its items are visited once more only to sum their cost (and,
+   * when the queue holds nodes, to mark those TAKEN).
    */
   take(maxCount: number, maxCost: number): Taken<N> {
     let slots: Slots<N> | undefined
