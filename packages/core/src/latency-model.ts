@@ -143,12 +143,39 @@ const MAX_CALIBRATION = 2
 
 /** Fills a table by size from per-size figures (NaN where a size has none), as `LatencyModel` describes. */
 function fillTable(p: Float64Array, typical: Float64Array, largest: number): Float64Array {
-  // Backward: a size without runs takes the next measured size above it.
+  // Backward: a size without runs takes the next measured size above it (a batch does
+  // not get slower by holding fewer rows)...
   const table = new Float64Array(largest + 1)
   let above = p[largest]
+  let hi = largest
   for (let n = largest; n >= 1; n--) {
-    if (p[n] === p[n]) above = p[n]
+    if (p[n] === p[n]) {
+      above = p[n]
+      hi = n
+    }
     table[n] = above
+  }
+  // ...or, between two measured sizes, less when the one below says so: its time
+  // scaled in proportion to the rows (the bound of any `t = a·n + b`, b >= 0, through
+  // it), or the straight line between the two if that is higher (a time per row that
+  // grows with the rows). Why: after a spell of full batches, the sizes still fresh
+  // are few and far apart (8, 64, 128), and every size between took the one above: a
+  // batch of 9 rows bound like 64. At half the capacity right after such a spell
+  // (heavy MLP, 20 ms deadlines), formation could not grow a batch past 8 rows, the
+  // replica ran 8 rows per 3 ms turn against 15 arriving, the queue grew, and its rows
+  // failed as hopeless: 14 % of the window's requests lost.
+  let lo = 0
+  for (let n = 1; n <= largest; n++) {
+    if (p[n] === p[n]) {
+      lo = n
+      continue
+    }
+    if (lo === 0) continue
+    while (hi <= n || p[hi] !== p[hi]) hi++
+    const line = p[lo] + ((p[hi] - p[lo]) * (n - lo)) / (hi - lo)
+    const scaled = (p[lo] * n) / lo
+    const between = line > scaled ? line : scaled
+    if (between < table[n]) table[n] = between
   }
   // Forward: never below a smaller size's typical (median) run. Not its p99: one stall
   // of the host thread at a small size would hold every larger size's estimate up
@@ -169,7 +196,11 @@ function fillTable(p: Float64Array, typical: Float64Array, largest: number): Flo
  * - it is never below the typical (median) run of any measured size below n (a batch
  *   does not get faster by holding more rows) — the median, not the p99, so that one
  *   slow run at a small size does not raise every larger size;
- * - a size between two measured sizes gets the next measured size above it;
+ * - a size between two measured sizes gets the next measured size above it, or less
+ *   when the size below says so: its time in proportion to the rows (or the straight
+ *   line between the two, if higher), so that a batch can grow past the sizes in use
+ *   by steps, not only to the next size measured far above them;
+ * - a size below every measured one gets the smallest measured size;
  * - a size beyond every measured one is extrapolated in proportion to its rows from
  *   the largest measured size's time per row — an upper bound of any `t = a·n + b`
  *   line (b >= 0) through that point, since the fixed part `b` is scaled up, not away.

@@ -134,6 +134,24 @@ describe("formation: 'deadline'", () => {
     expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4])
   })
 
+  it('grows a batch past the sizes in use by the time per row of the size below, not only to the next size measured far above', async () => {
+    // After a spell of full batches, only sizes 1, 4 and 32 are measured (1, 2 and 16 ms):
+    // a batch of 12 is bounded at 6 ms (size 4's 0.5 ms per row), not at size 32's 16.
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
+    model.record(1, 1)
+    model.record(4, 2)
+    model.record(32, 16)
+    expect([model.bound(5), model.bound(12), model.bound(31)]).toEqual([2.5, 6, 15.5])
+    const { batcher, batches, release } = deadlineFixture({ maxBatchSize: 32, latencyModel: model })
+    void batcher.submit(0)
+    await flush()
+    const results = Array.from({ length: 12 }, (_, i) => track(batcher.submit(i + 1, { timeoutMs: 8 })))
+    await release(0)
+    expect(batches()).toEqual([[0], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]])
+    await release(1)
+    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+  })
+
   it('starts a batch only when the bound of its run, not the door’s estimate, meets its earliest deadline', async () => {
     // 2 ms per row on the replica; the hand-off's median is 0, its p90 4 ms: a batch of
     // n is estimated at 2n ms, bounded at 2n + 4 (no headroom).

@@ -49,13 +49,27 @@ describe('LatencyModel', () => {
     expect(model.estimate(3)).toBe(10)
   })
 
-  it('gives a size between two measured sizes the next measured size above it', () => {
+  it('gives a size between two measured sizes the size below scaled to its rows, at most the next measured size above', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(1, 2)
     model.record(8, 12)
-    expect(model.estimate(2)).toBe(12)
-    expect(model.estimate(7)).toBe(12)
-    expect(model.estimate(1)).toBe(2)
+    // 2 ms per row from size 1, up to size 8's 12 ms.
+    expect(model.estimates([1, 2, 3, 5, 6, 7, 8]).map((e) => e.ms)).toEqual([2, 4, 6, 10, 12, 12, 12])
+  })
+
+  it('gives a size between two measured sizes the straight line between them when the time per row grows with the rows', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
+    model.record(4, 4) // 1 ms per row
+    model.record(8, 16) // 2 ms per row: the line from (4, 4) to (8, 16) is above 1 ms per row
+    expect(model.estimates([5, 6, 7]).map((e) => e.ms)).toEqual([7, 10, 13])
+    expect([model.bound(5), model.bound(6), model.bound(7)]).toEqual([7, 10, 13])
+  })
+
+  it('gives a size below every measured one the smallest measured size', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    model.record(4, 8)
+    model.record(16, 20)
+    expect(model.estimates([1, 3]).map((e) => e.ms)).toEqual([8, 8])
   })
 
   it('extrapolates a size beyond every measured one in proportion to its rows, from the largest measured size', () => {
