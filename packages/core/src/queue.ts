@@ -142,13 +142,18 @@ class Level<N extends QueueNode> {
   /**
    * Removes the first `k` stored slots (`0 < k <= length`) and returns them. When that
    * is everything stored, the level's own arrays are handed over as they are, and the
-   * level gets new arrays with room for twice as many slots: a level drained batch
-   * after batch then fills arrays of about the right size, instead of growing them from
-   * empty (17, 41, 77, 131... slots, each growth a copy). Otherwise the stretch is
-   * copied out and the head moves past it: moving the rest to the front at every cut
-   * cost a copy of the whole level per batch, which a deep queue cut into many batches
-   * paid quadratically (64 requests of 64 rows over the binary door took 1.35–1.62×
-   * the main thread's time per request in `pnpm bench compare`).
+   * level gets new arrays with room for as many slots as were just taken: a level
+   * drained batch after batch then fills arrays of the right size, instead of growing
+   * them from empty (17, 41, 77, 131... slots, each growth a copy). Room for exactly
+   * that many, not more: an array handed over must be cut to its items' count, and
+   * `array.length = k` is a call into the runtime (~1,000 machine instructions each,
+   * two per batch: ~16 per item on core-overhead, callgrind), where an array filled to
+   * its end needs no cut at all. A level that fills past its room grows its arrays by
+   * a copy, as any array does, and then ends exactly at its last item too.
+   * Otherwise the stretch is copied out and the head moves past it: moving the rest to
+   * the front at every cut cost a copy of the whole level per batch, which a deep queue
+   * cut into many batches paid quadratically (64 requests of 64 rows over the binary
+   * door took 1.35–1.62× the main thread's time per request in `pnpm bench compare`).
    */
   cut(k: number): Slots<N> {
     const h = this.head
@@ -158,12 +163,10 @@ class Level<N extends QueueNode> {
       let out: Slots<N>
       if (h === 0) {
         out = new Slots(this.items, this.records)
-        out.items.length = k
-        out.records.length = k
+        shorten(out.items, k)
+        shorten(out.records, k)
       } else out = this.slice(h, end)
-      // Twice what was taken: the level fills again to about as much, give or take,
-      // and a store past an array's end grows it by a copy.
-      const n = k < MAX_ROOM >> 1 ? 2 * k : MAX_ROOM
+      const n = k < MAX_ROOM ? k : MAX_ROOM
       this.items = room(n)
       this.records = room(n)
       this.head = 0
@@ -231,6 +234,17 @@ function room<T>(n: number): T[] {
   const array = new Array<T>(n)
   array[0] = undefined as T
   return array
+}
+
+/**
+ * Cuts `array` (of at least `k` slots) to its first `k`. A few slots are popped, which
+ * optimised code does inline; setting `length` is a call into the runtime, worth it
+ * only when many slots go.
+ */
+function shorten(array: unknown[], k: number): void {
+  let excess = array.length - k
+  if (excess > 32) array.length = k
+  else while (excess-- > 0) array.pop()
 }
 
 /** A promise function not set yet. */

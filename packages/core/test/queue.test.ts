@@ -191,6 +191,21 @@ describe('PriorityQueue', () => {
     expect(q.take(1, Infinity).slots.items).toEqual(['b'])
   })
 
+  it('hands a level taken whole over with exactly its items, whether it filled less, as much or more than its room', () => {
+    const q = new PriorityQueue<Node>('k')
+    // Room follows the last batch taken whole: 100, then far fewer (cut by setting the
+    // length), a few fewer (cut by popping), as many, and more (the arrays grow).
+    for (const n of [100, 2, 90, 87, 87, 300, 1]) {
+      const labels = Array.from({ length: n }, (_, i) => `${n}-${i}`)
+      const records = labels.map(() => plain())
+      labels.forEach((label, i) => q.add(label, records[i], 0))
+      const out = q.take(Infinity, Infinity)
+      expect(out.slots.items).toEqual(labels)
+      expect(out.slots.records).toEqual(records)
+      expect([out.slots.length, out.slots.records.length, out.cost, q.size, q.stored]).toEqual([n, n, n, 0, 0])
+    }
+  })
+
   it('orders heads by priority, then submission, whether the head is plain or a node', () => {
     const q = new PriorityQueue<Node>('k')
     const early = plain()
