@@ -83,6 +83,13 @@ function isLive<N extends QueueNode>(record: Plain | N): boolean {
  * the item, `records[i]` its plain record or its node.
  */
 export class Slots<N extends QueueNode> {
+  /**
+   * Whether the records that share a clock reading stand next to each other: true for
+   * a stretch of one level that held plain items only (see `Level.cut`). Statistics
+   * then find each reading's run by a search instead of visiting every record.
+   */
+  ordered = false
+
   constructor(
     /** The items, in take order: the array handed to `processBatch`. */
     readonly items: unknown[],
@@ -125,6 +132,13 @@ class Level<N extends QueueNode> {
   records = room<Plain | N>(16)
   head = 0
   tail = 0
+  /**
+   * Whether a node was stored since the arrays were last new. Plain items are stored
+   * when they are submitted, in submission order, so the items of one clock reading
+   * (one turn) stand next to each other; a node may be stored later than it was
+   * submitted (it waited for room, or moved to another priority), so it may not.
+   */
+  mixed = false
 
   constructor(readonly priority: number) {}
 
@@ -166,14 +180,17 @@ class Level<N extends QueueNode> {
         shorten(out.items, k)
         shorten(out.records, k)
       } else out = this.slice(h, end)
+      out.ordered = !this.mixed
       const n = k < MAX_ROOM ? k : MAX_ROOM
       this.items = room(n)
       this.records = room(n)
       this.head = 0
       this.tail = 0
+      this.mixed = false
       return out
     }
     const out = this.slice(h, end)
+    out.ordered = !this.mixed
     this.consume(end)
     return out
   }
@@ -219,6 +236,7 @@ class Level<N extends QueueNode> {
     this.records.length = n
     this.head = 0
     this.tail = n
+    if (n === 0) this.mixed = false
   }
 }
 
@@ -312,6 +330,7 @@ export class PriorityQueue<N extends QueueNode> {
     if (level === undefined || level.priority !== node.priority) level = this.find(node.priority)
     node.state = QUEUED
     level.add(node.item, node)
+    level.mixed = true
     this.size++
     this.nodes++
     this.cost += node.cost

@@ -206,6 +206,26 @@ describe('PriorityQueue', () => {
     }
   })
 
+  it('says a batch keeps the items of one clock reading together only when it is one level that held plain items only', () => {
+    const q = new PriorityQueue<Node>('k')
+    const stretch = (): boolean => q.take(Infinity, Infinity).slots.ordered
+    q.add('a', plain(), 0)
+    q.add('b', plain(), 0)
+    expect(stretch()).toBe(true)
+    q.add('c', plain(), 0)
+    q.push(node('late'))
+    expect(stretch()).toBe(false)
+    // The level's next arrays start plain again.
+    q.add('d', plain(), 0)
+    expect(stretch()).toBe(true)
+    q.add('e', plain(), 1)
+    q.add('f', plain(), 0)
+    expect(stretch()).toBe(false) // two levels, one after the other
+    for (let i = 0; i < 4; i++) q.add(`g${i}`, plain(), 0)
+    expect(q.take(2, Infinity).slots.ordered).toBe(true) // a level in part
+    expect(stretch()).toBe(true)
+  })
+
   it('orders heads by priority, then submission, whether the head is plain or a node', () => {
     const q = new PriorityQueue<Node>('k')
     const early = plain()
