@@ -929,23 +929,38 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       // every item, and the counters are updated once per batch.
       const records = slots.records
       let completed = 0
-      for (let i = 0; i < n; i++) {
-        const record = records[i]
-        const result = (results as unknown[])[i]
-        if (result instanceof Error) {
-          this.failSlot(slots, i, result)
-          continue
+      if (slots.plain) {
+        // Plain items only: none has settled (they cannot leave before their batch), so
+        // each is resolved or failed with no question asked of its record, and the
+        // completed ones are counted as those that did not fail.
+        let failed = 0
+        for (let i = 0; i < n; i++) {
+          const result = (results as unknown[])[i]
+          if (result instanceof Error) {
+            this.failSlot(slots, i, result)
+            failed++
+          } else (records[i] as Plain).resolve(result)
         }
-        if (!isNode(record)) {
+        completed = n - failed
+      } else {
+        for (let i = 0; i < n; i++) {
+          const record = records[i]
+          const result = (results as unknown[])[i]
+          if (result instanceof Error) {
+            this.failSlot(slots, i, result)
+            continue
+          }
+          if (!isNode(record)) {
+            completed++
+            record.resolve(result)
+            continue
+          }
+          if (record.state !== RUNNING) continue // cancelled while running: result dropped
           completed++
-          record.resolve(result)
-          continue
+          record.state = SETTLED
+          if (record.guard !== undefined) record.guard.release()
+          this.resolveEntry(record, result)
         }
-        if (record.state !== RUNNING) continue // cancelled while running: result dropped
-        completed++
-        record.state = SETTLED
-        if (record.guard !== undefined) record.guard.release()
-        this.resolveEntry(record, result)
       }
       this.inFlightItems -= completed
       this.statistics.completed += completed

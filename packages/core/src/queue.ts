@@ -89,6 +89,11 @@ export class Slots<N extends QueueNode> {
    * then find each reading's run by a search instead of visiting every record.
    */
   ordered = false
+  /**
+   * Whether every record is a plain item's (no node): the batcher then settles the
+   * batch without asking each record what it is.
+   */
+  plain = false
 
   constructor(
     /** The items, in take order: the array handed to `processBatch`. */
@@ -102,7 +107,9 @@ export class Slots<N extends QueueNode> {
 
   /** These slots followed by `other`'s (a batch cut from several levels). */
   concat(other: Slots<N>): Slots<N> {
-    return new Slots(this.items.concat(other.items), this.records.concat(other.records))
+    const out = new Slots(this.items.concat(other.items), this.records.concat(other.records))
+    out.plain = this.plain && other.plain
+    return out
   }
 
   /** The slots `i` for which `keep(i)` is true, in order (a copy). */
@@ -440,7 +447,11 @@ export class PriorityQueue<N extends QueueNode> {
       }
       if (fits) chunkCost = costOf(chunk.records)
       cost += chunkCost
-      if (this.nodes > 0) this.nodes -= markTaken(chunk.records)
+      if (this.nodes > 0) {
+        const nodes = markTaken(chunk.records)
+        this.nodes -= nodes
+        chunk.plain = nodes === 0
+      } else chunk.plain = true
       slots = slots === undefined ? chunk : slots.concat(chunk)
     }
     this.size -= taken

@@ -226,6 +226,22 @@ describe('PriorityQueue', () => {
     expect(stretch()).toBe(true)
   })
 
+  it('says a batch holds plain items only when none of its records is a node', () => {
+    const q = new PriorityQueue<Node>('k')
+    const plainOnly = (): boolean => q.take(Infinity, Infinity).slots.plain
+    q.add('a', plain(), 1)
+    q.add('b', plain(), 0)
+    expect(plainOnly()).toBe(true) // two levels, plain both
+    q.add('c', plain(), 0)
+    q.push(node('n', 1))
+    expect(plainOnly()).toBe(false)
+    const gone = node('gone', 1)
+    q.push(gone)
+    q.add('d', plain(), 0)
+    q.remove(gone)
+    expect(plainOnly()).toBe(true) // the removed node is not taken
+  })
+
   it('orders heads by priority, then submission, whether the head is plain or a node', () => {
     const q = new PriorityQueue<Node>('k')
     const early = plain()
