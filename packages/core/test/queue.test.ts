@@ -148,6 +148,30 @@ describe('PriorityQueue', () => {
     expect(q.peekItem()).toBe('head')
   })
 
+  it('keeps each priority in its own level, in order, across small, large, negative and fractional priorities and the pruning of empty levels', () => {
+    const q = new PriorityQueue<Node>('k')
+    const priorities = [0, 1, 15, 16, -1, 0.5, 2 ** 32, -0, 3, 1]
+    for (let round = 0; round < 3; round++) {
+      // Enough distinct priorities between rounds that empty levels are pruned.
+      for (let p = 100; p < 120; p++) {
+        q.add(`x${p}`, plain(), p)
+        q.take(1, Infinity)
+      }
+      priorities.forEach((p, i) => q.add(`${round}:${i}`, plain(), p))
+      priorities.forEach((p, i) => q.add(`${round}:${i}'`, plain(), p))
+      // Equal priorities (0 and -0, 1 and 1) share a level: first in, first out.
+      const byLevel = new Map<number, string[]>()
+      for (const [p, i] of priorities.map((p, i) => [p === 0 ? 0 : p, i] as const)) {
+        const level = byLevel.get(p) ?? []
+        level.push(`${round}:${i}`)
+        byLevel.set(p, level)
+      }
+      const expected = [...byLevel.entries()].sort((a, b) => b[0] - a[0]).flatMap(([, ids]) => [...ids, ...ids.map((id) => `${id}'`)])
+      expect(q.take(Infinity, Infinity).slots.items).toEqual(expected)
+      expect(q.size).toBe(0)
+    }
+  })
+
   it('prunes priority levels once many distinct priorities have come and gone', () => {
     const q = new PriorityQueue<Node>('k')
     for (let p = 0; p < 1000; p++) {
