@@ -146,6 +146,12 @@ class Level<N extends QueueNode> {
    * submitted (it waited for room, or moved to another priority), so it may not.
    */
   mixed = false
+  /**
+   * The costs of the slots stored from index 0, summed in the order they were stored:
+   * while the head is at 0, exactly what summing the records' costs from the first
+   * would give, so a level taken whole needs no pass over its records for its cost.
+   */
+  cost = 0
 
   constructor(readonly priority: number) {}
 
@@ -158,6 +164,7 @@ class Level<N extends QueueNode> {
     const t = this.tail++
     this.items[t] = item
     this.records[t] = record
+    this.cost += record.cost
   }
 
   /**
@@ -194,6 +201,7 @@ class Level<N extends QueueNode> {
       this.head = 0
       this.tail = 0
       this.mixed = false
+      this.cost = 0
       return out
     }
     const out = this.slice(h, end)
@@ -226,12 +234,15 @@ class Level<N extends QueueNode> {
   keep(keep: (record: Plain | N) => boolean): void {
     const { items, records } = this
     let w = 0
+    let cost = 0
     for (let i = this.head; i < this.tail; i++) {
       if (!keep(records[i])) continue
+      cost += records[i].cost
       items[w] = items[i]
       records[w++] = records[i]
     }
     this.resize(w)
+    this.cost = cost
   }
 
   private slice(from: number, to: number): Slots<N> {
@@ -243,7 +254,10 @@ class Level<N extends QueueNode> {
     this.records.length = n
     this.head = 0
     this.tail = n
-    if (n === 0) this.mixed = false
+    if (n === 0) {
+      this.mixed = false
+      this.cost = 0
+    }
   }
 }
 
@@ -443,13 +457,18 @@ export class PriorityQueue<N extends QueueNode> {
         }
       }
       if (r === 0) continue
+      // Taken whole from its first slot, with no tombstone: its cost is summed already,
+      // in the same order as `costOf` would sum it (see `Level.cost`). Read before the
+      // cut, which starts the level afresh.
+      const whole = fits && r === stored && level.head === 0
+      const wholeCost = level.cost
       let chunk = level.cut(r)
       if (skipped > 0) {
         this.dead -= skipped
         const records = chunk.records
         chunk = chunk.filter((s) => isLive(records[s]))
       }
-      if (fits) chunkCost = costOf(chunk.records)
+      if (fits) chunkCost = whole ? wholeCost : costOf(chunk.records)
       cost += chunkCost
       if (this.nodes > 0) {
         const nodes = markTaken(chunk.records)

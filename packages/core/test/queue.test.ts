@@ -266,6 +266,36 @@ describe('PriorityQueue', () => {
     expect(plainOnly()).toBe(true) // the removed node is not taken
   })
 
+  it("sums a batch's fractional costs in take order, to the last bit, however its level was filled and cut", () => {
+    const q = new PriorityQueue<Node>('k')
+    const costs = [0.1, 0.2, 0.3, 1e-17, 0.7, 1 / 3, 2.5, 1e16, 1, 0.1]
+    const inOrder = (records: ReadonlyArray<{ cost: number }>): number => records.reduce((sum, r) => sum + r.cost, 0)
+    // A level taken whole from its first slot.
+    for (const c of costs) q.add('a', plain(c), 0)
+    let out = q.take(Infinity, Infinity)
+    expect(out.cost).toBe(inOrder(out.slots.records))
+    // Cut in part, then the rest (from a head past 0).
+    for (const c of costs) q.add('b', plain(c), 0)
+    out = q.take(3, Infinity)
+    expect(out.cost).toBe(inOrder(out.slots.records))
+    out = q.take(Infinity, Infinity)
+    expect(out.cost).toBe(inOrder(out.slots.records))
+    // Compacted after removals (65 of 90 nodes, beside 30 plain items), then taken whole.
+    const nodes: Node[] = []
+    for (let i = 0; i < 30; i++) {
+      q.add('c', plain(costs[i % costs.length]), 0)
+      for (let k = 0; k < 3; k++) {
+        nodes.push(node('n', 0, costs[(i + k) % costs.length]))
+        q.push(nodes[nodes.length - 1])
+      }
+    }
+    for (let i = 0; i < 65; i++) q.remove(nodes[i])
+    expect([q.size, q.stored]).toEqual([55, 55])
+    out = q.take(Infinity, Infinity)
+    expect(out.cost).toBe(inOrder(out.slots.records))
+    expect([q.size, q.cost]).toEqual([0, 0])
+  })
+
   it('orders heads by priority, then submission, whether the head is plain or a node', () => {
     const q = new PriorityQueue<Node>('k')
     const early = plain()
