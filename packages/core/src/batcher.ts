@@ -34,7 +34,7 @@ import {
   type ResolvedSubmit,
 } from './options.js'
 import { Fifo } from './fifo.js'
-import { isNode, noop, Slots, type Plain, type PriorityQueue } from './queue.js'
+import { isNode, Slots, type Plain, type PriorityQueue, type Reject, type Resolve } from './queue.js'
 import { refusal } from './refusal.js'
 import { Run, type PendingSplit } from './run.js'
 import { Statistics } from './stats.js'
@@ -250,14 +250,20 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const stamp = this.stamp()
     // Waiting for room, or read by deadline formation (which works on entries): an entry.
     if (full || this.deadline !== undefined) return this.admit(new Entry(item, key, cost, priority, seq, stamp), full)
-    // A plain item: a record of five fields, no Entry (see queue.ts).
-    const record: Plain = { resolve: noop, reject: noop, cost, seq, stamp }
+    // A plain item: a record of five fields, no Entry (see queue.ts). The promise
+    // first, then the record with its functions: made the other way round, optimised
+    // code stored every field of the record twice (placeholders, then values), and the
+    // functions a third time.
+    let resolveItem!: Resolve
+    let rejectItem!: Reject
     const promise = new Promise<Result>((resolve, reject) => {
-      record.resolve = resolve as (value: unknown) => void
-      record.reject = reject
+      resolveItem = resolve as Resolve
+      rejectItem = reject
     })
+    const record: Plain = { resolve: resolveItem, reject: rejectItem, cost, seq, stamp }
     this.queues.add(key, item, record, priority)
-    if (this.inFlight < this.maxConcurrent) this.schedulePump()
+    // `pumpScheduled` first: it is true for every item of a turn but the first.
+    if (this.pumpScheduled !== true && this.inFlight < this.maxConcurrent) this.schedulePump()
     return promise
   }
 
