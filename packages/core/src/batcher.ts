@@ -245,7 +245,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       const refused = refusal(1, cost, full, this.closing, this.options)
       if (refused !== undefined) return this.refuse(1, refused)
     }
-    this.statistics.submitted++
+    // Counted as submitted by its `seq` (see `Statistics.abortedAtDoor`).
     const seq = ++this.seq
     const stamp = this.stamp()
     // Waiting for room, or read by deadline formation (which works on entries): an entry.
@@ -291,8 +291,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const full = this.mustWait(1)
     const refused = refusal(1, cost, full, this.closing, this.options, timeoutMs, this.drainMs(1, timeoutMs))
     if (refused !== undefined) return this.refuse(1, refused)
-    this.statistics.submitted++
     if (signal?.aborted) {
+      this.statistics.abortedAtDoor++
       this.statistics.cancelled++
       return Promise.reject(signal.reason)
     }
@@ -396,9 +396,9 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const refused = refusal(n, tooLarge, full, this.closing, this.options, s.timeoutMs, this.drainMs(n, s.timeoutMs))
     if (refused !== undefined) return this.refuse(n, refused)
     if (n === 0) return Promise.resolve([])
-    this.statistics.submitted += n
     const signal = s.signal
     if (signal?.aborted) {
+      this.statistics.abortedAtDoor += n
       this.statistics.cancelled += n
       return Promise.reject(signal.reason)
     }
@@ -526,6 +526,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   get stats(): BatcherStats {
     return this.statistics.snapshot(
       {
+        lastSeq: this.seq,
         queued: this.queues.size,
         inFlight: this.inFlight,
         inFlightItems: this.inFlightItems,

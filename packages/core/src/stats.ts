@@ -6,6 +6,8 @@ import type { BatcherObserver, BatcherStats, BatchDispatchEvent, BatchSettleEven
 
 /** What the batcher knows now, beside what `Statistics` counts (see `snapshot`). */
 export interface Gauges {
+  /** The last submission order (`seq`) handed out: how many items got one. */
+  lastSeq: number
   queued: number
   inFlight: number
   inFlightItems: number
@@ -24,7 +26,12 @@ export interface Gauges {
  * `settled`, and the counters it bumps directly); it never decides anything.
  */
 export class Statistics {
-  submitted = 0
+  /**
+   * Items submitted that got no submission order (`seq`): refused at the door by a
+   * signal aborted already. Every other submitted item has its `seq`, so `submitted` is
+   * the last `seq` handed out plus these (see `snapshot`), and a submit counts nothing.
+   */
+  abortedAtDoor = 0
   completed = 0
   failed = 0
   cancelled = 0
@@ -103,7 +110,7 @@ export class Statistics {
   /** A plain snapshot of counters, `gauges` and recent percentiles. */
   snapshot(gauges: Gauges, now: number): BatcherStats {
     return {
-      submitted: this.submitted,
+      submitted: gauges.lastSeq + this.abortedAtDoor,
       completed: this.completed,
       failed: this.failed,
       cancelled: this.cancelled,
