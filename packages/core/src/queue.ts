@@ -162,8 +162,17 @@ class Level<N extends QueueNode> {
 
   add(item: unknown, record: Plain | N): void {
     const t = this.tail++
-    this.items[t] = item
-    this.records[t] = record
+    const items = this.items
+    // Within the room made in advance (both arrays have the same length), the stores
+    // never grow an array, so optimised code makes them as plain in-bounds stores; one
+    // store site that had also grown its array checks for growth on every store.
+    if (t < items.length) {
+      items[t] = item
+      this.records[t] = record
+    } else {
+      items.push(item)
+      this.records.push(record)
+    }
     this.cost += record.cost
   }
 
