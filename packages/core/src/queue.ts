@@ -163,15 +163,18 @@ class Level<N extends QueueNode> {
   add(item: unknown, record: Plain | N): void {
     const t = this.tail++
     const items = this.items
-    // Within the room made in advance (both arrays have the same length), the stores
-    // never grow an array, so optimised code makes them as plain in-bounds stores; one
-    // store site that had also grown its array checks for growth on every store.
+    // The same stores in both branches, on purpose: V8 keeps type feedback per store
+    // site, and a site that has ever grown its array is compiled to check for growth on
+    // every store. Within the room made in advance (both arrays have the same length)
+    // the first pair never grows one, so it compiles to plain in-bounds stores (~11
+    // machine instructions per item less on core-overhead); past the room, the second
+    // pair grows the arrays (by a copy).
     if (t < items.length) {
       items[t] = item
       this.records[t] = record
     } else {
-      items.push(item)
-      this.records.push(record)
+      items[t] = item
+      this.records[t] = record
     }
     this.cost += record.cost
   }
