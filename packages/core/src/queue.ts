@@ -422,8 +422,9 @@ export class PriorityQueue<N extends QueueNode> {
    * budget).
    *
    * The batch comes out as ready-made arrays: a level taken whole hands over its own
-   * arrays (no copy), and its items are visited once more only to sum their cost (and,
-   * when the queue holds nodes, to mark those TAKEN).
+   * arrays (no copy). Its items are visited once more only to sum their cost when the
+   * level has not summed it already (a stretch cut after its head moved, or among
+   * tombstones; see `Level.cost`), and, when the queue holds nodes, to mark those TAKEN.
    */
   take(maxCount: number, maxCost: number): Taken<N> {
     let slots: Slots<N> | undefined
