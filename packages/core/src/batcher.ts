@@ -675,7 +675,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   private costOf(item: Item): number {
     const cost = this.options.cost
-    if (cost !== undefined) return checkCost(cost(item), 'cost(item)')
+    if (cost !== undefined) {
+      // `checkCost`'s fast path written out: this runs for every item, and optimised
+      // code checks an imported function's binding at every call to it
+      // (docs/runtime-facts.md#v8-on-the-hot-path).
+      const value = cost(item)
+      return typeof value === 'number' && value >= 0 && value !== Infinity ? value : checkCost(value, 'cost(item)')
+    }
     if (item !== null && typeof item === 'object') {
       const estimator = item as { estimateCost?: unknown; estimateTokens?: unknown }
       if (typeof estimator.estimateCost === 'function') {
