@@ -83,6 +83,18 @@ function isLive<N extends QueueNode>(record: Plain | N): boolean {
  * the item, `records[i]` its plain record or its node.
  */
 export class Slots<N extends QueueNode> {
+  /**
+   * Whether the records that share a clock reading stand next to each other: true for
+   * a stretch of one level that held plain items only (see `Level.cut`). Statistics
+   * then find each reading's run by a search instead of visiting every record.
+   */
+  ordered = false
+  /**
+   * Whether every record is a plain item's (no node): the batcher then settles the
+   * batch without asking each record what it is.
+   */
+  plain = false
+
   constructor(
     /** The items, in take order: the array handed to `processBatch`. */
     readonly items: unknown[],
@@ -95,7 +107,9 @@ export class Slots<N extends QueueNode> {
 
   /** These slots followed by `other`'s (a batch cut from several levels). */
   concat(other: Slots<N>): Slots<N> {
-    return new Slots(this.items.concat(other.items), this.records.concat(other.records))
+    const out = new Slots(this.items.concat(other.items), this.records.concat(other.records))
+    out.plain = this.plain && other.plain
+    return out
   }
 
   /** The slots `i` for which `keep(i)` is true, in order (a copy). */
@@ -125,6 +139,19 @@ class Level<N extends QueueNode> {
   records = room<Plain | N>(16)
   head = 0
   tail = 0
+  /**
+   * Whether a node was stored since the arrays were last new. Plain items are stored
+   * when they are submitted, in submission order, so the items of one clock reading
+   * (one turn) stand next to each other; a node may be stored later than it was
+   * submitted (it waited for room, or moved to another priority), so it may not.
+   */
+  mixed = false
+  /**
+   * The costs of the slots stored from index 0, summed in the order they were stored:
+   * while the head is at 0, exactly what summing the records' costs from the first
+   * would give, so a level taken whole needs no pass over its records for its cost.
+   */
+  cost = 0
 
   constructor(readonly priority: number) {}
 
@@ -135,20 +162,38 @@ class Level<N extends QueueNode> {
 
   add(item: unknown, record: Plain | N): void {
     const t = this.tail++
-    this.items[t] = item
-    this.records[t] = record
+    const items = this.items
+    // The same stores in both branches, on purpose: V8 keeps type feedback per store
+    // site, and a site that has ever grown its array is compiled to check for growth on
+    // every store. Within the room made in advance (both arrays have the same length)
+    // the first pair never grows one, so it compiles to plain in-bounds stores (~11
+    // machine instructions per item less on core-overhead); past the room, the second
+    // pair grows the arrays (by a copy).
+    if (t < items.length) {
+      items[t] = item
+      this.records[t] = record
+    } else {
+      items[t] = item
+      this.records[t] = record
+    }
+    this.cost += record.cost
   }
 
   /**
    * Removes the first `k` stored slots (`0 < k <= length`) and returns them. When that
    * is everything stored, the level's own arrays are handed over as they are, and the
-   * level gets new arrays with room for twice as many slots: a level drained batch
-   * after batch then fills arrays of about the right size, instead of growing them from
-   * empty (17, 41, 77, 131... slots, each growth a copy). Otherwise the stretch is
-   * copied out and the head moves past it: moving the rest to the front at every cut
-   * cost a copy of the whole level per batch, which a deep queue cut into many batches
-   * paid quadratically (64 requests of 64 rows over the binary door took 1.35–1.62×
-   * the main thread's time per request in `pnpm bench compare`).
+   * level gets new arrays with room for as many slots as were just taken: a level
+   * drained batch after batch then fills arrays of the right size, instead of growing
+   * them from empty (17, 41, 77, 131... slots, each growth a copy). Room for exactly
+   * that many, not more: an array handed over must be cut to its items' count, and
+   * `array.length = k` is a call into the runtime (~1,000 machine instructions each,
+   * two per batch: ~16 per item on core-overhead, callgrind), where an array filled to
+   * its end needs no cut at all. A level that fills past its room grows its arrays by
+   * a copy, as any array does, and then ends exactly at its last item too.
+   * Otherwise the stretch is copied out and the head moves past it: moving the rest to
+   * the front at every cut cost a copy of the whole level per batch, which a deep queue
+   * cut into many batches paid quadratically (64 requests of 64 rows over the binary
+   * door took 1.35–1.62× the main thread's time per request in `pnpm bench compare`).
    */
   cut(k: number): Slots<N> {
     const h = this.head
@@ -158,19 +203,21 @@ class Level<N extends QueueNode> {
       let out: Slots<N>
       if (h === 0) {
         out = new Slots(this.items, this.records)
-        out.items.length = k
-        out.records.length = k
+        shorten(out.items, k)
+        shorten(out.records, k)
       } else out = this.slice(h, end)
-      // Twice what was taken: the level fills again to about as much, give or take,
-      // and a store past an array's end grows it by a copy.
-      const n = k < MAX_ROOM >> 1 ? 2 * k : MAX_ROOM
+      out.ordered = !this.mixed
+      const n = k < MAX_ROOM ? k : MAX_ROOM
       this.items = room(n)
       this.records = room(n)
       this.head = 0
       this.tail = 0
+      this.mixed = false
+      this.cost = 0
       return out
     }
     const out = this.slice(h, end)
+    out.ordered = !this.mixed
     this.consume(end)
     return out
   }
@@ -199,12 +246,15 @@ class Level<N extends QueueNode> {
   keep(keep: (record: Plain | N) => boolean): void {
     const { items, records } = this
     let w = 0
+    let cost = 0
     for (let i = this.head; i < this.tail; i++) {
       if (!keep(records[i])) continue
+      cost += records[i].cost
       items[w] = items[i]
       records[w++] = records[i]
     }
     this.resize(w)
+    this.cost = cost
   }
 
   private slice(from: number, to: number): Slots<N> {
@@ -216,6 +266,10 @@ class Level<N extends QueueNode> {
     this.records.length = n
     this.head = 0
     this.tail = n
+    if (n === 0) {
+      this.mixed = false
+      this.cost = 0
+    }
   }
 }
 
@@ -231,6 +285,17 @@ function room<T>(n: number): T[] {
   const array = new Array<T>(n)
   array[0] = undefined as T
   return array
+}
+
+/**
+ * Cuts `array` (of at least `k` slots) to its first `k`. A few slots are popped, which
+ * optimised code does inline; setting `length` is a call into the runtime, worth it
+ * only when many slots go.
+ */
+function shorten(array: unknown[], k: number): void {
+  let excess = array.length - k
+  if (excess > 32) array.length = k
+  else while (excess-- > 0) array.pop()
 }
 
 /** A promise function not set yet. */
@@ -272,6 +337,12 @@ export class PriorityQueue<N extends QueueNode> {
   private nodes = 0
   private dead = 0
   private levels: Array<Level<N>> = []
+  /**
+   * The levels of the priorities 0 to `DENSE_LEVELS - 1`, by priority (the common ones:
+   * Triton's priority levels are small integers too), found with one read whatever
+   * order they come in; `last` caches the level of any other priority.
+   */
+  private readonly dense: Array<Level<N> | undefined> = new Array<Level<N> | undefined>(DENSE_LEVELS).fill(undefined)
   private last: Level<N> | undefined
 
   constructor(readonly key: unknown) {}
@@ -285,8 +356,7 @@ export class PriorityQueue<N extends QueueNode> {
 
   /** Queues a plain item: settled through its record, never removed before it is taken. */
   add(item: unknown, record: Plain, priority: number): void {
-    let level = this.last
-    if (level === undefined || level.priority !== priority) level = this.find(priority)
+    const level = this.levelOf(priority)
     level.add(item, record)
     this.size++
     this.cost += record.cost
@@ -294,10 +364,10 @@ export class PriorityQueue<N extends QueueNode> {
 
   /** Queues a node (it becomes QUEUED). */
   push(node: N): void {
-    let level = this.last
-    if (level === undefined || level.priority !== node.priority) level = this.find(node.priority)
+    const level = this.levelOf(node.priority)
     node.state = QUEUED
     level.add(node.item, node)
+    level.mixed = true
     this.size++
     this.nodes++
     this.cost += node.cost
@@ -352,8 +422,9 @@ export class PriorityQueue<N extends QueueNode> {
    * budget).
    *
    * The batch comes out as ready-made arrays: a level taken whole hands over its own
-   * arrays (no copy), and its items are visited once more only to sum their cost (and,
-   * when the queue holds nodes, to mark those TAKEN).
+   * arrays (no copy). Its items are visited once more only to sum their cost when the
+   * level has not summed it already (a stretch cut after its head moved, or among
+   * tombstones; see `Level.cost`), and, when the queue holds nodes, to mark those TAKEN.
    */
   take(maxCount: number, maxCost: number): Taken<N> {
     let slots: Slots<N> | undefined
@@ -399,15 +470,24 @@ export class PriorityQueue<N extends QueueNode> {
         }
       }
       if (r === 0) continue
+      // Taken whole from its first slot, with no tombstone: its cost is summed already,
+      // in the same order as `costOf` would sum it (see `Level.cost`). Read before the
+      // cut, which starts the level afresh.
+      const whole = fits && r === stored && level.head === 0
+      const wholeCost = level.cost
       let chunk = level.cut(r)
       if (skipped > 0) {
         this.dead -= skipped
         const records = chunk.records
         chunk = chunk.filter((s) => isLive(records[s]))
       }
-      if (fits) chunkCost = costOf(chunk.records)
+      if (fits) chunkCost = whole ? wholeCost : costOf(chunk.records)
       cost += chunkCost
-      if (this.nodes > 0) this.nodes -= markTaken(chunk.records)
+      if (this.nodes > 0) {
+        const nodes = markTaken(chunk.records)
+        this.nodes -= nodes
+        chunk.plain = nodes === 0
+      } else chunk.plain = true
       slots = slots === undefined ? chunk : slots.concat(chunk)
     }
     this.size -= taken
@@ -453,11 +533,25 @@ export class PriorityQueue<N extends QueueNode> {
   }
 
   /**
-   * The level of `priority`. A plain scan first, small enough to be inlined into `add`:
-   * items of mixed priorities arrive interleaved, so the `last` cache misses about
-   * every other push, and a call into `level` each time took ~3% of a CPU profile of the
-   * core-overhead bench.
+   * The level of `priority`, made if there is none. Items of mixed priorities arrive
+   * interleaved, so a cache of the last level used misses about every other push: with
+   * priorities 0 and 1 alternating (core-overhead), the miss, a scan of the levels and
+   * the cache's update cost ~58 machine instructions per item against none at all
+   * (callgrind); the dense table's read costs the same for every push.
    */
+  private levelOf(priority: number): Level<N> {
+    // `>>> 0` keeps an integer from 0 to 2^32 - 1 as it is (and -0 as 0).
+    if (priority >>> 0 === priority && priority < DENSE_LEVELS) {
+      const level = this.dense[priority]
+      if (level !== undefined) return level
+    } else {
+      const level = this.last
+      if (level !== undefined && level.priority === priority) return level
+    }
+    return this.find(priority)
+  }
+
+  /** A plain scan of the levels for `priority`, made if there is none. */
   private find(priority: number): Level<N> {
     const levels = this.levels
     for (let i = 0; i < levels.length; i++) {
@@ -481,13 +575,19 @@ export class PriorityQueue<N extends QueueNode> {
       // array, never on the queue of items.
       levels.splice(i, 0, level)
     }
-    this.last = level
+    if (priority >>> 0 === priority && priority < DENSE_LEVELS) this.dense[priority] = level
+    else this.last = level
     return level
   }
 
   private pruneEmptyLevels(): void {
     this.levels = this.levels.filter((level) => this.liveFront(level))
     if (this.last !== undefined && !this.levels.includes(this.last)) this.last = undefined
+    const dense = this.dense
+    for (let p = 0; p < DENSE_LEVELS; p++) {
+      const level = dense[p]
+      if (level !== undefined && !this.levels.includes(level)) dense[p] = undefined
+    }
   }
 
   private compact(): void {
@@ -519,3 +619,6 @@ function costOf<N extends QueueNode>(records: Array<Plain | N>): number {
 
 /** Empty priority levels kept for reuse before pruning. */
 const MAX_LEVELS = 16
+
+/** Priorities from 0 below this have their levels in a table (see `PriorityQueue.levelOf`). */
+const DENSE_LEVELS = 16

@@ -6,6 +6,8 @@ import type { BatcherObserver, BatcherStats, BatchDispatchEvent, BatchSettleEven
 
 /** What the batcher knows now, beside what `Statistics` counts (see `snapshot`). */
 export interface Gauges {
+  /** The last submission order (`seq`) handed out: how many items got one. */
+  lastSeq: number
   queued: number
   inFlight: number
   inFlightItems: number
@@ -24,7 +26,12 @@ export interface Gauges {
  * `settled`, and the counters it bumps directly); it never decides anything.
  */
 export class Statistics {
-  submitted = 0
+  /**
+   * Items submitted that got no submission order (`seq`): refused at the door by a
+   * signal aborted already. Every other submitted item has its `seq`, so `submitted` is
+   * the last `seq` handed out plus these (see `snapshot`), and a submit counts nothing.
+   */
+  abortedAtDoor = 0
   completed = 0
   failed = 0
   cancelled = 0
@@ -57,7 +64,7 @@ export class Statistics {
     this.batchSizes.record(n)
     // Queue waits and the drain rate count first runs only: a re-run's wait is the failed run.
     if (run.splitDepth === 0) {
-      recordWaits(this.queueWaits, run.entries, now)
+      recordWaits(this.queueWaits, run.entries, now, run.slots.ordered)
       this.drained.add(now, n)
     } else this.splits++
     if (this.observers.length > 0) this.emitDispatch(run, now)
@@ -103,7 +110,7 @@ export class Statistics {
   /** A plain snapshot of counters, `gauges` and recent percentiles. */
   snapshot(gauges: Gauges, now: number): BatcherStats {
     return {
-      submitted: this.submitted,
+      submitted: gauges.lastSeq + this.abortedAtDoor,
       completed: this.completed,
       failed: this.failed,
       cancelled: this.cancelled,
@@ -153,11 +160,43 @@ export class Statistics {
  * submitted in the same turn share a reading, so a batch is a few runs of equal waits:
  * each run is one `recordRun` (a typed-array fill) instead of a `record` per item. Same
  * samples, same order.
+ *
+ * When the records of each reading stand next to each other (`ordered`, see
+ * `Slots.ordered`), each run's end is found by a galloping search: a batch of one turn
+ * (the common case under load) costs a handful of reads instead of one per item (the
+ * loop over every record was ~17 machine instructions per item on core-overhead,
+ * callgrind), and a batch whose every item has a reading of its own costs one read per
+ * item, as before.
  */
-function recordWaits(waits: SampleWindow, records: readonly Plain[], now: number): void {
+export function recordWaits(waits: SampleWindow, records: readonly Plain[], now: number, ordered: boolean): void {
+  const n = records.length
+  if (ordered) {
+    let i = 0
+    while (i < n) {
+      const stamp = records[i].stamp
+      // records[lo] has `stamp`; records[hi] (or the end) does not.
+      let lo = i
+      let hi = n
+      for (let step = 1; lo + step < n; step *= 2) {
+        if (records[lo + step].stamp !== stamp) {
+          hi = lo + step
+          break
+        }
+        lo += step
+      }
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >>> 1
+        if (records[mid].stamp === stamp) lo = mid
+        else hi = mid
+      }
+      waits.recordRun(now - stamp.at, lo + 1 - i)
+      i = lo + 1
+    }
+    return
+  }
   let stamp = records[0].stamp
   let count = 0
-  for (let i = 0; i < records.length; i++) {
+  for (let i = 0; i < n; i++) {
     const next = records[i].stamp
     if (next !== stamp) {
       waits.recordRun(now - stamp.at, count)

@@ -69,6 +69,15 @@ describe('plain and guarded items together', () => {
     expect(batcher.stats).toMatchObject({ completed: 1, cancelled: 1, inFlightItems: 0 })
   })
 
+  it('fails each item of a batch of plain items only on its own Error result, and counts the others completed', async () => {
+    const boom = new Error('row 2')
+    const [batcher] = batcherFixture({ maxBatchSize: 10 }, (items) => items.map((i) => (i === 2 || i === 5 ? boom : i * 10)))
+    const results = [1, 2, 3, 4, 5].map((i) => track(batcher.submit(i)))
+    await flush()
+    expect(results.map((r) => r.value ?? r.reason)).toEqual([10, boom, 30, 40, boom])
+    expect(batcher.stats).toMatchObject({ completed: 3, failed: 2, inFlightItems: 0, batches: 1 })
+  })
+
   it('fails each item of a batch on its own Error result, plain or guarded', async () => {
     const boom = new Error('row 2')
     const [batcher] = batcherFixture({ maxBatchSize: 10 }, (items) => items.map((i) => (i === 2 || i === 3 ? boom : i)))

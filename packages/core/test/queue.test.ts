@@ -148,6 +148,30 @@ describe('PriorityQueue', () => {
     expect(q.peekItem()).toBe('head')
   })
 
+  it('keeps each priority in its own level, in order, across small, large, negative and fractional priorities and the pruning of empty levels', () => {
+    const q = new PriorityQueue<Node>('k')
+    const priorities = [0, 1, 15, 16, -1, 0.5, 2 ** 32, -0, 3, 1]
+    for (let round = 0; round < 3; round++) {
+      // Enough distinct priorities between rounds that empty levels are pruned.
+      for (let p = 100; p < 120; p++) {
+        q.add(`x${p}`, plain(), p)
+        q.take(1, Infinity)
+      }
+      priorities.forEach((p, i) => q.add(`${round}:${i}`, plain(), p))
+      priorities.forEach((p, i) => q.add(`${round}:${i}'`, plain(), p))
+      // Equal priorities (0 and -0, 1 and 1) share a level: first in, first out.
+      const byLevel = new Map<number, string[]>()
+      for (const [p, i] of priorities.map((p, i) => [p === 0 ? 0 : p, i] as const)) {
+        const level = byLevel.get(p) ?? []
+        level.push(`${round}:${i}`)
+        byLevel.set(p, level)
+      }
+      const expected = [...byLevel.entries()].sort((a, b) => b[0] - a[0]).flatMap(([, ids]) => [...ids, ...ids.map((id) => `${id}'`)])
+      expect(q.take(Infinity, Infinity).slots.items).toEqual(expected)
+      expect(q.size).toBe(0)
+    }
+  })
+
   it('prunes priority levels once many distinct priorities have come and gone', () => {
     const q = new PriorityQueue<Node>('k')
     for (let p = 0; p < 1000; p++) {
@@ -189,6 +213,87 @@ describe('PriorityQueue', () => {
     expect([rest.full, q.size, q.stored]).toEqual([false, 0, 0])
     q.add('b', plain(), 0)
     expect(q.take(1, Infinity).slots.items).toEqual(['b'])
+  })
+
+  it('hands a level taken whole over with exactly its items, whether it filled less, as much or more than its room', () => {
+    const q = new PriorityQueue<Node>('k')
+    // Room follows the last batch taken whole: 100, then far fewer (cut by setting the
+    // length), a few fewer (cut by popping), as many, and more (the arrays grow).
+    for (const n of [100, 2, 90, 87, 87, 300, 1]) {
+      const labels = Array.from({ length: n }, (_, i) => `${n}-${i}`)
+      const records = labels.map(() => plain())
+      labels.forEach((label, i) => q.add(label, records[i], 0))
+      const out = q.take(Infinity, Infinity)
+      expect(out.slots.items).toEqual(labels)
+      expect(out.slots.records).toEqual(records)
+      expect([out.slots.length, out.slots.records.length, out.cost, q.size, q.stored]).toEqual([n, n, n, 0, 0])
+    }
+  })
+
+  it('says a batch keeps the items of one clock reading together only when it is one level that held plain items only', () => {
+    const q = new PriorityQueue<Node>('k')
+    const stretch = (): boolean => q.take(Infinity, Infinity).slots.ordered
+    q.add('a', plain(), 0)
+    q.add('b', plain(), 0)
+    expect(stretch()).toBe(true)
+    q.add('c', plain(), 0)
+    q.push(node('late'))
+    expect(stretch()).toBe(false)
+    // The level's next arrays start plain again.
+    q.add('d', plain(), 0)
+    expect(stretch()).toBe(true)
+    q.add('e', plain(), 1)
+    q.add('f', plain(), 0)
+    expect(stretch()).toBe(false) // two levels, one after the other
+    for (let i = 0; i < 4; i++) q.add(`g${i}`, plain(), 0)
+    expect(q.take(2, Infinity).slots.ordered).toBe(true) // a level in part
+    expect(stretch()).toBe(true)
+  })
+
+  it('says a batch holds plain items only when none of its records is a node', () => {
+    const q = new PriorityQueue<Node>('k')
+    const plainOnly = (): boolean => q.take(Infinity, Infinity).slots.plain
+    q.add('a', plain(), 1)
+    q.add('b', plain(), 0)
+    expect(plainOnly()).toBe(true) // two levels, plain both
+    q.add('c', plain(), 0)
+    q.push(node('n', 1))
+    expect(plainOnly()).toBe(false)
+    const gone = node('gone', 1)
+    q.push(gone)
+    q.add('d', plain(), 0)
+    q.remove(gone)
+    expect(plainOnly()).toBe(true) // the removed node is not taken
+  })
+
+  it("sums a batch's fractional costs in take order, to the last bit, however its level was filled and cut", () => {
+    const q = new PriorityQueue<Node>('k')
+    const costs = [0.1, 0.2, 0.3, 1e-17, 0.7, 1 / 3, 2.5, 1e16, 1, 0.1]
+    const inOrder = (records: ReadonlyArray<{ cost: number }>): number => records.reduce((sum, r) => sum + r.cost, 0)
+    // A level taken whole from its first slot.
+    for (const c of costs) q.add('a', plain(c), 0)
+    let out = q.take(Infinity, Infinity)
+    expect(out.cost).toBe(inOrder(out.slots.records))
+    // Cut in part, then the rest (from a head past 0).
+    for (const c of costs) q.add('b', plain(c), 0)
+    out = q.take(3, Infinity)
+    expect(out.cost).toBe(inOrder(out.slots.records))
+    out = q.take(Infinity, Infinity)
+    expect(out.cost).toBe(inOrder(out.slots.records))
+    // Compacted after removals (65 of 90 nodes, beside 30 plain items), then taken whole.
+    const nodes: Node[] = []
+    for (let i = 0; i < 30; i++) {
+      q.add('c', plain(costs[i % costs.length]), 0)
+      for (let k = 0; k < 3; k++) {
+        nodes.push(node('n', 0, costs[(i + k) % costs.length]))
+        q.push(nodes[nodes.length - 1])
+      }
+    }
+    for (let i = 0; i < 65; i++) q.remove(nodes[i])
+    expect([q.size, q.stored]).toEqual([55, 55])
+    out = q.take(Infinity, Infinity)
+    expect(out.cost).toBe(inOrder(out.slots.records))
+    expect([q.size, q.cost]).toEqual([0, 0])
   })
 
   it('orders heads by priority, then submission, whether the head is plain or a node', () => {

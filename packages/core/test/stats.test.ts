@@ -2,7 +2,39 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DynamicBatcher, LatencyModel } from '../src/index.js'
 import type { BatchDispatchEvent, BatchSettleEvent } from '../src/index.js'
 import { nearestRank, SampleWindow } from '../src/meters.js'
+import type { Plain } from '../src/queue.js'
+import { recordWaits } from '../src/stats.js'
 import { flush, gate, track } from './helpers.js'
+
+describe('queue waits of a batch', () => {
+  /** The window's ring as it is, and where it writes next. */
+  const contents = (w: SampleWindow): [number[], number] => {
+    const inside = w as unknown as { samples: Float64Array; next: number }
+    return [Array.from(inside.samples), inside.next]
+  }
+
+  it('records the same samples, in the same order, whether each reading is searched for its run or every record is visited', () => {
+    // Runs of records sharing a clock reading: single records, short runs, runs that
+    // end at a power of two and just past it, and one longer than the window.
+    const runLengths = [[1], [128], [1, 1, 1, 1], [3, 1, 4, 1, 5, 9, 2, 6], [64, 64], [63, 2, 63], [7, 300, 1], [33, 17, 1, 95]]
+    for (const lengths of runLengths) {
+      const records: Plain[] = []
+      lengths.forEach((length, run) => {
+        const stamp = { at: run * 10 }
+        for (let i = 0; i < length; i++) records.push({ resolve: () => {}, reject: () => {}, cost: 1, seq: records.length, stamp })
+      })
+      const expected = new SampleWindow(200)
+      expected.record(-1) // not at the ring's start
+      for (const record of records) expected.record(1000 - record.stamp.at)
+      for (const ordered of [true, false]) {
+        const window = new SampleWindow(200)
+        window.record(-1)
+        recordWaits(window, records, 1000, ordered)
+        expect(contents(window)).toEqual(contents(expected))
+      }
+    }
+  })
+})
 
 describe('SampleWindow percentiles', () => {
   it('gives nearest-rank p50/p95/p99 of a known series, whatever the arrival order', () => {

@@ -27,6 +27,18 @@ describe('submitMany: admission is all or nothing', () => {
     expect(batcher.stats).toMatchObject({ submitted: 6, completed: 6, queued: 0 })
   })
 
+  it('counts a request refused by a signal aborted already as submitted and cancelled, item by item, beside the items that ran', async () => {
+    const [batcher, calls] = batcherFixture<number, number>({ maxBatchSize: 8 })
+    const reason = new Error('gone')
+    const ran = [track(batcher.submit(1)), track(batcher.submit(2))]
+    const refused = track(batcher.submitMany([3, 4, 5], { signal: AbortSignal.abort(reason) }))
+    ran.push(track(batcher.submit(6, { timeoutMs: 100 })), track(batcher.submit(7, { signal: AbortSignal.abort(reason) })))
+    await flush()
+    expect(groups(calls)).toEqual([[1, 2, 6]])
+    expect([refused.reason, ran.map((r) => r.value ?? r.reason)]).toEqual([reason, [1, 2, 6, reason]])
+    expect(batcher.stats).toMatchObject({ submitted: 7, completed: 3, cancelled: 4, queued: 0 })
+  })
+
   it("refuses the whole request when the queue has no room for all of it ('reject'), queuing none of it", async () => {
     const g = gate<number>()
     const [batcher, calls] = batcherFixture({ maxBatchSize: 1, maxQueueSize: 4, whenFull: 'reject' }, g.process)
