@@ -323,8 +323,9 @@ export interface Taken<N extends QueueNode> {
 /**
  * Items of one batch key: FIFO per priority level, levels in descending priority.
  * The number of distinct priorities in use is small in practice, so levels live in a
- * sorted array searched linearly; the level used last is cached, so a stream of
- * same-priority pushes never searches at all. Empty levels are kept (a level that
+ * sorted array searched linearly; the levels of priorities 0 to 15 are also found by a
+ * table, and the level of any other priority used last is cached, so pushes of the
+ * common priorities never search at all (see `levelOf`). Empty levels are kept (a level that
  * empties with every batch would otherwise be re-created with every batch) until
  * more than `MAX_LEVELS` exist, when the empty ones are pruned.
  */
