@@ -14,20 +14,38 @@ export interface MachineInfo {
   piscina: string
   /** 1-minute load average when the run started: a busy machine makes figures noisy. */
   loadAverage1m: number
-  /** Git commit of the code under test, when available. */
+  /**
+   * Git commit of the code under test, when available, with `-dirty` when its tracked
+   * files differ from that commit (a working tree with edits, or a copy of another
+   * build that shares this checkout's git link): such figures are not that commit's.
+   */
   commit: string | null
   date: string
 }
 
-export function machineInfo(): MachineInfo {
-  let commit: string | null
+/**
+ * The short commit checked out at `dir`, suffixed `-dirty` when tracked files differ
+ * from it; null outside a git checkout (or without git).
+ */
+export function checkoutCommit(dir: string): string | null {
+  const git = (args: string[]): string => execFileSync('git', args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString()
+  let commit: string
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim()
+    commit = git(['rev-parse', '--short', 'HEAD']).trim()
   } catch {
-    commit = null
+    return null
   }
+  try {
+    // Exit status 1 means the tracked files differ from HEAD (untracked files do not count).
+    git(['diff', '--quiet', 'HEAD', '--'])
+    return commit
+  } catch {
+    return `${commit}-dirty`
+  }
+}
+
+export function machineInfo(): MachineInfo {
+  const commit = checkoutCommit(repoRoot)
   return {
     cores: os.availableParallelism(),
     cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
