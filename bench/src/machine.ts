@@ -23,29 +23,29 @@ export interface MachineInfo {
   date: string
 }
 
-/**
- * The short commit checked out at `dir`, suffixed `-dirty` when tracked files differ
- * from it; null outside a git checkout (or without git).
- */
-export function checkoutCommit(dir: string): string | null {
+/** The commit checked out in a git checkout, and whether its tracked files differ from it. */
+export interface CheckoutState {
+  /** Short commit of HEAD. */
+  commit: string
+  /** Tracked files differ from HEAD (untracked files, such as build outputs, do not count). */
+  dirty: boolean
+}
+
+/** The checkout at `dir`; null outside a git checkout (or without git). */
+export function checkoutState(dir: string): CheckoutState | null {
   const git = (args: string[]): string => execFileSync('git', args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] }).toString()
-  let commit: string
   try {
-    commit = git(['rev-parse', '--short', 'HEAD']).trim()
+    const commit = git(['rev-parse', '--short', 'HEAD']).trim()
+    const dirty = git(['status', '--porcelain', '--untracked-files=no']).trim() !== ''
+    return { commit, dirty }
   } catch {
     return null
-  }
-  try {
-    // Exit status 1 means the tracked files differ from HEAD (untracked files do not count).
-    git(['diff', '--quiet', 'HEAD', '--'])
-    return commit
-  } catch {
-    return `${commit}-dirty`
   }
 }
 
 export function machineInfo(): MachineInfo {
-  const commit = checkoutCommit(repoRoot)
+  const checkout = checkoutState(repoRoot)
+  const commit = checkout && `${checkout.commit}${checkout.dirty ? '-dirty' : ''}`
   return {
     cores: os.availableParallelism(),
     cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',

@@ -6,8 +6,10 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { checkoutCommit } from '../src/machine.js'
+import { describeWorkingTree } from '../src/compare/ref-checkout.js'
+import { checkoutState, machineInfo } from '../src/machine.js'
 
 let dir: string
 const git = (...args: string[]): string =>
@@ -22,24 +24,34 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-describe('checkoutCommit', () => {
+describe('checkoutState', () => {
   it('is null outside a git checkout', () => {
-    expect(checkoutCommit(dir)).toBeNull()
+    expect(checkoutState(dir)).toBeNull()
   })
 
-  it('names the short commit of a clean checkout, and marks it -dirty once a tracked file differs', () => {
+  it('names the short commit of a checkout, and says dirty once a tracked file differs from it', () => {
     git('init', '-q')
     writeFileSync(join(dir, 'a.txt'), 'one\n')
     git('add', 'a.txt')
     git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'a')
     const head = git('rev-parse', '--short', 'HEAD')
-    expect(checkoutCommit(dir)).toBe(head)
+    expect(checkoutState(dir)).toEqual({ commit: head, dirty: false })
+    expect(describeWorkingTree(dir)).toBe(`working tree at ${head}`)
 
     // An untracked file (a build output, a result file) leaves it clean.
     writeFileSync(join(dir, 'b.txt'), 'untracked\n')
-    expect(checkoutCommit(dir)).toBe(head)
+    expect(checkoutState(dir)).toEqual({ commit: head, dirty: false })
 
     writeFileSync(join(dir, 'a.txt'), 'two\n')
-    expect(checkoutCommit(dir)).toBe(`${head}-dirty`)
+    expect(checkoutState(dir)).toEqual({ commit: head, dirty: true })
+    expect(describeWorkingTree(dir)).toBe(`working tree at ${head} + uncommitted changes`)
+  })
+})
+
+describe('machineInfo', () => {
+  it("records this checkout's commit, suffixed -dirty exactly when its tracked files differ", () => {
+    const checkout = checkoutState(fileURLToPath(new URL('../..', import.meta.url)))
+    expect(checkout).not.toBeNull()
+    expect(machineInfo().commit).toBe(`${checkout!.commit}${checkout!.dirty ? '-dirty' : ''}`)
   })
 })

@@ -140,7 +140,7 @@ export async function runCompare(argv: string[]): Promise<number> {
     )
     const header = {
       a: `${options.ref} (${commit.slice(0, 10)})`,
-      b: await describeWorkingTree(repoRoot),
+      b: describeWorkingTree(repoRoot),
       rounds: options.rounds,
       windowMs: options.window.durationMs,
       loadBefore,

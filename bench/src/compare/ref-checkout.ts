@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { promisify } from 'node:util'
+import { checkoutState } from '../machine.js'
 
 const run = promisify(execFile)
 
@@ -34,10 +35,10 @@ export async function resolveCommit(repo: string, ref: string): Promise<string> 
 }
 
 /** The working tree's commit, with "+ uncommitted changes" when it has any. */
-export async function describeWorkingTree(repo: string): Promise<string> {
-  const head = (await exec('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo })).trim()
-  const dirty = (await exec('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: repo })).trim() !== ''
-  return `working tree at ${head}${dirty ? ' + uncommitted changes' : ''}`
+export function describeWorkingTree(repo: string): string {
+  const checkout = checkoutState(repo)
+  if (!checkout) throw new Error(`not a git checkout: ${repo}`)
+  return `working tree at ${checkout.commit}${checkout.dirty ? ' + uncommitted changes' : ''}`
 }
 
 export interface RefCheckout {
