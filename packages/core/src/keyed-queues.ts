@@ -44,7 +44,10 @@ export class KeyedQueues {
   /** The queue of `key`, made if there is none. */
   private queueOf(key: unknown): PriorityQueue<Entry> {
     let queue = this.lastQueue
-    if (queue === undefined || !sameKey(key, this.lastKey)) {
+    const last = this.lastKey
+    // Not the Map's key equality (SameValueZero: `===`, but NaN is NaN), written out: a
+    // call of a module's function checks its binding on every submit.
+    if (queue === undefined || (key !== last && (key === key || last === last))) {
       queue = this.queues.get(key)
       if (queue === undefined) {
         queue = new PriorityQueue<Entry>(key)
