@@ -268,7 +268,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       rejectItem = reject
     })
     const record: Plain = { resolve: resolveItem, reject: rejectItem, cost, seq, stamp }
-    this.queues.add(key, item, record, priority)
+    this.queues.add(key, item, record, priority, cost)
     // `pumpScheduled` first: it is true for every item of a turn but the first.
     if (this.pumpScheduled !== true && this.inFlight < this.maxConcurrent) this.schedulePump()
     return promise

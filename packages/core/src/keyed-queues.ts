@@ -28,8 +28,8 @@ export class KeyedQueues {
   constructor(private readonly keyed: boolean) {}
 
   /** Queues a plain item under `key` (see `PriorityQueue.add`). */
-  add(key: unknown, item: unknown, record: Plain, priority: number): void {
-    this.queueOf(key).add(item, record, priority)
+  add(key: unknown, item: unknown, record: Plain, priority: number, cost = record.cost): void {
+    this.queueOf(key).add(item, record, priority, cost)
     this.size++
   }
 
