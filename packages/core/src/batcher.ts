@@ -87,6 +87,16 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly splitsPending = new Fifo<PendingSplit>()
 
   private inFlight = 0
+  /**
+   * The queue's size from which a plain `submit` goes the long way (`enterAtDoor`):
+   * `maxQueueSize` while only a full queue can stop it, else 0, so that every submit
+   * does — while callers wait for room (a new one must not overtake them), once
+   * closing, and with deadline formation (which works on entries). One compare on the
+   * way in, where testing the queue's room, the waiters, closing and the formation
+   * took four (~25 machine instructions per item on core-overhead, callgrind). Set by
+   * `setDoor` wherever one of them changes.
+   */
+  private door = 0
   /** Running batches, for `destroy()` and for cancelling a running item. */
   private readonly running = new Set<Run>()
   private inFlightItems = 0
@@ -179,6 +189,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       this.queues = new KeyedQueues(keyed)
       this.deadline = undefined
     }
+    this.setDoor()
   }
 
   /**
@@ -235,21 +246,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       // The user's `cost`/`batchKey` threw: this call never entered.
       return Promise.reject(error)
     }
-    const full = this.mustWait(1)
-    // `refusal` decides; this test only says when it could refuse one item with no
-    // timeout (closing, over the budget, or no room), so that the common case never
-    // calls it. Inlined, `refusal` took 187 of the ~920 bytes of bytecode V8 inlines
-    // into one optimised function, and `enqueue` (the queue push) no longer fit:
-    // ~60 machine instructions per item (cachegrind, steady state, core-overhead).
-    if (full || this.closing || cost > this.options.maxBatchCost) {
-      const refused = refusal(1, cost, full, this.closing, this.options)
-      if (refused !== undefined) return this.refuse(1, refused)
+    // Whatever could refuse it, make it wait or make it an entry, tested at once (see
+    // `door`); `enterAtDoor` sorts it out, out of line. Inlined, `refusal` took 187 of
+    // the ~920 bytes of bytecode V8 inlines into one optimised function, and the queue
+    // push no longer fit: ~60 machine instructions per item (cachegrind, core-overhead).
+    if (this.queues.size >= this.door || cost > this.options.maxBatchCost) {
+      const entered = this.enterAtDoor(item, key, cost, priority)
+      if (entered !== undefined) return entered
     }
     // Counted as submitted by its `seq` (see `Statistics.abortedAtDoor`).
     const seq = ++this.seq
     const stamp = this.stamp()
-    // Waiting for room, or read by deadline formation (which works on entries): an entry.
-    if (full || this.deadline !== undefined) return this.admit(new Entry(item, key, cost, priority, seq, stamp), full)
     // A plain item: a record of five fields, no Entry (see queue.ts). The promise
     // first, then the record with its functions: made the other way round, optimised
     // code stored every field of the record twice (placeholders, then values), and the
@@ -261,10 +268,24 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       rejectItem = reject
     })
     const record: Plain = { resolve: resolveItem, reject: rejectItem, cost, seq, stamp }
-    this.queues.add(key, item, record, priority)
+    this.queues.add(key, item, record, priority, cost)
     // `pumpScheduled` first: it is true for every item of a turn but the first.
     if (this.pumpScheduled !== true && this.inFlight < this.maxConcurrent) this.schedulePump()
     return promise
+  }
+
+  /**
+   * `enter` past the door (see `door`): the promise of an item refused, waiting for
+   * room, or queued as an entry for deadline formation; undefined when it goes on as a
+   * plain item after all.
+   */
+  private enterAtDoor(item: Item, key: unknown, cost: number, priority: number): Promise<Result> | undefined {
+    const full = this.mustWait(1)
+    const refused = refusal(1, cost, full, this.closing, this.options)
+    if (refused !== undefined) return this.refuse(1, refused)
+    if (!full && this.deadline === undefined) return undefined
+    // Counted as submitted by its `seq` (see `Statistics.abortedAtDoor`).
+    return this.admit(new Entry(item, key, cost, priority, ++this.seq, this.stamp()), full)
   }
 
   /** `enter` with a signal, a timeout or a cost (or bad options): validated, and guarded by a timer or listener. */
@@ -323,8 +344,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       entry.resolve = resolve as (value: unknown) => void
       entry.reject = reject
     })
-    if (full) this.waiters.push(entry)
-    else this.enqueue(entry)
+    if (full) {
+      this.waiters.push(entry)
+      this.setDoor()
+    } else this.enqueue(entry)
     return promise
   }
 
@@ -334,6 +357,11 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
    */
   private mustWait(n: number): boolean {
     return this.queues.size + n > this.options.maxQueueSize || this.waiters.count > 0
+  }
+
+  /** Sets `door` from what it stands for: to be called whenever one of them changes. */
+  private setDoor(): void {
+    this.door = this.closing || this.deadline !== undefined || this.waiters.count > 0 ? 0 : this.options.maxQueueSize
   }
 
   /** Refuses a request of `n` items at the door (see `refusal`): counted as `rejected`. */
@@ -418,6 +446,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       if (full) this.waiters.push(entry)
       else this.enqueue(entry)
     }
+    if (full) this.setDoor()
     if (signal !== undefined) signal.addEventListener('abort', group)
     if (s.timeoutMs !== Infinity) group.timer = setTimeout(onGroupTimeout, s.timeoutMs, group)
     return promise
@@ -482,6 +511,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private beginClose(): Promise<void> {
     if (this.closePromise === undefined) {
       this.closing = true
+      this.setDoor()
       this.limits.flush = true
       this.closePromise = new Promise<void>((resolve) => {
         this.resolveClosed = resolve
@@ -610,6 +640,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     switch (entry.state) {
       case WAITING:
         this.waiters.remove(entry)
+        this.setDoor()
         break
       case QUEUED:
         this.queues.remove(entry)
@@ -719,7 +750,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   /** Moves callers waiting for room into the queue while there is room (see `Waiters.admit`). */
   private admitWaiters(): void {
     if (this.waiters.count === 0) return
-    if (this.waiters.admit(this.queues, this.options.maxQueueSize) > 0 && this.inFlight < this.maxConcurrent) this.schedulePump()
+    const admitted = this.waiters.admit(this.queues, this.options.maxQueueSize)
+    if (admitted === 0) return
+    this.setDoor()
+    if (this.inFlight < this.maxConcurrent) this.schedulePump()
   }
 
   private schedulePump(): void {
@@ -1070,6 +1104,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const queued = this.queues.takeAll()
     const waiting: Entry[] = []
     this.waiters.takeAll(waiting)
+    this.setDoor()
     this.clearTimer()
     if (queued !== undefined) {
       // Taken out of the queues, the entries are marked as running: they never ran.

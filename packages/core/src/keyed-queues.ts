@@ -28,8 +28,8 @@ export class KeyedQueues {
   constructor(private readonly keyed: boolean) {}
 
   /** Queues a plain item under `key` (see `PriorityQueue.add`). */
-  add(key: unknown, item: unknown, record: Plain, priority: number): void {
-    this.queueOf(key).add(item, record, priority)
+  add(key: unknown, item: unknown, record: Plain, priority: number, cost = record.cost): void {
+    this.queueOf(key).add(item, record, priority, cost)
     this.size++
   }
 
@@ -44,7 +44,10 @@ export class KeyedQueues {
   /** The queue of `key`, made if there is none. */
   private queueOf(key: unknown): PriorityQueue<Entry> {
     let queue = this.lastQueue
-    if (queue === undefined || !sameKey(key, this.lastKey)) {
+    const last = this.lastKey
+    // Not the Map's key equality (SameValueZero: `===`, but NaN is NaN), written out: a
+    // call of a module's function checks its binding on every submit.
+    if (queue === undefined || (key !== last && (key === key || last === last))) {
       queue = this.queues.get(key)
       if (queue === undefined) {
         queue = new PriorityQueue<Entry>(key)

@@ -147,9 +147,11 @@ class Level<N extends QueueNode> {
    */
   mixed = false
   /**
-   * The costs of the slots stored from index 0, summed in the order they were stored:
-   * while the head is at 0, exactly what summing the records' costs from the first
-   * would give, so a level taken whole needs no pass over its records for its cost.
+   * Summed cost of the live slots: added as they are stored, less what leaves before
+   * the level empties (a stretch cut, a node removed). While the head is at 0 and the
+   * queue holds no tombstone, nothing has left since the arrays were new or compacted,
+   * so it is exactly what summing the records' costs from the first would give: a
+   * level taken whole then needs no pass over its records for its cost.
    */
   cost = 0
 
@@ -160,7 +162,9 @@ class Level<N extends QueueNode> {
     return this.tail - this.head
   }
 
-  add(item: unknown, record: Plain | N): void {
+  /** Stores `item` and its record, whose cost is `cost` (see `PriorityQueue.add`). */
+  add(item: unknown, record: Plain | N, cost: number): void {
+    this.cost += cost
     const t = this.tail++
     const items = this.items
     // The same stores in both branches, on purpose: V8 keeps type feedback per store
@@ -176,11 +180,11 @@ class Level<N extends QueueNode> {
       items[t] = item
       this.records[t] = record
     }
-    this.cost += record.cost
   }
 
   /**
-   * Removes the first `k` stored slots (`0 < k <= length`) and returns them. When that
+   * Removes the first `k` stored slots (`0 < k <= length`), whose live ones cost `cost`,
+   * and returns them. When that
    * is everything stored, the level's own arrays are handed over as they are, and the
    * level gets new arrays with room for as many slots as were just taken: a level
    * drained batch after batch then fills arrays of the right size, instead of growing
@@ -195,7 +199,7 @@ class Level<N extends QueueNode> {
    * cut into many batches paid quadratically (64 requests of 64 rows over the binary
    * door took 1.35–1.62× the main thread's time per request in `pnpm bench compare`).
    */
-  cut(k: number): Slots<N> {
+  cut(k: number, cost: number): Slots<N> {
     const h = this.head
     const end = h + k
     const tail = this.tail
@@ -218,8 +222,17 @@ class Level<N extends QueueNode> {
     }
     const out = this.slice(h, end)
     out.ordered = !this.mixed
+    this.cost -= cost
     this.consume(end)
     return out
+  }
+
+  /** Summed cost of the first `k` stored slots, in order (all live). */
+  sum(k: number): number {
+    const records = this.records
+    let total = 0
+    for (let i = this.head; i < this.head + k; i++) total += records[i].cost
+    return total
   }
 
   /** Removes the front slot (a dead node). */
@@ -249,7 +262,8 @@ class Level<N extends QueueNode> {
     let cost = 0
     for (let i = this.head; i < this.tail; i++) {
       if (!keep(records[i])) continue
-      cost += records[i].cost
+      // Live ones only: a tombstone kept (moving the rest down) left the level's cost when it died.
+      if (isLive(records[i])) cost += records[i].cost
       items[w] = items[i]
       records[w++] = records[i]
     }
@@ -330,10 +344,6 @@ export interface Taken<N extends QueueNode> {
  * more than `MAX_LEVELS` exist, when the empty ones are pruned.
  */
 export class PriorityQueue<N extends QueueNode> {
-  /** Live items. */
-  size = 0
-  /** Summed cost of live items. */
-  cost = 0
   /** Live nodes among them (0: every slot holds a plain item, and `take` checks none). */
   private nodes = 0
   private dead = 0
@@ -355,34 +365,61 @@ export class PriorityQueue<N extends QueueNode> {
     return n
   }
 
-  /** Queues a plain item: settled through its record, never removed before it is taken. */
-  add(item: unknown, record: Plain, priority: number): void {
-    const level = this.levelOf(priority)
-    level.add(item, record)
-    this.size++
-    this.cost += record.cost
+  /**
+   * Live items: the slots stored less the dead ones. Counted when read (per batch, and
+   * per entry indexed by deadline formation), not kept as a count of its own, which every
+   * submit would bump (~8 machine instructions per item on core-overhead, callgrind).
+   */
+  get size(): number {
+    const levels = this.levels
+    let n = -this.dead
+    for (let i = 0; i < levels.length; i++) n += levels[i].length
+    return n
+  }
+
+  /**
+   * Summed cost of live items: the levels' sums, added when read (per batch), not kept
+   * as a sum of its own beside theirs, which every submit would add to (~8 machine
+   * instructions per item on core-overhead, callgrind). 0 when no item is live.
+   */
+  get cost(): number {
+    const levels = this.levels
+    let n = -this.dead
+    let cost = 0
+    for (let i = 0; i < levels.length; i++) {
+      n += levels[i].length
+      cost += levels[i].cost
+    }
+    return n === 0 ? 0 : cost
+  }
+
+  /**
+   * Queues a plain item: settled through its record, never removed before it is taken.
+   * `cost` is the record's, passed by a caller that has it at hand: read from the record
+   * (just made by the batcher's submit), optimised code checked the record's shape
+   * again, here and in `Level.add` (~6 machine instructions per item on core-overhead).
+   */
+  add(item: unknown, record: Plain, priority: number, cost = record.cost): void {
+    this.levelOf(priority).add(item, record, cost)
   }
 
   /** Queues a node (it becomes QUEUED). */
   push(node: N): void {
     const level = this.levelOf(node.priority)
     node.state = QUEUED
-    level.add(node.item, node)
+    level.add(node.item, node, node.cost)
     level.mixed = true
-    this.size++
     this.nodes++
-    this.cost += node.cost
   }
 
   /** O(1) removal of a live node: a tombstone, reclaimed later. */
   remove(node: N): void {
     if (node.state !== QUEUED) return
     node.state = REMOVED
-    this.size--
+    // A live node is in the level of its priority.
+    this.levelOf(node.priority).cost -= node.cost
     this.nodes--
-    this.cost = this.size === 0 ? 0 : this.cost - node.cost
-    this.dead++
-    if (this.dead > 64 && this.dead > this.size) this.compact()
+    if (++this.dead > 64 && this.dead > this.size) this.compact()
   }
 
   /** The first live item (highest priority, oldest within it), or undefined. */
@@ -472,17 +509,16 @@ export class PriorityQueue<N extends QueueNode> {
       }
       if (r === 0) continue
       // Taken whole from its first slot, with no tombstone: its cost is summed already,
-      // in the same order as `costOf` would sum it (see `Level.cost`). Read before the
-      // cut, which starts the level afresh.
+      // in the same order as `sum` would sum it (see `Level.cost`). Both read before the
+      // cut, which starts the level afresh, or takes the stretch's cost off the level's.
       const whole = fits && r === stored && level.head === 0
-      const wholeCost = level.cost
-      let chunk = level.cut(r)
+      if (fits) chunkCost = whole ? level.cost : level.sum(r)
+      let chunk = level.cut(r, chunkCost)
       if (skipped > 0) {
         this.dead -= skipped
         const records = chunk.records
         chunk = chunk.filter((s) => isLive(records[s]))
       }
-      if (fits) chunkCost = whole ? wholeCost : costOf(chunk.records)
       cost += chunkCost
       if (this.nodes > 0) {
         const nodes = markTaken(chunk.records)
@@ -491,8 +527,6 @@ export class PriorityQueue<N extends QueueNode> {
       } else chunk.plain = true
       slots = slots === undefined ? chunk : slots.concat(chunk)
     }
-    this.size -= taken
-    this.cost = this.size === 0 ? 0 : this.cost - cost
     return {
       slots: slots ?? new Slots<N>([], []),
       cost,
@@ -609,13 +643,6 @@ function markTaken<N extends QueueNode>(records: Array<Plain | N>): number {
     }
   }
   return n
-}
-
-/** Summed cost of `records`. */
-function costOf<N extends QueueNode>(records: Array<Plain | N>): number {
-  let total = 0
-  for (let i = 0; i < records.length; i++) total += records[i].cost
-  return total
 }
 
 /** Empty priority levels kept for reuse before pruning. */

@@ -124,4 +124,54 @@ describe('memory', () => {
     const waiters = (batcher as unknown as { waiters: { length: number } }).waiters
     expect(waiters.length).toBeLessThanOrEqual(65)
   })
+
+  it('makes a single submit wait behind a request waiting for room, although the queue has room for it', async () => {
+    const g = gate<number>()
+    const [batcher, calls] = batcherFixture({ maxBatchSize: 10, maxQueueSize: 3, whenFull: 'wait' }, g.process)
+    const all = [track(batcher.submit(0))]
+    await flush()
+    all.push(track(batcher.submit(1)), track(batcher.submit(2)))
+    // Two of three slots taken: the request of two waits, and so does the single item behind it.
+    const request = track(batcher.submitMany([3, 4]))
+    all.push(track(batcher.submit(5)))
+    expect(batcher.stats).toMatchObject({ queued: 2, waitingForRoom: 3 })
+    g.pending[0].resolve([0])
+    await flush()
+    expect(batcher.stats).toMatchObject({ queued: 3, waitingForRoom: 0 })
+    g.pending[1].resolve([1, 2])
+    await flush()
+    g.pending[2].resolve([3, 4, 5])
+    await flush()
+    expect(groups(calls)).toEqual([[0], [1, 2], [3, 4, 5]])
+    expect([all.map((t) => t.value), request.value]).toEqual([
+      [0, 1, 2, 5],
+      [3, 4],
+    ])
+  })
+
+  it('queues a submit at once again when the callers that waited for room have gone, and makes the next wait when full', async () => {
+    const g = gate<number>()
+    const [batcher, calls] = batcherFixture({ maxBatchSize: 10, maxQueueSize: 3, whenFull: 'wait' }, g.process)
+    track(batcher.submit(0))
+    await flush()
+    track(batcher.submit(1))
+    track(batcher.submit(2))
+    const controller = new AbortController()
+    const request = track(batcher.submitMany([3, 4], { signal: controller.signal }))
+    expect(batcher.stats).toMatchObject({ queued: 2, waitingForRoom: 2 })
+    controller.abort(new Error('gone'))
+    expect(batcher.stats).toMatchObject({ queued: 2, waitingForRoom: 0 })
+    const next = track(batcher.submit(5))
+    expect(batcher.stats).toMatchObject({ queued: 3, waitingForRoom: 0 })
+    const last = track(batcher.submit(6))
+    expect(batcher.stats).toMatchObject({ queued: 3, waitingForRoom: 1 })
+    g.pending[0].resolve([0])
+    await flush()
+    g.pending[1].resolve([1, 2, 5])
+    await flush()
+    g.pending[2].resolve([6])
+    await flush()
+    expect(groups(calls)).toEqual([[0], [1, 2, 5], [6]])
+    expect([(request.reason as Error).message, next.value, last.value]).toEqual(['gone', 5, 6])
+  })
 })

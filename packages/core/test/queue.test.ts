@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Fifo } from '../src/fifo.js'
 import { KeyedQueues } from '../src/keyed-queues.js'
 import { noop, PriorityQueue, TAKEN, type Plain, type QueueNode, type Taken } from '../src/queue.js'
@@ -294,6 +294,74 @@ describe('PriorityQueue', () => {
     out = q.take(Infinity, Infinity)
     expect(out.cost).toBe(inOrder(out.slots.records))
     expect([q.size, q.cost]).toEqual([0, 0])
+  })
+
+  it('reads its size and cost as the live items give them, through adds, removals, cuts, dropped fronts and compactions', () => {
+    // Size and cost are counted from the levels when read; checked here against a plain
+    // list of the live items after every step of a long mixed run (integer costs: exact):
+    // a queue filled deep with nodes and plain items, most nodes then removed (which
+    // compacts it), then drained by small batches (which moves a level's head past 1024).
+    const q = new PriorityQueue<Node>('k')
+    const compact = vi.spyOn(q as unknown as { compact: () => void }, 'compact')
+    interface Live {
+      id: string
+      priority: number
+      cost: number
+      node?: Node
+    }
+    let live: Live[] = []
+    let state = 12345
+    const next = (n: number): number => {
+      state = (state * 1103515245 + 12345) % 2147483648
+      return state % n
+    }
+    const take = (maxCount: number, maxCost: number): void => {
+      const out = q.take(maxCount, maxCost)
+      const expected: Live[] = []
+      let cost = 0
+      for (const l of [...live].sort((a, b) => b.priority - a.priority)) {
+        if (expected.length >= maxCount || (expected.length > 0 && cost + l.cost > maxCost)) break
+        expected.push(l)
+        cost += l.cost
+      }
+      expect(out.slots.items).toEqual(expected.map((l) => l.id))
+      expect(out.cost).toBe(cost)
+      live = live.filter((l) => !expected.includes(l))
+    }
+    // Each phase's odds of each step, in percent.
+    const phases = [
+      { steps: 6000, add: 30, push: 69, remove: 0, take: 1 }, // fill
+      { steps: 3000, add: 0, push: 0, remove: 100, take: 0 }, // remove nodes
+      { steps: 5000, add: 10, push: 10, remove: 10, take: 70 }, // drain
+    ]
+    let step = 0
+    for (const phase of phases) {
+      for (let i = 0; i < phase.steps; i++, step++) {
+        const op = next(100)
+        if (op < phase.add) {
+          const id = `p${step}`
+          const priority = next(2)
+          const cost = 1 + next(4)
+          q.add(id, plain(cost), priority)
+          live.push({ id, priority, cost })
+        } else if (op < phase.add + phase.push) {
+          const n = node(`n${step}`, next(2), 1 + next(4))
+          q.push(n)
+          live.push({ id: n.id, priority: n.priority, cost: n.cost, node: n })
+        } else if (op < phase.add + phase.push + phase.remove) {
+          const nodes = live.filter((l) => l.node !== undefined)
+          if (nodes.length > 0) {
+            const gone = nodes[next(nodes.length)]
+            q.remove(gone.node as Node)
+            live = live.filter((l) => l !== gone)
+          }
+        } else take(1 + next(phase.take > 50 ? 4 : 40), next(2) === 0 ? Infinity : 4 + next(60))
+        expect([q.size, q.cost]).toEqual([live.length, live.reduce((sum, l) => sum + l.cost, 0)])
+      }
+    }
+    take(Infinity, Infinity)
+    expect([q.size, q.cost, q.stored, live.length]).toEqual([0, 0, 0, 0])
+    expect(compact).toHaveBeenCalled()
   })
 
   it('orders heads by priority, then submission, whether the head is plain or a node', () => {
