@@ -173,6 +173,90 @@ describe("formation: 'deadline'", () => {
     expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4])
   })
 
+  /**
+   * The queue of the bound-vs-estimate test above, arriving `gapMs` apart before the slot
+   * frees at 12 (a batch of n estimated at 2n ms, bounded at 2n + 4), every deadline at 22;
+   * full batches of 8 are typically 16 ms, 0.5 rows per ms. `free()` frees the slot (its
+   * batch fails, so no run of 12 ms is measured).
+   */
+  async function arrivalsFixture(gapMs: number) {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
+    for (let i = 0; i < 10; i++) model.record(1 + (i % 4), 2 * (1 + (i % 4)), i >= 8 ? 4 : 0)
+    expect([model.estimate(4), model.bound(4), model.typical(8)]).toEqual([8, 12, 16])
+    const fixture = deadlineFixture({ maxBatchSize: 8, latencyModel: model })
+    const { clock, batcher, g } = fixture
+    void batcher.submit(0).catch(() => undefined)
+    await flush()
+    const results = [1, 2, 3, 4].map((i) => {
+      clock.t = 12 - (4 - i) * gapMs
+      return track(batcher.submit(i, { timeoutMs: 22 - clock.t }))
+    })
+    const free = async () => {
+      g.pending[0].reject(new Error('busy batch failed'))
+      await flush()
+    }
+    return { ...fixture, model, results, free }
+  }
+
+  it('sizes a batch by the estimate while requests reach the door slower than full batches drain them', async () => {
+    // One every 4 ms: 3 rows over the 12 ms from the first, 0.25 a ms, under 0.5.
+    const { clock, batches, release, results, model, free } = await arrivalsFixture(4)
+    await free()
+    // By the estimate all four go (12 + 8 <= 22), though the bound (12 + 12) says three.
+    expect(batches()).toEqual([[0], [1, 2, 3, 4]])
+    // And the pool's last look, which reads the bound, reads the same estimate.
+    expect(model.bound(4)).toBe(8)
+    clock.t = 20
+    await release(1)
+    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4])
+  })
+
+  it('sizes a batch by the bound while requests reach the door as fast as full batches drain them, and for rows the last batch left behind', async () => {
+    // One every 1 ms: 3 rows over 3 ms, 1 a ms, twice what full batches drain.
+    const { clock, batches, release, results, model, free } = await arrivalsFixture(1)
+    await free()
+    expect(batches()).toEqual([[0], [1, 2, 3]])
+    expect(model.bound(3)).toBe(10)
+    // The batch ends at 18, 6 ms with no request since (3 rows over the 9 ms from the
+    // first: a light rate again), but item 4 was left behind by the last batch, and it
+    // has waited most of its deadline: by the bound, not the estimate (18 + 2 <= 22), it
+    // cannot make it (18 + 6).
+    clock.t = 18
+    await release(1)
+    expect(batches()).toEqual([[0], [1, 2, 3]])
+    expect(results.map((r) => r.value)).toEqual([1, 2, 3, undefined])
+    expect(results[3].reason).toBeInstanceOf(DeadlineExceededError)
+  })
+
+  it('fails at light load only the rows hopeless alone by the estimate, not by the bound', async () => {
+    // A batch of one estimated at 2 ms, bounded at 6; with the slot free at 12, a row due
+    // at 15 makes it by the estimate, not by the bound.
+    const tightRow = async (before: number[]) => {
+      const model = new LatencyModel({ warmupRuns: 0, headroom: 0 })
+      for (let i = 0; i < 10; i++) model.record(1 + (i % 4), 2 * (1 + (i % 4)), i >= 8 ? 4 : 0)
+      const { clock, batcher, g } = deadlineFixture({ maxBatchSize: 8, latencyModel: model })
+      void batcher.submit(0).catch(() => undefined)
+      await flush()
+      // Requests with long deadlines at `before`, refused at the door for a short timeout
+      // (the batch of 0 is estimated to end at 2: with none queued, 4 ms is the least).
+      for (const t of before) {
+        clock.t = t
+        void batcher.submit(100 + t, { timeoutMs: 1 }).catch(() => undefined)
+      }
+      clock.t = 10
+      const tight = track(batcher.submit(1, { timeoutMs: 5 }))
+      await flush()
+      clock.t = 12
+      g.pending[0].reject(new Error('busy batch failed'))
+      await flush()
+      return tight
+    }
+    // Alone at the door in 10 ms: light. It runs.
+    expect((await tightRow([])).status).toBe('pending')
+    // Behind four requests in the 2 ms before it (2 a ms): load. It fails at once.
+    expect((await tightRow([8, 8.5, 9, 9.5])).reason).toBeInstanceOf(DeadlineExceededError)
+  })
+
   it('sizes a batch by the bound calibrated by how long recent batches really took, start to answer', async () => {
     // 2 ms per row on the replica, no hand-off: a batch of n is bounded at 2n ms.
     const batchesWith = async (calibrationWindow: number) => {
