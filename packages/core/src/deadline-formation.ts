@@ -3,7 +3,6 @@ import { deadlineOf, type Entry } from './entry.js'
 import type { DeadlineIndexedQueues } from './keyed-queues.js'
 import type { LatencyModel } from './latency-model.js'
 import type { PriorityQueue } from './queue.js'
-import { RecentArrivals } from './recent-arrivals.js'
 import type { Run } from './run.js'
 
 /**
@@ -35,23 +34,6 @@ interface DeadlineStep {
   readonly probe?: boolean
 }
 
-/**
- * Requests over which the door's arrival rate is read (see `RecentArrivals`): at twice
- * the heavy MLP's capacity, ~3 ms of arrivals, so a burst after a pause reads as load
- * within a batch or two; at half of it, enough rows that the rate's noise (~12 %)
- * rarely reads load where there is none.
- */
-const ARRIVALS_KEPT = 64
-
-/**
- * The newest requests also read on their own, and the rate they may reach over what
- * full batches drain before the load reads as heavy: a burst after a pause shows in 16
- * requests (under 1 ms at twice the heavy MLP's capacity) before it does in 64, and
- * the allowance keeps their larger noise (~25 %) from reading load at half the capacity.
- */
-const ARRIVALS_NEWEST = 16
-const NEWEST_ALLOWANCE = 1.5
-
 const NONE: readonly Entry[] = []
 
 /**
@@ -62,13 +44,6 @@ const NONE: readonly Entry[] = []
 export class DeadlineFormation {
   /** When the last batch settled (or the batcher was made): a probe goes after `PROBE_AFTER_MS` idle. */
   private lastSettledAt: number
-  /** Requests with a deadline at the door, admitted or refused (see `loadIsLight`). */
-  private readonly arrivals = new RecentArrivals(ARRIVALS_KEPT)
-  /**
-   * The last batch started took the whole queue: every row queued now arrived after it
-   * started, none is left over from before (see `loadIsLight`).
-   */
-  private drained = true
 
   constructor(
     private readonly model: LatencyModel,
@@ -104,9 +79,6 @@ export class DeadlineFormation {
   step(queue: PriorityQueue<Entry>, now: number, idle: boolean, lastSlot: boolean): DeadlineStep {
     const model = this.model
     const measured = model.measured
-    // Light load: every figure below (and the pool's last look) by the estimate, not the bound.
-    const light = measured && this.loadIsLight(queue, now)
-    model.lightLoad = light
     // Unmeasured, a batch of one goes as a probe (trusted to fit), and nothing larger.
     // A batch starts by the model's `bound`, not its `estimate`: see `LatencyModel`.
     const one = measured ? (model.bound(1) as number) : 0
@@ -117,10 +89,7 @@ export class DeadlineFormation {
     const earliest = this.queues.deadlines(queue).due(now + one, infeasible, queue.size)
     if (infeasible.length > 0) {
       // Nothing has run for a while: the head runs alone, however late the model says it would be.
-      if (this.probeDue(now, idle)) {
-        this.drained = queue.size === 1
-        return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }
-      }
+      if (this.probeDue(now, idle)) return { expire: NONE, endsAt: NaN, size: 1, wake: NaN, probe: true }
       return { expire: infeasible, endsAt: now + one, batchSize: 1, size: 0, wake: NaN }
     }
 
@@ -147,7 +116,7 @@ export class DeadlineFormation {
     // dropping the items ahead of a fuller batch answers more of the queue in time,
     // they fail at once and the fuller batch goes (with other slots free, the head's
     // small batch is no loss: they take the rest).
-    if (measured && !light && size < queue.size && size < limits.maxBatchSize && lastSlot) {
+    if (measured && size < queue.size && size < limits.maxBatchSize && lastSlot) {
       const sacrificed = this.sacrificeForFullerBatch(queue, size, now)
       if (sacrificed !== undefined) return sacrificed
     }
@@ -163,38 +132,7 @@ export class DeadlineFormation {
         if (wake > now) return { expire: NONE, endsAt: NaN, size: 0, wake }
       }
     }
-    if (size > 0) this.drained = size === queue.size
     return { expire: NONE, endsAt: NaN, size, wake: NaN }
-  }
-
-  /**
-   * Whether the load is light: the last batch took the whole queue, less than a full
-   * batch is queued now, and requests reach the door slower than full batches (by their
-   * typical time) drain them over every slot. Then running a row that the bound calls
-   * too tight displaces no one (the replica would otherwise idle), and formation goes by
-   * the latency model's estimate, as count formation takes what is queued: it fails only
-   * rows hopeless by the estimate, sizes batches by it, and drops no row for a fuller
-   * batch (see `LatencyModel.lightLoad`). Under load, by the bound: a batch answered
-   * late there takes the replica from rows that had slack.
-   *
-   * Measured on the heavy MLP with 20 ms deadlines (one-second windows of Poisson
-   * arrivals at half and twice its capacity), each part for a reason:
-   *
-   * - the rate over the last requests (see `RecentArrivals`), not one decaying over
-   *   time: a rate decaying over 100 ms gave half the capacity 99.88 % of requests in
-   *   time, but read light for the first ~100 ms of a window at twice the capacity,
-   *   and rows were answered late in 5 of 7 such windows;
-   * - the last batch took the whole queue: when arrivals stop at the end of a burst,
-   *   the rate falls at once, but the rows left behind have waited nearly their whole
-   *   deadline; sized by the estimate, their batches were answered late (19–39 rows
-   *   a batch, in 2 of 6 windows).
-   */
-  private loadIsLight(queue: PriorityQueue<Entry>, now: number): boolean {
-    const max = this.limits.maxBatchSize
-    if (!this.drained || queue.size >= max) return false
-    const drains = (max * this.slots) / (this.model.typical(max) as number)
-    const arrivals = this.arrivals
-    return arrivals.rowsPerMs(now) < drains && arrivals.rowsPerMs(now, ARRIVALS_NEWEST) < NEWEST_ALLOWANCE * drains
   }
 
   /**
@@ -271,7 +209,7 @@ export class DeadlineFormation {
    * @param ahead Items queued or waiting for room, the request's own included.
    * @param busy The running batches when every slot is busy, else undefined.
    * @param at The request's enqueue time (for the wait for a slot; read only when `busy`).
-   * @param now The clock (the request's arrival, counted for `loadIsLight`).
+   * @param now The clock, read only when an idle batcher may let the request in as a probe.
    * @param idle Nothing runs and no re-run waits (see `probeDue`).
    */
   drainMs(
@@ -284,8 +222,6 @@ export class DeadlineFormation {
     idle: boolean,
   ): number {
     if (timeoutMs === Infinity || !this.model.measured) return 0
-    const t = now()
-    this.arrivals.add(t, n)
     const max = this.limits.maxBatchSize
     const batch = ahead < max ? ahead : max
     const rounds = Math.ceil(ahead / (max * this.slots))
@@ -293,7 +229,7 @@ export class DeadlineFormation {
     // With every slot busy, the queue starts only when the first running batch ends.
     if (busy !== undefined) drain += this.firstFreeInMs(busy, at)
     // An idle batcher lets a request in as a probe (see PROBE_AFTER_MS).
-    if (drain > timeoutMs && ahead === n && this.probeDue(t, idle)) return 0
+    if (drain > timeoutMs && ahead === n && this.probeDue(now(), idle)) return 0
     return drain
   }
 

@@ -390,45 +390,12 @@ export class LatencyModel {
   /**
    * An upper bound (ms) of the run of a batch of `size` rows, hand-off included, for
    * deciding whether a batch may start (see the class): never below `estimate(size)`;
-   * `undefined` while nothing is measured. While `lightLoad` is set, `estimate(size)`.
+   * `undefined` while nothing is measured.
    */
   bound(size: number): number | undefined {
-    if (this.lightLoad) return this.estimate(size)
     if (this.dirty) this.rebuild()
     if (this.largest === 0) return undefined
     return this.uncalibrated(size < 1 ? 1 : Math.ceil(size)) * this.calibration
-  }
-
-  /**
-   * Set by deadline formation while it reads the load as light (see
-   * `DeadlineFormation`): `bound` then answers the `estimate`, for every reader — the
-   * batcher choosing a batch, and the pool's last look before the batch runs, which
-   * must leave out only the rows the batch was not started for.
-   *
-   * Why: the bound is there so that no replica time goes to answers that come late
-   * while other rows wait with slack. At light load a batch displaces no one (the
-   * replica would otherwise idle), and the bound, 2–4× the typical run on a shared
-   * machine (calibration, drift, headroom), only costs rows: measured on the heavy MLP
-   * at half its capacity with 20 ms deadlines, right after a spell of full batches,
-   * batches bound-sized below what arrived during one run, the queue grew, and 7–16 %
-   * of the rows failed as hopeless or were dropped for a fuller batch, where count
-   * formation (which takes what is queued) answered them all.
-   * @default false
-   */
-  lightLoad = false
-
-  /**
-   * The typical time (ms) of a batch of `size` rows: the median run of its size (sizes
-   * without runs filled as for `estimate`; past the largest measured size, in
-   * proportion to its rows) plus the median hand-off; `undefined` while nothing is
-   * measured. For reading the load (how fast full batches drain the queue), not for
-   * promising an answer by a deadline.
-   */
-  typical(size: number): number | undefined {
-    if (this.dirty) this.rebuild()
-    if (this.largest === 0) return undefined
-    const n = size < 1 ? 1 : Math.ceil(size)
-    return (n <= this.largest ? this.mid[n] : this.midPerRow * n) + this.overhead
   }
 
   /** `bound` of `n` rows (>= 1) by the tables as they are, before calibration. */

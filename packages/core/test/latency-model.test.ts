@@ -273,31 +273,6 @@ describe('LatencyModel', () => {
     expect(model.bound(1)).toBe(3)
   })
 
-  it('answers its estimate as its bound while the load is light, and its bound again after', () => {
-    // Runs of 2 and 6 ms at size 1: estimated at the slowest, 6, bounded at 6 × 1.5 headroom.
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0.5, calibrationWindow: 0 })
-    model.record(1, 2)
-    model.record(1, 6)
-    expect([model.estimate(1), model.bound(1)]).toEqual([6, 9])
-    model.lightLoad = true
-    expect(model.bound(1)).toBe(6)
-    model.lightLoad = false
-    expect(model.bound(1)).toBe(9)
-  })
-
-  it('gives the typical time of a batch as its size’s median run plus the median hand-off, past the largest size in proportion', () => {
-    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 0 })
-    expect(model.typical(4)).toBeUndefined()
-    // Size 2: runs of 2, 3 and 9 ms (median 3); size 4: 4 ms; hand-offs 1, 1, 1 and 5 (median 1).
-    model.record(2, 2, 1)
-    model.record(2, 3, 1)
-    model.record(2, 9, 1)
-    model.record(4, 4, 5)
-    expect([model.typical(1), model.typical(2), model.typical(3), model.typical(4), model.typical(8)]).toEqual([4, 4, 5, 5, 9])
-    // The estimate is the p99 (the slowest of 3 runs): 9 + 1.
-    expect(model.estimate(2)).toBe(10)
-  })
-
   it('ignores runs that are not measurements, and validates its options', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(0, 5)
