@@ -186,10 +186,15 @@ class Level<N extends QueueNode> {
    * Removes the first `k` stored slots (`0 < k <= length`), whose live ones cost `cost`,
    * and returns them. When that
    * is everything stored, the level's own arrays are handed over as they are, and the
-   * level gets new arrays with room for as many slots as were just taken: a level
-   * drained batch after batch then fills arrays of the right size, instead of growing
-   * them from empty (17, 41, 77, 131... slots, each growth a copy). Room for exactly
-   * that many, not more: an array handed over must be cut to its items' count, and
+   * level gets new arrays with room for as many slots as these arrays stored (`tail`:
+   * the batch just taken when the level went whole, all of its batches since the
+   * arrays were new when it was cut in several): a level drained cycle after cycle
+   * then fills arrays of the right size, instead of growing them from empty (17, 41,
+   * 77, 131... slots, each growth a copy and a call into the runtime). Sized by the last
+   * batch alone, a level that fills to 256 between two batches of 128 (256 callers
+   * with `maxBatchSize` 128 and nothing else set) grew its arrays twice per cycle:
+   * ~20 machine instructions per item (callgrind). Room for exactly that many, not
+   * more: an array handed over must be cut to its items' count, and
    * `array.length = k` is a call into the runtime (~1,000 machine instructions each,
    * two per batch: ~16 per item on core-overhead, callgrind), where an array filled to
    * its end needs no cut at all. A level that fills past its room grows its arrays by
@@ -211,7 +216,7 @@ class Level<N extends QueueNode> {
         shorten(out.records, k)
       } else out = this.slice(h, end)
       out.ordered = !this.mixed
-      const n = k < MAX_ROOM ? k : MAX_ROOM
+      const n = tail < MAX_ROOM ? tail : MAX_ROOM
       this.items = room(n)
       this.records = room(n)
       this.head = 0

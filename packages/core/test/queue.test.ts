@@ -230,6 +230,27 @@ describe('PriorityQueue', () => {
     }
   })
 
+  it('makes room for all a level stored between emptyings, so a level cut in several batches per cycle stops growing', () => {
+    const q = new PriorityQueue<Node>('k')
+    // 256 callers with maxBatchSize 128: the level fills to 256, then goes in two batches.
+    const room = (): number => (q as unknown as { levels: Array<{ items: unknown[] }> }).levels[0].items.length
+    for (let cycle = 0; cycle < 3; cycle++) {
+      const labels = Array.from({ length: 256 }, (_, i) => `${cycle}-${i}`)
+      for (const label of labels) q.add(label, plain(), 0)
+      const first = q.take(128, Infinity)
+      const second = q.take(128, Infinity)
+      expect([...first.slots.items, ...second.slots.items]).toEqual(labels)
+      expect([first.slots.length, second.slots.length, q.size, q.stored]).toEqual([128, 128, 0, 0])
+      expect(room()).toBe(256)
+    }
+    // A level taken whole makes room for that batch, as before: 100, then 3.
+    for (const n of [100, 3]) {
+      for (let i = 0; i < n; i++) q.add(`w${i}`, plain(), 0)
+      expect(q.take(Infinity, Infinity).slots.length).toBe(n)
+      expect(room()).toBe(n)
+    }
+  })
+
   it('says a batch keeps the items of one clock reading together only when it is one level that held plain items only', () => {
     const q = new PriorityQueue<Node>('k')
     const stretch = (): boolean => q.take(Infinity, Infinity).slots.ordered
