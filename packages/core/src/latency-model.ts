@@ -50,30 +50,37 @@ export interface LatencyModelOptions {
    */
   headroom?: number
   /**
-   * Recent batches over which `bound` is calibrated against what really happened: each
-   * batch's whole time, from its start to its answer on the host (`record`'s `ms` plus
-   * `overheadMs`) and on to its callers (`delivered`), over the bound its size had by
-   * the tables as they stood before it was recorded (the bound it started by when one
-   * batch runs at a time; with several in flight, a batch recorded in between may have
-   * moved them); `bound` is scaled by the largest of these ratios in the window (1 at
-   * least, 2 at most). 0: no calibration.
+   * Recent batches over which `bound` is calibrated against what really happened on the
+   * host: each batch's time there — its hand-off (`record`'s `overheadMs`) and the wait
+   * until its callers could see its answers (`delivered`) — beyond the hand-off part of
+   * the bound it started by (the p90 hand-off as it stood before the batch was
+   * recorded). `bound` adds the largest of these in the window, in milliseconds, and is
+   * at most doubled by it. 0: no calibration.
    *
    * Why: the bound is built from its parts (the slowest recent run, the recent
    * slow-down, headroom, the p90 hand-off), and on a shared machine what happens end to
    * end still outruns it: measured on the heavy MLP at 2× capacity with 20 ms deadlines,
-   * 1–2 % of the batches took 1.2–2.1× their bound (a run slower than any in its window,
-   * the host thread seeing the answer milliseconds late), and every row of such a batch
-   * sized right up to its deadline was answered late. The ratio of what happened to
-   * what was promised, whatever the cause, is the one figure that covers them all.
+   * 1–2 % of the batches took 1.2–2.1× their bound, the host thread seeing the answer
+   * milliseconds late, and every row of such a batch sized right up to its deadline was
+   * answered late.
    *
-   * Why the largest ratio, held whole over the window, and not one that forgets sooner:
+   * Why milliseconds added, and not a ratio to the whole bound (as before): a late host
+   * is late by milliseconds, whatever the batch; measured on the heavy MLP at 0.5× and
+   * 2× capacity, 103 of the 118 batches that took twice their bound had run within it:
+   * small ones (median 6 rows, a bound of ~2 ms) whose answers the host saw ~4 ms late,
+   * and their ratio, held as a factor, doubled the bound of every size for the next 256
+   * batches: at 0.5×, batches of ~20 rows that ran in ~3 ms were bound at ~15 ms, and
+   * rows with 13–16 ms left were failed.
+   * And why the run is left out: a run slower than the bound's run part is already in
+   * it after it ran (its size's slowest run, and the slow-down of every size's median);
+   * held as a ratio too, one stall counted twice.
+   *
+   * Why the largest, held whole over the window, and not one that forgets sooner:
    * measured side by side (heavy MLP, Poisson arrivals, 20 ms deadlines, one-second
    * windows, 2 cores), the largest ratio with its excess over 1 halving every 64
    * batches left rows answered late at 2× load in 22 of 48 windows, against 8 of 48
    * held whole (halving every 16 batches: 10 of 14; the p99 of the window: 9 of 14),
-   * for the same goodput within a few percent; and at 0.5× load it lost as many rows. The rows lost at 0.5× are failed
-   * by deadline formation when a backlog forms, not by this window outlasting a slow
-   * stretch: 256 batches are about half a second at that load.
+   * for the same goodput within a few percent, and no gain at 0.5× load.
    * @default 256
    */
   calibrationWindow?: number
@@ -138,7 +145,7 @@ class SizeWindow {
  */
 const MAX_DRIFT = 2
 
-/** Largest calibration `bound` applies (see `LatencyModelOptions.calibrationWindow`), for the reason of `MAX_DRIFT`. */
+/** Largest factor by which the calibration raises `bound` (see `LatencyModelOptions.calibrationWindow`), for the reason of `MAX_DRIFT`. */
 const MAX_CALIBRATION = 2
 
 /** Fills a table by size from per-size figures (NaN where a size has none), as `LatencyModel` describes. */
@@ -227,9 +234,10 @@ function fillTable(p: Float64Array, typical: Float64Array, largest: number): Flo
  *   time on every row in it, so formation uses a bound — the slowest run in the size's
  *   window, or its median times the largest slow-down of the last `driftWindow` runs
  *   (a recent run's time over its size's median, at most 2×), whichever is larger, with
- *   `headroom`, plus the p90 hand-off — and all of that scaled by the calibration:
- *   the largest ratio, over the last `calibrationWindow` batches, of a batch's whole
- *   time (run and hand-off) to the bound it started by (1 to 2).
+ *   `headroom`, plus the p90 hand-off — and, for calibration, plus the largest time, over
+ *   the last `calibrationWindow` batches, that a batch spent on the host (hand-off and
+ *   callers' wait) beyond the hand-off part of the bound it started by (at most as much
+ *   again as the rest).
  *   Measured on the heavy MLP at 2× capacity with 20 ms deadlines, batches sized by the
  *   estimate ran past it often enough that 309 rows a second were run for late answers.
  *
@@ -274,26 +282,24 @@ export class LatencyModel {
   private overhead = 0
   private readonly calibrationWindow: number
   /**
-   * Batches recorded since the tables were last rebuilt (sizes, and their whole time:
-   * run plus hand-off), waiting to be set against the bound they started by: `record`
-   * only stores (it runs for every batch, whatever the formation), and `rebuild` sets
-   * each against the tables as they were before it (the bound formation read to start
-   * it, when one batch runs at a time). At most `calibrationWindow` kept.
+   * Each batch recorded since the tables were last rebuilt: its time on the host (its
+   * hand-off, and its callers' wait once `delivered` tells it), waiting to be set against
+   * the hand-off part of the bound it started by: `record` only stores (it runs for
+   * every batch, whatever the formation), and `rebuild` sets each against the p90
+   * hand-off as it was before it. At most `calibrationWindow` kept.
    */
-  private readonly pendingSizes: number[] = []
-  private readonly pendingMs: number[] = []
+  private readonly pendingHostMs: number[] = []
   /**
-   * Recent batches' whole time over their bound (a ring of `calibrationWindow` slots),
-   * those bounds (for `delivered`), and the largest ratio (1..MAX_CALIBRATION).
+   * Recent batches' time on the host beyond the hand-off part of their bound (ms; a
+   * ring of `calibrationWindow` slots), and the largest of them (>= 0), which `bound` adds.
    */
-  private readonly ratios: number[] = []
-  private readonly ratioBounds: number[] = []
-  private nextRatio = 0
-  private calibration = 1
+  private readonly hostExcess: number[] = []
+  private nextExcess = 0
+  private hostMargin = 0
   /**
-   * The latest counted batches (pending or in `ratios`) whose callers' wait `delivered`
-   * has not been told of yet: several may settle in one turn of the event loop, and
-   * each gets that turn's wait.
+   * The latest counted batches (pending or in `hostExcess`) whose callers' wait
+   * `delivered` has not been told of yet: several may settle in one turn of the event
+   * loop, and each gets that turn's wait.
    */
   private undelivered = 0
 
@@ -321,12 +327,10 @@ export class LatencyModel {
     this.recentSizes.length = 0
     this.recentMs.length = 0
     this.nextRecent = 0
-    this.pendingSizes.length = 0
-    this.pendingMs.length = 0
-    this.ratios.length = 0
-    this.ratioBounds.length = 0
-    this.nextRatio = 0
-    this.calibration = 1
+    this.pendingHostMs.length = 0
+    this.hostExcess.length = 0
+    this.nextExcess = 0
+    this.hostMargin = 0
     this.undelivered = 0
     // The tables go too, not only at the next rebuild: that rebuild would otherwise set
     // the next batch against the forgotten tables' bound.
@@ -362,9 +366,8 @@ export class LatencyModel {
       this.sizes.set(size, sw)
     }
     if (++sw.runs <= this.warmupRuns) return
-    if (this.calibrationWindow > 0 && this.pendingSizes.length < this.calibrationWindow) {
-      this.pendingSizes.push(size)
-      this.pendingMs.push(handOff === undefined ? ms : ms + handOff)
+    if (this.calibrationWindow > 0 && this.pendingHostMs.length < this.calibrationWindow) {
+      this.pendingHostMs.push(handOff === undefined ? 0 : handOff)
       if (this.undelivered < this.calibrationWindow) this.undelivered++
     }
     this.recentSizes[this.nextRecent] = size
@@ -395,7 +398,10 @@ export class LatencyModel {
   bound(size: number): number | undefined {
     if (this.dirty) this.rebuild()
     if (this.largest === 0) return undefined
-    return this.uncalibrated(size < 1 ? 1 : Math.ceil(size)) * this.calibration
+    const uncalibrated = this.uncalibrated(size < 1 ? 1 : Math.ceil(size))
+    const bound = uncalibrated + this.hostMargin
+    const most = MAX_CALIBRATION * uncalibrated
+    return bound < most ? bound : most
   }
 
   /** `bound` of `n` rows (>= 1) by the tables as they are, before calibration. */
@@ -406,35 +412,29 @@ export class LatencyModel {
   }
 
   /**
-   * Sets the batches recorded since the last rebuild against the bound the tables gave
-   * them (before they change), and works out the calibration again.
+   * Sets the batches recorded since the last rebuild against the hand-off part of the
+   * bound they started by (the p90 hand-off before the tables change), and works out
+   * the margin again.
    */
   private calibrate(): void {
-    const pending = this.pendingSizes.length
+    const pending = this.pendingHostMs.length
     if (pending === 0) return
     // Nothing was measured before them: no bound to set them against.
     if (this.largest === 0) this.undelivered = 0
     else {
       for (let i = 0; i < pending; i++) {
-        const bound = this.uncalibrated(this.pendingSizes[i])
-        // A bound of 0 (runs of 0 ms on a coarse clock, no hand-off measured) promises
-        // nothing to hold a run against: such a batch counts as on time (ratio 0).
-        const held = bound > 0
-        this.ratios[this.nextRatio] = held ? this.pendingMs[i] / bound : 0
-        this.ratioBounds[this.nextRatio] = held ? bound : Infinity
-        this.nextRatio = (this.nextRatio + 1) % this.calibrationWindow
+        this.hostExcess[this.nextExcess] = this.pendingHostMs[i] - this.overheadHigh
+        this.nextExcess = (this.nextExcess + 1) % this.calibrationWindow
       }
     }
-    this.pendingSizes.length = 0
-    this.pendingMs.length = 0
-    this.calibration = 1
-    for (const ratio of this.ratios) this.hold(ratio)
+    this.pendingHostMs.length = 0
+    this.hostMargin = 0
+    for (const excess of this.hostExcess) this.hold(excess)
   }
 
-  /** Raises the calibration to `ratio` if that is larger, at most MAX_CALIBRATION: the one place it is capped. */
-  private hold(ratio: number): void {
-    const capped = ratio < MAX_CALIBRATION ? ratio : MAX_CALIBRATION
-    if (capped > this.calibration) this.calibration = capped
+  /** Raises the host margin to `excess` (ms) if that is larger. */
+  private hold(excess: number): void {
+    if (excess > this.hostMargin) this.hostMargin = excess
   }
 
   /**
@@ -456,12 +456,12 @@ export class LatencyModel {
     let left = this.undelivered
     this.undelivered = 0
     // The newest are still pending (set against their bound at the next rebuild)...
-    const pending = this.pendingMs.length
-    for (let i = pending - 1; i >= 0 && left > 0; i--, left--) this.pendingMs[i] += ms
-    // ...the others were set against it already, in the slots before `nextRatio`.
+    const pending = this.pendingHostMs.length
+    for (let i = pending - 1; i >= 0 && left > 0; i--, left--) this.pendingHostMs[i] += ms
+    // ...the others were set against it already, in the slots before `nextExcess`.
     const window = this.calibrationWindow
-    for (let slot = (this.nextRatio - 1 + window) % window; left > 0 && slot < this.ratios.length; left--) {
-      this.hold((this.ratios[slot] += ms / this.ratioBounds[slot]))
+    for (let slot = (this.nextExcess - 1 + window) % window; left > 0 && slot < this.hostExcess.length; left--) {
+      this.hold((this.hostExcess[slot] += ms))
       slot = (slot - 1 + window) % window
     }
   }

@@ -157,17 +157,20 @@ describe('LatencyModel', () => {
     expect(() => new LatencyModel({ driftWindow: 0 })).toThrow('Expected `driftWindow` to be an integer >= 1, got `0` (number)')
   })
 
-  it('scales its bound by the largest ratio, over the last `calibrationWindow` batches, of a batch’s whole time to the bound it started by', () => {
+  it('adds to its bound the largest time, over the last `calibrationWindow` batches, that a batch spent on the host beyond the bound’s hand-off part', () => {
     const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 4 })
-    // Size 4 runs 10 ms, handed over and back in 1: bounded at 11, and it keeps to it.
+    // Size 4 runs 10 ms and size 16 runs 40, handed over and back in 1: bounded at 11 and
+    // 41, and they keep to it.
     model.record(4, 10, 1)
     expect(model.bound(4)).toBe(11)
-    model.record(4, 10, 1)
-    expect(model.bound(4)).toBe(11)
-    // A batch that ran as usual, but whose answer the host saw 5.5 ms late: 16.5 against
-    // a bound of 11. Its hand-off is not the p90 of three, so only the calibration sees it.
+    model.record(16, 40, 1)
+    expect([model.bound(4), model.bound(16)]).toEqual([11, 41])
+    // A batch of 4 that ran as usual, but whose answer the host saw 5.5 ms late. Its
+    // hand-off is not the p90 of three, so only the calibration sees it: the same 5.5 ms
+    // more for every size (not 1.5× each: a late host is late by milliseconds, whatever
+    // the batch). The door's estimate is not calibrated.
     model.record(4, 10, 6.5)
-    expect([model.bound(4), model.bound(1), model.estimate(4)]).toEqual([16.5, 16.5, 11])
+    expect([model.bound(4), model.bound(16), model.bound(1), model.estimate(4)]).toEqual([16.5, 46.5, 16.5, 11])
     // Kept for the window's 4 batches, then forgotten.
     for (let i = 0; i < 3; i++) {
       model.record(4, 10, 1)
@@ -175,9 +178,9 @@ describe('LatencyModel', () => {
     }
     model.record(4, 10, 1)
     expect(model.bound(4)).toBe(11)
-    // Batches recorded between two reads are each set against the bound before them; a
-    // stall is believed up to 2× (the MAX_DRIFT reason). The p90 of the 9 hand-offs is now
-    // 6.5: (10 + 6.5) × 2.
+    // Batches recorded between two reads are each set against the hand-off part before
+    // them; the calibration at most doubles the bound (the MAX_DRIFT reason). The p90 of
+    // the 9 hand-offs is now 6.5: (10 + 6.5) × 2, not 10 + 6.5 + 99.
     model.record(4, 10, 100)
     model.record(4, 10, 1)
     expect(model.bound(4)).toBe(33)
@@ -197,18 +200,37 @@ describe('LatencyModel', () => {
     )
   })
 
+  it('counts a slow run once, in its size’s slowest run and the recent slow-down, not again in the calibration', () => {
+    const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 256 })
+    model.record(1, 2, 1)
+    expect(model.bound(1)).toBe(3)
+    for (let i = 0; i < 4; i++) {
+      model.record(4, 10, 1)
+      expect(model.bound(4)).toBe(11)
+    }
+    // A stall: a run of 3× its size's median, handed off as usual. Its size is bound by
+    // that run, every size's median by twice itself (the slow-down, at most 2×), plus the
+    // hand-off, and no more (set against the bound it started by, 30 + 1 is 2.8× 11).
+    model.record(4, 30, 1)
+    expect([model.bound(1), model.bound(4)]).toEqual([5, 31])
+    // Once the stall has left the size's window and the slow-down's, the bounds are as
+    // before it, though it is still within the last 256 batches.
+    for (let i = 0; i < 16; i++) model.record(4, 10, 1)
+    expect([model.bound(1), model.bound(4)]).toEqual([3, 11])
+  })
+
   it('counts in a batch’s calibration the time its answers took to reach their callers after it was recorded', () => {
     const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
     model.record(4, 7, 1)
     expect(model.bound(4)).toBe(8)
-    // Told before the bound is read again: (8 + 4) ÷ 8.
+    // Told before the bound is read again: 1 + 4 on the host against a p90 hand-off of 1.
     model.record(4, 7, 1)
     model.delivered(4)
     expect(model.bound(4)).toBe(12)
     // Told twice: counted once.
     model.delivered(4)
     expect(model.bound(4)).toBe(12)
-    // Told after the bound was read (formation reads it as the batch settles): (8 + 8) ÷ 8.
+    // Told after the bound was read (formation reads it as the batch settles): 1 + 8.
     model.record(4, 7, 1)
     expect(model.bound(4)).toBe(12)
     model.delivered(8)
@@ -232,22 +254,23 @@ describe('LatencyModel', () => {
     const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
     model.record(4, 7, 1)
     expect(model.bound(4)).toBe(8)
-    // Two batches settle in one turn, the first slow: (11 + 1 + 4) ÷ 8 = 2 and (7 + 1 + 4) ÷ 8.
+    // Two batches settle in one turn, the first slow: each was 1 + 4 on the host.
     model.record(4, 11, 1)
     model.record(4, 7, 1)
     model.delivered(4)
     // The tables now: slowest 11 (the median 7 times its slow-down 11 ÷ 7 is no more), plus
-    // the hand-off 1, calibrated by 2. Given to the latest batch only, the wait made it 1.5.
-    expect(model.bound(4)).toBe(24)
-    // Set against the bound already, both take the next turn's wait: (8 + 12) ÷ 12 > 2, capped.
+    // the hand-off 1, plus the 4 ms beyond it.
+    expect(model.bound(4)).toBe(16)
+    // Set against the bound already, both take the next turn's wait: 12 more, capped at
+    // twice the bound before calibration (12).
     model.record(4, 7, 1)
     model.record(4, 7, 1)
-    expect(model.bound(4)).toBe(24)
+    expect(model.bound(4)).toBe(16)
     model.delivered(12)
     expect(model.bound(4)).toBe(24)
   })
 
-  it('holds no batch against a bound of 0: a run of some time after runs of none does not double the bound', () => {
+  it('adds nothing to a bound of 0, and at most doubles any other', () => {
     const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
     model.record(1, 0)
     expect(model.bound(1)).toBe(0)
@@ -255,22 +278,24 @@ describe('LatencyModel', () => {
     model.record(1, 0)
     expect(model.bound(1)).toBe(0)
     model.delivered(1)
-    // Pending when told, and set against 0 after.
+    expect(model.bound(1)).toBe(0)
+    // Pending when told: a run of 0.5 whose callers waited 1 ms more is bound at twice 0.5.
     model.record(1, 0.5)
     model.delivered(1)
-    expect(model.bound(1)).toBe(0.5)
+    expect(model.bound(1)).toBe(1)
     model.record(1, 0.5)
-    expect(model.bound(1)).toBe(0.5)
+    expect(model.bound(1)).toBe(1)
   })
 
   it('sets the first batch after `forget` against nothing, not against the forgotten tables', () => {
     const model = new LatencyModel({ warmupRuns: 0, headroom: 0, calibrationWindow: 8 })
-    model.record(1, 1)
-    model.record(1, 1)
+    model.record(1, 1, 0)
+    model.record(1, 1, 0)
     expect(model.bound(1)).toBe(1)
     model.forget()
-    model.record(1, 3)
-    expect(model.bound(1)).toBe(3)
+    // Its hand-off of 2 would be 2 beyond the forgotten tables' hand-off part (0).
+    model.record(1, 3, 2)
+    expect(model.bound(1)).toBe(5)
   })
 
   it('ignores runs that are not measurements, and validates its options', () => {
