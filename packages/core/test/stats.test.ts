@@ -220,7 +220,7 @@ describe('observers', () => {
     let t = 0
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => ++t)
     try {
-      const waits: number[][] = []
+      const waits: Array<readonly number[]> = []
       const batcher = new DynamicBatcher<number, number>((items) => items, { maxBatchSize: 3, minBatchSize: 3, maxWaitMs: 1e6 })
       batcher.observe({ onDispatch: (e) => waits.push(e.queueWaitsMs) })
       const before = t
