@@ -27,9 +27,15 @@ export class KeyedQueues {
    */
   constructor(private readonly keyed: boolean) {}
 
-  /** Queues a plain item under `key` (see `PriorityQueue.add`). */
-  add(key: unknown, item: unknown, record: Plain, priority: number, cost = record.cost): void {
-    this.queueOf(key).add(item, record, priority, cost)
+  /**
+   * Queues a plain item under `key`, whose record's cost is `cost` (see
+   * `PriorityQueue.add`). The cache's hit tested here and its miss out of line
+   * (`queueOf`): this is inlined into `submit`'s caller only while all it inlines fits
+   * V8's budget of bytecode (docs/runtime-facts.md#v8-on-the-hot-path).
+   */
+  add(key: unknown, item: unknown, record: Plain, priority: number, cost: number): void {
+    const queue = this.lastQueue
+    ;(queue !== undefined && key === this.lastKey ? queue : this.queueOf(key)).add(item, record, priority, cost)
     this.size++
   }
 

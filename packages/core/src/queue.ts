@@ -176,10 +176,16 @@ class Level<N extends QueueNode> {
     if (t < items.length) {
       items[t] = item
       this.records[t] = record
-    } else {
-      items[t] = item
-      this.records[t] = record
-    }
+    } else this.grow(t, item, record)
+  }
+
+  /**
+   * `add` past the room: the stores that grow the arrays, in a function of their own
+   * (its own store sites, and `add` small enough to be inlined; see `add`).
+   */
+  private grow(t: number, item: unknown, record: Plain | N): void {
+    this.items[t] = item
+    this.records[t] = record
   }
 
   /**
@@ -404,8 +410,10 @@ export class PriorityQueue<N extends QueueNode> {
    * (just made by the batcher's submit), optimised code checked the record's shape
    * again, here and in `Level.add` (~6 machine instructions per item on core-overhead).
    */
-  add(item: unknown, record: Plain, priority: number, cost = record.cost): void {
-    this.levelOf(priority).add(item, record, cost)
+  add(item: unknown, record: Plain, priority: number, cost: number): void {
+    // The dense table's hit tested here, the rest out of line (see `KeyedQueues.add`).
+    const level = priority >>> 0 === priority && priority < DENSE_LEVELS ? this.dense[priority] : undefined
+    ;(level === undefined ? this.levelOf(priority) : level).add(item, record, cost)
   }
 
   /** Queues a node (it becomes QUEUED). */

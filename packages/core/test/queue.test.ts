@@ -19,6 +19,9 @@ const node = (id: string, priority = 0, cost = 1, enqueuedAt = 0): Node => ({
   reject: noop,
 })
 const plain = (cost = 1, enqueuedAt = 0): Plain => ({ resolve: noop, reject: noop, cost, seq: ++seq, stamp: { at: enqueuedAt } })
+/** Queues a plain item, passing its record's cost as the batcher does. */
+const add = (q: PriorityQueue<Node>, item: string, record: Plain, priority: number): void =>
+  q.add(item, record, priority, record.cost)
 /** The taken nodes' ids (every record of these batches is a node). */
 const ids = (taken: Taken<Node>): string[] => taken.slots.records.map((n) => (n as Node).id)
 
@@ -154,11 +157,11 @@ describe('PriorityQueue', () => {
     for (let round = 0; round < 3; round++) {
       // Enough distinct priorities between rounds that empty levels are pruned.
       for (let p = 100; p < 120; p++) {
-        q.add(`x${p}`, plain(), p)
+        add(q, `x${p}`, plain(), p)
         q.take(1, Infinity)
       }
-      priorities.forEach((p, i) => q.add(`${round}:${i}`, plain(), p))
-      priorities.forEach((p, i) => q.add(`${round}:${i}'`, plain(), p))
+      priorities.forEach((p, i) => add(q, `${round}:${i}`, plain(), p))
+      priorities.forEach((p, i) => add(q, `${round}:${i}'`, plain(), p))
       // Equal priorities (0 and -0, 1 and 1) share a level: first in, first out.
       const byLevel = new Map<number, string[]>()
       for (const [p, i] of priorities.map((p, i) => [p === 0 ? 0 : p, i] as const)) {
@@ -189,10 +192,10 @@ describe('PriorityQueue', () => {
     const kept = node('kept')
     const p1 = plain()
     const p2 = plain(3)
-    q.add('p1', p1, 0)
+    add(q, 'p1', p1, 0)
     q.push(gone)
     q.push(kept)
-    q.add('p2', p2, 0)
+    add(q, 'p2', p2, 0)
     q.remove(gone)
     expect([q.size, q.cost]).toEqual([3, 5])
     const out = q.take(10, Infinity)
@@ -204,14 +207,14 @@ describe('PriorityQueue', () => {
 
   it('takes a level in part, keeps the rest in order at its front, and goes on from there', () => {
     const q = new PriorityQueue<Node>('k')
-    for (let i = 0; i < 5; i++) q.add(`a${i}`, plain(), 0)
+    for (let i = 0; i < 5; i++) add(q, `a${i}`, plain(), 0)
     expect(q.take(2, Infinity).slots.items).toEqual(['a0', 'a1'])
-    for (let i = 5; i < 40; i++) q.add(`a${i}`, plain(), 0)
+    for (let i = 5; i < 40; i++) add(q, `a${i}`, plain(), 0)
     expect(q.take(3, Infinity).slots.items).toEqual(['a2', 'a3', 'a4'])
     const rest = q.take(Infinity, Infinity)
     expect(rest.slots.items).toEqual(Array.from({ length: 35 }, (_, i) => `a${i + 5}`))
     expect([rest.full, q.size, q.stored]).toEqual([false, 0, 0])
-    q.add('b', plain(), 0)
+    add(q, 'b', plain(), 0)
     expect(q.take(1, Infinity).slots.items).toEqual(['b'])
   })
 
@@ -222,7 +225,7 @@ describe('PriorityQueue', () => {
     for (const n of [100, 2, 90, 87, 87, 300, 1]) {
       const labels = Array.from({ length: n }, (_, i) => `${n}-${i}`)
       const records = labels.map(() => plain())
-      labels.forEach((label, i) => q.add(label, records[i], 0))
+      labels.forEach((label, i) => add(q, label, records[i], 0))
       const out = q.take(Infinity, Infinity)
       expect(out.slots.items).toEqual(labels)
       expect(out.slots.records).toEqual(records)
@@ -236,7 +239,7 @@ describe('PriorityQueue', () => {
     const room = (): number => (q as unknown as { levels: Array<{ items: unknown[] }> }).levels[0].items.length
     for (let cycle = 0; cycle < 3; cycle++) {
       const labels = Array.from({ length: 256 }, (_, i) => `${cycle}-${i}`)
-      for (const label of labels) q.add(label, plain(), 0)
+      for (const label of labels) add(q, label, plain(), 0)
       const first = q.take(128, Infinity)
       const second = q.take(128, Infinity)
       expect([...first.slots.items, ...second.slots.items]).toEqual(labels)
@@ -245,7 +248,7 @@ describe('PriorityQueue', () => {
     }
     // A level taken whole makes room for that batch, as before: 100, then 3.
     for (const n of [100, 3]) {
-      for (let i = 0; i < n; i++) q.add(`w${i}`, plain(), 0)
+      for (let i = 0; i < n; i++) add(q, `w${i}`, plain(), 0)
       expect(q.take(Infinity, Infinity).slots.length).toBe(n)
       expect(room()).toBe(n)
     }
@@ -254,19 +257,19 @@ describe('PriorityQueue', () => {
   it('says a batch keeps the items of one clock reading together only when it is one level that held plain items only', () => {
     const q = new PriorityQueue<Node>('k')
     const stretch = (): boolean => q.take(Infinity, Infinity).slots.ordered
-    q.add('a', plain(), 0)
-    q.add('b', plain(), 0)
+    add(q, 'a', plain(), 0)
+    add(q, 'b', plain(), 0)
     expect(stretch()).toBe(true)
-    q.add('c', plain(), 0)
+    add(q, 'c', plain(), 0)
     q.push(node('late'))
     expect(stretch()).toBe(false)
     // The level's next arrays start plain again.
-    q.add('d', plain(), 0)
+    add(q, 'd', plain(), 0)
     expect(stretch()).toBe(true)
-    q.add('e', plain(), 1)
-    q.add('f', plain(), 0)
+    add(q, 'e', plain(), 1)
+    add(q, 'f', plain(), 0)
     expect(stretch()).toBe(false) // two levels, one after the other
-    for (let i = 0; i < 4; i++) q.add(`g${i}`, plain(), 0)
+    for (let i = 0; i < 4; i++) add(q, `g${i}`, plain(), 0)
     expect(q.take(2, Infinity).slots.ordered).toBe(true) // a level in part
     expect(stretch()).toBe(true)
   })
@@ -274,15 +277,15 @@ describe('PriorityQueue', () => {
   it('says a batch holds plain items only when none of its records is a node', () => {
     const q = new PriorityQueue<Node>('k')
     const plainOnly = (): boolean => q.take(Infinity, Infinity).slots.plain
-    q.add('a', plain(), 1)
-    q.add('b', plain(), 0)
+    add(q, 'a', plain(), 1)
+    add(q, 'b', plain(), 0)
     expect(plainOnly()).toBe(true) // two levels, plain both
-    q.add('c', plain(), 0)
+    add(q, 'c', plain(), 0)
     q.push(node('n', 1))
     expect(plainOnly()).toBe(false)
     const gone = node('gone', 1)
     q.push(gone)
-    q.add('d', plain(), 0)
+    add(q, 'd', plain(), 0)
     q.remove(gone)
     expect(plainOnly()).toBe(true) // the removed node is not taken
   })
@@ -292,11 +295,11 @@ describe('PriorityQueue', () => {
     const costs = [0.1, 0.2, 0.3, 1e-17, 0.7, 1 / 3, 2.5, 1e16, 1, 0.1]
     const inOrder = (records: ReadonlyArray<{ cost: number }>): number => records.reduce((sum, r) => sum + r.cost, 0)
     // A level taken whole from its first slot.
-    for (const c of costs) q.add('a', plain(c), 0)
+    for (const c of costs) add(q, 'a', plain(c), 0)
     let out = q.take(Infinity, Infinity)
     expect(out.cost).toBe(inOrder(out.slots.records))
     // Cut in part, then the rest (from a head past 0).
-    for (const c of costs) q.add('b', plain(c), 0)
+    for (const c of costs) add(q, 'b', plain(c), 0)
     out = q.take(3, Infinity)
     expect(out.cost).toBe(inOrder(out.slots.records))
     out = q.take(Infinity, Infinity)
@@ -304,7 +307,7 @@ describe('PriorityQueue', () => {
     // Compacted after removals (65 of 90 nodes, beside 30 plain items), then taken whole.
     const nodes: Node[] = []
     for (let i = 0; i < 30; i++) {
-      q.add('c', plain(costs[i % costs.length]), 0)
+      add(q, 'c', plain(costs[i % costs.length]), 0)
       for (let k = 0; k < 3; k++) {
         nodes.push(node('n', 0, costs[(i + k) % costs.length]))
         q.push(nodes[nodes.length - 1])
@@ -363,7 +366,7 @@ describe('PriorityQueue', () => {
           const id = `p${step}`
           const priority = next(2)
           const cost = 1 + next(4)
-          q.add(id, plain(cost), priority)
+          add(q, id, plain(cost), priority)
           live.push({ id, priority, cost })
         } else if (op < phase.add + phase.push) {
           const n = node(`n${step}`, next(2), 1 + next(4))
@@ -390,7 +393,7 @@ describe('PriorityQueue', () => {
     const early = plain()
     const high = node('late-high', 2)
     q.push(high)
-    q.add('plain-low', early, 0)
+    add(q, 'plain-low', early, 0)
     expect([q.headPriority(), q.headSeq(), q.peekItem()]).toEqual([2, high.seq, 'late-high'])
     q.take(1, Infinity)
     expect([q.headPriority(), q.headSeq(), q.peekItem()]).toEqual([0, early.seq, 'plain-low'])
@@ -403,7 +406,7 @@ describe('KeyedQueues', () => {
     const queues = new KeyedQueues(true)
     const limits = { maxBatchSize: 10, minBatchSize: 1, maxWaitMs: 0, maxBatchCost: Infinity, flush: false }
     const map = (queues as unknown as { queues: Map<unknown, unknown> }).queues
-    for (let k = 0; k < 100; k++) queues.add(k, `i${k}`, plain(), 0)
+    for (let k = 0; k < 100; k++) queues.add(k, `i${k}`, plain(), 0, 1)
     expect(map.size).toBe(100)
     for (let k = 0; k < 100; k++) {
       const queue = queues.choose(limits, () => 0).queue as PriorityQueue<never>

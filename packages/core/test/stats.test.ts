@@ -214,6 +214,32 @@ describe('observers', () => {
     ])
   })
 
+  it('reads the default clock once per turn: items submitted in one turn share a queue wait, and the next turn reads it again', async () => {
+    // Every read of the default clock (`performance.now`) moves it on by 1 ms, so two
+    // items with equal queue waits were stamped by one reading.
+    let t = 0
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => ++t)
+    try {
+      const waits: Array<readonly number[]> = []
+      const batcher = new DynamicBatcher<number, number>((items) => items, { maxBatchSize: 3, minBatchSize: 3, maxWaitMs: 1e6 })
+      batcher.observe({ onDispatch: (e) => waits.push(e.queueWaitsMs) })
+      const before = t
+      const first = [batcher.submit(1), batcher.submit(2)]
+      expect(t - before).toBe(1)
+      await Promise.resolve()
+      const afterTurn = t
+      const third = batcher.submit(3)
+      expect(t - afterTurn).toBe(1)
+      expect(await Promise.all([...first, third])).toEqual([1, 2, 3])
+      expect(waits).toHaveLength(1)
+      const [a, b, c] = waits[0]
+      expect(b).toBe(a)
+      expect(a - c).toBe(afterTurn + 1 - (before + 1))
+    } finally {
+      clock.mockRestore()
+    }
+  })
+
   it('reports ok: false for a result array of the wrong length', async () => {
     const settled: BatchSettleEvent[] = []
     const batcher = new DynamicBatcher<number, number>(() => [], { now: () => 0 })
