@@ -20,8 +20,7 @@ const node = (id: string, priority = 0, cost = 1, enqueuedAt = 0): Node => ({
 })
 const plain = (cost = 1, enqueuedAt = 0): Plain => ({ resolve: noop, reject: noop, cost, seq: ++seq, stamp: { at: enqueuedAt } })
 /** Queues a plain item, passing its record's cost as the batcher does. */
-const add = (q: PriorityQueue<Node>, item: string, record: Plain, priority: number): void =>
-  q.add(item, record, priority, record.cost)
+const add = (q: PriorityQueue<Node>, item: string, record: Plain, priority: number): void => q.add(item, record, priority, record.cost)
 /** The taken nodes' ids (every record of these batches is a node). */
 const ids = (taken: Taken<Node>): string[] => taken.slots.records.map((n) => (n as Node).id)
 
