@@ -27,15 +27,9 @@ export class KeyedQueues {
    */
   constructor(private readonly keyed: boolean) {}
 
-  /**
-   * Queues a plain item under `key`, whose record's cost is `cost` (see
-   * `PriorityQueue.add`). The cache's hit tested here and its miss out of line
-   * (`queueOf`): this is inlined into `submit`'s caller only while all it inlines fits
-   * V8's budget of bytecode (docs/runtime-facts.md#v8-on-the-hot-path).
-   */
+  /** Queues a plain item under `key`, whose record's cost is `cost` (see `PriorityQueue.add`). */
   add(key: unknown, item: unknown, record: Plain, priority: number, cost: number): void {
-    const queue = this.lastQueue
-    ;(queue !== undefined && key === this.lastKey ? queue : this.queueOf(key)).add(item, record, priority, cost)
+    this.queueOf(key).add(item, record, priority, cost)
     this.size++
   }
 
@@ -47,8 +41,18 @@ export class KeyedQueues {
     return queue
   }
 
-  /** The queue of `key`, made if there is none. */
+  /**
+   * The queue of `key`, made if there is none. The cache's hit here, its miss out of
+   * line: `add` is inlined into `submit`'s caller only while all it inlines fits V8's
+   * budget of bytecode (docs/runtime-facts.md#v8-on-the-hot-path).
+   */
   private queueOf(key: unknown): PriorityQueue<Entry> {
+    const queue = this.lastQueue
+    return queue !== undefined && key === this.lastKey ? queue : this.lookUp(key)
+  }
+
+  /** `queueOf` past the cache's `===` hit: a NaN key still hits it; else the Map, and the cache updated. */
+  private lookUp(key: unknown): PriorityQueue<Entry> {
     let queue = this.lastQueue
     const last = this.lastKey
     // Not the Map's key equality (SameValueZero: `===`, but NaN is NaN), written out: a
