@@ -4,10 +4,10 @@ import importX from 'eslint-plugin-import-x'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
-const host = 'packages/host/src'
+const host = 'packages/server/src'
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', 'packages/host/generated/**', '**/node_modules/**', 'bench/results/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', 'packages/server/generated/**', '**/node_modules/**', 'bench/results/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

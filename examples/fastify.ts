@@ -9,7 +9,8 @@
  */
 import Fastify from 'fastify'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { createPool, createRequestHandler } from '@inferpool/host'
+import { createPool } from '@inferpool/host'
+import { createRequestHandler } from '@inferpool/server'
 import { demoModelPath } from './demo-model.js'
 
 const pool = await createPool({

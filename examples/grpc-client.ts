@@ -8,7 +8,7 @@
  */
 import { Metadata, credentials, makeGenericClientConstructor } from '@grpc/grpc-js'
 import type { ServiceError } from '@grpc/grpc-js'
-import { GRPC_SERVICE_DEFINITION } from '@inferpool/host'
+import { GRPC_SERVICE_DEFINITION } from '@inferpool/server'
 
 const Client = makeGenericClientConstructor(GRPC_SERVICE_DEFINITION, 'GRPCInferenceService')
 const client = new Client(process.env.GRPC_ADDRESS ?? '127.0.0.1:8001', credentials.createInsecure())

@@ -9,7 +9,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Server, ServerCredentials } from '@grpc/grpc-js'
-import { createGrpcService, createPool, createRequestHandler } from '@inferpool/host'
+import { createPool } from '@inferpool/host'
+import { createGrpcService, createRequestHandler } from '@inferpool/server'
 import { demoModelPath } from './demo-model.js'
 
 const pool = await createPool({ model: process.env.MODEL ?? demoModelPath(), batching: { maxBatchSize: 64, maxQueueSize: 4096 } })

@@ -10,7 +10,8 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createPool, createRequestHandler } from '@inferpool/host'
+import { createPool } from '@inferpool/host'
+import { createRequestHandler } from '@inferpool/server'
 import { demoModelPath } from './demo-model.js'
 
 const pool = await createPool({

@@ -14,9 +14,9 @@
  */
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
-import { parseJson } from '../../packages/host/dist/http/body.js'
-import { NOT_PARSED, parseJsonNumbers } from '../../packages/host/dist/http/json-numbers.js'
-import { decodeInferFields } from '../../packages/host/dist/protocol/decode.js'
+import { parseJson } from '../../packages/server/dist/http/body.js'
+import { NOT_PARSED, parseJsonNumbers } from '../../packages/server/dist/http/json-numbers.js'
+import { decodeInferFields } from '../../packages/server/dist/protocol/decode.js'
 import { demoModelPath } from '../dist/paths.js'
 import { readModelInfo } from '../dist/model.js'
 import { doorRequest } from '../dist/scenarios/http.js'

@@ -193,7 +193,7 @@ Flags:
                              open-loop search (for A/B runs of two builds at equal loads)
   --slo-concurrency <n>      batches in flight per replica of the slo pools (default 1)
   --overload-bin <path>      the inferpool CLI the overload scenario starts (default this
-                             checkout's packages/host/bin/inferpool.js), e.g. another build's
+                             checkout's packages/server/bin/inferpool.js), e.g. another build's
   --out <dir>                where the JSON and SVG go (default bench/results)
   --json                     print the result JSON to stdout instead of the table
   --no-charts                skip the SVG charts

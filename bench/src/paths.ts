@@ -39,6 +39,11 @@ export function hostPackageJson(): string {
   return require.resolve('@inferpool/host/package.json')
 }
 
+/** The `inferpool` launcher of this checkout (@inferpool/server's bin). */
+export function serverBin(): string {
+  return join(dirname(require.resolve('@inferpool/server/package.json')), 'bin', 'inferpool.js')
+}
+
 /** Version of an installed package, read from its package.json. */
 export function packageVersion(name: string, from: string = import.meta.url): string {
   const require = createRequire(from)

@@ -6,6 +6,7 @@
 import { execFile, fork, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { distFile } from '../paths.js'
@@ -34,9 +35,18 @@ async function freePort(): Promise<number> {
   return port
 }
 
+/**
+ * The `inferpool` launcher of a checkout: in @inferpool/server, or in @inferpool/host for
+ * a main from before the server had its own package (a comparison runs either).
+ */
+function cliOf(root: string): string {
+  const server = join(root, 'packages', 'server', 'bin', 'inferpool.js')
+  return existsSync(server) ? server : join(root, 'packages', 'host', 'bin', 'inferpool.js')
+}
+
 /** `inferpool serve` of the checkout at `root` with its defaults, on ephemeral ports of 127.0.0.1. */
 export async function startServe(root: string, model: string, modelName: string): Promise<Serve> {
-  const bin = join(root, 'packages', 'host', 'bin', 'inferpool.js')
+  const bin = cliOf(root)
   const { stdout: help } = await promisify(execFile)(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8' })
   const grpcPort = help.includes('--grpc-port') ? await freePort() : null
   const args = [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--model', `${modelName}=${model}`]

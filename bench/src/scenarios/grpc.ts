@@ -16,7 +16,7 @@
  * as possible.
  */
 import * as grpc from '@grpc/grpc-js'
-import { GRPC_SERVICE_DEFINITION } from '@inferpool/host'
+import { GRPC_SERVICE_DEFINITION } from '@inferpool/server'
 import { runClosedLoop } from '../closed-loop.js'
 import { LatencyRecorder, type LatencySummary } from '../latency.js'
 import { createRng, KSERVE_DATATYPE, randomArray, type ModelInfo } from '../model.js'

@@ -281,7 +281,7 @@ export async function runOverload(
   options: OverloadOptions,
   onPoint: (label: string) => void,
 ): Promise<OverloadResult> {
-  const bin = options.bin ?? join(repoRoot, 'packages', 'host', 'bin', 'inferpool.js')
+  const bin = options.bin ?? join(repoRoot, 'packages', 'server', 'bin', 'inferpool.js')
   const jemalloc = findJemalloc()
   const allocator = options.allocator ?? (jemalloc === undefined ? 'glibc' : 'jemalloc')
   const cli = await startServeCli(bin, ['--model', `bench=${model}`, ...options.serveArgs], allocatorEnv(allocator, jemalloc))

@@ -8,11 +8,10 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { availableParallelism } from 'node:os'
-import { dirname, join } from 'node:path'
 import type { LatencySummary } from '../latency.js'
 import { LatencyRecorder } from '../latency.js'
 import type { ModelInfo } from '../model.js'
-import { hostPackageJson } from '../paths.js'
+import { serverBin } from '../paths.js'
 import type { Window } from './direct.js'
 import { load, v2RequestBody } from './http.js'
 
@@ -49,7 +48,7 @@ interface RunningCli {
 
 /** Starts `inferpool serve` on a free port; resolves once it prints `inferpool: ready`. */
 async function startCli(model: string, modelName: string, shape: ProcessesShape): Promise<RunningCli> {
-  const bin = join(dirname(hostPackageJson()), 'bin', 'inferpool.js')
+  const bin = serverBin()
   const args = [
     bin,
     'serve',

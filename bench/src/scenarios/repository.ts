@@ -148,7 +148,7 @@ type Server = ServeCli
 
 /** `probe`: the memory probe preloaded, answering over an IPC channel (repository-memory-hook.ts). */
 function startServer(args: string[], env: NodeJS.ProcessEnv, probe = false): Promise<Server> {
-  const bin = join(repoRoot, 'packages/host/dist/cli.js')
+  const bin = join(repoRoot, 'packages/server/dist/cli.js')
   const nodeArgs = probe ? ['--import', pathToFileURL(distFile('scenarios', 'repository-memory-hook.js')).href] : []
   return startServeCli(bin, args, env, { nodeArgs, ipc: probe })
 }

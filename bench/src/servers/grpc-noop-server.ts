@@ -5,7 +5,7 @@
  * `node grpc-noop-server.js '<GrpcNoopServerConfig JSON>'`.
  */
 import * as grpc from '@grpc/grpc-js'
-import { GRPC_SERVICE_DEFINITION } from '@inferpool/host'
+import { GRPC_SERVICE_DEFINITION } from '@inferpool/server'
 import { KSERVE_DATATYPE, readModelInfo } from '../model.js'
 import { answerCpuRequests, reportStartupFailure, type GrpcNoopServerConfig, type ServerMessage } from './protocol.js'
 

@@ -3,7 +3,7 @@
  * gRPC on ephemeral 127.0.0.1 ports over one pool, so the bench can load either door of
  * the same pool. `node grpc-server.js '<GrpcServerConfig JSON>'`.
  */
-import { serve } from '@inferpool/host'
+import { serve } from '@inferpool/server'
 import { createTensorPool } from '../pool-api.js'
 import { openPool } from '../scenarios/pool.js'
 import { answerCpuRequests, reportStartupFailure, type GrpcServerConfig, type ServerMessage } from './protocol.js'

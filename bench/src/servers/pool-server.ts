@@ -5,7 +5,7 @@
  * `node pool-server.js '<PoolServerConfig JSON>'`.
  */
 import { createServer } from 'node:http'
-import { createRequestHandler } from '@inferpool/host'
+import { createRequestHandler } from '@inferpool/server'
 import { createTensorPool } from '../pool-api.js'
 import { openPool } from '../scenarios/pool.js'
 import { listenAndReport, reportStartupFailure, type PoolServerConfig } from './protocol.js'

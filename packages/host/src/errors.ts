@@ -3,7 +3,7 @@
  * (the batcher's own — `ERR_QUEUE_FULL`, `ERR_TIMEOUT`, `ERR_BATCHER_CLOSED`,
  * `ERR_BATCH_SIZE_MISMATCH`, `ERR_ITEM_TOO_LARGE` — come from @inferpool/core).
  * Errors raised inside a worker travel as `{ code, message, details }` and are rebuilt
- * by `fromWire` (error-registry.ts), which also says what each means on HTTP and gRPC.
+ * by `fromWire` (wire-errors.ts); what each means on HTTP and gRPC is the server's registry.
  */
 import { InferpoolError } from '@inferpool/core'
 

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPool, resolvePoolOptions } from '@inferpool/host'
 import type { Pool, PoolOptions } from '@inferpool/host'
-import { demoModel, demoRows } from './server-helpers.js'
+import { models, prng } from './fixtures/models.js'
 
 const pools: Pool[] = []
 afterAll(async () => {
@@ -77,11 +77,14 @@ describe("Triton's priority levels (priorityLevels, defaultPriorityLevel, priori
 })
 
 describe('a pool with priority levels', () => {
-  const row = (seed: number) => ({ input: { data: Float32Array.from(demoRows(seed, 1)[0]), dims: [256] } })
+  const row = (seed: number) => {
+    const rand = prng(seed)
+    return { input: { data: Float32Array.from({ length: 256 }, () => rand() * 2 - 1), dims: [256] } }
+  }
 
   async function levelPool(extra: Partial<PoolOptions>): Promise<Pool> {
     const pool = await createPool({
-      model: demoModel,
+      model: models.demoMlp,
       replicas: 1,
       logger: quiet,
       batching: { maxBatchSize: 1 },

@@ -8,7 +8,7 @@
 import { transferHandlers } from 'comlink'
 import type { TransferHandler } from 'comlink'
 import type { SerializedError } from '@inferpool/core'
-import { fromWire, toWire } from '../error-registry.js'
+import { fromWire, toWire } from '../wire-errors.js'
 
 interface SerializedThrow {
   readonly isError: boolean

@@ -1,6 +1,6 @@
 /**
  * The failure modes of the bridge itself. How any inferpool error keeps its class,
- * `code` and `details` on the way over is the error registry's `toWire`/`fromWire`.
+ * `code` and `details` on the way over is `toWire`/`fromWire` (wire-errors.ts).
  */
 import { InferpoolError } from '@inferpool/core'
 

@@ -7,7 +7,7 @@
  */
 import type { TaskResult } from '@inferpool/worker'
 import { InferenceError } from '../../errors.js'
-import { fromWire } from '../../error-registry.js'
+import { fromWire } from '../../wire-errors.js'
 import type { BlockInput, PoolOptions, RowInput, TensorInfo } from '../../types.js'
 import { admitBlock, blockShapeOf, joinBlockResults } from '../block.js'
 import type { BlockRow, BlockRowResult } from '../block.js'

@@ -6,7 +6,7 @@
 import { BatchSizeMismatchError } from '@inferpool/core'
 import type { ItemError, WorkerDescription } from '@inferpool/worker'
 import { InferenceError } from '../../errors.js'
-import { fromWire } from '../../error-registry.js'
+import { fromWire } from '../../wire-errors.js'
 import type { PoolOptions, TensorInfo } from '../../types.js'
 import type { Codec } from './codec.js'
 

@@ -20,7 +20,7 @@
 import { fileURLToPath } from 'node:url'
 import type { OnnxWorkerOptions, RunTask, TaskResult, WorkerBootData, WorkerDescription } from '@inferpool/worker'
 import { restartDelayMs } from '../../backoff.js'
-import { fromWire } from '../../error-registry.js'
+import { fromWire } from '../../wire-errors.js'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
 import type { ReplicaStats } from '../../types.js'
 import { leastBusy } from '../balance.js'

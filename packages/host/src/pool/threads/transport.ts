@@ -24,7 +24,7 @@ import type { LoadReport, OnnxWorkerOptions, RunTask, TaskResult, WorkerDescript
 import { InferpoolError } from '@inferpool/core'
 import { restartDelayMs } from '../../backoff.js'
 import { StartupTimeoutError, WorkerCrashedError } from '../../errors.js'
-import { fromWire } from '../../error-registry.js'
+import { fromWire } from '../../wire-errors.js'
 import type { ReplicaStats } from '../../types.js'
 import { loadFailureOf } from '../load-failure.js'
 import { modelLabelFor } from '../model-bytes.js'

@@ -1,0 +1,492 @@
+/**
+ * The `inferpool` command line: `inferpool serve` starts the HTTP server (Open
+ * Inference Protocol) on one or more models — by default the built-in demo model.
+ */
+import cluster from 'node:cluster'
+import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
+import { batcherDefaults } from '@inferpool/core'
+import { Command, Option } from 'commander'
+import { exposeGc } from '@inferpool/worker'
+import { runClusterPrimary } from '../cluster/primary.js'
+import { poolFromPrimaryCopy } from '../cluster/model-copies.js'
+import { joinCluster } from '../cluster/worker.js'
+import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
+import { POOL_DEFAULTS, createPool, defaultIntraOpThreads } from '@inferpool/host'
+import { HANDLER_DEFAULTS } from '../protocol/options.js'
+import { ModelRepository, modelNames, readRepositories, repositoryPoolOptions } from '../repository/index.js'
+import type { RepositoryModel } from '../repository/index.js'
+import type { PoolsByModel } from '../protocol/served-models.js'
+import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
+import type { Pool, PoolOptions } from '@inferpool/host'
+import { curlExample } from './curl.js'
+import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
+import { integerAtLeast, loadModelFlag, milliseconds, modelFlag, port, repositoryFlag } from './parse.js'
+import type { ModelFlag } from './parse.js'
+
+/** Bounded by default so an overloaded server answers 503 at once instead of queueing without end. */
+export const CLI_DEFAULTS = {
+  maxQueueSize: 4096,
+  timeoutMs: 30_000,
+} as const
+
+export const API_KEY_ENV = 'INFERPOOL_API_KEY'
+export const REPOSITORY_TOKEN_ENV = 'INFERPOOL_REPOSITORY_TOKEN'
+/** The port variable Knative and KServe set for a container. */
+export const PORT_ENV = 'PORT'
+
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
+
+interface ServeFlags {
+  model?: ModelFlag[]
+  modelRepository?: string[]
+  modelControlMode: 'none' | 'explicit' | 'poll'
+  repositoryPollSecs: number
+  loadModel?: string[]
+  repositoryToken?: string
+  allowModelUpload: boolean
+  processes: number
+  replicas: number
+  intraOpThreads?: number
+  concurrency: number
+  maxBatchSize: number
+  minBatchSize: number
+  maxWaitMs: number
+  maxQueueSize: number
+  whenFull: 'wait' | 'reject'
+  admissionWaitMs: number
+  timeoutMs: number
+  port: number
+  grpcPort: number
+  host: string
+  apiKey?: string
+  provider: 'cpu' | 'cuda'
+  isolation: 'thread' | 'process'
+  maxBodyBytes: number
+  maxPendingBodyBytes: number
+  maxConcurrentStreams: number
+  headersTimeoutMs: number
+  bodyTimeoutMs: number
+  idleTimeoutMs: number
+  shutdownTimeoutMs: number
+  drainDelayMs: number
+  idleGcMs: number
+}
+
+export interface CliOutput {
+  log(line: string): void
+  error(line: string): void
+}
+
+export function createProgram(out: CliOutput = { log: console.log, error: console.error }): Command {
+  const program = new Command('inferpool')
+    .description('High-throughput ONNX inference for Node.js: dynamic batching over worker threads.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+
+  program
+    .command('serve')
+    .description(
+      'Serve ONNX models over HTTP with the Open Inference Protocol (KServe v2 REST): ' +
+        '/v2/models/{name}/infer, /v2/health/ready, /metrics.',
+    )
+    .addOption(
+      new Option(
+        '-m, --model <name=path>',
+        `a model to serve as {name}; repeat for several models (default, without --model-repository: the built-in demo model as "${DEMO_MODEL_NAME}")`,
+      ).argParser(modelFlag),
+    )
+    .addOption(
+      new Option(
+        '--model-repository <dir>',
+        "a model repository in Triton's layout (<dir>/<model>/[config.pbtxt], <dir>/<model>/<version>/model.onnx); repeatable",
+      ).argParser(repositoryFlag),
+    )
+    .addOption(
+      new Option(
+        '--model-control-mode <mode>',
+        'none: load every repository model at start; explicit: load only --load-model ones, then load, reload and unload ' +
+          'through the model repository extension (POST /v2/repository/...); poll: load every model at start, then ' +
+          'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs ' +
+          '(the index call is served; load and unload calls are refused, as in Triton)',
+      )
+        .choices(['none', 'explicit', 'poll'])
+        .default('none'),
+    )
+    .addOption(
+      new Option(
+        '--repository-poll-secs <s>',
+        'with --model-control-mode poll, seconds between two scans of the repositories (a scan can meet a file still ' +
+          'being written: put new versions in place with a rename)',
+      )
+        .argParser(integerAtLeast(1))
+        .default(15),
+    )
+    .addOption(
+      new Option(
+        '--load-model <name>',
+        "with --model-control-mode explicit, a repository model to load at start ('*': all); repeatable",
+      ).argParser(loadModelFlag),
+    )
+    .addOption(
+      new Option(
+        '--repository-token <token>',
+        'bearer token of the model repository calls, apart from --api-key (loading a model runs code on the server); without it they take --api-key',
+      ).env(REPOSITORY_TOKEN_ENV),
+    )
+    .addOption(
+      new Option(
+        '--allow-model-upload',
+        'take model files in a load request (file:<version>/<name> parameters, with its config), served from a private ' +
+          'temporary directory removed when they stop serving; a model file is code the server runs (default: refused)',
+      ).default(false),
+    )
+    .addOption(
+      new Option(
+        '--processes <n>',
+        'server processes sharing the port (node:cluster), each with its own pools; ' +
+          'inference threads per model = processes × replicas × intra-op threads',
+      )
+        .argParser(integerAtLeast(1))
+        .default(1),
+    )
+    .addOption(
+      new Option('--replicas <n>', 'worker threads per model in each process, each holding one ONNX Runtime session')
+        .argParser(integerAtLeast(1))
+        .default(POOL_DEFAULTS.replicas, `${POOL_DEFAULTS.replicas}: one per core, at most 2`),
+    )
+    .addOption(
+      new Option(
+        '--intra-op-threads <n>',
+        "threads of each session's intra-op pool (default: cores / (processes × replicas), at least 1)",
+      ).argParser(integerAtLeast(1)),
+    )
+    .addOption(
+      new Option('--concurrency <n>', 'batches in flight per replica').argParser(integerAtLeast(1)).default(POOL_DEFAULTS.concurrency),
+    )
+    .addOption(
+      new Option('--max-batch-size <n>', 'most rows in one batch (capped by a fixed batch dim of the model)')
+        .argParser(integerAtLeast(1))
+        .default(POOL_DEFAULTS.maxBatchSize),
+    )
+    .addOption(
+      new Option('--min-batch-size <n>', 'a smaller batch waits up to --max-wait-ms for more rows')
+        .argParser(integerAtLeast(1))
+        .default(batcherDefaults.minBatchSize),
+    )
+    .addOption(
+      new Option('--max-wait-ms <ms>', 'longest wait for a batch to reach --min-batch-size (0: never wait)')
+        .argParser(milliseconds(false))
+        .default(POOL_DEFAULTS.maxWaitMs),
+    )
+    .addOption(
+      new Option('--max-queue-size <n>', 'rows waiting per model before requests get 503 + Retry-After')
+        .argParser(integerAtLeast(1))
+        .default(CLI_DEFAULTS.maxQueueSize),
+    )
+    .addOption(
+      new Option(
+        '--when-full <policy>',
+        "when a request's rows do not fit the queue: reject them at once with 503 + Retry-After (before reading the body " +
+          'when its length tells), or wait for room (bounded by --timeout-ms)',
+      )
+        .choices(['reject', 'wait'])
+        .default('reject'),
+    )
+    .addOption(
+      new Option(
+        '--admission-wait-ms <ms>',
+        'with --when-full reject, how long a request that does not fit waits for room (body unread, first come first served) ' +
+          'before its 503; 0: at once',
+      )
+        .argParser(integerAtLeast(0))
+        .default(HANDLER_DEFAULTS.admissionWaitMs),
+    )
+    .addOption(
+      new Option('--timeout-ms <ms>', 'deadline of a request from its arrival; past it the request gets 504 and its rows leave the queue')
+        .argParser(milliseconds(true))
+        .default(CLI_DEFAULTS.timeoutMs),
+    )
+    .addOption(new Option('-p, --port <port>', 'TCP port (0: any free port)').argParser(port).env(PORT_ENV).default(SERVER_DEFAULTS.port))
+    .addOption(
+      new Option('--grpc-port <port>', 'gRPC port (inference.GRPCInferenceService, as Triton); 0 turns gRPC off')
+        .argParser(port)
+        .default(GRPC_SERVER_DEFAULTS.port),
+    )
+    .addOption(
+      new Option('--host <address>', 'address to bind; 0.0.0.0 serves other machines (set --api-key)').default(SERVER_DEFAULTS.host),
+    )
+    .addOption(
+      new Option(
+        '--api-key <token>',
+        'require "Authorization: Bearer <token>" on every route but /v2/health/* (default: none, no authentication)',
+      ).env(API_KEY_ENV),
+    )
+    .addOption(
+      new Option('--provider <name>', 'ONNX Runtime execution provider (cuda needs the CUDA 12 provider libraries)')
+        .choices(['cpu', 'cuda'])
+        .default('cpu'),
+    )
+    .addOption(
+      new Option(
+        '--isolation <mode>',
+        'replicas as worker threads, or as child processes (a native crash then costs one batch, not the server)',
+      )
+        .choices(['thread', 'process'])
+        .default('thread'),
+    )
+    .addOption(
+      new Option('--max-body-bytes <n>', 'largest request body; longer ones get 413')
+        .argParser(integerAtLeast(1))
+        .default(HANDLER_DEFAULTS.maxBodyBytes, `${HANDLER_DEFAULTS.maxBodyBytes} (16 MiB)`),
+    )
+    .addOption(
+      new Option(
+        '--max-pending-body-bytes <n>',
+        'most bytes all requests still arriving (HTTP bodies and gRPC messages) may hold at once; past it a request gets 503 ' +
+          '(gRPC UNAVAILABLE) instead of being held',
+      )
+        .argParser(integerAtLeast(1))
+        .default(HANDLER_DEFAULTS.maxPendingBodyBytes, `${HANDLER_DEFAULTS.maxPendingBodyBytes} (128 MiB)`),
+    )
+    .addOption(
+      new Option('--max-concurrent-streams <n>', 'most gRPC calls open at once on one HTTP/2 connection')
+        .argParser(integerAtLeast(1))
+        .default(GRPC_SERVER_DEFAULTS.maxConcurrentStreams),
+    )
+    .addOption(
+      new Option('--headers-timeout-ms <ms>', "longest time for a request's headers to arrive; a slower client gets 408")
+        .argParser(integerAtLeast(1))
+        .default(SERVER_DEFAULTS.headersTimeoutMs),
+    )
+    .addOption(
+      new Option(
+        '--body-timeout-ms <ms>',
+        "longest time for a request's body (a gRPC call's message; each message of a stream) to arrive after its headers " +
+          '(its first byte); a stalled body gets 408 (gRPC DEADLINE_EXCEEDED)',
+      )
+        .argParser(integerAtLeast(1))
+        .default(HANDLER_DEFAULTS.bodyTimeoutMs),
+    )
+    .addOption(
+      new Option('--idle-timeout-ms <ms>', 'longest time a keep-alive connection stays open between requests')
+        .argParser(integerAtLeast(1))
+        .default(SERVER_DEFAULTS.idleTimeoutMs),
+    )
+    .addOption(
+      new Option('--shutdown-timeout-ms <ms>', 'on SIGTERM/SIGINT, longest wait for requests in progress')
+        .argParser(integerAtLeast(0))
+        .default(SERVER_DEFAULTS.shutdownTimeoutMs),
+    )
+    .addOption(
+      new Option(
+        '--drain-delay-ms <ms>',
+        'on SIGTERM/SIGINT, report not-ready (503) and keep serving this long before the listener closes, so a load balancer ' +
+          'stops sending connections first',
+      )
+        .argParser(integerAtLeast(0))
+        .default(SERVER_DEFAULTS.drainDelayMs),
+    )
+    .addOption(
+      new Option(
+        '--idle-gc-ms <ms>',
+        'once no request has been in progress for this long after serving some, run a full garbage collection (and one ' +
+          'more 5.2 s later) so memory a burst left behind is freed (see the README on memory); replica processes ' +
+          '(--isolation process) do the same after their last batch; 0: never',
+      )
+        .argParser(integerAtLeast(0))
+        .default(SERVER_DEFAULTS.idleCollectMs),
+    )
+    .action(async (flags: ServeFlags, command: Command) => {
+      // A repository call reaches the one process that accepted its connection: the others would keep the old model.
+      if (flags.modelControlMode === 'explicit' && flags.processes > 1) {
+        command.error(
+          `error: option '--model-control-mode explicit' serves one process only, got --processes ${flags.processes} ` +
+            '(a load would reach one of them); use --model-control-mode poll, which every process runs',
+        )
+      }
+      if (flags.minBatchSize > flags.maxBatchSize) {
+        command.error(`error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`)
+      }
+      // The primary of several processes only supervises them; each of them runs serveCommand.
+      if (flags.processes > 1 && cluster.isPrimary) {
+        process.exit(await runClusterPrimary({ ...flags, log: out.log, error: out.error }))
+      }
+      await serveCommand(flags, out)
+    })
+
+  return program
+}
+
+/** Inference threads per model and how they multiply, for the banner. */
+function threadsLine(flags: ServeFlags, intraOpThreads: number): string {
+  const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
+  const total = flags.processes * flags.replicas * intraOpThreads
+  return (
+    `  threads per model: ${count(flags.processes, 'process', 'processes')} × ${count(flags.replicas, 'replica', 'replicas')} × ` +
+    `${count(intraOpThreads, 'intra-op thread', 'intra-op threads')} = ${total}, on ${count(availableParallelism(), 'core', 'cores')}`
+  )
+}
+
+async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
+  // A process forked by `--processes n`'s primary (see ../cluster/primary.ts).
+  const member = cluster.isWorker ? joinCluster() : undefined
+  const models = flags.model ?? (flags.modelRepository === undefined ? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }] : [])
+  const intraOpThreads =
+    flags.intraOpThreads ?? defaultIntraOpThreads({ cores: availableParallelism(), replicas: flags.replicas, processes: flags.processes })
+  const poolOptions = (path: string): PoolOptions & { worker?: undefined } => ({
+    model: path,
+    replicas: flags.replicas,
+    concurrency: flags.concurrency,
+    batching: {
+      maxBatchSize: flags.maxBatchSize,
+      minBatchSize: flags.minBatchSize,
+      maxWaitMs: flags.maxWaitMs,
+      maxQueueSize: flags.maxQueueSize,
+      whenFull: flags.whenFull,
+    },
+    session: { executionProviders: [flags.provider], intraOpNumThreads: intraOpThreads },
+    isolation: flags.isolation,
+    // Replica processes collect after a burst as the server does, on the same quiet time.
+    ...(flags.isolation === 'process' ? { processes: { idleCollectMs: flags.idleGcMs } } : {}),
+    timeoutMs: flags.timeoutMs,
+  })
+  const explicit = flags.modelControlMode !== 'none'
+  const repositories = flags.modelRepository ?? []
+  if (explicit && repositories.length === 0) {
+    out.error(`inferpool: --model-control-mode ${flags.modelControlMode} needs a --model-repository`)
+    process.exit(1)
+  }
+  const control = explicit
+    ? new ModelRepository({
+        repositories,
+        createPool: (model, file) => createPool(repositoryPoolOptions(model, file, poolOptions(file))),
+        logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
+        allowModelUpload: flags.allowModelUpload,
+        mode: flags.modelControlMode === 'poll' ? 'poll' : 'explicit',
+      })
+    : undefined
+  let repositoryModels: RepositoryModel[]
+  try {
+    // In explicit mode the repository loads its models itself, on request.
+    repositoryModels = explicit ? [] : readRepositories(repositories, { warn: (line) => out.error(`inferpool: ${line}`) })
+  } catch (error) {
+    out.error(`inferpool: ${(error as Error).message}`)
+    process.exit(1)
+  }
+  for (const model of repositoryModels) {
+    if (models.some((m) => m.name === model.name)) {
+      out.error(`inferpool: model '${model.name}' is given by --model and by the repository ${model.directory}`)
+      process.exit(1)
+    }
+  }
+  // Pools load while the server already answers /v2/health/live (ready comes after).
+  // In a cluster, a --model file comes from the primary's copy, read once for every process (a replacement too).
+  const pools = new Map<string, Promise<Pool> | Map<string, Promise<Pool>>>(
+    models.map((m) => [m.name, poolFromPrimaryCopy(m.path, (path) => createPool(poolOptions(path)))]),
+  )
+  for (const model of repositoryModels) {
+    const versions = new Map(model.versions.map((v) => [v.version, createPool(repositoryPoolOptions(model, v.file, poolOptions(v.file)))]))
+    pools.set(model.name, versions)
+  }
+  const server = createServer(pools as PoolsByModel, {
+    port: flags.port,
+    // On the command line 0 turns gRPC off (a free port is of little use to a client).
+    grpcPort: flags.grpcPort === 0 ? undefined : flags.grpcPort,
+    host: flags.host,
+    apiKey: flags.apiKey,
+    modelControl: control,
+    repositoryToken: flags.repositoryToken,
+    maxBodyBytes: flags.maxBodyBytes,
+    maxPendingBodyBytes: flags.maxPendingBodyBytes,
+    maxConcurrentStreams: flags.maxConcurrentStreams,
+    timeoutMs: flags.timeoutMs,
+    admissionWaitMs: flags.admissionWaitMs,
+    headersTimeoutMs: flags.headersTimeoutMs,
+    bodyTimeoutMs: flags.bodyTimeoutMs,
+    idleTimeoutMs: flags.idleTimeoutMs,
+    shutdownTimeoutMs: flags.shutdownTimeoutMs,
+    drainDelayMs: flags.drainDelayMs,
+    idleCollectMs: flags.idleGcMs,
+    collectGarbage: flags.idleGcMs === 0 ? undefined : exposeGc(),
+    processMetrics: true,
+    handleSignals: member === undefined,
+    collectMetrics: member?.collectMetrics,
+  })
+  member?.attach(server, server.handler.registry)
+  control?.serveInto(server.handler.served)
+
+  const fail = async (message: string): Promise<never> => {
+    out.error(`inferpool: ${message}`)
+    await server.close().catch(() => {})
+    process.exit(1)
+  }
+
+  const listen = async (): Promise<string> => {
+    try {
+      return await server.listen()
+    } catch (error) {
+      const ports = flags.grpcPort === 0 ? `${flags.port}` : `${flags.port} (HTTP) / ${flags.grpcPort} (gRPC)`
+      return fail(`cannot listen on ${flags.host}:${ports}: ${(error as Error).message}`)
+    }
+  }
+  // A lone server listens at once (/v2/health/live answers while the models load). A
+  // process of a cluster joins the shared ports only once its models have loaded, so a
+  // port never hands a connection to a process that cannot serve it yet — a replacement
+  // for a process that died included.
+  let url = member === undefined ? await listen() : undefined
+  if (url !== undefined) {
+    const grpcPart = server.grpcAddress === undefined ? '' : ` and grpc://${server.grpcAddress}`
+    const count = pools.size
+    out.log(`inferpool listening on ${url}${grpcPart} (loading ${count} model${count === 1 ? '' : 's'}…)`)
+  }
+  try {
+    await server.handler.ready()
+    if (control !== undefined && flags.modelControlMode === 'poll') {
+      await control.poll()
+      const timer = setInterval(() => {
+        if (server.handler.closed) return clearInterval(timer)
+        void control.poll()
+      }, flags.repositoryPollSecs * 1000)
+      timer.unref()
+    } else if (control !== undefined) {
+      const asked = flags.loadModel ?? []
+      const names = asked.includes('*') ? [...new Set(repositories.flatMap((r) => modelNames(r)))] : asked
+      for (const name of names) await control.load(name)
+    }
+  } catch (error) {
+    return fail(`a model failed to load: ${(error as Error).message}`)
+  }
+  if (member?.stopping) return
+  url ??= await listen()
+
+  const loaded = await Promise.all([
+    ...models.map(async (m) => ({ ...m, label: m.name, pool: await (pools.get(m.name) as Promise<Pool>) })),
+    ...repositoryModels.flatMap((model) =>
+      model.versions.map(async (v) => ({
+        name: model.name,
+        label: `${model.name} version ${v.version}`,
+        path: v.file,
+        pool: await (pools.get(model.name) as Map<string, Promise<Pool>>).get(v.version)!,
+      })),
+    ),
+  ])
+  const banner: string[] = []
+  for (const { label, path, pool } of loaded) {
+    const md = pool.metadata
+    banner.push(
+      `  model ${label}: ${path} — ${md.replicas} replica${md.replicas === 1 ? '' : 's'} × concurrency ${md.concurrency}, ` +
+        `max batch ${md.maxBatchSize}, ${md.executionProvider}`,
+    )
+  }
+  banner.push(threadsLine(flags, intraOpThreads))
+  const first = loaded[0] as (typeof loaded)[number] | undefined
+  if (first !== undefined) {
+    banner.push('Try it:')
+    banner.push(`  ${curlExample(url, first.name, first.pool.metadata, flags.apiKey !== undefined)}`)
+  }
+  banner.push(`Metrics at ${url}/metrics. Ctrl-C (SIGINT) or SIGTERM shuts down gracefully.`)
+  if (member !== undefined) return member.ready(url, banner, server.grpcAddress)
+  for (const line of banner) out.log(line)
+  out.log('inferpool: ready')
+}

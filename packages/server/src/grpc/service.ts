@@ -1,0 +1,404 @@
+/**
+ * `createGrpcService`: `inference.GRPCInferenceService` (the Open Inference Protocol's
+ * gRPC form, with Triton's ModelConfig and ModelStatistics) on served models
+ * (served-models.ts), the ones an HTTP handler serves too. The service owns no model
+ * state: model lookup, readiness, the bearer token, the door, limits, metrics and the
+ * shutdown gates are the served models', so rows from HTTP and gRPC requests meet in the
+ * same pools (and the same batches), both protocols give the same answers, and one
+ * graceful shutdown drains both.
+ *
+ * An inference request goes through the pool's door (admission.ts) counted from the
+ * shapes its inputs declare, before its contents are decoded: a request the queue
+ * cannot take is refused UNAVAILABLE with a retry hint without that work, as over HTTP.
+ * Admitted, it is checked by the server's own decoder (through request.ts), once, with
+ * the messages HTTP gives; a failure is answered with a gRPC status (status.ts).
+ * ModelStreamInfer answers each request with one response carrying its request's id,
+ * in completion order; a failing request gets `error_message` (and our code in the
+ * response's `inferpool_code` parameter) and the stream goes on.
+ */
+import { performance } from 'node:perf_hooks'
+import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
+import { errorCodeOf } from '../error-registry.js'
+import type { BlockOutput, RowOutput } from '@inferpool/host'
+import { ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
+import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
+import { repositoryIndex, repositoryModelLoad, repositoryModelUnload } from './repository-rpcs.js'
+import { DoorPass, ServedModels } from '../protocol/served-models.js'
+import type { ServedModel } from '../protocol/served-models.js'
+import type { ServedPool } from '../protocol/served-pool.js'
+import { submitRequest } from '../protocol/submit-rows.js'
+import { modelConfigOf } from '../protocol/triton/config.js'
+import { createCallGuard, mayCall } from './call-guard.js'
+import type { GrpcCallGuard } from './call-guard.js'
+import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
+import { declaredRowsOf, decodeGrpcInferRequest, rowsInput } from './request.js'
+import { inferResponse } from './response.js'
+import { shorterTimeout } from '../protocol/timeout.js'
+import { grpcFailure, statusName } from './status.js'
+import type { GrpcFailure } from './status.js'
+
+type InferRequest = inference.ModelInferRequest
+type InferResponse = inference.ModelInferResponse.$Properties
+type StreamResponse = inference.ModelStreamInferResponse.$Properties
+
+/** The service, ready for `grpc.Server#addService(definition, implementation)`. */
+export interface InferpoolGrpcService {
+  readonly definition: typeof GRPC_SERVICE_DEFINITION
+  readonly implementation: UntypedServiceImplementation
+  /**
+   * The call guard (call-guard.ts): the bearer token, the body timeout and the
+   * pending-bytes budget applied as each call starts, before its message is buffered.
+   * Register `guard.interceptor` first in your server's `interceptors` option
+   * (`createGrpcServer` does).
+   */
+  readonly guard: GrpcCallGuard
+  /** Unary calls and stream requests being answered now. */
+  readonly activeCalls: number
+  /**
+   * Ends the open ModelStreamInfer streams (UNAVAILABLE, `ERR_SHUTTING_DOWN`) once each
+   * has answered the requests it had already sent, and resolves when they have; ends
+   * unary calls whose message is still arriving at once (UNAVAILABLE). New requests are
+   * refused as soon as the served models close. A second call returns the same promise.
+   */
+  close(): Promise<void>
+}
+
+/** One open ModelStreamInfer call. */
+interface OpenStream {
+  /** Requests sent and not yet answered. */
+  pending: number
+  /** Ends the stream once `pending` is 0 (the client half-closed, or the server closes). */
+  endWhenIdle(status?: GrpcFailure): void
+}
+
+class GrpcService {
+  readonly #served: ServedModels
+  readonly #streams = new Set<OpenStream>()
+  readonly #streamsEnded: Array<() => void> = []
+  /** Retry hints (seconds) of refusals for lack of room, by error: from the refused pool's drain rate. */
+  readonly #retryAfter = new WeakMap<object, number>()
+  #active = 0
+  #closing: Promise<void> | undefined
+
+  /** The call guard's `passedDoor`: a request's bytes leave the pending-bytes budget. */
+  readonly #passedDoor: (request: object) => void
+
+  /** The call guard's `vouchedFor`: it authorized this call already. */
+  readonly #vouchedFor: (metadata: Metadata) => boolean
+
+  constructor(served: ServedModels, guard: Pick<GrpcCallGuard, 'passedDoor' | 'vouchedFor'>) {
+    this.#served = served
+    this.#passedDoor = (request) => guard.passedDoor(request)
+    this.#vouchedFor = (metadata) => guard.vouchedFor(metadata)
+  }
+
+  get activeCalls(): number {
+    return this.#active
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((resolve) => {
+      if (this.#streams.size === 0) return resolve()
+      this.#streamsEnded.push(resolve)
+      // Each stream gets its own status (its trailing metadata is sent with it).
+      for (const stream of [...this.#streams]) stream.endWhenIdle(this.#failure(new ShuttingDownError()))
+    })
+    return this.#closing
+  }
+
+  /** How a failure is answered (and logged when it is INTERNAL). */
+  #failure(error: unknown): GrpcFailure {
+    const options = this.#served.options
+    const seconds = (typeof error === 'object' && error !== null && this.#retryAfter.get(error)) || options.retryAfterSeconds
+    return grpcFailure(error, seconds * 1000, options.logger)
+  }
+
+  /**
+   * Whether the call may be answered (`mayCall`: an open RPC, the repository token or
+   * the inference bearer). The call guard decided this already as the call started; the
+   * service asks again (the same rule) because its
+   * `implementation` can be added to a server that does not register the guard's
+   * interceptor, and a forgotten interceptor must not serve models without the key.
+   * A call the guard did authorize is not checked twice (each check hashes the bearer).
+   */
+  #authorized(call: { readonly metadata: Metadata; getPath(): string }): boolean {
+    if (this.#vouchedFor(call.metadata)) return true
+    return mayCall(this.#served, call.getPath(), call.metadata.get('authorization')[0]?.toString())
+  }
+
+  /** The model a request names; an empty version means "the server's choice". */
+  #model(name: string, version: string): ServedModel {
+    return this.#served.model(name, version === '' ? undefined : version)
+  }
+
+  /** A unary RPC: counted as active, authorized, every outcome answered. */
+  #unary<Req, Res>(
+    answer: (request: Req, call: ServerUnaryCall<Req, Res>) => Res | Promise<Res>,
+  ): (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void {
+    return (call, callback) => {
+      const active = this.#served.active
+      active.enter()
+      this.#active++
+      const settle = (error: GrpcFailure | null, response?: Res): void => {
+        this.#active--
+        active.leave()
+        callback(error, response)
+      }
+      new Promise<Res>((resolve) => {
+        if (!this.#authorized(call)) throw new UnauthorizedError()
+        resolve(answer(call.request, call))
+      }).then(
+        (response) => settle(null, response),
+        (error: unknown) => settle(this.#failure(error)),
+      )
+    }
+  }
+
+  /**
+   * One inference request, from a unary call or a stream: counted at the door from its
+   * declared shapes, then decoded and checked, its rows handed to the pool (aborted with
+   * `signal`), the answer built. Records the request metrics.
+   */
+  async #infer(request: InferRequest, signal: AbortSignal, deadline: number): Promise<InferResponse> {
+    const started = performance.now()
+    const served = this.#served
+    /** Rows of the decoded request (0 until then): the metrics count these. */
+    let rows = 0
+    /** Rows counted at the door, from the declared shapes. */
+    let counted = 1
+    let model: ServedModel | undefined
+    let pool: ServedPool | undefined
+    const pass = new DoorPass(served)
+    const through = (): void => {
+      pass.through()
+      this.#passedDoor(request)
+    }
+    let release: (() => void) | undefined
+    try {
+      model = this.#model(request.model_name, request.model_version)
+      // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
+      release = served.hold(model)
+      if (served.closed) throw new ShuttingDownError()
+      pool = served.poolOf(model)
+      // The door, before the contents are decoded: under overload that decode is the
+      // expense a refusal saves.
+      const declaring = rowsInput(request)
+      counted = served.declaredRows(pool, declaredRowsOf(declaring), declaring?.name ?? '')
+      const parked = pass.admit(pool, counted)
+      if (parked !== undefined) {
+        await parked
+        // Parked before a shutdown began, it is accepted work (as over HTTP): a draining
+        // close serves it as room frees, a forced one refuses it at the door (refuseParked).
+        if (signal.aborted) throw signal.reason
+      }
+      const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: served.options.maxRowsPerRequest })
+      rows = decoded.rowCount
+      const timeoutMs = timeoutOf(shorterTimeout(served.options.timeoutMs, decoded.timeoutMs), deadline)
+      let results: RowOutput[] | BlockOutput
+      if (rows === 1) {
+        // One row has no siblings to abort when it fails: the call's (or stream's) own
+        // signal is enough, and single-row requests skip an AbortController each.
+        const pending = pool.infer(decoded.rows[0], { signal, timeoutMs, priorityLevel: decoded.priorityLevel })
+        through()
+        results = [await pending]
+      } else {
+        // All the request's rows or none, one signal for all, as one block where the pool takes one (as over HTTP).
+        const pending = submitRequest(pool, decoded, { signal, timeoutMs })
+        through()
+        results = await pending
+      }
+      const response = inferResponse(
+        model.name,
+        model.version,
+        decoded.id,
+        decoded.outputs.map((output) => output.name),
+        results,
+      )
+      served.recordRequest(model, pool, 'grpc', 'OK', true, performance.now() - started, rows, undefined)
+      return response
+    } catch (error) {
+      const ms = performance.now() - started
+      if (typeof error === 'object' && error !== null && errorCodeOf(error) === 'ERR_QUEUE_FULL') {
+        this.#retryAfter.set(error, served.retryAfter(error, pool, rows || counted))
+      }
+      if (model !== undefined) {
+        // Only counted here; the caller answers (and logs) it.
+        const failure = grpcFailure(error, 0)
+        const status = signal.aborted ? 'CANCELLED' : statusName(failure.code)
+        const code = signal.aborted ? undefined : failure.errorCode
+        served.recordRequest(model, pool, 'grpc', status, false, ms, rows, code)
+      }
+      throw error
+    } finally {
+      through()
+      release?.()
+    }
+  }
+
+  #streamInfer(call: ServerDuplexStream<InferRequest, StreamResponse>): void {
+    if (!this.#authorized(call)) {
+      call.emit('error', this.#failure(new UnauthorizedError()))
+      return
+    }
+    const controller = new AbortController()
+    let halfClosed = false
+    let ended = false
+    let endStatus: GrpcFailure | undefined
+    const end = (): void => {
+      if (ended) return
+      ended = true
+      this.#streams.delete(stream)
+      if (!call.cancelled && !call.destroyed) {
+        if (endStatus === undefined) call.end()
+        else call.emit('error', endStatus)
+      }
+      if (this.#streams.size === 0) for (const wake of this.#streamsEnded.splice(0)) wake()
+    }
+    const stream: OpenStream = {
+      pending: 0,
+      endWhenIdle: (status) => {
+        endStatus ??= status
+        if (stream.pending === 0) end()
+      },
+    }
+    this.#streams.add(stream)
+    if (this.#closing !== undefined) stream.endWhenIdle(this.#failure(new ShuttingDownError()))
+
+    call.on('cancelled', () => {
+      controller.abort()
+      end()
+    })
+    // A failed write (the peer went away) also shows as 'cancelled'; never unhandled.
+    call.on('error', () => {})
+    call.on('end', () => {
+      halfClosed = true
+      stream.endWhenIdle()
+    })
+    call.on('data', (request: InferRequest) => {
+      if (ended) return
+      stream.pending++
+      this.#served.active.enter()
+      this.#active++
+      // Never rejects: both outcomes become a response.
+      void this.#infer(request, controller.signal, deadlineOf(call))
+        .then(
+          (response): StreamResponse => ({ error_message: '', infer_response: response }),
+          (error: unknown): StreamResponse => {
+            const failure = this.#failure(error)
+            return {
+              error_message: failure.details,
+              infer_response: {
+                model_name: request.model_name,
+                model_version: request.model_version,
+                id: request.id,
+                parameters: { inferpool_code: { string_param: failure.errorCode } },
+              },
+            }
+          },
+        )
+        .then((response) => {
+          if (!ended && !call.cancelled) call.write(response)
+          stream.pending--
+          this.#active--
+          this.#served.active.leave()
+          if (halfClosed || endStatus !== undefined) stream.endWhenIdle()
+        })
+    })
+  }
+
+  readonly implementation: UntypedServiceImplementation = {
+    ServerLive: this.#unary((): inference.ServerLiveResponse.$Properties => ({ live: true })),
+    ServerReady: this.#unary((): inference.ServerReadyResponse.$Properties => ({
+      ready: this.#served.isReady(),
+    })),
+    ModelReady: this.#unary((request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => {
+      return { ready: this.#served.isModelReady(this.#model(request.name, request.version)) }
+    }),
+    ServerMetadata: this.#unary((): inference.ServerMetadataResponse.$Properties => ({
+      name: SERVER_NAME,
+      version: SERVER_VERSION,
+      extensions: [...this.#served.extensions],
+    })),
+    ModelMetadata: this.#unary((request: inference.ModelMetadataRequest): inference.ModelMetadataResponse.$Properties => {
+      const model = this.#model(request.name, request.version)
+      return modelMetadata(model.name, this.#served.versionsOf(model), this.#served.poolOf(model).metadata)
+    }),
+    ModelInfer: this.#unary((request: InferRequest, call) => {
+      const controller = new AbortController()
+      call.once('cancelled', () => controller.abort())
+      return this.#infer(request, controller.signal, deadlineOf(call))
+    }),
+    ModelStreamInfer: (call: ServerDuplexStream<InferRequest, StreamResponse>) => this.#streamInfer(call),
+    ModelConfig: this.#unary((request: inference.ModelConfigRequest): inference.ModelConfigResponse.$Properties => {
+      const model = this.#model(request.name, request.version)
+      // The JSON form HTTP answers with, mapped onto the generated message (enum names
+      // and 64-bit numbers are what fromObject takes).
+      return { config: inference.ModelConfig.fromObject(modelConfigOf(model.name, this.#served.poolOf(model))) }
+    }),
+    ModelStatistics: this.#unary((request: inference.ModelStatisticsRequest): inference.ModelStatisticsResponse.$Properties => {
+      // No name: every model that has loaded.
+      const model = request.name === '' ? undefined : this.#model(request.name, request.version)
+      return { model_stats: this.#served.statistics(model) }
+    }),
+    // These take the repository token instead of the inference bearer (mayCall).
+    RepositoryIndex: this.#unary((request: inference.RepositoryIndexRequest) => repositoryIndex(this.#served, request)),
+    RepositoryModelLoad: this.#unary((request: inference.RepositoryModelLoadRequest) => repositoryModelLoad(this.#served, request)),
+    RepositoryModelUnload: this.#unary((request: inference.RepositoryModelUnloadRequest) => repositoryModelUnload(this.#served, request)),
+  }
+}
+
+/** The call's deadline in ms since the epoch, Infinity without one. */
+function deadlineOf(call: { getDeadline(): Date | number }): number {
+  const deadline = call.getDeadline()
+  return deadline instanceof Date ? deadline.getTime() : deadline
+}
+
+/**
+ * The rows' timeout: `timeoutMs` (the server's, or the request's `parameters.timeout`
+ * when shorter), shortened to the call's deadline so rows the
+ * client no longer waits for leave the queue. (The client's own timer answers
+ * DEADLINE_EXCEEDED at the deadline either way.)
+ */
+function timeoutOf(handlerTimeoutMs: number | undefined, deadline: number): number | undefined {
+  if (!Number.isFinite(deadline)) return handlerTimeoutMs
+  return shorterTimeout(handlerTimeoutMs, Math.max(1, deadline - Date.now()))
+}
+
+/**
+ * Creates the gRPC service over served models — the ones an HTTP handler made by
+ * `createRequestHandler` serves (pass the handler, or its `served`) — to register in
+ * your own `@grpc/grpc-js` server (or use `createGrpcServer`):
+ *
+ * ```ts
+ * const handler = createRequestHandler({ mymodel: pool })
+ * const service = createGrpcService(handler.served)
+ * grpcServer.addService(service.definition, service.implementation)
+ * ```
+ */
+export function createGrpcService(served: ServedModels | { readonly served: ServedModels }): InferpoolGrpcService {
+  const models = served instanceof ServedModels ? served : served?.served
+  if (!(models instanceof ServedModels)) {
+    throw new TypeError(`Expected served models (or a handler made by createRequestHandler), got \`${String(served)}\``)
+  }
+  const options = models.options
+  const guard = createCallGuard({
+    authorized: (path, authorization) => mayCall(models, path, authorization),
+    bodyTimeoutMs: options.bodyTimeoutMs,
+    budget: models.pendingBodyBytes,
+    failure: (error) => grpcFailure(error, options.retryAfterSeconds * 1000, options.logger),
+  })
+  const inner = new GrpcService(models, guard)
+  return {
+    definition: GRPC_SERVICE_DEFINITION,
+    implementation: inner.implementation,
+    guard,
+    get activeCalls() {
+      return inner.activeCalls
+    },
+    close: () => {
+      // As over HTTP, a unary request still arriving is not waited for.
+      guard.endArriving(new ShuttingDownError())
+      return inner.close()
+    },
+  }
+}

@@ -1,0 +1,16 @@
+// @inferpool/server: the Open Inference Protocol over HTTP and gRPC on @inferpool/host pools.
+export {
+  ERROR_REGISTRY,
+  GrpcStatus,
+  INTERNAL_ERROR_CODE,
+  errorSpecOf,
+  grpcStatusOf,
+  httpHeadersOf,
+  httpStatusOf,
+  isRetryable,
+  publicErrorOf,
+} from './error-registry.js'
+export type { ErrorSpec, GrpcStatusName, PublicError, RegisteredErrorClass } from './error-registry.js'
+export * from './server/index.js'
+export * from './grpc/index.js'
+export * from './repository/index.js'

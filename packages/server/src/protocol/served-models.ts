@@ -1,0 +1,575 @@
+/**
+ * `ServedModels`: the one home of what a server knows about the models it serves,
+ * whatever the protocol a request came by. The HTTP handler and the gRPC service both
+ * take it and only translate their wire format; every fact both protocols are asked
+ * comes from one function here, so their answers cannot drift:
+ *
+ * - the models by name, each with one or more versions, and each version's state
+ *   (loading, ready, failed); a request that names no version reaches the newest ready
+ *   one (`model`), as Triton does;
+ * - readiness (`isReady`, `isModelReady`): false while loading, during a drain
+ *   (`drain()`, before the listeners close) and once closed;
+ * - lookup (`model`, `poolOf`), the bearer-token decision (`authorized`);
+ * - admission: the door of each pool (admission.ts), the rows counted there, the time a
+ *   request may wait for room, the retry hint of a refusal — and the `admitting` gate a
+ *   graceful shutdown waits on, entered and left by one `DoorPass` per request;
+ * - request metrics and Triton's statistics (`recordRequest`, `statistics`).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { Registry } from 'prom-client'
+import { RequestTooLargeError } from '@inferpool/core'
+import { MAX_TIMER_MS } from '@inferpool/core/internal'
+import { errorCodeOf } from '../error-registry.js'
+import { servesAny } from '@inferpool/host/internal'
+import { doorOf, retryAfterSeconds } from './admission.js'
+import type { AdmissionTicket } from './admission.js'
+import { checkRowCount } from './decode.js'
+import { ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './errors.js'
+import { MODEL_VERSION, SERVER_EXTENSIONS } from './metadata.js'
+import { PendingBodyBytes } from './pending-body-bytes.js'
+import { ServerMetrics } from './metrics.js'
+import type { RequestProtocol, VersionRequestMetrics } from './metrics.js'
+import type { ModelControl } from './model-control.js'
+import { resolveHandlerOptions } from './options.js'
+import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
+import type { ServedPool } from './served-pool.js'
+import { statsCollectorOf } from './triton/stats.js'
+import type { ModelStatistics } from './triton/stats.js'
+
+/** A pool, or a promise of one still loading (the server reports not-ready until it resolves). */
+export type PoolSource = ServedPool | PromiseLike<ServedPool>
+
+/**
+ * The versions of one model: pools by version (a positive integer, as in Triton's
+ * repository layout), the `{version}` of `/v2/models/{name}/versions/{version}/...` and
+ * gRPC's `model_version`.
+ */
+export type ModelVersions = ReadonlyMap<string, PoolSource>
+
+/**
+ * Pools by model name: the name is the `{name}` of `/v2/models/{name}/...` and gRPC's
+ * `model_name`. A model given as one pool serves it as version `MODEL_VERSION` ('1');
+ * one given as `ModelVersions` serves each of its versions.
+ */
+export type PoolsByModel = Readonly<Record<string, PoolSource | ModelVersions>> | ReadonlyMap<string, PoolSource | ModelVersions>
+
+/** Where a served model is in its life. */
+export type ModelState =
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'ready'; readonly pool: ServedPool }
+  | { readonly kind: 'failed'; readonly error: unknown }
+
+/** One served version of a model. */
+export interface ServedModel {
+  readonly name: string
+  readonly version: string
+  readonly state: ModelState
+}
+
+interface ModelEntry extends ServedModel {
+  state: ModelState
+  /** Settles (never rejects) once the model's pool has loaded or failed to. */
+  readonly loaded: Promise<void>
+  /** Inference requests that looked this version up and are not answered yet (`hold`). */
+  readonly users: Gate
+  /** Stops feeding the metrics from this version's pool (set once it has loaded). */
+  unsubscribe?: () => void
+  /** This version's request metrics, resolved once (a request only feeds them). */
+  readonly requests: VersionRequestMetrics
+}
+
+/** Told when a gate turns non-empty (`busy`) and empty again (`idle`). */
+export interface GateWatcher {
+  busy(): void
+  idle(): void
+}
+
+/** A count of requests in some stage, with waiters for it to reach zero. */
+export class Gate {
+  #count = 0
+  #waiters: Array<() => void> = []
+  #watcher: GateWatcher | undefined
+  get count(): number {
+    return this.#count
+  }
+  /** One watcher (the server's idle collection), told of the transitions only. */
+  watch(watcher: GateWatcher | undefined): void {
+    this.#watcher = watcher
+  }
+  enter(): void {
+    if (this.#count++ === 0) this.#watcher?.busy()
+  }
+  leave(): void {
+    this.#count--
+    if (this.#count === 0) {
+      this.#watcher?.idle()
+      for (const wake of this.#waiters.splice(0)) wake()
+    }
+  }
+  empty(): Promise<void> {
+    return this.#count === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve))
+  }
+}
+
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
+/** Triton's version directories are positive integers (Number-safe, so they order numerically). */
+const MODEL_VERSION_NAME = /^[1-9][0-9]{0,14}$/
+
+/** Versions newest first. */
+function byNewest(a: string, b: string): number {
+  return Number(b) - Number(a)
+}
+
+function isPromiseLike(value: PoolSource): value is PromiseLike<ServedPool> {
+  return typeof (value as { then?: unknown }).then === 'function'
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest()
+}
+
+/** Whether an `Authorization` value carries the bearer token whose digest is `expected` (any value when `undefined`). */
+function bearerMatches(header: unknown, expected: Buffer | undefined): boolean {
+  if (expected === undefined) return true
+  if (typeof header !== 'string' || header.slice(0, 7).toLowerCase() !== 'bearer ') return false
+  // Both sides hashed to 32 bytes: the comparison takes the same time whatever the
+  // token's length or content.
+  return timingSafeEqual(sha256(header.slice(7).trim()), expected)
+}
+
+/**
+ * One inference request's way through the door, from its arrival until its rows are in
+ * the pool's queue (or it failed first): it holds the request in the `admitting` gate
+ * (what a graceful shutdown waits for before closing the pools) and the room promised
+ * to it at the door. `through()` gives both back, once, whichever comes first.
+ */
+export class DoorPass {
+  #served: ServedModels | undefined
+  #ticket: AdmissionTicket | undefined
+
+  constructor(served: ServedModels) {
+    this.#served = served
+    served.admitting.enter()
+  }
+
+  /**
+   * Asks `pool`'s door for room for `rows` rows: done at once when they fit, a promise
+   * while the request waits for room (`ServedModels.admissionWaitMs`), a
+   * `QueueFullError` when the wait ends without room.
+   */
+  admit(pool: ServedPool, rows: number): Promise<void> | undefined {
+    const served = this.#served as ServedModels
+    const admission = served.door(pool).gate.admit(rows, served.admissionWaitMs(pool))
+    if (!(admission instanceof Promise)) {
+      this.#ticket = admission
+      return undefined
+    }
+    return admission.then((ticket) => {
+      this.#ticket = ticket
+      // Gone through (failed) while waiting: the room goes back at once.
+      if (this.#served === undefined) ticket.release()
+    })
+  }
+
+  /** The rows are in the pool's queue, or the request failed: idempotent. */
+  through(): void {
+    const served = this.#served
+    if (served === undefined) return
+    this.#served = undefined
+    this.#ticket?.release()
+    served.admitting.leave()
+  }
+}
+
+/** Refuses a model name, version or pool that cannot be served, naming it. */
+function checkVersion(name: string, version: string, source: PoolSource): void {
+  if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
+    throw new TypeError(`Expected model names to match ${String(MODEL_NAME)}, got \`${String(name)}\``)
+  }
+  if (typeof version !== 'string' || !MODEL_VERSION_NAME.test(version)) {
+    throw new TypeError(`Expected the versions of \`pools.${name}\` to be positive integers, got \`${String(version)}\``)
+  }
+  if (source === null || typeof source !== 'object') {
+    throw new TypeError(`Expected \`pools.${name}\` to be a pool or a promise of one, got \`${String(source)}\``)
+  }
+}
+
+/** The served models of a server, shared by its HTTP handler and its gRPC service. */
+export class ServedModels {
+  readonly options: ResolvedHandlerOptions
+  readonly metrics: ServerMetrics
+  /** Every request being answered, on either protocol. */
+  readonly active = new Gate()
+  /**
+   * Inference requests that have not yet handed their rows to the pool (still reading,
+   * waiting at the door or decoding). A graceful shutdown waits for these before
+   * closing the pools, so no request that arrived in time meets a closed pool.
+   */
+  readonly admitting = new Gate()
+  /** Requests whose rows are in a pool: what a forced shutdown would lose. */
+  readonly admitted = new Gate()
+  /** Bytes held by HTTP bodies and gRPC messages still arriving, bounded by `maxPendingBodyBytes`. */
+  readonly pendingBodyBytes: PendingBodyBytes
+  /** Versions by model name, each map ordered newest version first. */
+  readonly #models = new Map<string, Map<string, ModelEntry>>()
+  readonly #apiKeyDigest: Buffer | undefined
+  readonly #repositoryTokenDigest: Buffer | undefined
+  readonly #detach = new Set<() => void>()
+  /** Pools whose doors requests were sent to (a shutdown refuses the ones parked there). */
+  readonly #doorsUsed = new Set<ServedPool>()
+  #draining = false
+  #closed = false
+
+  constructor(pools: PoolsByModel, options?: RequestHandlerOptions) {
+    if (pools === null || typeof pools !== 'object') {
+      throw new TypeError(`Expected \`pools\` to be an object or a Map of pools by model name, got \`${String(pools)}\``)
+    }
+    this.options = resolveHandlerOptions(options)
+    this.pendingBodyBytes = new PendingBodyBytes(this.options.maxPendingBodyBytes)
+    const entries = pools instanceof Map ? [...pools.entries()] : Object.entries(pools as Record<string, PoolSource>)
+    // A server whose models are loaded through the repository extension may start with none.
+    if (entries.length === 0 && this.options.modelControl === undefined) {
+      throw new TypeError('Expected `pools` to hold at least one model, got none')
+    }
+    this.metrics = new ServerMetrics({
+      registry: this.options.registry ?? new Registry(),
+      processMetrics: this.options.processMetrics,
+    })
+    this.metrics.readStatesFrom(() =>
+      [...this.#entries()].map((entry) => ({ model: entry.name, version: entry.version, state: entry.state.kind })),
+    )
+    for (const [name, source] of entries) {
+      if (source instanceof Map) {
+        const versions = [...(source as ModelVersions).entries()]
+        if (versions.length === 0) throw new TypeError(`Expected \`pools.${name}\` to hold at least one version, got none`)
+        for (const [version, pool] of versions) this.#add(name, version, pool)
+      } else {
+        this.#add(name, MODEL_VERSION, source as PoolSource)
+      }
+    }
+    this.#apiKeyDigest = this.options.apiKey === undefined ? undefined : sha256(this.options.apiKey)
+    this.#repositoryTokenDigest = this.options.repositoryToken === undefined ? undefined : sha256(this.options.repositoryToken)
+  }
+
+  #add(name: string, version: string, source: PoolSource): void {
+    checkVersion(name, version, source)
+    const versions = this.#models.get(name) ?? new Map<string, ModelEntry>()
+    versions.set(version, this.#entry(name, version, source))
+    this.#models.set(name, new Map([...versions].sort(([a], [b]) => byNewest(a, b))))
+  }
+
+  /** A served version of `name` for `source` (checked), not yet served. */
+  #entry(name: string, version: string, source: PoolSource): ModelEntry {
+    const entry: ModelEntry = {
+      name,
+      version,
+      users: new Gate(),
+      requests: this.metrics.requestsOf(name, version),
+      state: { kind: 'loading' },
+      // Settles (never rejects) so a failed load is never an unhandled rejection; the
+      // failure is kept in `state` and reported by readiness and inference.
+      loaded: Promise.resolve(source).then(
+        (pool) => {
+          entry.state = { kind: 'ready', pool }
+          const unsubscribe = this.metrics.attach(name, version, pool)
+          entry.unsubscribe = unsubscribe
+          this.#detach.add(unsubscribe)
+          // Subscribed now, so the statistics cover every batch from the start.
+          statsCollectorOf(pool)
+        },
+        (error: unknown) => {
+          entry.state = { kind: 'failed', error }
+        },
+      ),
+    }
+    if (!isPromiseLike(source)) {
+      entry.state = { kind: 'ready', pool: source }
+      statsCollectorOf(source)
+    }
+    return entry
+  }
+
+  /**
+   * Serves `versions` (pools that have loaded) as the versions of `name` from now on,
+   * in one step: a request looks up either the versions before or these, never a mix
+   * and never none. The versions replaced stop being found at once; resolves with their
+   * pools once every request that had looked them up is answered, so the caller can
+   * close them with nothing in flight. An empty `versions` removes the model.
+   */
+  async replace(name: string, versions: ReadonlyMap<string, ServedPool>): Promise<ServedPool[]> {
+    // Every version checked before anything changes: a replace that throws leaves the
+    // versions serving as they were.
+    if (!(versions instanceof Map))
+      throw new TypeError(`Expected \`versions\` to be a Map of pools by version, got \`${String(versions)}\``)
+    for (const [version, pool] of versions) checkVersion(name, version, pool)
+    const before = this.#models.get(name)
+    const entries = [...versions]
+      .sort(([a], [b]) => byNewest(a, b))
+      .map(([version, pool]): [string, ModelEntry] => [version, this.#entry(name, version, pool)])
+    if (entries.length === 0) this.#models.delete(name)
+    else this.#models.set(name, new Map(entries))
+    return this.#retire([...(before?.values() ?? [])])
+  }
+
+  /** Waits for the requests holding `entries` to be answered, detaches their metrics, and gives their pools back. */
+  async #retire(entries: readonly ModelEntry[]): Promise<ServedPool[]> {
+    await Promise.all(entries.map((entry) => entry.users.empty()))
+    const pools: ServedPool[] = []
+    for (const entry of entries) {
+      if (entry.unsubscribe !== undefined) {
+        entry.unsubscribe()
+        this.#detach.delete(entry.unsubscribe)
+      }
+      if (entry.state.kind === 'ready') {
+        pools.push(entry.state.pool)
+        // No request holds the version now, so none waits at its door: the server lets go of the pool.
+        this.#doorsUsed.delete(entry.state.pool)
+      }
+    }
+    return pools
+  }
+
+  /**
+   * Marks an inference request to `model` as using it until the returned function is
+   * called (once it is answered): a version replaced or removed meanwhile keeps its
+   * pool open for it.
+   */
+  hold(model: ServedModel): () => void {
+    const users = (model as ModelEntry).users
+    users.enter()
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      users.leave()
+    }
+  }
+
+  /** Served model names. */
+  get names(): string[] {
+    return [...this.#models.keys()]
+  }
+
+  /** Every served version of every model. */
+  *#entries(): Generator<ModelEntry> {
+    for (const versions of this.#models.values()) yield* versions.values()
+  }
+
+  /** The versions served of `model`'s name, oldest first (the `versions` of its metadata). */
+  versionsOf(model: ServedModel): string[] {
+    return [...(this.#models.get(model.name)?.keys() ?? [])].reverse()
+  }
+
+  /** Resolves once every pool has loaded; rejects with the first load failure. */
+  async ready(): Promise<void> {
+    await Promise.all([...this.#entries()].map((entry) => entry.loaded))
+    for (const entry of this.#entries()) {
+      if (entry.state.kind === 'failed') throw entry.state.error
+    }
+  }
+
+  /** No new inference request is taken (`close()` was called). */
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  /**
+   * Whether the server is ready: every version of every model ready, not draining, not
+   * closed. Both protocols answer this.
+   */
+  isReady(): boolean {
+    if (this.#closed || this.#draining) return false
+    for (const entry of this.#entries()) if (!this.#serving(entry)) return false
+    return true
+  }
+
+  /** Loaded, and at least one replica can take a batch (a degraded model still serves). */
+  #serving(model: ServedModel): boolean {
+    return model.state.kind === 'ready' && servesAny(model.state.pool)
+  }
+
+  /** Whether `model` is ready to serve, as both protocols answer it. */
+  isModelReady(model: ServedModel): boolean {
+    return !this.#closed && !this.#draining && this.#serving(model)
+  }
+
+  /**
+   * Reports not-ready from now on while requests are still served: the time a load
+   * balancer needs to stop sending new ones before the server stops taking them.
+   */
+  drain(): void {
+    this.#draining = true
+  }
+
+  /**
+   * Stops taking new inference requests (they get `ShuttingDownError`). Does not close
+   * the pools, nor refuse the requests parked at the doors (`refuseParked`). Idempotent.
+   */
+  close(): void {
+    this.#closed = true
+  }
+
+  /**
+   * Refuses the requests waiting for room at the doors (`ShuttingDownError`): a forced
+   * shutdown's step. A draining one leaves them parked: they arrived before it began, so
+   * they are accepted work, served as the queues drain (the server closes its pools only
+   * once no request is still being admitted).
+   */
+  refuseParked(): void {
+    const shuttingDown = new ShuttingDownError()
+    for (const pool of this.#doorsUsed) doorOf(pool).gate.refuseParked(shuttingDown)
+  }
+
+  /** Stops feeding the metrics from the pools (the registry is done with). */
+  detach(): void {
+    for (const detach of this.#detach) detach()
+    this.#detach.clear()
+  }
+
+  /**
+   * The model `name` at `version`; with no version, the newest version ready to serve
+   * (the newest of all when none is, so its state says why); `ModelNotFoundError` when
+   * there is no such model or version.
+   */
+  model(name: string, version: string | undefined): ServedModel {
+    const versions = this.#models.get(name)
+    if (versions === undefined) throw new ModelNotFoundError(name, version)
+    if (version !== undefined) {
+      const entry = versions.get(version)
+      if (entry === undefined) throw new ModelNotFoundError(name, version)
+      return entry
+    }
+    // The newest loaded version. Replica health (#serving) is not asked here: it reads the
+    // pool's whole stats snapshot, far too dear for every request; readiness asks it.
+    let newest: ModelEntry | undefined
+    for (const entry of versions.values()) {
+      if (entry.state.kind === 'ready') return entry
+      newest ??= entry
+    }
+    return newest as ModelEntry
+  }
+
+  /** The model's pool once loaded; else `ModelNotReadyError` (with the load failure, if any). */
+  poolOf(model: ServedModel): ServedPool {
+    const state = model.state
+    if (state.kind === 'ready') return state.pool
+    throw new ModelNotReadyError(model.name, state.kind === 'failed' ? state.error : undefined, model.version)
+  }
+
+  /**
+   * Runs `step` on every model's pool that loaded, or once it has (not on one that
+   * failed: it never served). A ready pool gets its step now, before anything else runs:
+   * a forced step must reach its queue first.
+   */
+  eachPool(step: (pool: ServedPool) => Promise<void> | undefined): Promise<unknown> {
+    return Promise.all(
+      [...this.#entries()].map((entry) =>
+        entry.state.kind === 'ready'
+          ? step(entry.state.pool)
+          : entry.loaded.then(() => (entry.state.kind === 'ready' ? step(entry.state.pool) : undefined)),
+      ),
+    )
+  }
+
+  /**
+   * Whether an `Authorization` value (HTTP header or gRPC metadata) carries the bearer
+   * token, or no token is required.
+   */
+  authorized(header: unknown): boolean {
+    return bearerMatches(header, this.#apiKeyDigest)
+  }
+
+  /** The protocol extensions served (the server metadata's `extensions`): `model_repository` only when it is on. */
+  get extensions(): readonly string[] {
+    return this.control === undefined ? SERVER_EXTENSIONS : [...SERVER_EXTENSIONS, 'model_repository']
+  }
+
+  /** The model repository extension, when it is on. */
+  get control(): ModelControl | undefined {
+    return this.options.modelControl
+  }
+
+  /**
+   * Whether an `Authorization` value may make the model repository calls: the repository
+   * token (`repositoryToken`), not the inference bearer, when one is set; without one, the
+   * inference bearer (`apiKey`), so that a server guarded by a key never opens its
+   * management calls to anyone; with neither, no token.
+   */
+  authorizedControl(header: unknown): boolean {
+    return bearerMatches(header, this.#repositoryTokenDigest ?? this.#apiKeyDigest)
+  }
+
+  /** The door (admission gate and row-size estimate) of `pool`; its parked requests are refused on `close()`. */
+  door(pool: ServedPool): ReturnType<typeof doorOf> {
+    this.#doorsUsed.add(pool)
+    return doorOf(pool)
+  }
+
+  /**
+   * The rows a request counts for at the door when its inputs declare `rows` (the
+   * largest first dim, of `input`; 0 when none declares a usable one): refused at once
+   * when the request could never be taken (more rows than `maxRowsPerRequest`, or than
+   * the whole queue holds).
+   */
+  declaredRows(pool: ServedPool, rows: number, input: string): number {
+    // Without a usable shape the decode refuses the request, saying what is wrong.
+    if (rows === 0) return 1
+    checkRowCount(input, rows, { maxRows: this.options.maxRowsPerRequest })
+    const state = pool.admission
+    if (state !== undefined && rows > state.maxQueueSize) throw new RequestTooLargeError(rows, state.maxQueueSize)
+    return rows
+  }
+
+  /**
+   * How long a request to `pool` may wait for room: with `whenFull: 'wait'` until its
+   * deadline, with 'reject' for `admissionWaitMs` at most.
+   */
+  admissionWaitMs(pool: ServedPool): number {
+    const deadlineMs = this.options.timeoutMs ?? MAX_TIMER_MS
+    return Math.min(pool.admission?.whenFull === 'wait' ? MAX_TIMER_MS : this.options.admissionWaitMs, deadlineMs)
+  }
+
+  /**
+   * Seconds after which a request of `rows` rows to `pool` that failed with `error` may
+   * be retried: for lack of room, from the pool's drain rate; else `retryAfterSeconds`.
+   */
+  retryAfter(error: unknown, pool: ServedPool | undefined, rows: number): number {
+    const fallback = this.options.retryAfterSeconds
+    const state = pool?.admission
+    if (state === undefined || errorCodeOf(error) !== 'ERR_QUEUE_FULL') return fallback
+    return retryAfterSeconds(state, rows, fallback)
+  }
+
+  /**
+   * Counts an answered inference request in its version's metrics (`status`: the HTTP status or
+   * the gRPC status name; `errorCode` when it failed with one) and, once its model's
+   * pool was reached, in Triton's statistics.
+   */
+  recordRequest(
+    model: ServedModel,
+    pool: ServedPool | undefined,
+    protocol: RequestProtocol,
+    status: number | string,
+    ok: boolean,
+    elapsedMs: number,
+    rows: number,
+    errorCode: string | undefined,
+  ): void {
+    const entry = model as ModelEntry
+    entry.requests.record(protocol, status, elapsedMs / 1000, rows, errorCode)
+    if (pool !== undefined) statsCollectorOf(pool).request({ ok, rows, durationNs: elapsedMs * 1e6 })
+  }
+
+  /**
+   * Triton's statistics of `model`, or of every model that has loaded when none is
+   * named (Triton lists the models it has loaded).
+   */
+  statistics(model?: ServedModel): ModelStatistics[] {
+    if (model !== undefined) return [statsCollectorOf(this.poolOf(model)).snapshot(model.name, model.version)]
+    const stats: ModelStatistics[] = []
+    for (const entry of this.#entries()) {
+      if (entry.state.kind === 'ready') stats.push(statsCollectorOf(entry.state.pool).snapshot(entry.name, entry.version))
+    }
+    return stats
+  }
+}
