@@ -29,11 +29,12 @@ export {
   runTensors,
   isProviderLoadFailure,
   CUDA_INSTALL_HINT,
-  TYPED_ARRAY_OF,
   DEFAULT_LOG_SEVERITY_LEVEL,
 } from './onnx.js'
 export type { OnnxSessionConfig, LogSeverityLevel } from './onnx.js'
 export { onnxWorkerDefinition } from './onnx-definition.js'
 export type { OnnxWorkerOptions } from './onnx-definition.js'
 export type * from './protocol.js'
-export { decodeStrings, encodeStrings } from './strings.js'
+export { decodeStrings, encodeStrings, joinBytesElements, splitBytesElements } from './strings.js'
+export type { BytesFramingFault } from './strings.js'
+export { TYPED_ARRAY_OF } from './tensor-types.js'

@@ -6,8 +6,9 @@
 import { env, InferenceSession, Tensor } from 'onnxruntime-node'
 import { WorkerError } from './errors.js'
 import { decodeStrings, encodeStrings } from './strings.js'
+import { isWireTensorType, TYPED_ARRAY_OF } from './tensor-types.js'
 import { performance } from 'node:perf_hooks'
-import type { RunTiming, WireTensor, WireTensorInfo, WireTensorType, WorkerDescription } from './protocol.js'
+import type { RunTiming, WireTensor, WireTensorInfo, WorkerDescription } from './protocol.js'
 
 /** Session settings as the host resolves them (every field has its final value). */
 export interface OnnxSessionConfig {
@@ -134,22 +135,6 @@ export async function createSession(
   }
 }
 
-const SUPPORTED_TYPES: ReadonlySet<string> = new Set<WireTensorType>([
-  'float32',
-  'float16',
-  'float64',
-  'int8',
-  'uint8',
-  'int16',
-  'uint16',
-  'int32',
-  'uint32',
-  'int64',
-  'uint64',
-  'bool',
-  'string',
-])
-
 function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSession.ValueMetadata[]): WireTensorInfo[] {
   return metadata.map((value) => {
     if (!value.isTensor) {
@@ -157,7 +142,7 @@ function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSe
         details: { [kind]: value.name },
       })
     }
-    if (!SUPPORTED_TYPES.has(value.type)) {
+    if (!isWireTensorType(value.type)) {
       throw new WorkerError(
         'ERR_MODEL_LOAD',
         `Model ${kind} "${value.name}" has element type ${value.type}, which inferpool does not support`,
@@ -166,44 +151,13 @@ function describeValues(kind: 'input' | 'output', metadata: readonly InferenceSe
         },
       )
     }
-    return { name: value.name, type: value.type as WireTensorType, dims: [...value.shape] }
+    return { name: value.name, type: value.type, dims: [...value.shape] }
   })
 }
 
 /** Inputs and outputs of a session, checked to be tensors of supported types. */
 export function describeSession(session: InferenceSession): WorkerDescription {
   return { inputs: describeValues('input', session.inputMetadata), outputs: describeValues('output', session.outputMetadata) }
-}
-
-type TypedArrayConstructor =
-  | Float32ArrayConstructor
-  | Float64ArrayConstructor
-  | Int8ArrayConstructor
-  | Uint8ArrayConstructor
-  | Int16ArrayConstructor
-  | Uint16ArrayConstructor
-  | Int32ArrayConstructor
-  | Uint32ArrayConstructor
-  | BigInt64ArrayConstructor
-  | BigUint64ArrayConstructor
-
-/** The typed array class ORT uses for each element type (`bool` travels as bytes, `float16` as its bits). */
-export const TYPED_ARRAY_OF: Readonly<Record<WireTensorType, TypedArrayConstructor>> = {
-  float32: Float32Array,
-  // float16 as raw bits: Node 20 has no Float16Array, and ORT's binding takes a Uint16Array.
-  float16: Uint16Array,
-  float64: Float64Array,
-  int8: Int8Array,
-  uint8: Uint8Array,
-  int16: Int16Array,
-  uint16: Uint16Array,
-  int32: Int32Array,
-  uint32: Uint32Array,
-  int64: BigInt64Array,
-  uint64: BigUint64Array,
-  bool: Uint8Array,
-  // The BYTES wire form's bytes (see strings.ts), never one array element per string.
-  string: Uint8Array,
 }
 
 /** Wraps an ORT tensor over the wire tensor's buffer — no copy. */
@@ -219,8 +173,8 @@ export function tensorFromWire(wire: WireTensor): Tensor {
  * buffer) is copied so that the transferred buffer holds exactly this tensor.
  */
 export function wireFromTensor(tensor: Tensor): WireTensor {
-  const type = tensor.type as WireTensorType
-  if (!SUPPORTED_TYPES.has(type)) throw new WorkerError('ERR_INFERENCE', `Output of element type ${tensor.type} is not supported`)
+  const type: string = tensor.type
+  if (!isWireTensorType(type)) throw new WorkerError('ERR_INFERENCE', `Output of element type ${tensor.type} is not supported`)
   if (type === 'string') return { type, dims: [...tensor.dims], buffer: encodeStrings(tensor.data as string[]) }
   const data = tensor.data as unknown as ArrayBufferView
   const exact = data.buffer instanceof ArrayBuffer && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength

@@ -12,29 +12,18 @@
  *   reports by `threadId`, which piscina's balancer cannot promise for start-up tasks.
  */
 import type { SerializedError } from '@inferpool/core'
+import type { TYPED_ARRAY_OF } from './tensor-types.js'
 
 export type { SerializedError }
 
-/** ONNX element types that travel between threads (as ORT's `Tensor.Type` names them). */
-export type WireTensorType =
-  | 'float32'
-  /** IEEE 754 binary16, carried as its raw bits (a Uint16Array), as ORT's Node binding holds it. */
-  | 'float16'
-  | 'float64'
-  | 'int8'
-  | 'uint8'
-  | 'int16'
-  | 'uint16'
-  | 'int32'
-  | 'uint32'
-  | 'int64'
-  | 'uint64'
-  | 'bool'
-  /**
-   * ONNX string (the protocol's BYTES): carried as one buffer in the BYTES wire form, each
-   * element a 4-byte little-endian length then its UTF-8 bytes (see strings.ts).
-   */
-  | 'string'
+/**
+ * ONNX element types that travel between threads (as ORT's `Tensor.Type` names them): the
+ * keys of the one table, tensor-types.ts. `float16` is carried as its raw bits (a
+ * Uint16Array), as ORT's Node binding holds it; `string` (the protocol's BYTES) as one
+ * buffer in the BYTES wire form, each element a 4-byte little-endian length then its
+ * UTF-8 bytes (strings.ts).
+ */
+export type WireTensorType = keyof typeof TYPED_ARRAY_OF
 
 /**
  * A whole-batch tensor. `buffer` holds exactly the tensor's elements from byte 0 and
