@@ -10,6 +10,7 @@
  */
 import { endianness } from 'node:os'
 import type { TypedArray } from '@inferpool/host'
+import { joinBytesElements, splitBytesElements } from '@inferpool/worker'
 import { MalformedBinaryError } from './errors.js'
 
 // Typed arrays are in the host's byte order; the wire is little-endian. Every platform
@@ -61,52 +62,35 @@ export function bytesOf(data: TypedArray): Buffer {
 }
 
 /**
- * Splits a BYTES tensor's raw data into its elements (views, no copy): each a 4-byte
- * little-endian length and that many bytes. `expected` is the element count its shape
- * gives; the bytes must hold exactly that many elements, and nothing after them.
+ * Splits a BYTES tensor's raw data into its elements (views, no copy), with the one
+ * BYTES codec (@inferpool/worker's `splitBytesElements`). `expected` is the element
+ * count its shape gives; the bytes must hold exactly that many elements, and nothing
+ * after them.
  */
 export function readBytesElements(bytes: Buffer, expected: number, input: string): Buffer[] {
-  const elements: Buffer[] = []
-  let offset = 0
-  while (offset < bytes.length) {
-    if (elements.length === expected) {
-      throw new MalformedBinaryError(`"${input}": ${bytes.length - offset} byte(s) left after its ${expected} BYTES element(s)`, { input })
-    }
-    if (bytes.length - offset < 4) {
-      throw new MalformedBinaryError(`"${input}": BYTES element ${elements.length} has a truncated 4-byte length`, { input })
-    }
-    const length = bytes.readUInt32LE(offset)
-    offset += 4
-    if (length > bytes.length - offset) {
+  const split = splitBytesElements(bytes, expected)
+  // Views into a Buffer are Buffers (Buffer's own subarray).
+  if (Array.isArray(split)) return split as Buffer[]
+  switch (split.fault) {
+    case 'trailing':
+      throw new MalformedBinaryError(`"${input}": ${split.left} byte(s) left after its ${expected} BYTES element(s)`, { input })
+    case 'truncated-length':
+      throw new MalformedBinaryError(`"${input}": BYTES element ${split.element} has a truncated 4-byte length`, { input })
+    case 'short-element':
       throw new MalformedBinaryError(
-        `"${input}": BYTES element ${elements.length} declares ${length} bytes but only ${bytes.length - offset} are left`,
+        `"${input}": BYTES element ${split.element} declares ${split.declared} bytes but only ${split.left} are left`,
         { input },
       )
-    }
-    elements.push(bytes.subarray(offset, offset + length))
-    offset += length
+    case 'count':
+      throw new MalformedBinaryError(`"${input}": its shape holds ${expected} BYTES element(s), the binary data ${split.actual}`, {
+        input,
+        expected,
+        actual: split.actual,
+      })
   }
-  if (elements.length !== expected) {
-    throw new MalformedBinaryError(`"${input}": its shape holds ${expected} BYTES element(s), the binary data ${elements.length}`, {
-      input,
-      expected,
-      actual: elements.length,
-    })
-  }
-  return elements
 }
 
-/** BYTES elements in the wire form: each a 4-byte little-endian length, then its bytes. */
+/** BYTES elements in the wire form (the one BYTES codec's `joinBytesElements`), as a Buffer over its own memory. */
 export function writeBytesElements(elements: readonly Uint8Array[]): Buffer {
-  let total = 0
-  for (const element of elements) total += 4 + element.length
-  const out = Buffer.allocUnsafe(total)
-  let offset = 0
-  for (const element of elements) {
-    out.writeUInt32LE(element.length, offset)
-    offset += 4
-    out.set(element, offset)
-    offset += element.length
-  }
-  return out
+  return Buffer.from(joinBytesElements(elements))
 }
