@@ -36,12 +36,17 @@ export const MAX_MODEL_NAME_LENGTH = 255
  * `MAX_MODEL_NAME_LENGTH` characters. Checked before a name reaches the file system.
  */
 export function checkModelName(name: string): void {
-  if (typeof name !== 'string' || name.length > MAX_MODEL_NAME_LENGTH || !MODEL_NAME.test(name)) {
+  if (!isModelName(name)) {
     throw new ModelRepositoryLayoutError(
       echo(String(name)),
       `is not a model name: letters, digits, '_', '.' or '-' (not starting with a symbol), at most ${MAX_MODEL_NAME_LENGTH} characters`,
     )
   }
+}
+
+/** Whether `name` passes `checkModelName`. */
+export function isModelName(name: string): boolean {
+  return typeof name === 'string' && name.length <= MAX_MODEL_NAME_LENGTH && MODEL_NAME.test(name)
 }
 
 /** Whether `path` is under `root` (both resolved). */

@@ -42,7 +42,7 @@ import {
   ModelUploadDisabledError,
   ModelUploadError,
 } from './errors.js'
-import { checkModelName, modelNames, readModel, repositoryEntries } from './layout.js'
+import { checkModelName, isModelName, modelNames, readModel, repositoryEntries } from './layout.js'
 import type { RepositoryModel } from './layout.js'
 import { interpretModelConfig } from './model-config.js'
 import { ignoredFieldsLine, refusedLinksLine } from './repositories.js'
@@ -179,7 +179,8 @@ export class ModelRepository implements ModelControl {
   }
 
   index(readyOnly: boolean): RepositoryIndexEntry[] {
-    const names = new Set(this.#options.repositories.flatMap((repository) => modelNames(repository)))
+    const names = new Set<string>()
+    for (const repository of this.#options.repositories) for (const name of namesIfListed(repository)) names.add(name)
     for (const name of this.#states.keys()) names.add(name)
     const entries: RepositoryIndexEntry[] = []
     for (const name of [...names].sort()) {
@@ -222,6 +223,7 @@ export class ModelRepository implements ModelControl {
   load(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
     try {
       this.#checkCall(name, 'load')
+      checkModelName(name)
       const uploading = files !== undefined && files.size > 0
       if (uploading) {
         if (this.#options.allowModelUpload !== true) throw new ModelUploadDisabledError(name)
@@ -240,7 +242,9 @@ export class ModelRepository implements ModelControl {
     try {
       this.#checkCall(name, 'unload')
       // Only a model the repository knows: one it has loaded, is loading, or has a directory for.
-      if (!this.#states.has(name) && this.#findRepository(name) === undefined) throw new ModelNotFoundError(echo(name))
+      if (!isModelName(name) || (!this.#states.has(name) && this.#findRepository(name) === undefined)) {
+        throw new ModelNotFoundError(echo(name))
+      }
     } catch (error) {
       return Promise.reject(error)
     }
@@ -249,12 +253,11 @@ export class ModelRepository implements ModelControl {
     return this.#unloadNow(name)
   }
 
-  /** What every load and unload call checks first: the mode, the name, and that the model is the repository's. */
+  /** What every load and unload call checks first: the mode, the shutdown, and that the model is the repository's. */
   #checkCall(name: string, action: 'load' | 'unload'): void {
     const mode = this.#options.mode ?? 'explicit'
     if (mode !== 'explicit') throw new ModelControlPollingError(name, action, mode)
     if (this.#closed) throw new ModelLoadAbortedError(name, 'shutdown')
-    checkModelName(name)
     // Served, and neither loaded by the repository nor loading: a pool the server was given (`--model`).
     if (this.#served?.names.includes(name) === true && !this.#states.has(name)) throw new ModelNotInRepositoryError(name, action)
   }
@@ -476,6 +479,15 @@ export class ModelRepository implements ModelControl {
         await pool.close?.()
       }),
     )
+  }
+}
+
+/** The model names of `repository`; none when it cannot be listed right now (see `poll`: its models are known by their states). */
+function namesIfListed(repository: string): string[] {
+  try {
+    return modelNames(repository)
+  } catch {
+    return []
   }
 }
 

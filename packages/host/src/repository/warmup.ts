@@ -206,22 +206,21 @@ function elementBytes(type: TensorType): number {
 
 /**
  * Refuses a sample larger than a request could be, before any of it is built: more rows
- * than the pool's `maxBatchSize` (the config's `max_batch_size`, else the model's), or
- * more bytes than `maxBytes` (the server's body limit) for its rows together. A data file
- * counts at its size.
+ * than `maxRows`, or more bytes than `maxBytes` (the server's body limit) for its rows
+ * together. A data file counts at its size.
  */
 function checkWarmupSize(
   model: string,
   directory: string,
   sample: WarmupSample,
   inputs: readonly TensorInfo[],
-  maxRows: number,
+  maxRows: number | undefined,
   maxBytes: number,
 ): void {
   const fail: Fail = (field, reason) => {
     throw new UnsupportedModelConfigError(model, field, reason)
   }
-  if (sample.batchSize > maxRows)
+  if (maxRows !== undefined && sample.batchSize > maxRows)
     fail(`${sample.field}.batch_size`, `must be <= the model's max batch size ${maxRows}, got ${sample.batchSize}`)
   let rowBytes = 0
   for (const input of inputs) {
@@ -262,7 +261,12 @@ export async function warmUp(model: string, directory: string, samples: readonly
     await pool.infer(zeroRow(inputs), options)
     return
   }
-  for (const sample of samples) checkWarmupSize(model, directory, sample, inputs, pool.metadata.maxBatchSize, limits.maxBytes)
+  // Rows up to the pool's max batch size (the config's `max_batch_size`, else the model's);
+  // a model with a fixed batch dim runs a sample's rows one batch after another, so the
+  // bytes alone bound it.
+  const { fixedBatchSize, maxBatchSize } = pool.metadata
+  const maxRows = fixedBatchSize === null ? maxBatchSize : undefined
+  for (const sample of samples) checkWarmupSize(model, directory, sample, inputs, maxRows, limits.maxBytes)
   for (const sample of samples) {
     for (let run = 0; run < sample.count; run++) {
       limits.signal?.throwIfAborted()
