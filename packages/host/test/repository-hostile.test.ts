@@ -338,14 +338,14 @@ describe('config values out of range', () => {
       `model_warmup [{ name: "w" batch_size: ${batch} inputs { key: "x" value: { data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } } }]`
     const root = repository(parent, {
       // No max_batch_size: the model's own (poison.onnx batches; the pool's default bounds it).
-      rows: { config: warmup(100_000_000), file: poison },
+      rows: { config: warmup(1000), file: poison },
       bytes: { config: `max_batch_size: 8\n${warmup(8)}`, file: poison },
     })
     const { url } = await start(root, { maxWarmupBytes: 100 })
     const rows = await manage(url, 'models/rows/load')
     expect(answer(rows)).toEqual([400, 'ERR_MODEL_CONFIG_UNSUPPORTED'])
     expect((rows.json as { error: string }).error).toMatch(
-      /^Model 'rows': `model_warmup\[0\]\.batch_size` must be <= the model's max batch size \d+, got 100000000$/,
+      /^Model 'rows': `model_warmup\[0\]\.batch_size` must be <= the model's max batch size \d+, got 1000$/,
     )
     const bytes = await manage(url, 'models/bytes/load')
     expect([bytes.status, (bytes.json as { error: string }).error]).toEqual([
@@ -408,7 +408,8 @@ describe('unload', () => {
       409,
       {
         code: 'ERR_MODEL_NOT_IN_REPOSITORY',
-        error: "Model 'm': unload refused; it was given to the server (--model), not by the model repository, and serves until the server stops",
+        error:
+          "Model 'm': unload refused; it was given to the server (--model), not by the model repository, and serves until the server stops",
       },
     ])
     expect(answer(load)).toEqual([409, 'ERR_MODEL_NOT_IN_REPOSITORY'])

@@ -7,7 +7,13 @@
  * budget while they arrive, and within `bodyTimeoutMs` (408 past it).
  */
 import type { IncomingMessage } from 'node:http'
-import { MalformedJsonError, MethodNotAllowedError, RequestTimeoutError, RouteNotFoundError, UnauthorizedError } from '../protocol/errors.js'
+import {
+  MalformedJsonError,
+  MethodNotAllowedError,
+  RequestTimeoutError,
+  RouteNotFoundError,
+  UnauthorizedError,
+} from '../protocol/errors.js'
 import type { ServedModels } from '../protocol/served-models.js'
 import { ModelUploadError } from '../repository/errors.js'
 import { checkUploadCount, FILE_PARAMETER } from '../repository/uploads.js'

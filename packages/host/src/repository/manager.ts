@@ -426,7 +426,8 @@ export class ModelRepository implements ModelControl {
   ): Promise<void> {
     const model = readModel(repository, name, undefined, override)
     this.#attempted.set(name, signatureOf(model))
-    for (const line of [ignoredFieldsLine(model), refusedLinksLine(model.refusedLinks)]) if (line !== undefined) this.#options.logger.warn(line)
+    for (const line of [ignoredFieldsLine(model), refusedLinksLine(model.refusedLinks)])
+      if (line !== undefined) this.#options.logger.warn(line)
     if (before === undefined || before.state === 'UNAVAILABLE')
       this.#states.set(name, { state: 'LOADING', versions: model.versions.map((v) => v.version) })
     const signal = attempt.controller.signal
@@ -438,7 +439,10 @@ export class ModelRepository implements ModelControl {
       if (failed !== undefined) throw failed.reason
       // Warm-up (`model_warmup`, else one zero-filled row) through each new pool before it takes requests.
       const maxBytes = this.#options.maxWarmupBytes ?? DEFAULT_MAX_WARMUP_BYTES
-      await untilAborted(Promise.all(pools.map((pool) => warmUp(name, model.directory, model.config.warmup, pool, { maxBytes, signal }))), signal)
+      await untilAborted(
+        Promise.all(pools.map((pool) => warmUp(name, model.directory, model.config.warmup, pool, { maxBytes, signal }))),
+        signal,
+      )
     } catch (error) {
       if (signal.aborted) {
         // Aborted: what the pools were running (a warm-up) is not waited for.

@@ -227,7 +227,8 @@ function checkWarmupSize(
     const spec = sample.inputs.get(input.name)
     if (spec === undefined) continue
     const elements = spec.dims.reduce((a, b) => a * b, 1)
-    const file = spec.data.kind === 'file' ? statSync(join(directory, WARMUP_DIRECTORY, spec.data.file), { throwIfNoEntry: false }) : undefined
+    const file =
+      spec.data.kind === 'file' ? statSync(join(directory, WARMUP_DIRECTORY, spec.data.file), { throwIfNoEntry: false }) : undefined
     rowBytes += Math.max(elements * elementBytes(input.type), file?.size ?? 0)
   }
   const bytes = rowBytes * sample.batchSize
@@ -254,7 +255,13 @@ export interface WarmupLimits {
  * zero-filled row. Every sample's size is checked before any is built. Rejects with the
  * first failure, so the load fails and the old version keeps serving.
  */
-export async function warmUp(model: string, directory: string, samples: readonly WarmupSample[], pool: Pool, limits: WarmupLimits): Promise<void> {
+export async function warmUp(
+  model: string,
+  directory: string,
+  samples: readonly WarmupSample[],
+  pool: Pool,
+  limits: WarmupLimits,
+): Promise<void> {
   const inputs = pool.metadata.inputs
   const options = { signal: limits.signal }
   if (samples.length === 0) {
