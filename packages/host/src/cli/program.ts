@@ -105,7 +105,7 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     .addOption(
       new Option(
         '--model-control-mode <mode>',
-        'none: load every repository model at start; explicit: load only --load-model ones, then load, reload and unload ' +
+        'none: load every repository model at start (the index call is served; load and unload calls are refused); explicit: load only --load-model ones, then load, reload and unload ' +
           'through the model repository extension (POST /v2/repository/...); poll: load every model at start, then ' +
           'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs ' +
           '(the index call is served; load and unload calls are refused, as in Triton)',
