@@ -407,6 +407,11 @@ export class ModelRepository implements ModelControl {
         await this.#loadFrom(repository, name, before, override, attempt)
       } catch (error) {
         if (uploading) await removeUpload(repository)
+        // An upload that never served, of a name the repository has no directory for, leaves nothing behind (its caller has the reason).
+        if (uploading && before === undefined && this.#findRepository(name) === undefined) {
+          this.#states.delete(name)
+          this.#attempted.delete(name)
+        }
         throw error
       }
       // The versions serving now came from `repository`: an upload directory they no longer use goes.
