@@ -438,6 +438,8 @@ export class ModelRepository implements ModelControl {
     const signal = attempt.controller.signal
     const pools: Pool[] = []
     try {
+      // Aborted while its files were written: no pool is started for nothing.
+      signal.throwIfAborted()
       const started = await untilAborted(Promise.allSettled(model.versions.map((v) => this.#start(model, v.file, attempt))), signal)
       pools.push(...started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])))
       const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
