@@ -36,6 +36,8 @@ import {
 import {
   ModelConfigSyntaxError,
   ModelControlPollingError,
+  ModelLoadAbortedError,
+  ModelNotInRepositoryError,
   ModelRepositoryLayoutError,
   ModelUploadDisabledError,
   ModelUploadError,
@@ -172,7 +174,20 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     class: ModelUploadError,
     http: 400,
     grpc: 'INVALID_ARGUMENT',
-    summary: "A load request's model files cannot be taken: no `config` beside them, a path outside a version directory, bad base64.",
+    summary:
+      "A load request's model files cannot be taken: no `config` beside them, a path outside a version directory (or too deep, too long, with NUL), bad base64, more than 1,024 files.",
+  }),
+  spec({
+    class: ModelNotInRepositoryError,
+    http: 409,
+    grpc: 'FAILED_PRECONDITION',
+    summary: 'A load or unload call names a model the server was given (`--model`), not the repository: it serves until the server stops.',
+  }),
+  spec({
+    class: ModelLoadAbortedError,
+    http: 409,
+    grpc: 'ABORTED',
+    summary: 'A load did not finish: an unload of the model or the server shutting down aborted it; the pools it started are closed.',
   }),
   spec({ class: ModelNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No model (or version) by that name is served.' }),
   spec({ class: RouteNotFoundError, http: 404, grpc: 'NOT_FOUND', summary: 'No route matches the path.' }),
@@ -269,7 +284,8 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     class: ModelControlPollingError,
     http: 503,
     grpc: 'UNAVAILABLE',
-    summary: 'A load or unload call to a repository in poll mode: its scans decide what serves (Triton refuses these calls then too).',
+    summary:
+      'A load or unload call to a repository not in explicit control mode (poll: its scans decide what serves; none: the models loaded at start serve); Triton refuses these calls then too.',
   }),
   spec({ class: StartupTimeoutError, http: 503, grpc: 'UNAVAILABLE', summary: 'Not every replica loaded within `startupTimeoutMs`.' }),
   spec({

@@ -354,11 +354,13 @@ describe('model repository control', () => {
       [400, "Model 'up': parameter 'config' must be given with model files (the config of the model directory they make)"],
       [
         400,
-        "Model 'up': parameter 'file:model.onnx' must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer",
+        "Model 'up': parameter 'file:model.onnx' must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer, " +
+          "at most 16 components of at most 255 bytes, no '.' or '..', no NUL",
       ],
       [
         400,
-        "Model 'up': parameter 'file:1/../../model.onnx' must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer",
+        "Model 'up': parameter 'file:1/../../model.onnx' must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer, " +
+          "at most 16 components of at most 255 bytes, no '.' or '..', no NUL",
       ],
       [400, "Model 'up': parameter 'file:1/model.onnx' must be the file content, base64-encoded"],
     ])
@@ -450,7 +452,9 @@ describe('model repository control', () => {
 
     rmSync(join(root, 'm'), { recursive: true })
     await control.poll()
-    expect((await manage(url, 'index')).json).toEqual([{ name: 'm', state: 'UNAVAILABLE', reason: 'unloaded' }])
+    // Gone from the repository, gone from the index (as in Triton, whose index lists the repository's directories).
+    expect((await manage(url, 'index')).json).toEqual([])
+    expect(await answerOf('http', url, client)).toBe("404 Unknown model 'm'")
   })
 
   it('in poll mode serves the index and refuses load and unload calls over HTTP and gRPC, as Triton does, the model serving on', async () => {

@@ -5,7 +5,7 @@
  * GPU placement that fails at load without the CUDA provider, and `inferpool serve
  * --model-repository` serving the versions over HTTP beside a `--model`.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -409,9 +409,12 @@ describe('inferpool serve --model-repository', () => {
 
   it('with --allow-model-upload, serves a model from the files of a load request', async () => {
     const root = repository({ a: { versions: { '1': poison } } })
+    // The server's temporary directory is the test's own: its upload directory goes with it, though the server is killed.
+    const temp = mkdtempSync(join(tmpdir(), 'inferpool-tmp-'))
+    roots.push(temp)
     const server = await startServe(
       ['--port', '0', '--replicas', '1', '--model-repository', root, '--model-control-mode', 'explicit', '--allow-model-upload'],
-      { INFERPOOL_REPOSITORY_TOKEN: 'manage' },
+      { INFERPOOL_REPOSITORY_TOKEN: 'manage', TMPDIR: temp },
     )
     const upload = { parameters: { config: '{"max_batch_size": 4}', 'file:7/model.onnx': readFileSync(poison).toString('base64') } }
     expect((await post(`${server.url}/v2/repository/models/c/load`, upload, { authorization: 'Bearer manage' })).status).toBe(200)
@@ -419,6 +422,7 @@ describe('inferpool serve --model-repository', () => {
       inputs: [{ name: 'x', shape: [1, 4], datatype: 'FP32', data: [1, 2, 3, 4] }],
     })
     expect([infer.status, (infer.json as { model_version: string }).model_version]).toEqual([200, '7'])
+    expect(readdirSync(temp).filter((name) => name.startsWith('inferpool-upload-'))).toHaveLength(1)
   })
 
   it('exits with the error of a bad config.pbtxt, naming its line', async () => {

@@ -105,7 +105,7 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     .addOption(
       new Option(
         '--model-control-mode <mode>',
-        'none: load every repository model at start; explicit: load only --load-model ones, then load, reload and unload ' +
+        'none: load every repository model at start (the index call is served; load and unload calls are refused); explicit: load only --load-model ones, then load, reload and unload ' +
           'through the model repository extension (POST /v2/repository/...); poll: load every model at start, then ' +
           'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs ' +
           '(the index call is served; load and unload calls are refused, as in Triton)',
@@ -318,6 +318,26 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
   return program
 }
 
+/**
+ * Scans the repositories every `everyMs` until `closed()`: a scan that fails is logged
+ * (the models serving serve on) and the next one tries again; it never takes the process
+ * down. A scan still running when the next is due is not doubled.
+ */
+function startPolling(control: Pick<ModelRepository, 'poll'>, everyMs: number, closed: () => boolean, out: CliOutput): NodeJS.Timeout {
+  let scanning = false
+  const timer = setInterval(() => {
+    if (closed()) return clearInterval(timer)
+    if (scanning) return
+    scanning = true
+    control
+      .poll()
+      .catch((error: unknown) => out.error(`inferpool: repository scan failed, retried at the next scan: ${(error as Error).message}`))
+      .finally(() => (scanning = false))
+  }, everyMs)
+  timer.unref()
+  return timer
+}
+
 /** Inference threads per model and how they multiply, for the banner. */
 function threadsLine(flags: ServeFlags, intraOpThreads: number): string {
   const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
@@ -357,15 +377,19 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     out.error(`inferpool: --model-control-mode ${flags.modelControlMode} needs a --model-repository`)
     process.exit(1)
   }
-  const control = explicit
-    ? new ModelRepository({
-        repositories,
-        createPool: (model, file) => createPool(repositoryPoolOptions(model, file, poolOptions(file))),
-        logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
-        allowModelUpload: flags.allowModelUpload,
-        mode: flags.modelControlMode === 'poll' ? 'poll' : 'explicit',
-      })
-    : undefined
+  // With a repository, the repository calls are served in every mode (in `none` the index
+  // only, from the models loaded at start), as Triton serves them.
+  const control =
+    repositories.length > 0
+      ? new ModelRepository({
+          repositories,
+          createPool: (model, file) => createPool(repositoryPoolOptions(model, file, poolOptions(file))),
+          logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
+          allowModelUpload: flags.allowModelUpload,
+          maxWarmupBytes: flags.maxBodyBytes,
+          mode: flags.modelControlMode,
+        })
+      : undefined
   let repositoryModels: RepositoryModel[]
   try {
     // In explicit mode the repository loads its models itself, on request.
@@ -444,12 +468,8 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     await server.handler.ready()
     if (control !== undefined && flags.modelControlMode === 'poll') {
       await control.poll()
-      const timer = setInterval(() => {
-        if (server.handler.closed) return clearInterval(timer)
-        void control.poll()
-      }, flags.repositoryPollSecs * 1000)
-      timer.unref()
-    } else if (control !== undefined) {
+      startPolling(control, flags.repositoryPollSecs * 1000, () => server.handler.closed, out)
+    } else if (control !== undefined && explicit) {
       const asked = flags.loadModel ?? []
       const names = asked.includes('*') ? [...new Set(repositories.flatMap((r) => modelNames(r)))] : asked
       for (const name of names) await control.load(name)

@@ -11,7 +11,7 @@ import { RouteNotFoundError } from '../protocol/errors.js'
 import type { ModelControl } from '../protocol/model-control.js'
 import type { ServedModels } from '../protocol/served-models.js'
 import { ModelUploadError } from '../repository/errors.js'
-import { FILE_PARAMETER } from '../repository/uploads.js'
+import { checkUploadCount, FILE_PARAMETER } from '../repository/uploads.js'
 import type { inference } from '../../generated/inference.js'
 
 function controlOf(served: ServedModels, rpc: string): ModelControl {
@@ -35,8 +35,9 @@ export async function repositoryModelLoad(
   const control = controlOf(served, 'RepositoryModelLoad')
   const parameters = request.parameters ?? {}
   const files = new Map<string, Uint8Array>()
-  for (const [key, value] of Object.entries(parameters)) {
-    if (!key.startsWith(FILE_PARAMETER)) continue
+  const entries = Object.entries(parameters).filter(([key]) => key.startsWith(FILE_PARAMETER))
+  checkUploadCount(request.model_name, entries.length)
+  for (const [key, value] of entries) {
     const content = value.bytes_param
     if (content === undefined || content === null)
       throw new ModelUploadError(request.model_name, key, 'must carry the file content as bytes_param')

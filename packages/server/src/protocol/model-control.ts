@@ -26,8 +26,18 @@ export interface ModelControl {
    * versions serve; rejects with the reason, the old versions still serving.
    */
   load(name: string, config: string | undefined, files?: ReadonlyMap<string, Uint8Array>): Promise<void>
-  /** Stops serving `name`: no new request, the admitted ones answered, then its pools closed. */
+  /**
+   * Stops serving `name`: no new request, the admitted ones answered, then its pools
+   * closed; a load of it in progress is aborted. Rejects with `ModelNotFoundError` for a
+   * name the control does not know.
+   */
   unload(name: string): Promise<void>
+  /**
+   * A shutdown begins: loads in progress end now (their callers get an error, the pools
+   * they were starting are destroyed), and no new one starts. The server calls it as it
+   * stops accepting, so a load's request does not hold the shutdown up.
+   */
+  abort?(): void
   /** Releases what the control holds (its pools, upload directories) once the server has closed. */
   close?(): Promise<void>
 }

@@ -4,6 +4,14 @@
  */
 import { InferpoolError } from '@inferpool/core'
 
+/** Longest echo of a client's text (a model name, a parameter) in a message. */
+const ECHO_CHARS = 200
+
+/** `text` as an error message echoes it: at most `ECHO_CHARS` characters, a longer one cut with its length said. */
+export function echo(text: string): string {
+  return text.length <= ECHO_CHARS ? text : `${text.slice(0, ECHO_CHARS)}… (${text.length} characters)`
+}
+
 /** A config.pbtxt that is not valid protobuf text for Triton's ModelConfig. */
 export class ModelConfigSyntaxError extends InferpoolError {
   static readonly code = 'ERR_MODEL_CONFIG_SYNTAX'
@@ -36,8 +44,8 @@ export class ModelRepositoryLayoutError extends InferpoolError {
   static readonly code = 'ERR_MODEL_REPOSITORY_LAYOUT'
   readonly path: string
   constructor(path: string, reason: string) {
-    super(ModelRepositoryLayoutError.code, `${path}: ${reason}`, { details: { path } })
-    this.path = path
+    super(ModelRepositoryLayoutError.code, `${echo(path)}: ${reason}`, { details: { path: echo(path) } })
+    this.path = echo(path)
   }
 }
 
@@ -47,9 +55,9 @@ export class ModelUploadDisabledError extends InferpoolError {
   constructor(model: string) {
     super(
       ModelUploadDisabledError.code,
-      `Model '${model}': model files in a load request are refused; start the server with --allow-model-upload ` +
+      `Model '${echo(model)}': model files in a load request are refused; start the server with --allow-model-upload ` +
         '(ModelRepositoryOptions.allowModelUpload) to take them: a model file runs on the server',
-      { details: { model } },
+      { details: { model: echo(model) } },
     )
   }
 }
@@ -59,24 +67,64 @@ export class ModelUploadError extends InferpoolError {
   static readonly code = 'ERR_MODEL_UPLOAD'
   readonly parameter: string
   constructor(model: string, parameter: string, reason: string) {
-    super(ModelUploadError.code, `Model '${model}': parameter '${parameter}' ${reason}`, { details: { model, parameter } })
-    this.parameter = parameter
+    super(ModelUploadError.code, `Model '${echo(model)}': parameter '${echo(parameter)}' ${reason}`, {
+      details: { model: echo(model), parameter: echo(parameter) },
+    })
+    this.parameter = echo(parameter)
   }
 }
 
 /**
- * A load or unload call to a repository in poll mode: its scans alone decide what serves
- * (the next one would undo the call). Triton's message, which clients match, comes first.
+ * A load or unload call to a repository whose control mode is not `explicit`: in `poll`
+ * mode its scans alone decide what serves (the next one would undo the call); in `none`
+ * the models loaded at start serve until the server stops. Triton refuses both with the
+ * same message, which clients match, and which comes first here.
  */
 export class ModelControlPollingError extends InferpoolError {
   static readonly code = 'ERR_MODEL_CONTROL_POLLING'
-  constructor(model: string, action: 'load' | 'unload') {
+  constructor(model: string, action: 'load' | 'unload', mode: 'poll' | 'none' = 'poll') {
     super(
       ModelControlPollingError.code,
-      `explicit model load / unload is not allowed if polling is enabled: ${action} of model '${model}' refused; ` +
-        'the repository scans decide what serves (--model-control-mode poll); use --model-control-mode explicit to ' +
-        'load and unload through these calls',
-      { details: { model, action } },
+      `explicit model load / unload is not allowed if polling is enabled: ${action} of model '${echo(model)}' refused; ` +
+        (mode === 'poll'
+          ? 'the repository scans decide what serves (--model-control-mode poll)'
+          : 'the models loaded at start serve until the server stops (--model-control-mode none)') +
+        '; use --model-control-mode explicit to load and unload through these calls',
+      { details: { model: echo(model), action, mode } },
+    )
+  }
+}
+
+/**
+ * A load that did not finish: the server began to shut down, or an unload of the model
+ * came while it loaded. The pools it had started are closed; what served before it
+ * (for an unload: nothing) serves on.
+ */
+export class ModelLoadAbortedError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_LOAD_ABORTED'
+  constructor(model: string, cause: 'shutdown' | 'unload') {
+    super(
+      ModelLoadAbortedError.code,
+      `Model '${echo(model)}': the load was aborted ${cause === 'shutdown' ? 'by the server shutting down' : 'by an unload of the model'}; ` +
+        'the pools it had started are closed',
+      { details: { model: echo(model), cause } },
+    )
+  }
+}
+
+/**
+ * A load or unload call for a model the server was given as a pool (`--model`, or
+ * `serve`'s `pools`), not by the model repository: the repository neither replaces nor
+ * closes a pool it did not create, so the model serves until the server stops.
+ */
+export class ModelNotInRepositoryError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_NOT_IN_REPOSITORY'
+  constructor(model: string, action: 'load' | 'unload') {
+    super(
+      ModelNotInRepositoryError.code,
+      `Model '${echo(model)}': ${action} refused; it was given to the server (--model), not by the model repository, ` +
+        'and serves until the server stops',
+      { details: { model: echo(model), action } },
     )
   }
 }

@@ -1,6 +1,8 @@
 export {
   ModelConfigSyntaxError,
   ModelControlPollingError,
+  ModelLoadAbortedError,
+  ModelNotInRepositoryError,
   ModelRepositoryLayoutError,
   ModelUploadDisabledError,
   ModelUploadError,
@@ -15,4 +17,6 @@ export { ModelRepository } from './manager.js'
 export type { ModelRepositoryOptions } from './manager.js'
 export type { RepositoryLogger } from './repositories.js'
 export { warmupRows } from './warmup.js'
+export { MAX_UPLOAD_FILES, MAX_UPLOAD_DEPTH, MAX_PATH_COMPONENT_BYTES } from './uploads.js'
+export { MAX_MODEL_NAME_LENGTH } from './layout.js'
 export type { WarmupSample, WarmupInput, WarmupData } from './warmup.js'

@@ -13,8 +13,18 @@
  * A load that fails at any step before 3 closes what it started and leaves the old
  * versions serving; the caller gets the reason. Operations on one model run one after
  * the other.
+ *
+ * A load can be aborted: by an unload of its model and by the server's shutdown
+ * (`abort`, then `close`). Its callers get `ModelLoadAbortedError` at once, and the pools
+ * it was creating or warming are destroyed (one still being created, as soon as it is).
+ *
+ * Only names the repository can serve are kept: a load or unload of a name that is not a
+ * model directory of a repository (nor an upload serving) is refused before anything is
+ * recorded, so a client cannot grow the index or the metrics with names of its own. A
+ * model the server was given as a pool (`--model`) is not the repository's: its load and
+ * unload are refused (`ModelNotInRepositoryError`); it serves until the server stops.
  */
-import { statSync } from 'node:fs'
+import { realpathSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import type { Pool } from '@inferpool/host'
@@ -22,12 +32,21 @@ import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-contr
 import type { ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import { parseModelConfigJson } from './config-file.js'
-import { ModelControlPollingError, ModelRepositoryLayoutError, ModelUploadDisabledError, ModelUploadError } from './errors.js'
-import { modelNames, readModel } from './layout.js'
+import { ModelNotFoundError } from '../protocol/errors.js'
+import {
+  echo,
+  ModelControlPollingError,
+  ModelLoadAbortedError,
+  ModelNotInRepositoryError,
+  ModelRepositoryLayoutError,
+  ModelUploadDisabledError,
+  ModelUploadError,
+} from './errors.js'
+import { checkModelName, isModelName, modelNames, readModel, repositoryEntries } from './layout.js'
 import type { RepositoryModel } from './layout.js'
 import { interpretModelConfig } from './model-config.js'
-import { ignoredFieldsLine } from './repositories.js'
-import { removeUpload, writeUpload } from './uploads.js'
+import { ignoredFieldsLine, refusedLinksLine } from './repositories.js'
+import { checkUploadCount, removeUpload, sweepUploads, writeUpload } from './uploads.js'
 import { warmUp, warmupFiles } from './warmup.js'
 
 export interface ModelRepositoryOptions {
@@ -44,20 +63,42 @@ export interface ModelRepositoryOptions {
    */
   readonly allowModelUpload?: boolean
   /**
-   * Where the private directories of uploaded model files are made.
+   * Where the private directories of uploaded model files are made. With uploads allowed,
+   * the directories there that a server killed outright left behind (their owner process
+   * gone) are removed as the repository is created.
    * @default os.tmpdir()
    */
   readonly uploadDirectory?: string
+  /**
+   * Most bytes of one `model_warmup` sample's rows together: a bigger sample fails its
+   * load (`ERR_MODEL_CONFIG_UNSUPPORTED`) before any of it is built. The server's body
+   * limit (`--max-body-bytes`) is a fitting bound: no request could be larger.
+   * @default 16 MiB
+   */
+  readonly maxWarmupBytes?: number
   /**
    * Who decides what serves. `'explicit'`: the load and unload calls (and {@link
    * ModelRepository.poll} when the embedding application calls it). `'poll'`: the
    * repository's scans ({@link ModelRepository.poll}) alone; load and unload calls are
    * refused with `ERR_MODEL_CONTROL_POLLING` (503 / `UNAVAILABLE`), as Triton refuses
    * them when polling is enabled, since the next scan would undo them (and with several
-   * server processes a call would reach only one). The index is served in both.
+   * server processes a call would reach only one). `'none'`: the server was given the
+   * repository's models at start (`--model-control-mode none`); the repository only
+   * answers the index, from the served models, and refuses load and unload calls as
+   * poll mode does (Triton serves the index in every mode). The index is served in all.
    * @default 'explicit'
    */
-  readonly mode?: 'explicit' | 'poll'
+  readonly mode?: 'explicit' | 'poll' | 'none'
+}
+
+/** The default of `maxWarmupBytes`: the server's default body limit. */
+const DEFAULT_MAX_WARMUP_BYTES = 16 * 1024 * 1024
+
+/** One load in progress: aborted by an unload of its model or the shutdown. */
+interface LoadAttempt {
+  readonly controller: AbortController
+  /** The pools it started, destroyed when it is aborted. */
+  readonly pools: Set<Pool>
 }
 
 type LoadState =
@@ -68,7 +109,9 @@ type LoadState =
  * sizes and modification times: a change to any of them changes it.
  */
 function signatureOf(model: RepositoryModel): string {
+  // The directory as resolved too: a link swapped to another directory is a change.
   const files = [
+    realpathSync(model.directory),
     ...(model.configFile === undefined ? [] : [model.configFile]),
     ...model.versions.map((v) => v.file),
     ...warmupFiles(model.directory, model.config.warmup),
@@ -94,9 +137,19 @@ export class ModelRepository implements ModelControl {
   readonly #attempted = new Map<string, string>()
   /** The upload directory of each model serving versions loaded from files sent in its load request. */
   readonly #uploads = new Map<string, string>()
+  /** The loads in progress, by model. */
+  readonly #loading = new Map<string, LoadAttempt>()
+  /** The sweep of upload directories left by servers killed outright (with uploads allowed). */
+  readonly #swept: Promise<void>
+  #closed = false
 
   constructor(options: ModelRepositoryOptions) {
     this.#options = options
+    this.#swept = options.allowModelUpload === true ? sweepUploads(this.#uploadDirectory) : Promise.resolve()
+  }
+
+  get #uploadDirectory(): string {
+    return this.#options.uploadDirectory ?? tmpdir()
   }
 
   /**
@@ -112,17 +165,30 @@ export class ModelRepository implements ModelControl {
     return this.#served
   }
 
-  /** The repository directory holding model `name` (the first, in the order given). */
-  #repositoryOf(name: string): string {
+  /** The repository directory holding model `name` (the first, in the order given), if any. */
+  #findRepository(name: string): string | undefined {
     for (const repository of this.#options.repositories) if (modelNames(repository).includes(name)) return repository
+    return undefined
+  }
+
+  /** The repository directory holding model `name`; else the layout error naming the repositories. */
+  #repositoryOf(name: string): string {
+    const repository = this.#findRepository(name)
+    if (repository !== undefined) return repository
     throw new ModelRepositoryLayoutError(name, `no model directory by that name in ${this.#options.repositories.join(', ')}`)
   }
 
   index(readyOnly: boolean): RepositoryIndexEntry[] {
-    const names = new Set(this.#options.repositories.flatMap((repository) => modelNames(repository)))
+    const names = new Set<string>()
+    for (const repository of this.#options.repositories) for (const name of namesIfListed(repository)) names.add(name)
     for (const name of this.#states.keys()) names.add(name)
     const entries: RepositoryIndexEntry[] = []
     for (const name of [...names].sort()) {
+      const served = this.#states.has(name) ? undefined : this.#servedIndex(name)
+      if (served !== undefined) {
+        entries.push(...served.filter((entry) => !readyOnly || entry.state === 'READY'))
+        continue
+      }
       const state = this.#states.get(name)
       if (state === undefined || state.state === 'UNAVAILABLE') {
         if (!readyOnly) entries.push({ name, state: 'UNAVAILABLE', reason: state?.state === 'UNAVAILABLE' ? state.reason : 'not loaded' })
@@ -134,14 +200,66 @@ export class ModelRepository implements ModelControl {
     return entries
   }
 
+  /**
+   * The index rows of a model the server was given as pools (mode `'none'`: the
+   * repository's models, loaded by the server at start), from the served models; `undefined`
+   * when none by that name serves.
+   */
+  #servedIndex(name: string): RepositoryIndexEntry[] | undefined {
+    const served = this.#served
+    if (served === undefined || !served.names.includes(name)) return undefined
+    const newest = served.model(name, undefined)
+    return served
+      .versionsOf(newest)
+      .reverse()
+      .map((version): RepositoryIndexEntry => {
+        const state = served.model(name, version).state
+        if (state.kind === 'ready') return { name, version, state: 'READY', reason: '' }
+        if (state.kind === 'loading') return { name, version, state: 'LOADING', reason: '' }
+        return { name, version, state: 'UNAVAILABLE', reason: (state.error as Error | undefined)?.message ?? 'failed to load' }
+      })
+  }
+
   load(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
-    if (this.#options.mode === 'poll') return Promise.reject(new ModelControlPollingError(name, 'load'))
+    try {
+      this.#checkCall(name, 'load')
+      checkModelName(name)
+      const uploading = files !== undefined && files.size > 0
+      if (uploading) {
+        if (this.#options.allowModelUpload !== true) throw new ModelUploadDisabledError(name)
+        checkUploadCount(name, files.size)
+      } else if (!this.#states.has(name)) {
+        // A name the repository has no directory for is refused before anything (a metric, a state) is kept of it.
+        this.#repositoryOf(name)
+      }
+    } catch (error) {
+      return Promise.reject(error)
+    }
     return this.#loadCounted(name, config, files)
   }
 
   unload(name: string): Promise<void> {
-    if (this.#options.mode === 'poll') return Promise.reject(new ModelControlPollingError(name, 'unload'))
+    try {
+      this.#checkCall(name, 'unload')
+      // Only a model the repository knows: one it has loaded, is loading, or has a directory for.
+      if (!isModelName(name) || (!this.#states.has(name) && this.#findRepository(name) === undefined)) {
+        throw new ModelNotFoundError(echo(name))
+      }
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    // A load of the model in progress ends now: the unload is the newer word.
+    this.#loading.get(name)?.controller.abort(new ModelLoadAbortedError(name, 'unload'))
     return this.#unloadNow(name)
+  }
+
+  /** What every load and unload call checks first: the mode, the shutdown, and that the model is the repository's. */
+  #checkCall(name: string, action: 'load' | 'unload'): void {
+    const mode = this.#options.mode ?? 'explicit'
+    if (mode !== 'explicit') throw new ModelControlPollingError(name, action, mode)
+    if (this.#closed) throw new ModelLoadAbortedError(name, 'shutdown')
+    // Served, and neither loaded by the repository nor loading: a pool the server was given (`--model`).
+    if (this.#served?.names.includes(name) === true && !this.#states.has(name)) throw new ModelNotInRepositoryError(name, action)
   }
 
   /** Loads `name` after the operation before it on the same model, recording the load's time and outcome. */
@@ -163,9 +281,15 @@ export class ModelRepository implements ModelControl {
     return this.#serial(name, async () => {
       const started = performance.now()
       const retired = await this.#servedModels.replace(name, new Map())
-      this.#states.set(name, { state: 'UNAVAILABLE', reason: 'unloaded' })
+      // A model with no directory in the repository (an upload) leaves the index with its files.
+      if (this.#findRepository(name) === undefined) {
+        this.#states.delete(name)
+        this.#attempted.delete(name)
+      } else {
+        this.#states.set(name, { state: 'UNAVAILABLE', reason: 'unloaded' })
+      }
       await this.#close(retired)
-      this.#forgetUpload(name)
+      await this.#forgetUpload(name)
       this.#servedModels.metrics.modelUnloaded(name, (performance.now() - started) / 1000)
     })
   }
@@ -175,26 +299,42 @@ export class ModelRepository implements ModelControl {
    * new or whose files changed since its last load attempt is (re)loaded, one whose
    * directory is gone is unloaded. A model that cannot be read right now (a file still
    * being written, say) is logged and left as it is, to be tried at the next scan.
-   * Resolves once every load and unload it started has settled.
+   * A repository that cannot be listed (renamed away for a moment, an NFS hiccup) fails
+   * the scan: it is logged, nothing is loaded or unloaded (the models serving keep
+   * serving), and the next scan tries again. Resolves once every load and unload it
+   * started has settled; never rejects.
    */
   async poll(): Promise<void> {
+    if (this.#closed) return
     const present = new Set<string>()
     const steps: Array<Promise<void>> = []
+    const listed: Array<{ repository: string; names: string[] }> = []
     for (const repository of this.#options.repositories) {
-      for (const name of modelNames(repository)) {
+      try {
+        const { names, refusedLinks } = repositoryEntries(repository)
+        const refused = refusedLinksLine(refusedLinks)
+        if (refused !== undefined) this.#options.logger.warn(refused)
+        listed.push({ repository, names })
+      } catch (error) {
+        this.#options.logger.warn(`repository scan failed, retried at the next scan (the models serve on): ${(error as Error).message}`)
+        return
+      }
+    }
+    for (const { repository, names } of listed) {
+      for (const name of names) {
         if (present.has(name)) continue
         present.add(name)
         let signature: string
         try {
           signature = signatureOf(readModel(repository, name))
         } catch (error) {
-          this.#options.logger.warn(`model '${name}' not (re)loaded at this scan: ${(error as Error).message}`)
+          this.#options.logger.warn(`model '${echo(name)}' not (re)loaded at this scan: ${(error as Error).message}`)
           continue
         }
         if (this.#attempted.get(name) === signature) continue
         steps.push(
           this.#loadCounted(name).catch((error: unknown) =>
-            this.#options.logger.warn(`model '${name}' failed to load: ${(error as Error).message}`),
+            this.#options.logger.warn(`model '${echo(name)}' failed to load: ${(error as Error).message}`),
           ),
         )
       }
@@ -202,24 +342,41 @@ export class ModelRepository implements ModelControl {
     for (const name of [...this.#attempted.keys()]) {
       if (present.has(name)) continue
       this.#attempted.delete(name)
-      steps.push(this.#unloadNow(name))
+      steps.push(
+        this.#unloadNow(name).catch((error: unknown) =>
+          this.#options.logger.warn(`model '${echo(name)}' failed to unload: ${(error as Error).message}`),
+        ),
+      )
     }
     await Promise.all(steps)
   }
 
-  /** Closes every pool the repository created (the server's shutdown, once requests are answered). */
+  /**
+   * Aborts every load in progress (the server's shutdown begins: a load could take as
+   * long as its warm-up, and its caller is a request the shutdown waits for). Their
+   * callers get `ModelLoadAbortedError`, the pools they started are destroyed; loads and
+   * unloads asked for from now on are refused. Idempotent.
+   */
+  abort(): void {
+    this.#closed = true
+    for (const [name, attempt] of this.#loading) attempt.controller.abort(new ModelLoadAbortedError(name, 'shutdown'))
+  }
+
+  /** Aborts the loads in progress, then closes every pool the repository created (the server's shutdown, once requests are answered). */
   async close(): Promise<void> {
+    this.abort()
     await Promise.all([...this.#queue.values()].map((op) => op.catch(() => {})))
     await this.#close([...this.#pools])
-    for (const name of [...this.#uploads.keys()]) this.#forgetUpload(name)
+    await Promise.all([...this.#uploads.keys()].map((name) => this.#forgetUpload(name)))
+    await this.#swept
   }
 
   /** Removes the upload directory model `name` served from, if any (its pools are closed). */
-  #forgetUpload(name: string, keep?: string): void {
+  async #forgetUpload(name: string, keep?: string): Promise<void> {
     const root = this.#uploads.get(name)
     if (root === undefined || root === keep) return
     this.#uploads.delete(name)
-    removeUpload(root)
+    await removeUpload(root)
   }
 
   #serial(name: string, step: () => Promise<void>): Promise<void> {
@@ -232,6 +389,7 @@ export class ModelRepository implements ModelControl {
     const before = this.#states.get(name)
     const uploading = files !== undefined && files.size > 0
     if (uploading && this.#options.allowModelUpload !== true) throw new ModelUploadDisabledError(name)
+    if (this.#closed) throw new ModelLoadAbortedError(name, 'shutdown')
     // Triton's rule: files come with the config of the model directory they make.
     if (uploading && configJson === undefined)
       throw new ModelUploadError(name, 'config', 'must be given with model files (the config of the model directory they make)')
@@ -240,16 +398,28 @@ export class ModelRepository implements ModelControl {
       configJson === undefined
         ? undefined
         : interpretModelConfig(name, parseModelConfigJson(configJson, `the load request's config of model '${name}'`))
-    const repository = uploading ? writeUpload(name, files, this.#options.uploadDirectory ?? tmpdir()) : this.#repositoryOf(name)
+    const attempt: LoadAttempt = { controller: new AbortController(), pools: new Set() }
+    this.#loading.set(name, attempt)
     try {
-      await this.#loadFrom(repository, name, before, override)
-    } catch (error) {
-      if (uploading) removeUpload(repository)
-      throw error
+      if (uploading) await this.#swept
+      const repository = uploading ? await writeUpload(name, files, this.#uploadDirectory) : this.#repositoryOf(name)
+      try {
+        await this.#loadFrom(repository, name, before, override, attempt)
+      } catch (error) {
+        if (uploading) await removeUpload(repository)
+        // An upload that never served, of a name the repository has no directory for, leaves nothing behind (its caller has the reason).
+        if (uploading && before === undefined && this.#findRepository(name) === undefined) {
+          this.#states.delete(name)
+          this.#attempted.delete(name)
+        }
+        throw error
+      }
+      // The versions serving now came from `repository`: an upload directory they no longer use goes.
+      await this.#forgetUpload(name, repository)
+      if (uploading) this.#uploads.set(name, repository)
+    } finally {
+      this.#loading.delete(name)
     }
-    // The versions serving now came from `repository`: an upload directory they no longer use goes.
-    this.#forgetUpload(name, repository)
-    if (uploading) this.#uploads.set(name, repository)
   }
 
   async #loadFrom(
@@ -257,22 +427,37 @@ export class ModelRepository implements ModelControl {
     name: string,
     before: LoadState | undefined,
     override: ReturnType<typeof interpretModelConfig> | undefined,
+    attempt: LoadAttempt,
   ): Promise<void> {
     const model = readModel(repository, name, undefined, override)
     this.#attempted.set(name, signatureOf(model))
-    const line = ignoredFieldsLine(model)
-    if (line !== undefined) this.#options.logger.warn(line)
+    for (const line of [ignoredFieldsLine(model), refusedLinksLine(model.refusedLinks)])
+      if (line !== undefined) this.#options.logger.warn(line)
     if (before === undefined || before.state === 'UNAVAILABLE')
       this.#states.set(name, { state: 'LOADING', versions: model.versions.map((v) => v.version) })
-    const started = await Promise.allSettled(model.versions.map((v) => this.#start(model, v.file)))
-    const pools = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+    const signal = attempt.controller.signal
+    const pools: Pool[] = []
     try {
+      // Aborted while its files were written: no pool is started for nothing.
+      signal.throwIfAborted()
+      const started = await untilAborted(Promise.allSettled(model.versions.map((v) => this.#start(model, v.file, attempt))), signal)
+      pools.push(...started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])))
       const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
       if (failed !== undefined) throw failed.reason
       // Warm-up (`model_warmup`, else one zero-filled row) through each new pool before it takes requests.
-      await Promise.all(pools.map((pool) => warmUp(name, model.directory, model.config.warmup, pool)))
+      const maxBytes = this.#options.maxWarmupBytes ?? DEFAULT_MAX_WARMUP_BYTES
+      await untilAborted(
+        Promise.all(pools.map((pool) => warmUp(name, model.directory, model.config.warmup, pool, { maxBytes, signal }))),
+        signal,
+      )
     } catch (error) {
-      await this.#close(pools)
+      if (signal.aborted) {
+        // Aborted: what the pools were running (a warm-up) is not waited for.
+        for (const pool of attempt.pools) this.#pools.delete(pool)
+        await Promise.all([...attempt.pools].map((pool) => pool.destroy(signal.reason as Error).catch(() => undefined)))
+      } else {
+        await this.#close(pools)
+      }
       // A model serving keeps serving its versions; one that was not is unavailable, with the reason.
       this.#states.set(name, before?.state === 'READY' ? before : { state: 'UNAVAILABLE', reason: (error as Error).message })
       throw error
@@ -284,9 +469,16 @@ export class ModelRepository implements ModelControl {
     await this.#close(retired)
   }
 
-  async #start(model: RepositoryModel, file: string): Promise<Pool> {
+  /** Creates one version's pool for `attempt`; one that arrives after the attempt was aborted is destroyed at once. */
+  async #start(model: RepositoryModel, file: string, attempt: LoadAttempt): Promise<Pool> {
     const pool = await this.#options.createPool(model, file)
+    const signal = attempt.controller.signal
+    if (signal.aborted) {
+      await pool.destroy(signal.reason as Error).catch(() => undefined)
+      throw signal.reason
+    }
     this.#pools.add(pool)
+    attempt.pools.add(pool)
     return pool
   }
 
@@ -299,4 +491,32 @@ export class ModelRepository implements ModelControl {
       }),
     )
   }
+}
+
+/** The model names of `repository`; none when it cannot be listed right now (see `poll`: its models are known by their states). */
+function namesIfListed(repository: string): string[] {
+  try {
+    return modelNames(repository)
+  } catch {
+    return []
+  }
+}
+
+/** `step`, or the reason of `signal` as soon as it is aborted (`step` then runs on, its outcome ignored). */
+function untilAborted<T>(step: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error)
+    signal.addEventListener('abort', onAbort, { once: true })
+    step.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error as Error)
+      },
+    )
+  })
 }

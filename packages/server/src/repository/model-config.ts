@@ -123,10 +123,11 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
   if (transaction.decoupled === true) fail('model_transaction_policy.decoupled', 'is not supported: inferpool answers each request once')
   ignored.push(...rest('model_transaction_policy.', transaction, ['decoupled']))
 
-  // max_batch_size: 0 is Triton's "no batching": one request per run.
-  const maxBatchSize = config.max_batch_size === undefined ? undefined : Math.max(1, Number(config.max_batch_size))
-  if (maxBatchSize !== undefined && !Number.isSafeInteger(maxBatchSize))
+  // max_batch_size: 0 is Triton's "no batching": one request per run. Below 0 Triton refuses the config.
+  const rawMaxBatchSize = config.max_batch_size === undefined ? undefined : Number(config.max_batch_size)
+  if (rawMaxBatchSize !== undefined && (!Number.isSafeInteger(rawMaxBatchSize) || rawMaxBatchSize < 0))
     fail('max_batch_size', `must be an integer >= 0, got ${String(config.max_batch_size)}`)
+  const maxBatchSize = rawMaxBatchSize === undefined ? undefined : Math.max(1, rawMaxBatchSize)
 
   const versionPolicy = versionPolicyOf(obj(config.version_policy), fail)
 
@@ -203,7 +204,6 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
   if (modelFilename.includes('/') || modelFilename.includes('\\') || modelFilename === '..') {
     fail('default_model_filename', `must be a file name in the version directory, got '${modelFilename}'`)
   }
-  const rawMaxBatchSize = config.max_batch_size === undefined ? undefined : Number(config.max_batch_size)
   const warmup = warmupSamplesOf((config.model_warmup as unknown[] | undefined) ?? [], rawMaxBatchSize, fail)
   return {
     maxBatchSize,

@@ -6,50 +6,156 @@
  * serving (a later load or an unload of the model) and when the repository closes.
  * Only with `allowModelUpload` (`--allow-model-upload`): a model file is code the
  * server runs.
+ *
+ * Everything a client sends here is checked before anything is written: the model name
+ * (`checkUploadName`), the number of files (`MAX_UPLOAD_FILES`), each path's shape and
+ * size (`MAX_UPLOAD_DEPTH`, `MAX_PATH_COMPONENT_BYTES`, no `..`, no absolute path, no NUL),
+ * and every resolved path must stay under the upload's own directory. The writes are
+ * asynchronous (an upload of many files does not stall the event loop), and a failure at
+ * any point removes the whole upload directory: nothing is left behind.
+ *
+ * A server killed outright (SIGKILL, the OOM killer) cannot remove its upload
+ * directories: each holds an owner file (`<pid namespace> <pid>`), and a repository that
+ * takes uploads sweeps, as it starts, the ones whose owner is gone — the rule the pool's
+ * model copies follow (../pool/process/model-file.ts).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, isAbsolute, join, normalize, sep } from 'node:path'
+import { readlinkSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { ModelUploadError } from './errors.js'
+import { checkModelName } from './layout.js'
 
 /** The prefix of a load request parameter that carries a file. */
 export const FILE_PARAMETER = 'file:'
 
+/** Upload directories are named `<prefix><owner pid>-<random>` under the upload directory. */
+export const UPLOAD_DIR_PREFIX = 'inferpool-upload-'
+
+/** Most files one load request may carry (more is `ERR_MODEL_UPLOAD`, 400). */
+export const MAX_UPLOAD_FILES = 1024
+
+/** Most path components of one `file:` path, the version directory included (`1/model.onnx` is 2). */
+export const MAX_UPLOAD_DEPTH = 16
+
+/** Longest path component, in UTF-8 bytes (what common file systems take as one name). */
+export const MAX_PATH_COMPONENT_BYTES = 255
+
+/** The file in an upload directory that says whose it is: `<pid namespace> <pid>`. */
+const OWNER_FILE = '.owner'
+
 const VERSION = /^[1-9][0-9]{0,14}$/
 
+const PATH_RULE =
+  "must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer, " +
+  `at most ${MAX_UPLOAD_DEPTH} components of at most ${MAX_PATH_COMPONENT_BYTES} bytes, no '.' or '..', no NUL`
+
+/** Refuses more files than an upload may carry (called before any is decoded). */
+export function checkUploadCount(name: string, count: number): void {
+  if (count > MAX_UPLOAD_FILES) {
+    throw new ModelUploadError(name, `${FILE_PARAMETER}*`, `carries ${count} files; a load request takes at most ${MAX_UPLOAD_FILES}`)
+  }
+}
+
+/** The path components of an upload path (after `file:`), or a `ModelUploadError` naming the parameter. */
+function componentsOf(name: string, path: string): string[] {
+  const parts = path.split('/')
+  const fits =
+    !path.includes('\0') &&
+    !path.includes('\\') &&
+    !isAbsolute(path) &&
+    parts.length >= 2 &&
+    parts.length <= MAX_UPLOAD_DEPTH &&
+    VERSION.test(parts[0]) &&
+    parts.every((part) => part !== '' && part !== '.' && part !== '..' && Buffer.byteLength(part) <= MAX_PATH_COMPONENT_BYTES)
+  if (!fits) throw new ModelUploadError(name, `${FILE_PARAMETER}${path}`, PATH_RULE)
+  return parts
+}
+
+/** Whether `path` is `root` or under it. */
+function isUnder(root: string, path: string): boolean {
+  const rel = relative(root, path)
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel)
+}
+
 /**
- * Writes `files` (content by the path after `file:`) as model `name`'s directory in a
- * new private repository under `directory`; returns that repository's directory. Every path is checked
- * before anything is written: `<version>/<file>`, inside the version directory.
+ * Checks model `name` and `files` (content by the path after `file:`), then writes them
+ * as `name`'s directory in a new private repository under `directory`; resolves with that
+ * repository's directory. Nothing is written unless every check passes; a failed write
+ * removes what was written.
  */
-export function writeUpload(name: string, files: ReadonlyMap<string, Uint8Array>, directory: string): string {
-  const checked = [...files].map(([path, content]): [string, Uint8Array] => {
-    const parameter = `${FILE_PARAMETER}${path}`
-    const normal = normalize(path)
-    const [version, ...rest] = normal.split(sep)
-    if (isAbsolute(path) || !VERSION.test(version) || rest.length === 0 || rest.includes('..') || rest.includes('')) {
-      throw new ModelUploadError(
-        name,
-        parameter,
-        "must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer",
-      )
-    }
-    return [normal, content]
-  })
-  const root = mkdtempSync(join(directory, 'inferpool-upload-'))
+export async function writeUpload(name: string, files: ReadonlyMap<string, Uint8Array>, directory: string): Promise<string> {
+  checkModelName(name)
+  checkUploadCount(name, files.size)
+  const checked = [...files].map(([path, content]): [string[], Uint8Array] => [componentsOf(name, path), content])
+  const root = await mkdtemp(join(directory, `${UPLOAD_DIR_PREFIX}${process.pid}-`))
   try {
-    for (const [path, content] of checked) {
-      const file = join(root, name, path)
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
-      writeFileSync(file, content, { mode: 0o600 })
+    await writeFile(join(root, OWNER_FILE), `${pidNamespace ?? '?'} ${process.pid}`, { mode: 0o400 })
+    const model = resolve(root, name)
+    for (const [parts, content] of checked) {
+      const file = resolve(model, ...parts)
+      // Checked above already; kept as the last word before a write, whatever a check missed.
+      if (!isUnder(model, file)) throw new ModelUploadError(name, `${FILE_PARAMETER}${parts.join('/')}`, PATH_RULE)
+      await mkdir(resolve(file, '..'), { recursive: true, mode: 0o700 })
+      await writeFile(file, content, { mode: 0o600 })
     }
   } catch (error) {
-    removeUpload(root)
+    await removeUpload(root)
     throw error
   }
   return root
 }
 
 /** Removes a repository `writeUpload` made. */
-export function removeUpload(root: string): void {
-  rmSync(root, { recursive: true, force: true })
+export function removeUpload(root: string): Promise<void> {
+  return rm(root, { recursive: true, force: true }).catch(() => undefined)
+}
+
+/**
+ * This process's pid namespace (Linux: the `/proc/self/ns/pid` link; elsewhere `-`); on
+ * Linux without /proc, unknown (`undefined`): nothing is swept. As in model-file.ts: a
+ * pid names a process only within its namespace.
+ */
+function readPidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid')
+  } catch {
+    return process.platform === 'linux' ? undefined : '-'
+  }
+}
+const pidNamespace = readPidNamespace()
+
+/** Whether a process with this pid runs (in our namespace); one of another user counts (EPERM). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}
+
+/**
+ * Removes the upload directories under `directory` whose owner is gone (its pid names no
+ * process of this namespace): what a server killed outright left. One without an owner
+ * file of this namespace, or whose pid runs again, stays (a leak is safer than removing
+ * a live server's model). Errors leave things as they are.
+ */
+export async function sweepUploads(directory: string): Promise<void> {
+  if (pidNamespace === undefined) return
+  let names: string[]
+  try {
+    names = (await readdir(directory)).filter((name) => name.startsWith(UPLOAD_DIR_PREFIX))
+  } catch {
+    return
+  }
+  await Promise.all(
+    names.map(async (name) => {
+      const path = join(directory, name)
+      const owner = await readFile(join(path, OWNER_FILE), 'utf8').catch(() => undefined)
+      const [ownerNs, pidText] = owner?.split(' ') ?? []
+      const pid = Number(pidText)
+      if (ownerNs !== pidNamespace || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) return
+      await removeUpload(path)
+    }),
+  )
 }

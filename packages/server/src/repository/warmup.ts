@@ -199,19 +199,85 @@ function zeroRow(inputs: readonly TensorInfo[]): RowInput {
   return row
 }
 
+/** Bytes one element of `type` takes in a warm-up row (a string: its 4-byte length at least). */
+function elementBytes(type: TensorType): number {
+  return type === 'string' ? 4 : datatypeInfo(type as NumericType).create.BYTES_PER_ELEMENT
+}
+
+/**
+ * Refuses a sample larger than a request could be, before any of it is built: more rows
+ * than `maxRows`, or more bytes than `maxBytes` (the server's body limit) for its rows
+ * together. A data file counts at its size.
+ */
+function checkWarmupSize(
+  model: string,
+  directory: string,
+  sample: WarmupSample,
+  inputs: readonly TensorInfo[],
+  maxRows: number | undefined,
+  maxBytes: number,
+): void {
+  const fail: Fail = (field, reason) => {
+    throw new UnsupportedModelConfigError(model, field, reason)
+  }
+  if (maxRows !== undefined && sample.batchSize > maxRows)
+    fail(`${sample.field}.batch_size`, `must be <= the model's max batch size ${maxRows}, got ${sample.batchSize}`)
+  let rowBytes = 0
+  for (const input of inputs) {
+    const spec = sample.inputs.get(input.name)
+    if (spec === undefined) continue
+    const elements = spec.dims.reduce((a, b) => a * b, 1)
+    const file =
+      spec.data.kind === 'file' ? statSync(join(directory, WARMUP_DIRECTORY, spec.data.file), { throwIfNoEntry: false }) : undefined
+    rowBytes += Math.max(elements * elementBytes(input.type), file?.size ?? 0)
+  }
+  const bytes = rowBytes * sample.batchSize
+  if (!Number.isSafeInteger(bytes) || bytes > maxBytes) {
+    fail(
+      sample.field,
+      `takes ${Number.isSafeInteger(bytes) ? bytes : 'more than 2^53'} bytes (${sample.batchSize} rows of ${rowBytes}); ` +
+        `a warm-up request may take at most ${maxBytes} (the server's body limit)`,
+    )
+  }
+}
+
+/** What bounds a warm-up, and what ends it early. */
+export interface WarmupLimits {
+  /** Most bytes of one sample's rows together (the server's body limit). */
+  readonly maxBytes: number
+  /** Ends the warm-up: its requests reject with the signal's reason. */
+  readonly signal?: AbortSignal
+}
+
 /**
  * Warms `pool`, a new version of `model` (in `directory`): each sample's rows, `count`
  * times one after the other, the samples in their order; without samples, one
- * zero-filled row. Rejects with the first failure, so the load fails and the old
- * version keeps serving.
+ * zero-filled row. Every sample's size is checked before any is built. Rejects with the
+ * first failure, so the load fails and the old version keeps serving.
  */
-export async function warmUp(model: string, directory: string, samples: readonly WarmupSample[], pool: Pool): Promise<void> {
+export async function warmUp(
+  model: string,
+  directory: string,
+  samples: readonly WarmupSample[],
+  pool: Pool,
+  limits: WarmupLimits,
+): Promise<void> {
   const inputs = pool.metadata.inputs
+  const options = { signal: limits.signal }
   if (samples.length === 0) {
-    await pool.infer(zeroRow(inputs))
+    await pool.infer(zeroRow(inputs), options)
     return
   }
+  // Rows up to the pool's max batch size (the config's `max_batch_size`, else the model's);
+  // a model with a fixed batch dim runs a sample's rows one batch after another, so the
+  // bytes alone bound it.
+  const { fixedBatchSize, maxBatchSize } = pool.metadata
+  const maxRows = fixedBatchSize === null ? maxBatchSize : undefined
+  for (const sample of samples) checkWarmupSize(model, directory, sample, inputs, maxRows, limits.maxBytes)
   for (const sample of samples) {
-    for (let run = 0; run < sample.count; run++) await pool.inferMany(warmupRows(model, directory, sample, inputs))
+    for (let run = 0; run < sample.count; run++) {
+      limits.signal?.throwIfAborted()
+      await pool.inferMany(warmupRows(model, directory, sample, inputs), options)
+    }
   }
 }

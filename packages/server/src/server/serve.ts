@@ -305,6 +305,8 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const stopAccepting = (): NonNullable<typeof stopped> => {
     if (stopped !== undefined) return stopped
     idleCollection?.close()
+    // A model load in progress ends now (its request is answered): it could outlast any shutdown timeout.
+    served.control?.abort?.()
     const handlerClosed = handler.close()
     const serverClosed = connections.stopAccepting(server, served.options.lingerMs)
     const grpcClosed = grpc?.close() ?? Promise.resolve()
