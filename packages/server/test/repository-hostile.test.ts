@@ -25,17 +25,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import * as grpc from '@grpc/grpc-js'
-import {
-  createPool,
-  MAX_UPLOAD_FILES,
-  ModelRepository,
-  readModel,
-  readRepositories,
-  repositoryPoolOptions,
-  serve,
-  UnsupportedModelConfigError,
-} from '@inferpool/host'
-import type { InferpoolServer, Pool } from '@inferpool/host'
+import { createPool } from '@inferpool/host'
+import { MAX_UPLOAD_FILES, ModelRepository, readModel, readRepositories, repositoryPoolOptions, serve, UnsupportedModelConfigError } from '@inferpool/server'
+import type { Pool } from '@inferpool/host'
+import type { InferpoolServer } from '@inferpool/server'
 import { grpcClient } from './grpc-helpers.js'
 import type { TestClient } from './grpc-helpers.js'
 import { http, metric, post, repoModel } from './server-helpers.js'
