@@ -384,12 +384,23 @@ export interface PublicError {
   readonly internal: boolean
 }
 
+/** Longest message a client is sent (an error's own echoes are bounded where it is built; this is the last guard). */
+const PUBLIC_MESSAGE_MAX_CHARS = 1024
+
+const INTERNAL: PublicError = { code: INTERNAL_ERROR_CODE, message: 'Internal server error', internal: true }
+
 export function publicErrorOf(error: unknown): PublicError {
-  const code = errorCodeOf(error)
-  // An `ERR_` code that nobody registered is still one of ours (a user worker's own
-  // code travels through RemoteWorkerError); anything else is unexpected.
-  if (code === undefined || !code.startsWith('ERR_')) return { code: INTERNAL_ERROR_CODE, message: 'Internal server error', internal: true }
-  return { code, message: error instanceof Error ? error.message : String(error), internal: false }
+  if (!(error instanceof InferpoolError)) return INTERNAL
+  // Only a code we declare is answered as is; a user worker's own code (rebuilt as
+  // RemoteWorkerError) is one it chose to raise. Node's `ERR_*` errors and anything else
+  // unexpected carry text meant for the log (paths, internals), not for the client.
+  if (!BY_CODE.has(error.code) && !(error instanceof RemoteWorkerError)) return INTERNAL
+  const { message } = error
+  return {
+    code: error.code,
+    message: message.length <= PUBLIC_MESSAGE_MAX_CHARS ? message : `${message.slice(0, PUBLIC_MESSAGE_MAX_CHARS)}… (${message.length} characters)`,
+    internal: false,
+  }
 }
 
 /**

@@ -5,10 +5,25 @@
  */
 import { InferpoolError } from '@inferpool/core'
 
+/** Longest piece of a client's input an error message repeats. */
+const ECHO_MAX_CHARS = 256
+
+/**
+ * A value from the client (a model name, a path) as an error repeats it: whole when short,
+ * else its first `ECHO_MAX_CHARS` characters, an ellipsis and its length. A message carries
+ * what the client sent back to it (a gRPC status message travels in a trailer, which past
+ * about 100 KB is never sent) and into the log, so neither may grow with the input.
+ */
+function echo(value: string): string {
+  return value.length <= ECHO_MAX_CHARS ? value : `${value.slice(0, ECHO_MAX_CHARS)}… (${value.length} characters)`
+}
+
 /** No model with this name is served. */
 export class ModelNotFoundError extends InferpoolError {
   static readonly code = 'ERR_MODEL_NOT_FOUND'
-  constructor(model: string, version?: string) {
+  constructor(name: string, versionName?: string) {
+    const model = echo(name)
+    const version = versionName === undefined ? undefined : echo(versionName)
     super(ModelNotFoundError.code, version === undefined ? `Unknown model '${model}'` : `Unknown model '${model}' version '${version}'`, {
       details: version === undefined ? { model } : { model, version },
     })
@@ -18,7 +33,9 @@ export class ModelNotFoundError extends InferpoolError {
 /** The model is served but its pool has not finished loading (or failed to load). */
 export class ModelNotReadyError extends InferpoolError {
   static readonly code = 'ERR_MODEL_NOT_READY'
-  constructor(model: string, cause?: unknown, version?: string) {
+  constructor(name: string, cause?: unknown, versionName?: string) {
+    const model = echo(name)
+    const version = versionName === undefined ? undefined : echo(versionName)
     super(
       ModelNotReadyError.code,
       version === undefined ? `Model '${model}' is not ready` : `Model '${model}' version '${version}' is not ready`,
@@ -33,7 +50,8 @@ export class ModelNotReadyError extends InferpoolError {
 /** No route matches the path. */
 export class RouteNotFoundError extends InferpoolError {
   static readonly code = 'ERR_NOT_FOUND'
-  constructor(path: string) {
+  constructor(requestPath: string) {
+    const path = echo(requestPath)
     super(RouteNotFoundError.code, `No route for ${path}`, { details: { path } })
   }
 }
@@ -42,7 +60,8 @@ export class RouteNotFoundError extends InferpoolError {
 export class MethodNotAllowedError extends InferpoolError {
   static readonly code = 'ERR_METHOD_NOT_ALLOWED'
   readonly allowed: readonly string[]
-  constructor(method: string, allowed: readonly string[]) {
+  constructor(requestMethod: string, allowed: readonly string[]) {
+    const method = echo(requestMethod)
     super(MethodNotAllowedError.code, `Method ${method} not allowed; use ${allowed.join(', ')}`, {
       details: { method, allowed },
     })
@@ -84,7 +103,8 @@ export class RequestTimeoutError extends InferpoolError {
 export class MalformedJsonError extends InferpoolError {
   static readonly code = 'ERR_MALFORMED_JSON'
   constructor(reason: string) {
-    super(MalformedJsonError.code, `Request body is not valid JSON: ${reason}`)
+    // The parser's reason quotes the body around the fault.
+    super(MalformedJsonError.code, `Request body is not valid JSON: ${echo(reason)}`)
   }
 }
 
