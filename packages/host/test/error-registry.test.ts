@@ -5,7 +5,7 @@ import * as host from '@inferpool/host'
 import { errorTableMarkdown } from '../src/error-registry.js'
 
 const { InferpoolError } = core
-const { ERROR_REGISTRY, GrpcStatus, RemoteWorkerError, fromWire, grpcStatusOf, httpHeadersOf, httpStatusOf, toWire } = host
+const { ERROR_REGISTRY, GrpcStatus, RemoteWorkerError, fromWire, grpcStatusOf, httpHeadersOf, httpStatusOf, publicErrorOf, toWire } = host
 
 /** Every exported class that extends InferpoolError, by name. */
 function exportedErrorClasses(module: Record<string, unknown>): Map<string, unknown> {
@@ -96,6 +96,33 @@ describe('the error registry', () => {
     const back = fromWire(structuredClone(toWire(original))) as InstanceType<typeof host.MethodNotAllowedError>
     expect(back).toBeInstanceOf(host.MethodNotAllowedError)
     expect([back.message, back.allowed, back.stack]).toEqual([original.message, ['GET'], original.stack])
+  })
+
+  it("tells a client only about errors it declares: Node's own ERR_* errors are internal, their text kept from the client", () => {
+    const nodeError = Object.assign(new Error("ENOENT: no such file or directory, open '/tmp/inferpool-upload-x1y2/1/model.onnx'"), {
+      code: 'ERR_FS_FILE_TOO_LARGE',
+    })
+    const internal = { code: 'ERR_INTERNAL', message: 'Internal server error', internal: true }
+    expect(publicErrorOf(nodeError)).toEqual(internal)
+    expect(publicErrorOf(new TypeError('x'))).toEqual(internal)
+    expect(publicErrorOf({ code: 'ERR_MODEL_NOT_FOUND', message: 'not one of ours' })).toEqual(internal)
+    expect(publicErrorOf(new host.ModelNotFoundError('m'))).toEqual({ code: 'ERR_MODEL_NOT_FOUND', message: "Unknown model 'm'", internal: false })
+    // A user worker's own code is one it raised on purpose.
+    expect(publicErrorOf(fromWire({ code: 'ERR_TOKENIZER', message: 'no vocab' }))).toEqual({
+      code: 'ERR_TOKENIZER',
+      message: 'no vocab',
+      internal: false,
+    })
+  })
+
+  it('bounds what an error repeats of a client input, and every message a client is sent', () => {
+    const name = 'x'.repeat(100_000)
+    expect(new host.ModelNotFoundError(name, '7'.repeat(300)).message).toBe(
+      `Unknown model '${'x'.repeat(256)}… (100000 characters)' version '${'7'.repeat(256)}… (300 characters)'`,
+    )
+    expect(new host.ModelNotReadyError(name).message).toBe(`Model '${'x'.repeat(256)}… (100000 characters)' is not ready`)
+    expect(new host.RouteNotFoundError(`/${name}`).message).toBe(`No route for /${'x'.repeat(255)}… (100001 characters)`)
+    expect(publicErrorOf(new host.InvalidInputError(name)).message).toBe(`${'x'.repeat(1024)}… (100000 characters)`)
   })
 
   it('drops details that cannot be cloned instead of failing the transfer', () => {
