@@ -398,7 +398,10 @@ export function publicErrorOf(error: unknown): PublicError {
   const { message } = error
   return {
     code: error.code,
-    message: message.length <= PUBLIC_MESSAGE_MAX_CHARS ? message : `${message.slice(0, PUBLIC_MESSAGE_MAX_CHARS)}… (${message.length} characters)`,
+    message:
+      message.length <= PUBLIC_MESSAGE_MAX_CHARS
+        ? message
+        : `${message.slice(0, PUBLIC_MESSAGE_MAX_CHARS)}… (${message.length} characters)`,
     internal: false,
   }
 }

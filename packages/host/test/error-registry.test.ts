@@ -106,7 +106,11 @@ describe('the error registry', () => {
     expect(publicErrorOf(nodeError)).toEqual(internal)
     expect(publicErrorOf(new TypeError('x'))).toEqual(internal)
     expect(publicErrorOf({ code: 'ERR_MODEL_NOT_FOUND', message: 'not one of ours' })).toEqual(internal)
-    expect(publicErrorOf(new host.ModelNotFoundError('m'))).toEqual({ code: 'ERR_MODEL_NOT_FOUND', message: "Unknown model 'm'", internal: false })
+    expect(publicErrorOf(new host.ModelNotFoundError('m'))).toEqual({
+      code: 'ERR_MODEL_NOT_FOUND',
+      message: "Unknown model 'm'",
+      internal: false,
+    })
     // A user worker's own code is one it raised on purpose.
     expect(publicErrorOf(fromWire({ code: 'ERR_TOKENIZER', message: 'no vocab' }))).toEqual({
       code: 'ERR_TOKENIZER',
