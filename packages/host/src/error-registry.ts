@@ -42,6 +42,7 @@ import {
   UnsupportedModelConfigError,
 } from './repository/errors.js'
 import {
+  bounded,
   MalformedBinaryError,
   MalformedJsonError,
   MethodNotAllowedError,
@@ -384,7 +385,11 @@ export interface PublicError {
   readonly internal: boolean
 }
 
-/** Longest message a client is sent (an error's own echoes are bounded where it is built; this is the last guard). */
+/**
+ * Longest message a client is sent, over HTTP and gRPC alike: the last guard. An error
+ * bounds its own echoes of the client's input where it is built (protocol/errors.ts);
+ * messages built elsewhere (an input's name in a validation error) are cut here.
+ */
 const PUBLIC_MESSAGE_MAX_CHARS = 1024
 
 const INTERNAL: PublicError = { code: INTERNAL_ERROR_CODE, message: 'Internal server error', internal: true }
@@ -395,15 +400,7 @@ export function publicErrorOf(error: unknown): PublicError {
   // RemoteWorkerError) is one it chose to raise. Node's `ERR_*` errors and anything else
   // unexpected carry text meant for the log (paths, internals), not for the client.
   if (!BY_CODE.has(error.code) && !(error instanceof RemoteWorkerError)) return INTERNAL
-  const { message } = error
-  return {
-    code: error.code,
-    message:
-      message.length <= PUBLIC_MESSAGE_MAX_CHARS
-        ? message
-        : `${message.slice(0, PUBLIC_MESSAGE_MAX_CHARS)}… (${message.length} characters)`,
-    internal: false,
-  }
+  return { code: error.code, message: bounded(error.message, PUBLIC_MESSAGE_MAX_CHARS), internal: false }
 }
 
 /**

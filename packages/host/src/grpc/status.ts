@@ -20,11 +20,13 @@ export interface GrpcFailure extends StatusObject {
 }
 
 /**
- * The status of a failure. An error without one of our `ERR_` codes is unexpected: it
- * is answered INTERNAL with a generic message, its text never sent. With `logger`, an
- * INTERNAL failure (not the caller's doing, like HTTP's 500) is logged: pass it where
- * the failure is answered, once, not where it is only counted. A call its client
- * cancelled is not logged: nothing failed on the server's side.
+ * The status of a failure. An error whose code our registry does not declare (nor a user
+ * worker raised) is unexpected: it is answered INTERNAL with a generic message, its text
+ * never sent. The message is bounded (`publicErrorOf`): a status message travels in a
+ * trailer, and a long one is never sent. With `logger`, an INTERNAL failure (not the
+ * caller's doing, like HTTP's 500) is logged: pass it where the failure is answered,
+ * once, not where it is only counted. A call its client cancelled is not logged:
+ * nothing failed on the server's side.
  */
 export function grpcFailure(error: unknown, retryAfterMs: number, logger?: Pick<Console, 'error'>): GrpcFailure {
   const { code: errorCode, message } = publicErrorOf(error)

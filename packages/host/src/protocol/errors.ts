@@ -9,13 +9,20 @@ import { InferpoolError } from '@inferpool/core'
 const ECHO_MAX_CHARS = 256
 
 /**
- * A value from the client (a model name, a path) as an error repeats it: whole when short,
- * else its first `ECHO_MAX_CHARS` characters, an ellipsis and its length. A message carries
- * what the client sent back to it (a gRPC status message travels in a trailer, which past
- * about 100 KB is never sent) and into the log, so neither may grow with the input.
+ * `text` whole when it has at most `maxChars` characters, else its first `maxChars`, an
+ * ellipsis and its length: how a message that could grow with a client's input is cut.
+ */
+export function bounded(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}… (${text.length} characters)`
+}
+
+/**
+ * A value from the client (a model name, a path) as an error repeats it. A message goes
+ * back to the client (a gRPC status message travels in a trailer, which past about
+ * 100 KB is never sent) and into the log, so neither may grow with the input.
  */
 function echo(value: string): string {
-  return value.length <= ECHO_MAX_CHARS ? value : `${value.slice(0, ECHO_MAX_CHARS)}… (${value.length} characters)`
+  return bounded(value, ECHO_MAX_CHARS)
 }
 
 /** No model with this name is served. */
