@@ -32,6 +32,7 @@ import {
   WorkerCrashedError,
   RemoteConnectTimeoutError,
   RemotePoolClosedError,
+  RemoteWorkerError,
 } from '@inferpool/host'
 import {
   ModelConfigSyntaxError,
@@ -44,6 +45,7 @@ import {
   UnsupportedModelConfigError,
 } from './repository/errors.js'
 import {
+  bounded,
   MalformedBinaryError,
   MalformedJsonError,
   MethodNotAllowedError,
@@ -400,12 +402,22 @@ export interface PublicError {
   readonly internal: boolean
 }
 
+/**
+ * Longest message a client is sent, over HTTP and gRPC alike: the last guard. An error
+ * bounds its own echoes of the client's input where it is built (protocol/errors.ts);
+ * messages built elsewhere (an input's name in a validation error) are cut here.
+ */
+const PUBLIC_MESSAGE_MAX_CHARS = 1024
+
+const INTERNAL: PublicError = { code: INTERNAL_ERROR_CODE, message: 'Internal server error', internal: true }
+
 export function publicErrorOf(error: unknown): PublicError {
-  const code = errorCodeOf(error)
-  // An `ERR_` code that nobody registered is still one of ours (a user worker's own
-  // code travels through RemoteWorkerError); anything else is unexpected.
-  if (code === undefined || !code.startsWith('ERR_')) return { code: INTERNAL_ERROR_CODE, message: 'Internal server error', internal: true }
-  return { code, message: error instanceof Error ? error.message : String(error), internal: false }
+  if (!(error instanceof InferpoolError)) return INTERNAL
+  // Only a code we declare is answered as is; a user worker's own code (rebuilt as
+  // RemoteWorkerError) is one it chose to raise. Node's `ERR_*` errors and anything else
+  // unexpected carry text meant for the log (paths, internals), not for the client.
+  if (!BY_CODE.has(error.code) && !(error instanceof RemoteWorkerError)) return INTERNAL
+  return { code: error.code, message: bounded(error.message, PUBLIC_MESSAGE_MAX_CHARS), internal: false }
 }
 
 /**

@@ -6,8 +6,8 @@ import * as server from '@inferpool/server'
 import { errorTableMarkdown } from '../src/error-registry.js'
 
 const { InferpoolError } = core
-const { RemoteWorkerError } = host
-const { ERROR_REGISTRY, GrpcStatus, grpcStatusOf, httpHeadersOf, httpStatusOf } = server
+const { RemoteWorkerError, fromWire } = host
+const { ERROR_REGISTRY, GrpcStatus, grpcStatusOf, httpHeadersOf, httpStatusOf, publicErrorOf } = server
 
 /** Every exported class that extends InferpoolError, by name. */
 function exportedErrorClasses(module: Record<string, unknown>): Map<string, unknown> {
@@ -74,5 +74,36 @@ describe('the error registry', () => {
     expect(httpHeadersOf(new server.MethodNotAllowedError('PUT', ['GET', 'HEAD']), 2)).toEqual({ allow: 'GET, HEAD' })
     expect(httpHeadersOf(new server.PayloadTooLargeError(10), 2)).toEqual({ connection: 'close' })
     expect(httpHeadersOf(new Error('x'), 2)).toEqual({})
+  })
+
+  it("tells a client only about errors it declares: Node's own ERR_* errors are internal, their text kept from the client", () => {
+    const nodeError = Object.assign(new Error("ENOENT: no such file or directory, open '/tmp/inferpool-upload-x1y2/1/model.onnx'"), {
+      code: 'ERR_FS_FILE_TOO_LARGE',
+    })
+    const internal = { code: 'ERR_INTERNAL', message: 'Internal server error', internal: true }
+    expect(publicErrorOf(nodeError)).toEqual(internal)
+    expect(publicErrorOf(new TypeError('x'))).toEqual(internal)
+    expect(publicErrorOf({ code: 'ERR_MODEL_NOT_FOUND', message: 'not one of ours' })).toEqual(internal)
+    expect(publicErrorOf(new server.ModelNotFoundError('m'))).toEqual({
+      code: 'ERR_MODEL_NOT_FOUND',
+      message: "Unknown model 'm'",
+      internal: false,
+    })
+    // A user worker's own code is one it raised on purpose.
+    expect(publicErrorOf(fromWire({ code: 'ERR_TOKENIZER', message: 'no vocab' }))).toEqual({
+      code: 'ERR_TOKENIZER',
+      message: 'no vocab',
+      internal: false,
+    })
+  })
+
+  it('bounds what an error repeats of a client input, and every message a client is sent', () => {
+    const name = 'x'.repeat(100_000)
+    expect(new server.ModelNotFoundError(name, '7'.repeat(300)).message).toBe(
+      `Unknown model '${'x'.repeat(256)}… (100000 characters)' version '${'7'.repeat(256)}… (300 characters)'`,
+    )
+    expect(new server.ModelNotReadyError(name).message).toBe(`Model '${'x'.repeat(256)}… (100000 characters)' is not ready`)
+    expect(new server.RouteNotFoundError(`/${name}`).message).toBe(`No route for /${'x'.repeat(255)}… (100001 characters)`)
+    expect(publicErrorOf(new host.InvalidInputError(name)).message).toBe(`${'x'.repeat(1024)}… (100000 characters)`)
   })
 })

@@ -5,7 +5,7 @@
  * (`maxPendingBodyBytes`). Real HTTP/2 on 127.0.0.1: a raw node:http2 client that
  * declares a message length and stalls part way, and @grpc/grpc-js clients.
  */
-import { connect } from 'node:http2'
+import { connect, constants } from 'node:http2'
 import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2'
 import { request } from 'node:http'
 import * as grpc from '@grpc/grpc-js'
@@ -14,9 +14,9 @@ import { createPool } from '@inferpool/host'
 import { createGrpcService, createRequestHandler, createServer, GRPC_SERVICE_DEFINITION, serve } from '@inferpool/server'
 import type { Pool } from '@inferpool/host'
 import type { InferpoolServer } from '@inferpool/server'
-import { grpcClient, rawBytes } from './grpc-helpers.js'
+import { drain, grpcClient, rawBytes } from './grpc-helpers.js'
 import type { Message, Outcome, TestClient } from './grpc-helpers.js'
-import { demoModel, demoRequest, demoRows, post, until } from './server-helpers.js'
+import { demoModel, demoRequest, demoRows, metric, post, until } from './server-helpers.js'
 
 const quiet = { error() {}, info() {}, warn() {} }
 const TOKEN = 'sekret'
@@ -148,6 +148,119 @@ describe('a call without the bearer token', () => {
     expect(failure(await client(s).call('ModelInfer', large))).toEqual({ code: UNAUTHENTICATED, inferpoolCode: 'ERR_UNAUTHORIZED' })
     // The health RPCs stay open, as /v2/health/* does.
     expect(await client(s).call('ServerLive', {})).toEqual({ ok: true, response: { live: true } })
+  })
+})
+
+describe('many calls without the bearer token, stalled after megabytes each on one connection', () => {
+  const bodyTimeoutMs = 3_000
+  /** Settles with `'unanswered'` once the body timeout has passed: a call still open then got no answer. */
+  function withinBodyTimeout<T>(answers: Array<Promise<T>>): Promise<Array<T | 'unanswered'>> {
+    let timer: NodeJS.Timeout | undefined
+    const unanswered = new Promise<'unanswered'>((resolve) => {
+      timer = setTimeout(() => resolve('unanswered'), bodyTimeoutMs)
+    })
+    return Promise.all(answers.map((answer) => Promise.race([answer, unanswered]))).finally(() => clearTimeout(timer))
+  }
+
+  it('each is answered UNAUTHENTICATED from its headers within the body timeout, and none holds a byte', async () => {
+    const s = await server({ apiKey: TOKEN, bodyTimeoutMs })
+    // Node's client counts the bytes it has queued to send (here 320 MiB, the server
+    // reading none) in its own session memory, 10 MB by default: past it, it drops the
+    // headers it receives, status included, and keeps a stream reset with NO_ERROR open
+    // while writes are queued on it, so none of these calls would end, whatever the
+    // server sends. grpc-js lifts that limit for its clients (and servers); so does this one.
+    const h2 = connect(`http://${s.grpcAddress as string}`, { maxSessionMemory: 1024 })
+    h2.on('error', () => {})
+    sessions.push(h2)
+    const calls = Array.from({ length: 40 }, () => rawCall(h2, 'ModelInfer'))
+    // One buffer for all: each write queues a reference to it, not a copy.
+    const eightMiB = Buffer.alloc(8 * 1024 * 1024)
+    for (const { stream } of calls) {
+      stream.write(prefix(16 * 1024 * 1024))
+      stream.write(eightMiB)
+    }
+    const ends = await withinBodyTimeout(calls.map((call) => call.ended))
+    expect(ends).toEqual(new Array(40).fill({ status: UNAUTHENTICATED, code: 'ERR_UNAUTHORIZED', messages: 0 }))
+    expect(s.handler.pendingBodyBytes).toMatchObject({ held: 0, refused: 0 })
+    expect(s.grpc?.service.activeCalls).toBe(0)
+  })
+
+  it('each is answered UNAUTHENTICATED to a grpc-js client sending 2 MiB messages', async () => {
+    const s = await server({ apiKey: TOKEN, bodyTimeoutMs })
+    const large = {
+      model_name: 'demo',
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [2048, 256] }],
+      raw_input_contents: [Buffer.alloc(2048 * 256 * 4)],
+    }
+    const c = client(s)
+    const ends = await withinBodyTimeout(Array.from({ length: 40 }, () => c.call('ModelInfer', large).then(failure)))
+    expect(ends).toEqual(new Array(40).fill({ code: UNAUTHENTICATED, inferpoolCode: 'ERR_UNAUTHORIZED' }))
+    expect(s.handler.pendingBodyBytes).toMatchObject({ held: 0, refused: 0 })
+  })
+})
+
+describe('an error that echoes a long name', () => {
+  const longName = 'm'.repeat(200 * 1024)
+  const echoed = `Unknown model '${'m'.repeat(256)}… (${200 * 1024} characters)'`
+
+  it('is answered over gRPC, its status message bounded, unary and stream alike', async () => {
+    const s = await server()
+    const outcome = await client(s).call('ModelInfer', { model_name: longName }, { deadlineMs: 10_000 })
+    expect(failure(outcome)).toEqual({ code: 5, inferpoolCode: 'ERR_MODEL_NOT_FOUND' })
+    expect(outcome.ok || outcome.details).toBe(echoed)
+    expect((await client(s).call('ModelMetadata', { name: 'demo', version: '9'.repeat(100_000) })).ok === false).toBe(true)
+
+    const stream = client(s).stream()
+    const done = drain(stream)
+    stream.write({ model_name: longName, id: 'long' })
+    stream.end()
+    const { responses, status } = await done
+    expect(responses.map((r) => [r.error_message, r.infer_response.id])).toEqual([[echoed, 'long']])
+    expect(status.code).toBe(0)
+  })
+
+  it('is answered over HTTP with the name bounded in the error body', async () => {
+    const s = await server()
+    const name = 'n'.repeat(8 * 1024)
+    const answer = await post(`${s.url}/v2/models/${name}/infer`, demoRequest(demoRows(11, 1)))
+    expect({ status: answer.status, json: answer.json }).toEqual({
+      status: 404,
+      json: { error: `Unknown model '${'n'.repeat(256)}… (${8 * 1024} characters)'`, code: 'ERR_MODEL_NOT_FOUND' },
+    })
+  })
+})
+
+describe('a call its client cancels', () => {
+  it('is not logged as a server error', async () => {
+    const waiting = await createPool({
+      model: demoModel,
+      replicas: 1,
+      logger: quiet,
+      batching: { minBatchSize: 8, maxBatchSize: 8, maxWaitMs: 600_000 },
+    })
+    try {
+      const logged: unknown[][] = []
+      const s = await serve(
+        { waiting },
+        { port: 0, grpcPort: 0, closePools: false, logger: { ...quiet, error: (...args: unknown[]) => logged.push(args) } },
+      )
+      servers.push(s)
+      const h2 = session(s)
+      const unary = rawCall(h2, 'ModelInfer')
+      unary.stream.end(framedDemoRequest(12, 'unary', 1, 'waiting'))
+      const streamed = rawCall(h2, 'ModelStreamInfer')
+      streamed.stream.write(framedDemoRequest(13, 'streamed', 1, 'waiting'))
+      await until(() => waiting.stats.queued === 2)
+      unary.stream.close(constants.NGHTTP2_CANCEL)
+      streamed.stream.close(constants.NGHTTP2_CANCEL)
+      await Promise.all([unary.ended, streamed.ended])
+      await until(() => s.grpc?.service.activeCalls === 0 && waiting.stats.queued === 0)
+      const text = await (await fetch(`${s.url}/metrics`)).text()
+      expect(metric(text, 'inferpool_requests_total', { model: 'waiting', version: '1', protocol: 'grpc', status: 'CANCELLED' })).toBe(2)
+      expect(logged).toEqual([])
+    } finally {
+      await waiting.close({ drain: false })
+    }
   })
 })
 

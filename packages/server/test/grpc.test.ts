@@ -87,6 +87,9 @@ describe('health and metadata RPCs', () => {
   it('answers ModelReady and ModelMetadata as the HTTP routes do, and NOT_FOUND for an unknown model or version', async () => {
     expect(ok(await client.call('ModelReady', { name: 'demo' }))).toEqual({ ready: true })
     expect(ok(await client.call('ModelReady', { name: 'demo', version: '1' }))).toEqual({ ready: true })
+    // As Triton (InferenceServer::ModelIsReady): a model or version not served is not ready, not an error.
+    expect(ok(await client.call('ModelReady', { name: 'nope' }))).toEqual({ ready: false })
+    expect(ok(await client.call('ModelReady', { name: 'demo', version: '2' }))).toEqual({ ready: false })
     const metadata = ok(await client.call('ModelMetadata', { name: 'tokens' }))
     const { parameters: _, ...httpMetadata } = (await http(`${url}/v2/models/tokens`)).json as Message
     expect(metadata).toEqual(httpMetadata)
@@ -95,7 +98,6 @@ describe('health and metadata RPCs', () => {
       { name: 'attention_mask', datatype: 'INT64', shape: [-1, -1] },
     ])
     for (const [method, request] of [
-      ['ModelReady', { name: 'nope' }],
       ['ModelMetadata', { name: 'nope' }],
       ['ModelMetadata', { name: 'demo', version: '2' }],
       ['ModelInfer', { model_name: 'nope' }],

@@ -231,7 +231,7 @@ describe('a replica whose load fails while serving', () => {
     ]
     const ready = (yes: boolean): unknown[] => [
       yes ? 200 : 503,
-      yes ? 200 : 503,
+      yes ? 200 : 400,
       { ok: true, response: { ready: yes } },
       { ok: true, response: { ready: yes } },
     ]

@@ -298,6 +298,27 @@ describe('model repository control', () => {
     ]).toEqual([1, undefined])
   })
 
+  it("answers tritonclient's is_model_ready false after an unload, over HTTP and gRPC, without an error", async () => {
+    const root = repository()
+    const { url, client } = await start(root)
+    await manage(url, 'models/m/load')
+    // tritonclient's is_model_ready: HTTP is `status == 200`; gRPC is ModelReady's `ready`, raising on any error status.
+    const isModelReady = async (version = ''): Promise<unknown> => {
+      const path = version === '' ? 'm/ready' : `m/versions/${version}/ready`
+      const grpcAnswer = await client.call('ModelReady', { name: 'm', version })
+      return { http: (await http(`${url}/v2/models/${path}`)).status === 200, grpc: grpcAnswer.ok ? grpcAnswer.response.ready : grpcAnswer }
+    }
+    expect([await isModelReady(), await isModelReady('1')]).toEqual([
+      { http: true, grpc: true },
+      { http: true, grpc: true },
+    ])
+    expect((await manage(url, 'models/m/unload')).status).toBe(200)
+    expect([await isModelReady(), await isModelReady('1')]).toEqual([
+      { http: false, grpc: false },
+      { http: false, grpc: false },
+    ])
+  })
+
   it('loads with a config override given as JSON, and refuses model files in the request', async () => {
     const root = repository()
     addVersion(root, '2', newModel)

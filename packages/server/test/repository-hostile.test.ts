@@ -26,7 +26,15 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import * as grpc from '@grpc/grpc-js'
 import { createPool } from '@inferpool/host'
-import { MAX_UPLOAD_FILES, ModelRepository, readModel, readRepositories, repositoryPoolOptions, serve, UnsupportedModelConfigError } from '@inferpool/server'
+import {
+  MAX_UPLOAD_FILES,
+  ModelRepository,
+  readModel,
+  readRepositories,
+  repositoryPoolOptions,
+  serve,
+  UnsupportedModelConfigError,
+} from '@inferpool/server'
 import type { Pool } from '@inferpool/host'
 import type { InferpoolServer } from '@inferpool/server'
 import { grpcClient } from './grpc-helpers.js'

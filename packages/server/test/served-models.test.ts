@@ -65,8 +65,9 @@ async function readiness(url: string, client: TestClient, model: string): Promis
 
 function agreed(ready: boolean, model: string): unknown {
   const status = ready ? 200 : 503
+  // A model not ready answers 400, as Triton's /v2/models/{m}/ready does.
   return {
-    http: { server: [status, { ready }], model: [status, { name: model, ready }] },
+    http: { server: [status, { ready }], model: [ready ? 200 : 400, { name: model, ready }] },
     grpc: { server: { ok: true, response: { ready } }, model: { ok: true, response: { ready } } },
   }
 }
@@ -98,7 +99,7 @@ describe('readiness', () => {
     const { url, client } = await server({ demo, later: loading }, {})
     const both = await readiness(url, client, 'later')
     expect(both).toEqual({
-      http: { server: [503, { ready: false }], model: [503, { name: 'later', ready: false }] },
+      http: { server: [503, { ready: false }], model: [400, { name: 'later', ready: false }] },
       grpc: { server: { ok: true, response: { ready: false } }, model: { ok: true, response: { ready: false } } },
     })
     loaded(demo)

@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks'
 import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
 import { errorCodeOf } from '../error-registry.js'
 import type { BlockOutput, RowOutput } from '@inferpool/host'
-import { ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
+import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
 import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
 import { repositoryIndex, repositoryModelLoad, repositoryModelUnload } from './repository-rpcs.js'
 import { DoorPass, ServedModels } from '../protocol/served-models.js'
@@ -312,7 +312,13 @@ class GrpcService {
       ready: this.#served.isReady(),
     })),
     ModelReady: this.#unary((request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => {
-      return { ready: this.#served.isModelReady(this.#model(request.name, request.version)) }
+      // As Triton (InferenceServer::ModelIsReady): an unknown or unloaded model is not ready, not an error.
+      try {
+        return { ready: this.#served.isModelReady(this.#model(request.name, request.version)) }
+      } catch (error) {
+        if (error instanceof ModelNotFoundError) return { ready: false }
+        throw error
+      }
     }),
     ServerMetadata: this.#unary((): inference.ServerMetadataResponse.$Properties => ({
       name: SERVER_NAME,

@@ -8,7 +8,7 @@
  *   GET  /v2/health/ready                      200 once every pool has loaded, 503 before / while closing
  *   GET  /v2                                   server metadata, with the extensions served
  *   GET  /v2/models/{name}[/versions/{v}]        model metadata (no version: the newest ready one)
- *   GET  /v2/models/{name}[/versions/{v}]/ready  200 / 503
+ *   GET  /v2/models/{name}[/versions/{v}]/ready  200 / 400 (as Triton)
  *   GET  /v2/models/{name}[/versions/{v}]/config Triton's model configuration (protocol/triton/)
  *   GET  /v2/models[/{name}[/versions/{v}]]/stats Triton's statistics (protocol/triton/)
  *   POST /v2/models/{name}[/versions/{v}]/infer  inference, JSON or binary tensor data (binary.ts);
@@ -259,7 +259,7 @@ class Handler {
     return this.#only(req, GET, () => {
       if (action === 'ready') {
         const ready = this.served.isModelReady(entry)
-        return this.#sendJson(req, res, ready ? 200 : 503, { name, ready })
+        return this.#sendJson(req, res, ready ? 200 : 400, { name, ready })
       }
       if (action === 'stats') return this.#sendJson(req, res, 200, { model_stats: this.served.statistics(entry) })
       const pool = this.served.poolOf(entry)

@@ -5,10 +5,32 @@
  */
 import { InferpoolError } from '@inferpool/core'
 
+/** Longest piece of a client's input an error message repeats. */
+const ECHO_MAX_CHARS = 256
+
+/**
+ * `text` whole when it has at most `maxChars` characters, else its first `maxChars`, an
+ * ellipsis and its length: how a message that could grow with a client's input is cut.
+ */
+export function bounded(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}… (${text.length} characters)`
+}
+
+/**
+ * A value from the client (a model name, a path) as an error repeats it. A message goes
+ * back to the client (a gRPC status message travels in a trailer, which past about
+ * 100 KB is never sent) and into the log, so neither may grow with the input.
+ */
+function echo(value: string): string {
+  return bounded(value, ECHO_MAX_CHARS)
+}
+
 /** No model with this name is served. */
 export class ModelNotFoundError extends InferpoolError {
   static readonly code = 'ERR_MODEL_NOT_FOUND'
-  constructor(model: string, version?: string) {
+  constructor(name: string, versionName?: string) {
+    const model = echo(name)
+    const version = versionName === undefined ? undefined : echo(versionName)
     super(ModelNotFoundError.code, version === undefined ? `Unknown model '${model}'` : `Unknown model '${model}' version '${version}'`, {
       details: version === undefined ? { model } : { model, version },
     })
@@ -18,7 +40,9 @@ export class ModelNotFoundError extends InferpoolError {
 /** The model is served but its pool has not finished loading (or failed to load). */
 export class ModelNotReadyError extends InferpoolError {
   static readonly code = 'ERR_MODEL_NOT_READY'
-  constructor(model: string, cause?: unknown, version?: string) {
+  constructor(name: string, cause?: unknown, versionName?: string) {
+    const model = echo(name)
+    const version = versionName === undefined ? undefined : echo(versionName)
     super(
       ModelNotReadyError.code,
       version === undefined ? `Model '${model}' is not ready` : `Model '${model}' version '${version}' is not ready`,
@@ -33,7 +57,8 @@ export class ModelNotReadyError extends InferpoolError {
 /** No route matches the path. */
 export class RouteNotFoundError extends InferpoolError {
   static readonly code = 'ERR_NOT_FOUND'
-  constructor(path: string) {
+  constructor(requestPath: string) {
+    const path = echo(requestPath)
     super(RouteNotFoundError.code, `No route for ${path}`, { details: { path } })
   }
 }
@@ -42,7 +67,8 @@ export class RouteNotFoundError extends InferpoolError {
 export class MethodNotAllowedError extends InferpoolError {
   static readonly code = 'ERR_METHOD_NOT_ALLOWED'
   readonly allowed: readonly string[]
-  constructor(method: string, allowed: readonly string[]) {
+  constructor(requestMethod: string, allowed: readonly string[]) {
+    const method = echo(requestMethod)
     super(MethodNotAllowedError.code, `Method ${method} not allowed; use ${allowed.join(', ')}`, {
       details: { method, allowed },
     })
@@ -84,7 +110,8 @@ export class RequestTimeoutError extends InferpoolError {
 export class MalformedJsonError extends InferpoolError {
   static readonly code = 'ERR_MALFORMED_JSON'
   constructor(reason: string) {
-    super(MalformedJsonError.code, `Request body is not valid JSON: ${reason}`)
+    // The parser's reason quotes the body around the fault.
+    super(MalformedJsonError.code, `Request body is not valid JSON: ${echo(reason)}`)
   }
 }
 

@@ -200,6 +200,7 @@ def scenario(client, job):
         "infer_2": attempt(lambda: client.infer(model, name, shape, raw, model_version="2")),
         "unload": attempt(lambda: client.unload_model(model)),
         "ready_after_unload": attempt(lambda: client.is_model_ready(model, "1")),
+        "ready_newest_after_unload": attempt(lambda: client.is_model_ready(model)),
         "index_unloaded": attempt(client.get_model_repository_index),
         "infer_unloaded": attempt(lambda: client.infer(model, name, shape, raw, model_version="1")),
     }
