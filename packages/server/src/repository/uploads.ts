@@ -17,11 +17,11 @@
  * A server killed outright (SIGKILL, the OOM killer) cannot remove its upload
  * directories: each holds an owner file (`<pid namespace> <pid>`), and a repository that
  * takes uploads sweeps, as it starts, the ones whose owner is gone — the rule the pool's
- * model copies follow (../pool/process/model-file.ts).
+ * model copies follow (@inferpool/host's owned-dir.ts).
  */
-import { readlinkSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { makeOwnedDir, sweepDeadOwners } from '@inferpool/host/internal'
 import { ModelUploadError } from './errors.js'
 import { checkModelName } from './layout.js'
 
@@ -39,9 +39,6 @@ export const MAX_UPLOAD_DEPTH = 16
 
 /** Longest path component, in UTF-8 bytes (what common file systems take as one name). */
 export const MAX_PATH_COMPONENT_BYTES = 255
-
-/** The file in an upload directory that says whose it is: `<pid namespace> <pid>`. */
-const OWNER_FILE = '.owner'
 
 const VERSION = /^[1-9][0-9]{0,14}$/
 
@@ -87,9 +84,8 @@ export async function writeUpload(name: string, files: ReadonlyMap<string, Uint8
   checkModelName(name)
   checkUploadCount(name, files.size)
   const checked = [...files].map(([path, content]): [string[], Uint8Array] => [componentsOf(name, path), content])
-  const root = await mkdtemp(join(directory, `${UPLOAD_DIR_PREFIX}${process.pid}-`))
+  const root = await makeOwnedDir(directory, UPLOAD_DIR_PREFIX)
   try {
-    await writeFile(join(root, OWNER_FILE), `${pidNamespace ?? '?'} ${process.pid}`, { mode: 0o400 })
     const model = resolve(root, name)
     for (const [parts, content] of checked) {
       const file = resolve(model, ...parts)
@@ -111,51 +107,10 @@ export function removeUpload(root: string): Promise<void> {
 }
 
 /**
- * This process's pid namespace (Linux: the `/proc/self/ns/pid` link; elsewhere `-`); on
- * Linux without /proc, unknown (`undefined`): nothing is swept. As in model-file.ts: a
- * pid names a process only within its namespace.
+ * Removes the upload directories under `directory` whose owner is gone: what a server
+ * killed outright left (@inferpool/host's owned directories, the rule the pool's model
+ * copies follow).
  */
-function readPidNamespace(): string | undefined {
-  try {
-    return readlinkSync('/proc/self/ns/pid')
-  } catch {
-    return process.platform === 'linux' ? undefined : '-'
-  }
-}
-const pidNamespace = readPidNamespace()
-
-/** Whether a process with this pid runs (in our namespace); one of another user counts (EPERM). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH'
-  }
-}
-
-/**
- * Removes the upload directories under `directory` whose owner is gone (its pid names no
- * process of this namespace): what a server killed outright left. One without an owner
- * file of this namespace, or whose pid runs again, stays (a leak is safer than removing
- * a live server's model). Errors leave things as they are.
- */
-export async function sweepUploads(directory: string): Promise<void> {
-  if (pidNamespace === undefined) return
-  let names: string[]
-  try {
-    names = (await readdir(directory)).filter((name) => name.startsWith(UPLOAD_DIR_PREFIX))
-  } catch {
-    return
-  }
-  await Promise.all(
-    names.map(async (name) => {
-      const path = join(directory, name)
-      const owner = await readFile(join(path, OWNER_FILE), 'utf8').catch(() => undefined)
-      const [ownerNs, pidText] = owner?.split(' ') ?? []
-      const pid = Number(pidText)
-      if (ownerNs !== pidNamespace || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) return
-      await removeUpload(path)
-    }),
-  )
+export function sweepUploads(directory: string): Promise<void> {
+  return sweepDeadOwners(directory, UPLOAD_DIR_PREFIX)
 }
