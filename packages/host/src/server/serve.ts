@@ -33,7 +33,7 @@
 import { createServer as createHttpServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { booleanOption, invalidOption, MAX_TIMER_MS } from '@inferpool/core/internal'
+import { booleanOption, invalidOption } from '@inferpool/core/internal'
 import { IdleCollection, youngGenerationGrown } from '@inferpool/worker'
 import { createGrpcServer } from '../grpc/server.js'
 import type { InferpoolGrpcServer } from '../grpc/server.js'
@@ -43,7 +43,7 @@ import type { CloseOptions } from '../lifecycle.js'
 import { ConnectionTracker } from '../http/connections.js'
 import { createRequestHandler } from '../http/handler.js'
 import type { InferpoolRequestHandler } from '../http/handler.js'
-import { checkInteger } from '../protocol/options.js'
+import { checkInteger, checkTimerMs } from '../protocol/options.js'
 import type { RequestHandlerOptions } from '../protocol/options.js'
 import type { PoolsByModel } from '../protocol/served-models.js'
 
@@ -203,14 +203,14 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const { port = SERVER_DEFAULTS.port, host = SERVER_DEFAULTS.host } = options
   checkInteger('port', port, 0, 65535)
   if (typeof host !== 'string' || host.length === 0) invalidOption('type', 'host', 'a non-empty string', host)
-  const shutdownTimeoutMs = checkInteger('shutdownTimeoutMs', options.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs, 0)
+  const shutdownTimeoutMs = checkTimerMs('shutdownTimeoutMs', options.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs, 0)
   const closePools = booleanOption('closePools', options.closePools, SERVER_DEFAULTS.closePools)
   const handleSignals = booleanOption('handleSignals', options.handleSignals, SERVER_DEFAULTS.handleSignals)
-  const headersTimeoutMs = checkInteger('headersTimeoutMs', options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs, 1)
-  const idleTimeoutMs = checkInteger('idleTimeoutMs', options.idleTimeoutMs ?? SERVER_DEFAULTS.idleTimeoutMs, 1)
-  const drainDelayMs = checkInteger('drainDelayMs', options.drainDelayMs ?? SERVER_DEFAULTS.drainDelayMs, 0)
+  const headersTimeoutMs = checkTimerMs('headersTimeoutMs', options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs, 1)
+  const idleTimeoutMs = checkTimerMs('idleTimeoutMs', options.idleTimeoutMs ?? SERVER_DEFAULTS.idleTimeoutMs, 1)
+  const drainDelayMs = checkTimerMs('drainDelayMs', options.drainDelayMs ?? SERVER_DEFAULTS.drainDelayMs, 0)
   const logger = options.logger ?? console
-  const idleCollectMs = checkInteger('idleCollectMs', options.idleCollectMs ?? SERVER_DEFAULTS.idleCollectMs, 0, MAX_TIMER_MS)
+  const idleCollectMs = checkTimerMs('idleCollectMs', options.idleCollectMs ?? SERVER_DEFAULTS.idleCollectMs, 0)
   const collectGarbage = options.collectGarbage ?? (globalThis.gc as (() => void) | undefined)
   if (collectGarbage !== undefined && typeof collectGarbage !== 'function') {
     invalidOption('type', 'collectGarbage', 'a function', collectGarbage)
