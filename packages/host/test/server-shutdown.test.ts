@@ -124,6 +124,22 @@ describe('graceful shutdown', () => {
     await expect(stuck).rejects.toMatchObject({ code: 'ECONNRESET' })
   })
 
+  it('counts a gRPC request cut off by the timeout in lost, as an HTTP one', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0, grpcPort: 0, closePools: false, shutdownTimeoutMs: 20 })
+    const client = grpcClient(server.grpcAddress as string)
+    const stuck = client.call('ModelInfer', {
+      model_name: 'demo',
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256] }],
+      raw_input_contents: [rawBytes(Float32Array.from(demoRows(27, 1)[0]))],
+    })
+    await until(() => pool.stats.queued === 1)
+
+    expect(await server.close()).toEqual({ forced: true, lost: 1 })
+    expect(await stuck).toMatchObject({ ok: false })
+    client.close()
+  })
+
   it('returns the same promise from a second close()', async () => {
     const pool = await waitingPool()
     const server = await serve({ demo: pool }, { port: 0 })

@@ -195,17 +195,24 @@ class GrpcService {
       rows = decoded.rowCount
       const timeoutMs = timeoutOf(shorterTimeout(served.options.timeoutMs, decoded.timeoutMs), deadline)
       let results: RowOutput[] | BlockOutput
-      if (rows === 1) {
-        // One row has no siblings to abort when it fails: the call's (or stream's) own
-        // signal is enough, and single-row requests skip an AbortController each.
-        const pending = pool.infer(decoded.rows[0], { signal, timeoutMs, priorityLevel: decoded.priorityLevel })
-        through()
-        results = [await pending]
-      } else {
-        // All the request's rows or none, one signal for all, as one block where the pool takes one (as over HTTP).
-        const pending = submitRequest(pool, decoded, { signal, timeoutMs })
-        through()
-        results = await pending
+      // Rows in a pool: what a forced shutdown would lose (its `lost` count), as over HTTP.
+      const admitted = served.admitted
+      admitted.enter()
+      try {
+        if (rows === 1) {
+          // One row has no siblings to abort when it fails: the call's (or stream's) own
+          // signal is enough, and single-row requests skip an AbortController each.
+          const pending = pool.infer(decoded.rows[0], { signal, timeoutMs, priorityLevel: decoded.priorityLevel })
+          through()
+          results = [await pending]
+        } else {
+          // All the request's rows or none, one signal for all, as one block where the pool takes one (as over HTTP).
+          const pending = submitRequest(pool, decoded, { signal, timeoutMs })
+          through()
+          results = await pending
+        }
+      } finally {
+        admitted.leave()
       }
       const response = inferResponse(
         model.name,
