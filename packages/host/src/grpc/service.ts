@@ -17,7 +17,15 @@
  * response's `inferpool_code` parameter) and the stream goes on.
  */
 import { performance } from 'node:perf_hooks'
-import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
+import { ServerInterceptingCall } from '@grpc/grpc-js'
+import type {
+  Metadata,
+  ServerDuplexStream,
+  ServerInterceptor,
+  ServerUnaryCall,
+  UntypedServiceImplementation,
+  sendUnaryData,
+} from '@grpc/grpc-js'
 import { errorCodeOf } from '../error-registry.js'
 import type { BlockOutput, RowOutput } from '../types.js'
 import { ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
@@ -56,9 +64,10 @@ export interface InferpoolGrpcService {
   readonly activeCalls: number
   /**
    * Ends the open ModelStreamInfer streams (UNAVAILABLE, `ERR_SHUTTING_DOWN`) once each
-   * has answered the requests it had already sent, and resolves when they have; ends
-   * unary calls whose message is still arriving at once (UNAVAILABLE). New requests are
-   * refused as soon as the served models close. A second call returns the same promise.
+   * has answered the requests it had already sent, and resolves when they have. A unary
+   * call that arrived before the served models closed is served, its message still
+   * arriving or not (the body timeout ends a stalled one); requests arriving after are
+   * refused. A second call returns the same promise.
    */
   close(): Promise<void>
 }
@@ -126,6 +135,14 @@ class GrpcService {
     return mayCall(this.#served, call.getPath(), call.metadata.get('authorization')[0]?.toString())
   }
 
+  /**
+   * The door passes of unary ModelInfer calls that arrived (their headers) while the served
+   * models were open, by the call's metadata (`passingOnArrival`): such a call is accepted
+   * work from its arrival, as an HTTP request from its headers — a draining shutdown waits
+   * for its message and serves it.
+   */
+  readonly arrivals = new WeakMap<Metadata, DoorPass>()
+
   /** The model a request names; an empty version means "the server's choice". */
   #model(name: string, version: string): ServedModel {
     return this.#served.model(name, version === '' ? undefined : version)
@@ -159,7 +176,7 @@ class GrpcService {
    * declared shapes, then decoded and checked, its rows handed to the pool (aborted with
    * `signal`), the answer built. Records the request metrics.
    */
-  async #infer(request: InferRequest, signal: AbortSignal, deadline: number): Promise<InferResponse> {
+  async #infer(request: InferRequest, signal: AbortSignal, deadline: number, arrival: DoorPass | undefined): Promise<InferResponse> {
     const started = performance.now()
     const served = this.#served
     /** Rows of the decoded request (0 until then): the metrics count these. */
@@ -168,7 +185,9 @@ class GrpcService {
     let counted = 1
     let model: ServedModel | undefined
     let pool: ServedPool | undefined
-    const pass = new DoorPass(served)
+    // A request without a pass from its arrival (a stream's, or a call the guard did not
+    // see) arrives now, with its message.
+    const pass = arrival ?? new DoorPass(served)
     const through = (): void => {
       pass.through()
       this.#passedDoor(request)
@@ -178,7 +197,7 @@ class GrpcService {
       model = this.#model(request.model_name, request.model_version)
       // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
       release = served.hold(model)
-      if (served.closed) throw new ShuttingDownError()
+      if (served.closed && arrival === undefined) throw new ShuttingDownError()
       pool = served.poolOf(model)
       // The door, before the contents are decoded: under overload that decode is the
       // expense a refusal saves.
@@ -287,7 +306,8 @@ class GrpcService {
       this.#served.active.enter()
       this.#active++
       // Never rejects: both outcomes become a response.
-      void this.#infer(request, controller.signal, deadlineOf(call))
+      // A stream's request arrives with its message: one sent after the close is refused.
+      void this.#infer(request, controller.signal, deadlineOf(call), undefined)
         .then(
           (response): StreamResponse => ({ error_message: '', infer_response: response }),
           (error: unknown): StreamResponse => {
@@ -333,7 +353,7 @@ class GrpcService {
     ModelInfer: this.#unary((request: InferRequest, call) => {
       const controller = new AbortController()
       call.once('cancelled', () => controller.abort())
-      return this.#infer(request, controller.signal, deadlineOf(call))
+      return this.#infer(request, controller.signal, deadlineOf(call), this.arrivals.get(call.metadata))
     }),
     ModelStreamInfer: (call: ServerDuplexStream<InferRequest, StreamResponse>) => this.#streamInfer(call),
     ModelConfig: this.#unary((request: inference.ModelConfigRequest): inference.ModelConfigResponse.$Properties => {
@@ -371,6 +391,38 @@ function timeoutOf(handlerTimeoutMs: number | undefined, deadline: number): numb
   return shorterTimeout(handlerTimeoutMs, Math.max(1, deadline - Date.now()))
 }
 
+/** The one unary inference RPC, whose message may still be arriving when a shutdown begins. */
+const MODEL_INFER_PATH = '/inference.GRPCInferenceService/ModelInfer'
+
+/**
+ * The guard's interceptor, outside which each unary ModelInfer call that arrives while
+ * `served` is open is given its door pass at once (`arrivals`, by its metadata): from its
+ * arrival it counts in the `admitting` gate a draining shutdown waits on, as an HTTP
+ * request does from its headers, so its message is waited for and it is served. It gives
+ * the pass back as the call ends (grpc-js tells `onCancel` after every status). A call the
+ * guard refuses never reaches it (its metadata is not passed on).
+ */
+function passingOnArrival(guard: ServerInterceptor, served: ServedModels, arrivals: WeakMap<Metadata, DoorPass>): ServerInterceptor {
+  return (method, next) => {
+    const call = guard(method, next)
+    if (method.path !== MODEL_INFER_PATH || method.requestStream) return call
+    let pass: DoorPass | undefined
+    return new ServerInterceptingCall(call, {
+      start: (startNext) =>
+        startNext({
+          onReceiveMetadata: (metadata, metadataNext) => {
+            if (!served.closed) {
+              pass = new DoorPass(served)
+              arrivals.set(metadata, pass)
+            }
+            metadataNext(metadata)
+          },
+          onCancel: () => pass?.through(),
+        }),
+    })
+  }
+}
+
 /**
  * Creates the gRPC service over served models — the ones an HTTP handler made by
  * `createRequestHandler` serves (pass the handler, or its `served`) — to register in
@@ -398,14 +450,13 @@ export function createGrpcService(served: ServedModels | { readonly served: Serv
   return {
     definition: GRPC_SERVICE_DEFINITION,
     implementation: inner.implementation,
-    guard,
+    guard: { ...guard, interceptor: passingOnArrival(guard.interceptor, models, inner.arrivals) },
     get activeCalls() {
       return inner.activeCalls
     },
-    close: () => {
-      // As over HTTP, a unary request still arriving is not waited for.
-      guard.endArriving(new ShuttingDownError())
-      return inner.close()
-    },
+    // A unary call whose message is still arriving is accepted work, as an HTTP body still
+    // arriving: served (the guard's body timeout still ends a stalled one). A forced close
+    // (grpc-js's forceShutdown) cancels it with the rest.
+    close: () => inner.close(),
   }
 }

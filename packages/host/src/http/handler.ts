@@ -64,9 +64,10 @@ export interface InferpoolRequestHandler {
   /** Resolves once every pool has loaded; rejects with the first load failure. */
   ready(): Promise<void>
   /**
-   * Stops taking inference requests (they get 503 `ERR_SHUTTING_DOWN` and
-   * `Connection: close`), reports not-ready, and resolves once every request in
-   * progress has been answered. With `drain: false` the requests in progress are
+   * Stops taking inference requests (those arriving from now on get 503
+   * `ERR_SHUTTING_DOWN` and `Connection: close`), reports not-ready, and resolves once
+   * every request in progress has been answered: one whose body is still arriving or
+   * that waits at the door for room arrived before, and is served. With `drain: false` the requests in progress are
    * answered at once with 503 `ERR_SHUTTING_DOWN` (their rows leave the pools' queues).
    * Does not close the pools. A second call returns the same promise; a later
    * `close({ drain: false })` or `destroy()` takes over at once.
@@ -127,8 +128,12 @@ class Handler {
   /** `Retry-After` seconds of a 503 for lack of room, from the pool's drain rate. */
   readonly #retryAfter = new WeakMap<ServerResponse, number>()
   readonly lifecycle = new Lifecycle({
+    // A draining close refuses only the requests that arrive from now on: one whose headers
+    // came before is accepted work, served whether it is parked at the door or its body is
+    // still arriving (a stalled body still gets its 408 at the body timeout), as Go's
+    // Server.Shutdown and nginx finish every request whose headers arrived.
     drain: () => {
-      this.#stopReading({ refuseParked: false })
+      this.served.close()
       return this.served.active.empty()
     },
     abandon: () => this.#cutShort(),
@@ -157,23 +162,15 @@ class Handler {
 
   /** Answers every inference request in progress with 503 now; resolves once every request is answered. */
   #cutShort(): Promise<void> {
-    this.#stopReading({ refuseParked: true })
-    this.#signals.abortInFlight(new ShuttingDownError())
-    return this.served.active.empty()
-  }
-
-  /**
-   * No new inference request (on either protocol: the served models close), and bodies
-   * still on the wire are not waited for: those requests get 503 now. A request parked
-   * at the door (it arrived before the shutdown; its body waits unread for room) is
-   * accepted work: a draining close leaves it parked, to be served as the queue drains;
-   * a forced one (`refuseParked`) refuses it too.
-   */
-  #stopReading({ refuseParked }: { refuseParked: boolean }): void {
+    // No new inference request (on either protocol: the served models close); those
+    // parked at the door, those whose body is still arriving and those in the pools, all
+    // answered 503 now.
     this.served.close()
-    if (refuseParked) this.served.refuseParked()
+    this.served.refuseParked()
     const shuttingDown = new ShuttingDownError()
     for (const reader of this.#reads) reader.abort(shuttingDown)
+    this.#signals.abortInFlight(shuttingDown)
+    return this.served.active.empty()
   }
 
   handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void {

@@ -5,12 +5,13 @@
  *   0. report not-ready and keep serving for `drainDelayMs`, so load balancers stop
  *      sending new connections before the listener closes (connections still in the
  *      kernel's accept queue when it closes are reset by the kernel);
- *   1. stop accepting connections; new requests get 503 and `Connection: close`;
- *      requests whose body is still arriving get 503 at once (they are not waited
- *      for); requests parked at the door, waiting for room, arrived before: they stay
- *      parked and are served as the queue drains; a connection accepted but without a
- *      request yet gets a short grace to send it (connections.ts), so it is answered
- *      rather than reset;
+ *   1. stop accepting connections; requests that arrive from now on get 503 and
+ *      `Connection: close`; every request whose headers (a gRPC call's) arrived before
+ *      is accepted work, served as Go's `Server.Shutdown` and nginx do: one whose body
+ *      is still arriving is read (a stalled one gets its 408 at the body timeout), one
+ *      parked at the door waits for room as the queue drains; a connection accepted but
+ *      without a request yet gets a short grace to send it (connections.ts), so it is
+ *      answered rather than reset;
  *   2. wait until every request in progress has handed its rows to its pool;
  *   3. close the pools with `drain: true` (queued rows run now, partial batches included);
  *   4. wait until every response is written;
