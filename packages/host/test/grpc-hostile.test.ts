@@ -281,7 +281,7 @@ describe('the pending-bytes budget, shared by HTTP and gRPC', () => {
     try {
       const s = await serve({ small }, { port: 0, grpcPort: 0, closePools: false, logger: quiet, admissionWaitMs: 600_000 })
       servers.push(s)
-      const gate = s.handler.served.door(small).gate
+      const gate = s.handler.served.door(small)
       const first = small.infer({ input: Float32Array.from(demoRows(7, 1)[0]) })
       await until(() => small.stats.queued === 1)
 

@@ -395,7 +395,7 @@ describe('requests parked at the door when the shutdown begins', () => {
     await until(() => pool.stats.queued === 1)
     const parked = post(`${url}/v2/models/m/infer`, rowRequest(2))
     // Parked at the door (not merely reading its body): what the shutdown must not refuse.
-    await until(() => server.handler.served.door(pool).gate.parked === 1)
+    await until(() => server.handler.served.door(pool).parked === 1)
 
     const closing = server.close()
     await until(() => server.handler.closed)
@@ -428,12 +428,12 @@ describe('requests parked at the door when the shutdown begins', () => {
       inputs: [{ name: 'input', datatype: 'FP32', shape: [rows.length, 256] }],
       raw_input_contents: [rawBytes(Float32Array.from(rows.flat()))],
     })
-    const gate = server.handler.served.door(pool).gate
+    const door = server.handler.served.door(pool)
     const queued = client.call('ModelInfer', infer(demoRows(24, 1)))
     await until(() => pool.stats.queued === 1)
     // 1 + 3 rows do not fit a queue of 3: the call waits at the door.
     const parked = client.call('ModelInfer', infer(demoRows(25, 3)))
-    await until(() => gate.parked === 1)
+    await until(() => door.parked === 1)
 
     const closing = server.close()
     await until(() => server.handler.closed)
