@@ -3,7 +3,8 @@
  * model, as a plain `(req, res)` handler for `node:http` — it mounts as is in Express
  * or Connect (unmatched paths go to `next`) and in Fastify through `reply.raw`.
  *
- * Routes:
+ * Routes (declared in routes.ts, each with who may call it: the health checks are open,
+ * the repository extension takes the repository token, every other route the bearer):
  *   GET  /v2/health/live                       always 200 while the process answers
  *   GET  /v2/health/ready                      200 once every pool has loaded, 503 before / while closing
  *   GET  /v2                                   server metadata, with the extensions served
@@ -22,17 +23,16 @@ import type { Registry } from 'prom-client'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import type { BodyReader } from './body.js'
-import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
-import { REPOSITORY_PREFIX, repositoryRoute } from './repository-routes.js'
 import { RequestSignals } from './request-signals.js'
-import { MethodNotAllowedError, RouteNotFoundError, ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
+import { ShuttingDownError } from '../protocol/errors.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from '../protocol/options.js'
 import { ServedModels } from '../protocol/served-models.js'
 import type { PoolsByModel, ServedModel } from '../protocol/served-models.js'
-import { modelConfigOf } from '../protocol/triton/config.js'
 import { HttpExchange } from './infer-exchange.js'
 import type { HttpExchangeContext } from './infer-exchange.js'
 import { ResponseWriter } from './response-writer.js'
+import { checkRoute, HTTP_ROUTES, routeTable } from './routes.js'
+import type { RequestState, RouteContext, RouteTable } from './routes.js'
 
 /** The `(req, res)` handler, with the state a server built around it needs. */
 export interface InferpoolRequestHandler {
@@ -70,30 +70,15 @@ export interface InferpoolRequestHandler {
   readonly destroyed: boolean
 }
 
-/** A request's one 'close' listener's state: its inference exchange, if it is one. */
-interface RequestState {
-  exchange: HttpExchange | undefined
-}
-
-const GET = ['GET', 'HEAD'] as const
-const POST = ['POST'] as const
-
-/** Per-model routes after `/v2/models/{name}[/versions/{version}]`. */
-const MODEL_ACTIONS: ReadonlySet<string> = new Set(['metadata', 'ready', 'infer', 'config', 'stats'])
-
-/** A path segment with its percent-escapes decoded (most have none: returned as it is). */
-function decodePathPart(part: string): string {
-  return part.includes('%') ? decodeURIComponent(part) : part
-}
-
-class Handler {
+class Handler implements RouteContext {
   readonly served: ServedModels
   readonly options: ResolvedHandlerOptions
   /** Aborts the body reads in progress when the handler is closed without draining. */
   readonly #reads = new Set<BodyReader>()
   /** The abort controllers of requests (of their connections), those in progress cut short (503) by aborting them. */
   readonly #signals = new RequestSignals()
-  readonly #writer: ResponseWriter
+  readonly writer: ResponseWriter
+  readonly #routes: RouteTable
   /** What every inference exchange shares (made once). */
   readonly #exchanges: HttpExchangeContext
   readonly lifecycle = new Lifecycle({
@@ -119,13 +104,14 @@ class Handler {
   constructor(served: ServedModels) {
     this.served = served
     this.options = served.options
-    this.#writer = new ResponseWriter(served)
+    this.writer = new ResponseWriter(served)
+    this.#routes = routeTable(HTTP_ROUTES, served)
     this.#exchanges = {
       options: served.options,
       limits: { maxRows: served.options.maxRowsPerRequest },
       reads: this.#reads,
       signals: this.#signals,
-      writer: this.#writer,
+      writer: this.writer,
     }
   }
 
@@ -152,7 +138,7 @@ class Handler {
     active.enter()
     // The one 'close' listener of the request (res emits 'close' once: `on`, not the
     // costlier `once`); an inference request's exchange records it there.
-    const state: RequestState = { exchange: undefined }
+    const state: RequestState = { exchange: undefined, name: '', version: undefined }
     res.on('close', () => {
       active.leave()
       state.exchange?.closed()
@@ -160,110 +146,25 @@ class Handler {
     this.#route(req, res, path, state).catch((error: unknown) => this.#sendError(req, res, error, state))
   }
 
+  /** The request's route (routes.ts): matched, its caller and method checked, the model it names looked up, answered. */
   async #route(req: IncomingMessage, res: ServerResponse, path: string, state: RequestState): Promise<void> {
-    const parts = path.split('/')
-    const method = req.method ?? 'GET'
-
-    if (path === '/v2/health/live') {
-      return this.#only(req, GET, () => this.#sendJson(req, res, 200, { live: true }))
-    }
-    if (path === '/v2/health/ready') {
-      return this.#only(req, GET, () => {
-        const ready = this.served.isReady()
-        this.#sendJson(req, res, ready ? 200 : 503, { ready })
-      })
-    }
-    if (path.startsWith(REPOSITORY_PREFIX)) {
-      const answer = await repositoryRoute(this.served, req, path)
-      return this.#sendJson(req, res, answer.status, answer.body)
-    }
-    const isMetrics = path === '/metrics'
-    const isModelRoute = parts[1] === 'v2' && (parts.length === 2 || parts[2] === 'models')
-    if (!isMetrics && !isModelRoute) throw new RouteNotFoundError(path)
-    if (!this.served.authorized(req.headers.authorization)) throw new UnauthorizedError()
-
-    if (isMetrics) {
-      return this.#only(req, GET, async () => {
-        const metrics = this.served.metrics
-        await metrics.refresh()
-        const text = await this.options.collectMetrics(metrics.registry)
-        this.#writer.send(req, res, 200, text, metrics.registry.contentType)
-      })
-    }
-    if (parts.length === 2) {
-      return this.#only(req, GET, () =>
-        this.#sendJson(req, res, 200, { name: SERVER_NAME, version: SERVER_VERSION, extensions: this.served.extensions }),
-      )
-    }
-    if (path === '/v2/models/stats') {
-      // Every loaded model (Triton lists the models it has loaded).
-      return this.#only(req, GET, () => {
-        const stats = this.served.statistics()
-        this.#sendJson(req, res, 200, { model_stats: stats })
-      })
-    }
-
-    // /v2/models/{name}[/versions/{version}][/ready|/infer]
-    let name: string
-    let version: string | undefined
-    try {
-      name = decodePathPart(parts[3] ?? '')
-      version = parts[4] === 'versions' ? decodePathPart(parts[5] ?? '') : undefined
-    } catch {
-      throw new RouteNotFoundError(path)
-    }
-    const after = version === undefined ? 4 : 6
-    const action = parts.length === after ? 'metadata' : parts.length === after + 1 ? parts[after] : undefined
-    if (name === '' || action === undefined || !MODEL_ACTIONS.has(action)) {
-      throw new RouteNotFoundError(path)
-    }
-    const entry = this.served.model(name, version)
-    if (action === 'infer') {
-      if (method !== 'POST') throw new MethodNotAllowedError(method, POST)
-      return this.#infer(req, res, entry, state)
-    }
-    return this.#only(req, GET, () => {
-      if (action === 'ready') {
-        const ready = this.served.isModelReady(entry)
-        return this.#sendJson(req, res, ready ? 200 : 503, { name, ready })
-      }
-      if (action === 'stats') return this.#sendJson(req, res, 200, { model_stats: this.served.statistics(entry) })
-      const pool = this.served.poolOf(entry)
-      if (action === 'config') return this.#sendJson(req, res, 200, modelConfigOf(name, pool))
-      const metadata = pool.metadata
-      this.#sendJson(req, res, 200, {
-        ...modelMetadata(name, this.served.versionsOf(entry), metadata),
-        parameters: {
-          max_batch_size: metadata.maxBatchSize,
-          fixed_batch_size: metadata.fixedBatchSize,
-          replicas: metadata.replicas,
-          concurrency: metadata.concurrency,
-          execution_provider: metadata.executionProvider,
-        },
-      })
-    })
-  }
-
-  async #only(req: IncomingMessage, methods: readonly string[], answer: () => void | Promise<void>): Promise<void> {
-    const method = req.method ?? 'GET'
-    if (!methods.includes(method)) throw new MethodNotAllowedError(method, methods)
-    await answer()
+    const route = this.#routes.match(path, state)
+    checkRoute(route, req, this.served)
+    // Looked up once the caller is known to be allowed: an unknown model's 404 tells nothing to one who is not.
+    const model = state.name === '' ? undefined : this.served.model(state.name, state.version)
+    await route.handler(this, req, res, state, model, path)
   }
 
   /** An inference request: its exchange (infer-exchange.ts) does it all, from the door to the answer. */
-  #infer(req: IncomingMessage, res: ServerResponse, entry: ServedModel, state: RequestState): Promise<void> {
+  infer(req: IncomingMessage, res: ServerResponse, entry: ServedModel, state: RequestState): Promise<void> {
     const exchange = new HttpExchange(this.served, this.#exchanges, req, res)
     state.exchange = exchange
     return exchange.run({ model: entry, signal: exchange.controller.signal })
   }
 
-  #sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
-    this.#writer.json(req, res, status, body)
-  }
-
   #sendError(req: IncomingMessage, res: ServerResponse, error: unknown, state: RequestState): void {
     const exchange = state.exchange
-    const code = this.#writer.error(req, res, error, exchange?.retryAfterSeconds)
+    const code = this.writer.error(req, res, error, exchange?.retryAfterSeconds)
     if (exchange !== undefined) exchange.errorCode = code
   }
 }
