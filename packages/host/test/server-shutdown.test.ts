@@ -3,12 +3,13 @@
  * exercised through the CLI in cli.test.ts): requests in progress and rows in the
  * queue are all answered, then the pools close.
  */
-import { request } from 'node:http'
+import { createServer as createHttpServer, request } from 'node:http'
 import { connect as connectHttp2 } from 'node:http2'
 import type { ClientHttp2Stream } from 'node:http2'
 import { connect } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createPool, GRPC_SERVICE_DEFINITION, serve } from '@inferpool/host'
+import { createPool, createRequestHandler, GRPC_SERVICE_DEFINITION, serve } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { workers } from './fixtures/models.js'
 import { grpcClient, rawBytes } from './grpc-helpers.js'
@@ -151,6 +152,43 @@ describe('graceful shutdown', () => {
     expect(pool.stats.submitted).toBe(1)
   })
 
+  it('serves ten 512-row requests whose bodies were just written when the draining close began (parked or still read)', async () => {
+    // A queue of 1,024 rows: of ten 512-row requests, some are admitted, the others wait for room
+    // (at the door, or in the queue when the door's estimate from the length let them in).
+    const pool = await createPool({ model: demoModel, replicas: 1, batching: { maxBatchSize: 64, maxQueueSize: 1024, whenFull: 'wait' } })
+    pools.push(pool)
+    const server = await serve({ demo: pool }, { port: 0, admissionWaitMs: 600_000, shutdownTimeoutMs: 600_000 })
+    const body = JSON.stringify(demoRequest(demoRows(30, 512)))
+    const sent = Array.from({ length: 10 }, () => partialPost(`${server.url}/v2/models/demo/infer`, body, undefined))
+    await Promise.all(sent.map(({ req }) => new Promise<void>((resolve) => req.end(body, resolve))))
+
+    const closing = server.close()
+    const answers = await Promise.all(sent.map(({ answer }) => answer))
+    expect(answers.map(({ status, text }) => (status === 200 ? 200 : text))).toEqual(new Array(10).fill(200))
+    expect(await closing).toEqual({ forced: false, lost: 0 })
+  })
+
+  it('serves an inference request whose bytes reached the process before the handler closed, not yet read', async () => {
+    const pool = await createPool({ model: demoModel, replicas: 1 })
+    pools.push(pool)
+    const handler = createRequestHandler({ demo: pool })
+    const plain = createHttpServer(handler)
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
+    const { port } = plain.address() as AddressInfo
+    const body = JSON.stringify(demoRequest(demoRows(31, 1)))
+    const sent = partialPost(`http://127.0.0.1:${port}/v2/models/demo/infer`, body, undefined)
+    await new Promise<void>((resolve) => sent.req.once('socket', (socket) => socket.once('connect', resolve)))
+
+    // In one turn of the event loop: the request is written (into the kernel), then the handler closes.
+    sent.req.end(body)
+    expect(sent.req.socket?.writableLength).toBe(0)
+    const closing = handler.close()
+
+    expect((await sent.answer).status).toBe(200)
+    await closing
+    plain.close()
+  })
+
   it('answers a body that stalls during a draining close 408 at the body timeout, and the answer reaches the client', async () => {
     const pool = await waitingPool()
     const server = await serve({ demo: pool }, { port: 0, bodyTimeoutMs: 200, shutdownTimeoutMs: 600_000 })
@@ -177,7 +215,8 @@ describe('graceful shutdown', () => {
     await until(() => accepted === 1)
 
     const closing = server.close()
-    await until(() => server.handler.closed)
+    // Closed: past the round of reads that takes what had reached the process (the request had not).
+    await until(() => server.handler.served.closed)
     sent.req.end(body)
 
     const { status, text } = await sent.answer

@@ -85,8 +85,12 @@ class Handler implements RouteContext {
     // A draining close refuses only the requests that arrive from now on: one whose headers
     // came before is accepted work, served whether it is parked at the door or its body is
     // still arriving (a stalled body still gets its 408 at the body timeout), as Go's
-    // Server.Shutdown and nginx finish every request whose headers arrived.
-    drain: () => {
+    // Server.Shutdown and nginx finish every request whose headers arrived. Headers that
+    // reached the process before the close but are not read yet (the event loop was busy:
+    // they wait in the socket) count as arrived: the served models close after this
+    // round's reads (`untilReadsDone`).
+    drain: async () => {
+      await untilReadsDone()
       this.served.close()
       return this.served.active.empty()
     },
@@ -167,6 +171,17 @@ class Handler implements RouteContext {
     const code = this.writer.error(req, res, error, exchange?.retryAfterSeconds)
     if (exchange !== undefined) exchange.errorCode = code
   }
+}
+
+/**
+ * Resolves once the event loop has read what its sockets held when this was called: after
+ * one whole poll phase (which reads them) begun after the call. An immediate runs after
+ * this round's poll, whose ready sockets may have been collected before the call (when it
+ * is made from an I/O callback); an immediate queued from it runs after the next round's
+ * poll. A draining close takes the requests those reads bring as arrived before it.
+ */
+export function untilReadsDone(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)))
 }
 
 /**

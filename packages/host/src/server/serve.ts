@@ -42,7 +42,7 @@ import { createGrpcService } from '../grpc/service.js'
 import { Lifecycle } from '../lifecycle.js'
 import type { CloseOptions } from '../lifecycle.js'
 import { ConnectionTracker } from '../http/connections.js'
-import { createRequestHandler } from '../http/handler.js'
+import { createRequestHandler, untilReadsDone } from '../http/handler.js'
 import type { InferpoolRequestHandler } from '../http/handler.js'
 import { checkInteger, checkTimerMs } from '../protocol/options.js'
 import type { RequestHandlerOptions } from '../protocol/options.js'
@@ -340,6 +340,9 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       // Past the deadline the shutdown is forced: an escalation like a caller's.
       timer = setTimeout(() => void lifecycle.close({ drain: false }).catch(logFailure), shutdownTimeoutMs)
       const { handlerClosed, grpcClosed } = stopAccepting()
+      // The handler takes the requests this round's reads bring (they arrived before the
+      // close) and closes after them: they are counted in `admitting` before it is waited on.
+      await untilReadsDone()
       await within(served.admitting.empty())
       if (closePools) await within(served.eachPool((pool) => pool.close?.({ drain: true })))
       await within(handlerClosed)
