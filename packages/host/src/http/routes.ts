@@ -66,6 +66,9 @@ const POST = ['POST'] as const
 /** The path of the model routes, before their action. */
 export const MODEL_PATH = '/v2/models/{name}[/versions/{version}]'
 
+/** What every model route's path starts with. */
+const MODELS_PREFIX = '/v2/models/'
+
 function modelOf(model: ServedModel | undefined): ServedModel {
   return model as ServedModel
 }
@@ -183,31 +186,34 @@ export function routeTable(routes: readonly HttpRoute[], served: ServedModels): 
       prefixes.push([route.path.slice(0, -1), route])
     } else literal.set(route.path, route)
   }
+  /** Literal paths that have the model routes' shape (`/v2/models/stats`): they win over a model of that name. */
+  const modelShaped = [...literal.keys()].filter((path) => path.startsWith(MODELS_PREFIX))
   return {
     match(path, state) {
-      const exact = literal.get(path)
-      if (exact !== undefined) return exact
+      // The model routes first (inference is the hot one): a prefix, then the split path.
+      if (!path.startsWith(MODELS_PREFIX) || modelShaped.includes(path)) {
+        const exact = literal.get(path)
+        if (exact !== undefined) return exact
+        for (const [prefix, route] of prefixes) if (path.startsWith(prefix)) return route
+        throw new RouteNotFoundError(path)
+      }
       // /v2/models/{name}[/versions/{version}][/{action}]
       const parts = path.split('/')
-      if (parts.length >= 4 && parts[1] === 'v2' && parts[2] === 'models') {
-        let name: string
-        let version: string | undefined
-        try {
-          name = decodePathPart(parts[3])
-          version = parts[4] === 'versions' ? decodePathPart(parts[5] ?? '') : undefined
-        } catch {
-          throw new RouteNotFoundError(path)
-        }
-        const after = version === undefined ? 4 : 6
-        const action = parts.length === after ? '' : parts.length === after + 1 ? parts[after] : undefined
-        const route = action === undefined || name === '' ? undefined : actions.get(action)
-        if (route === undefined) throw new RouteNotFoundError(path)
-        state.name = name
-        state.version = version
-        return route
+      let name: string
+      let version: string | undefined
+      try {
+        name = decodePathPart(parts[3])
+        version = parts[4] === 'versions' ? decodePathPart(parts[5] ?? '') : undefined
+      } catch {
+        throw new RouteNotFoundError(path)
       }
-      for (const [prefix, route] of prefixes) if (path.startsWith(prefix)) return route
-      throw new RouteNotFoundError(path)
+      const after = version === undefined ? 4 : 6
+      const action = parts.length === after ? '' : parts.length === after + 1 ? parts[after] : undefined
+      const route = action === undefined || name === '' ? undefined : actions.get(action)
+      if (route === undefined) throw new RouteNotFoundError(path)
+      state.name = name
+      state.version = version
+      return route
     },
   }
 }
