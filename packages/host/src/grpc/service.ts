@@ -50,7 +50,8 @@ export interface InferpoolGrpcService {
   readonly implementation: UntypedServiceImplementation
   /**
    * The call guard (call-guard.ts): the bearer token, the body timeout and the
-   * pending-bytes budget applied as each call starts, before its message is buffered.
+   * pending-bytes budget applied as each call starts, before its message is buffered;
+   * and, outside it, a unary ModelInfer call's exchange begun as the call arrives.
    * Register `guard.interceptor` first in your server's `interceptors` option
    * (`createGrpcServer` does).
    */

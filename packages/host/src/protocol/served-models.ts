@@ -500,7 +500,8 @@ export class ServedModels {
   ): void {
     const entry = model as ModelEntry
     entry.requests.record(protocol, status, elapsedMs / 1000, rows, errorCode)
-    if (pool !== undefined) this.#stateOf(pool).stats.request({ ok, rows, durationNs: elapsedMs * 1e6 })
+    // The version's own pool state, read without a lookup (its pool is the one passed).
+    if (pool !== undefined) (entry.pooled ?? this.#stateOf(pool)).stats.request({ ok, rows, durationNs: elapsedMs * 1e6 })
   }
 
   /**
