@@ -151,15 +151,15 @@ describe('the admission door on gRPC', () => {
   it('parks a gRPC request that does not fit yet, undecoded, in the same first-come line as HTTP requests, and serves both once room frees', async () => {
     const small = await pool({ batching: { minBatchSize: 2, maxBatchSize: 2, maxWaitMs: Infinity, maxQueueSize: 3 } })
     const { server: s, url, client } = await server({ small }, { admissionWaitMs: 60_000 })
-    const gate = s.handler.served.door(small).gate
+    const door = s.handler.served.door(small)
     const first = client.call('ModelInfer', demoInfer('small', demoRows(4, 1)))
     await until(() => small.stats.queued === 1)
     // 1 + 3 rows do not fit a queue of 3: the gRPC request waits at the door.
     const three = client.call('ModelInfer', demoInfer('small', demoRows(5, 3)))
-    await until(() => gate.parked === 1)
+    await until(() => door.parked === 1)
     // One row would fit, but an HTTP request does not pass the one waiting before it.
     const behind = post(`${url}/v2/models/small/infer`, demoRequest(demoRows(6, 1)))
-    await until(() => gate.parked === 2)
+    await until(() => door.parked === 2)
     expect(small.stats.queued).toBe(1)
     // A row straight into the pool completes a batch of 2: the queue empties, the door lets both through in order.
     const direct = small.infer({ input: Float32Array.from(demoRows(7, 1)[0]) })
@@ -167,7 +167,7 @@ describe('the admission door on gRPC', () => {
     expect(one.ok && one.response.outputs[0].shape).toEqual([1, 16])
     expect(many.ok && many.response.outputs[0].shape).toEqual([3, 16])
     expect(http1.status).toBe(200)
-    expect(gate.parked).toBe(0)
+    expect(door.parked).toBe(0)
   })
 
   it('takes served models directly: an HTTP handler and a gRPC service over one ServedModels', async () => {

@@ -1,12 +1,12 @@
 /**
- * The admission policy's arithmetic (protocol/admission.ts): the row estimate at the
+ * The admission policy's arithmetic (protocol/door.ts): the row estimate at the
  * door, the refusal rule and Retry-After. The HTTP behaviour built on it is in
  * server-overload.test.ts.
  */
 import { describe, expect, it } from 'vitest'
 import type { AdmissionState } from '@inferpool/core'
 import type { PoolMetadata } from '@inferpool/host'
-import { estimateJsonRows, retryAfterSeconds, RowSizeEstimator, wouldRefuse } from '../src/protocol/admission.js'
+import { estimateJsonRows, retryAfterSeconds, RowSizeEstimator, wouldRefuse } from '../src/protocol/door.js'
 
 const demo = {
   inputs: [{ name: 'input', type: 'float32', dims: ['batch', 256] }],

@@ -3,11 +3,14 @@
  * exercised through the CLI in cli.test.ts): requests in progress and rows in the
  * queue are all answered, then the pools close.
  */
-import { request } from 'node:http'
+import { createServer as createHttpServer, request } from 'node:http'
+import { connect as connectHttp2 } from 'node:http2'
+import type { ClientHttp2Stream } from 'node:http2'
 import { connect } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createPool } from '@inferpool/host'
-import { serve } from '@inferpool/server'
+import { createRequestHandler, GRPC_SERVICE_DEFINITION, serve } from '@inferpool/server'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
 import { workers } from '../../host/test/fixtures/models.js'
 import { grpcClient, rawBytes } from './grpc-helpers.js'
@@ -31,6 +34,81 @@ async function waitingPool(): Promise<Pool> {
 }
 
 type Out = { outputs: Array<{ data: number[] }> }
+
+/** A whole, framed (5-byte prefix) ModelInferRequest of one demo row. */
+function framedDemoRequest(seed: number): Buffer {
+  const message = GRPC_SERVICE_DEFINITION.ModelInfer.requestSerialize({
+    model_name: 'demo',
+    inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256] }],
+    raw_input_contents: [rawBytes(Float32Array.from(demoRows(seed, 1)[0]))],
+  })
+  const prefix = Buffer.alloc(5)
+  prefix.writeUInt32BE(message.length, 1)
+  return Buffer.concat([prefix, message])
+}
+
+/** A ModelInfer call on its own raw HTTP/2 session, its message written by the caller; `ended`: its status, our code, responses. */
+function rawModelInfer(address: string): {
+  stream: ClientHttp2Stream
+  ended: Promise<{ status: number | undefined; code: string | undefined; messages: number }>
+} {
+  const session = connectHttp2(`http://${address}`)
+  session.on('error', () => {})
+  const stream = session.request(
+    { ':method': 'POST', ':path': '/inference.GRPCInferenceService/ModelInfer', 'content-type': 'application/grpc', te: 'trailers' },
+    { endStream: false },
+  )
+  const end = { status: undefined as number | undefined, code: undefined as string | undefined, messages: 0 }
+  const read = (fields: Record<string, unknown>): void => {
+    if (fields['grpc-status'] !== undefined) end.status = Number(fields['grpc-status'])
+    if (fields['inferpool-code'] !== undefined) end.code = String(fields['inferpool-code'])
+  }
+  stream.on('response', read)
+  stream.on('trailers', read)
+  stream.on('data', (chunk: Buffer) => {
+    if (chunk.length >= 5) end.messages++
+  })
+  stream.on('error', () => {})
+  const ended = new Promise<typeof end>((resolve) =>
+    stream.on('close', () => {
+      session.destroy()
+      resolve(end)
+    }),
+  )
+  return { stream, ended }
+}
+
+/**
+ * A POST of `body` whose first bytes only (`first`; none when undefined: not even the
+ * headers) are sent now; the caller sends the rest with `req.end(...)`.
+ */
+function partialPost(
+  url: string,
+  body: string,
+  first: string | undefined,
+): { req: ReturnType<typeof request>; answer: Promise<{ status: number; text: string; connection: string | undefined }> } {
+  let req!: ReturnType<typeof request>
+  const answer = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
+    req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), connection: res.headers.connection }),
+        )
+      },
+    )
+    req.on('error', reject)
+    if (first !== undefined) req.write(first)
+  })
+  return { req, answer }
+}
 
 describe('graceful shutdown', () => {
   it('answers every request in flight and every queued row, then closes the pool and the port', async () => {
@@ -56,38 +134,126 @@ describe('graceful shutdown', () => {
     expect(server.server.listening).toBe(false)
   })
 
-  it('does not wait for a body still arriving: answers it 503 at once, and the answer reaches the client', async () => {
+  it('serves a request whose body was still arriving when a draining close began', async () => {
     const pool = await waitingPool()
     const server = await serve({ demo: pool }, { port: 0 })
     const body = JSON.stringify(demoRequest(demoRows(22, 1)))
     const half = Math.floor(body.length / 2)
-    const answer = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
-      const req = request(
-        `${server.url}/v2/models/demo/infer`,
-        {
-          method: 'POST',
-          agent: false,
-          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-        },
-        (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (c: Buffer) => chunks.push(c))
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), connection: res.headers.connection }),
-          )
-        },
-      )
-      req.on('error', reject)
-      // Half the body, and the rest never: a stalled client.
-      req.write(body.slice(0, half))
-    })
-    await until(() => server.handler.activeRequests === 1)
+    const sent = partialPost(`${server.url}/v2/models/demo/infer`, body, body.slice(0, half))
+    await until(() => server.handler.pendingBodyBytes.held > 0)
+
+    const closing = server.close()
+    await until(() => server.handler.closed)
+    sent.req.end(body.slice(half))
+
+    const { status, text } = await sent.answer
+    expect(status).toBe(200)
+    expect((JSON.parse(text) as Out).outputs[0].data).toHaveLength(16)
+    expect(await closing).toEqual({ forced: false, lost: 0 })
+    expect(pool.stats.submitted).toBe(1)
+  })
+
+  it('serves ten 512-row requests whose bodies were just written when the draining close began (parked or still read)', async () => {
+    // A queue of 1,024 rows: of ten 512-row requests, some are admitted, the others wait for room
+    // (at the door, or in the queue when the door's estimate from the length let them in).
+    const pool = await createPool({ model: demoModel, replicas: 1, batching: { maxBatchSize: 64, maxQueueSize: 1024, whenFull: 'wait' } })
+    pools.push(pool)
+    const server = await serve({ demo: pool }, { port: 0, admissionWaitMs: 600_000, shutdownTimeoutMs: 600_000 })
+    const body = JSON.stringify(demoRequest(demoRows(30, 512)))
+    const sent = Array.from({ length: 10 }, () => partialPost(`${server.url}/v2/models/demo/infer`, body, undefined))
+    await Promise.all(sent.map(({ req }) => new Promise<void>((resolve) => req.end(body, resolve))))
+
+    const closing = server.close()
+    const answers = await Promise.all(sent.map(({ answer }) => answer))
+    expect(answers.map(({ status, text }) => (status === 200 ? 200 : text))).toEqual(new Array(10).fill(200))
+    expect(await closing).toEqual({ forced: false, lost: 0 })
+  })
+
+  it('serves an inference request whose bytes reached the process before the handler closed, not yet read', async () => {
+    const pool = await createPool({ model: demoModel, replicas: 1 })
+    pools.push(pool)
+    const handler = createRequestHandler({ demo: pool })
+    const plain = createHttpServer(handler)
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
+    const { port } = plain.address() as AddressInfo
+    const body = JSON.stringify(demoRequest(demoRows(31, 1)))
+    const sent = partialPost(`http://127.0.0.1:${port}/v2/models/demo/infer`, body, undefined)
+    await new Promise<void>((resolve) => sent.req.once('socket', (socket) => socket.once('connect', resolve)))
+
+    // In one turn of the event loop: the request is written (into the kernel), then the handler closes.
+    sent.req.end(body)
+    expect(sent.req.socket?.writableLength).toBe(0)
+    const closing = handler.close()
+
+    expect((await sent.answer).status).toBe(200)
+    await closing
+    plain.close()
+  })
+
+  it('answers a body that stalls during a draining close 408 at the body timeout, and the answer reaches the client', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0, bodyTimeoutMs: 200, shutdownTimeoutMs: 600_000 })
+    const body = JSON.stringify(demoRequest(demoRows(22, 1)))
+    // Half the body, and the rest never: a stalled client.
+    const sent = partialPost(`${server.url}/v2/models/demo/infer`, body, body.slice(0, Math.floor(body.length / 2)))
+    await until(() => server.handler.pendingBodyBytes.held > 0)
 
     expect(await server.close()).toEqual({ forced: false, lost: 0 })
-    const { status, text, connection } = await answer
-    expect(status).toBe(503)
-    expect(JSON.parse(text)).toEqual({ error: 'Server is shutting down', code: 'ERR_SHUTTING_DOWN' })
+    const { status, text, connection } = await sent.answer
+    expect(status).toBe(408)
+    expect(JSON.parse(text)).toMatchObject({ code: 'ERR_REQUEST_TIMEOUT' })
     expect(connection).toBe('close')
+    expect(pool.stats.submitted).toBe(0)
+  })
+
+  it('refuses an inference request that arrives after the signal, on a connection accepted before it', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0 })
+    let accepted = 0
+    server.server.on('connection', () => accepted++)
+    const body = JSON.stringify(demoRequest(demoRows(22, 1)))
+    const sent = partialPost(`${server.url}/v2/models/demo/infer`, body, undefined)
+    await until(() => accepted === 1)
+
+    const closing = server.close()
+    // Closed: past the round of reads that takes what had reached the process (the request had not).
+    await until(() => server.handler.served.closed)
+    sent.req.end(body)
+
+    const { status, text } = await sent.answer
+    expect({ status, body: JSON.parse(text) as unknown }).toEqual({
+      status: 503,
+      body: { error: 'Server is shutting down', code: 'ERR_SHUTTING_DOWN' },
+    })
+    expect(await closing).toEqual({ forced: false, lost: 0 })
+  })
+
+  it('serves a gRPC call whose message was still arriving when a draining close began', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0, grpcPort: 0 })
+    const call = rawModelInfer(server.grpcAddress as string)
+    const framed = framedDemoRequest(28)
+    call.stream.write(framed.subarray(0, 100))
+    await until(() => server.handler.pendingBodyBytes.held > 0)
+
+    const closing = server.close()
+    await until(() => server.handler.closed)
+    call.stream.end(framed.subarray(100))
+
+    expect(await call.ended).toEqual({ status: 0, code: undefined, messages: 1 })
+    expect(await closing).toEqual({ forced: false, lost: 0 })
+    expect(pool.stats.submitted).toBe(1)
+  })
+
+  it('ends a gRPC call whose message stalls during a draining close with DEADLINE_EXCEEDED at the body timeout', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0, grpcPort: 0, bodyTimeoutMs: 200, shutdownTimeoutMs: 600_000 })
+    const call = rawModelInfer(server.grpcAddress as string)
+    call.stream.write(framedDemoRequest(29).subarray(0, 100))
+    await until(() => server.handler.pendingBodyBytes.held > 0)
+
+    expect(await server.close()).toEqual({ forced: false, lost: 0 })
+    expect(await call.ended).toEqual({ status: 4, code: 'ERR_REQUEST_TIMEOUT', messages: 0 })
     expect(pool.stats.submitted).toBe(0)
   })
 
@@ -123,6 +289,22 @@ describe('graceful shutdown', () => {
 
     expect(await server.close()).toEqual({ forced: true, lost: 1 })
     await expect(stuck).rejects.toMatchObject({ code: 'ECONNRESET' })
+  })
+
+  it('counts a gRPC request cut off by the timeout in lost, as an HTTP one', async () => {
+    const pool = await waitingPool()
+    const server = await serve({ demo: pool }, { port: 0, grpcPort: 0, closePools: false, shutdownTimeoutMs: 20 })
+    const client = grpcClient(server.grpcAddress as string)
+    const stuck = client.call('ModelInfer', {
+      model_name: 'demo',
+      inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256] }],
+      raw_input_contents: [rawBytes(Float32Array.from(demoRows(27, 1)[0]))],
+    })
+    await until(() => pool.stats.queued === 1)
+
+    expect(await server.close()).toEqual({ forced: true, lost: 1 })
+    expect(await stuck).toMatchObject({ ok: false })
+    client.close()
   })
 
   it('returns the same promise from a second close()', async () => {
@@ -253,7 +435,7 @@ describe('requests parked at the door when the shutdown begins', () => {
     await until(() => pool.stats.queued === 1)
     const parked = post(`${url}/v2/models/m/infer`, rowRequest(2))
     // Parked at the door (not merely reading its body): what the shutdown must not refuse.
-    await until(() => server.handler.served.door(pool).gate.parked === 1)
+    await until(() => server.handler.served.door(pool).parked === 1)
 
     const closing = server.close()
     await until(() => server.handler.closed)
@@ -286,12 +468,12 @@ describe('requests parked at the door when the shutdown begins', () => {
       inputs: [{ name: 'input', datatype: 'FP32', shape: [rows.length, 256] }],
       raw_input_contents: [rawBytes(Float32Array.from(rows.flat()))],
     })
-    const gate = server.handler.served.door(pool).gate
+    const door = server.handler.served.door(pool)
     const queued = client.call('ModelInfer', infer(demoRows(24, 1)))
     await until(() => pool.stats.queued === 1)
     // 1 + 3 rows do not fit a queue of 3: the call waits at the door.
     const parked = client.call('ModelInfer', infer(demoRows(25, 3)))
-    await until(() => gate.parked === 1)
+    await until(() => door.parked === 1)
 
     const closing = server.close()
     await until(() => server.handler.closed)

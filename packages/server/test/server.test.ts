@@ -555,7 +555,7 @@ describe('embedding', () => {
       new TypeError('Expected `apiKey` to be a non-empty string, got `""` (string)'),
     )
     expect(() => createRequestHandler({ demo }, { timeoutMs: -5 })).toThrow(
-      new RangeError('Expected `timeoutMs` to be a finite number > 0, got `-5` (number)'),
+      new RangeError('Expected `timeoutMs` to be a finite number > 0 and <= 2147483647, got `-5` (number)'),
     )
     // One validator set (@inferpool/core/internal): a number of the wrong kind is a
     // RangeError here as in the batcher and the pool, a value of the wrong type a TypeError.
@@ -569,7 +569,7 @@ describe('embedding', () => {
       new RangeError('Expected `port` to be an integer in [0, 65535], got `65536` (number)'),
     )
     expect(() => createServer({ demo }, { shutdownTimeoutMs: 1.5 })).toThrow(
-      new RangeError('Expected `shutdownTimeoutMs` to be an integer >= 0, got `1.5` (number)'),
+      new RangeError('Expected `shutdownTimeoutMs` to be an integer in [0, 2147483647], got `1.5` (number)'),
     )
     expect(() => createServer({ demo }, { idleCollectMs: -1 })).toThrow(
       new RangeError('Expected `idleCollectMs` to be an integer in [0, 2147483647], got `-1` (number)'),

@@ -7,33 +7,36 @@
  * same pools (and the same batches), both protocols give the same answers, and one
  * graceful shutdown drains both.
  *
- * An inference request goes through the pool's door (admission.ts) counted from the
- * shapes its inputs declare, before its contents are decoded: a request the queue
- * cannot take is refused UNAVAILABLE with a retry hint without that work, as over HTTP.
- * Admitted, it is checked by the server's own decoder (through request.ts), once, with
- * the messages HTTP gives; a failure is answered with a gRPC status (status.ts).
+ * An inference request takes the steps HTTP's take, in the same order: its exchange
+ * (../protocol/exchange.ts; gRPC's side in infer-exchange.ts) counts it at the pool's
+ * door from the shapes its inputs declare, before its contents are decoded — a request
+ * the queue cannot take is refused UNAVAILABLE with a retry hint without that work —
+ * then it is checked by the server's own decoder (through request.ts), once, with the
+ * messages HTTP gives; a failure is answered with a gRPC status (status.ts).
  * ModelStreamInfer answers each request with one response carrying its request's id,
  * in completion order; a failing request gets `error_message` (and our code in the
  * response's `inferpool_code` parameter) and the stream goes on.
  */
-import { performance } from 'node:perf_hooks'
-import type { Metadata, ServerDuplexStream, ServerUnaryCall, UntypedServiceImplementation, sendUnaryData } from '@grpc/grpc-js'
-import { errorCodeOf } from '../error-registry.js'
-import type { BlockOutput, RowOutput } from '@inferpool/host'
+import { ServerInterceptingCall } from '@grpc/grpc-js'
+import type {
+  Metadata,
+  ServerDuplexStream,
+  ServerInterceptor,
+  ServerUnaryCall,
+  UntypedServiceImplementation,
+  sendUnaryData,
+} from '@grpc/grpc-js'
 import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
 import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
 import { repositoryIndex, repositoryModelLoad, repositoryModelUnload } from './repository-rpcs.js'
-import { DoorPass, ServedModels } from '../protocol/served-models.js'
+import { ServedModels } from '../protocol/served-models.js'
 import type { ServedModel } from '../protocol/served-models.js'
-import type { ServedPool } from '../protocol/served-pool.js'
-import { submitRequest } from '../protocol/submit-rows.js'
 import { modelConfigOf } from '../protocol/triton/config.js'
 import { createCallGuard, mayCall } from './call-guard.js'
 import type { GrpcCallGuard } from './call-guard.js'
 import { GRPC_SERVICE_DEFINITION, inference } from './definition.js'
-import { declaredRowsOf, decodeGrpcInferRequest, rowsInput } from './request.js'
-import { inferResponse } from './response.js'
-import { shorterTimeout } from '../protocol/timeout.js'
+import { GrpcExchange } from './infer-exchange.js'
+import type { GrpcExchangeContext } from './infer-exchange.js'
 import { grpcFailure, statusName } from './status.js'
 import type { GrpcFailure } from './status.js'
 
@@ -47,7 +50,8 @@ export interface InferpoolGrpcService {
   readonly implementation: UntypedServiceImplementation
   /**
    * The call guard (call-guard.ts): the bearer token, the body timeout and the
-   * pending-bytes budget applied as each call starts, before its message is buffered.
+   * pending-bytes budget applied as each call starts, before its message is buffered;
+   * and, outside it, a unary ModelInfer call's exchange begun as the call arrives.
    * Register `guard.interceptor` first in your server's `interceptors` option
    * (`createGrpcServer` does).
    */
@@ -56,9 +60,10 @@ export interface InferpoolGrpcService {
   readonly activeCalls: number
   /**
    * Ends the open ModelStreamInfer streams (UNAVAILABLE, `ERR_SHUTTING_DOWN`) once each
-   * has answered the requests it had already sent, and resolves when they have; ends
-   * unary calls whose message is still arriving at once (UNAVAILABLE). New requests are
-   * refused as soon as the served models close. A second call returns the same promise.
+   * has answered the requests it had already sent, and resolves when they have. A unary
+   * call that arrived before the served models closed is served, its message still
+   * arriving or not (the body timeout ends a stalled one); requests arriving after are
+   * refused. A second call returns the same promise.
    */
   close(): Promise<void>
 }
@@ -80,15 +85,15 @@ class GrpcService {
   #active = 0
   #closing: Promise<void> | undefined
 
-  /** The call guard's `passedDoor`: a request's bytes leave the pending-bytes budget. */
-  readonly #passedDoor: (request: object) => void
+  /** What every inference exchange shares (made once). */
+  readonly #exchanges: GrpcExchangeContext
 
   /** The call guard's `vouchedFor`: it authorized this call already. */
   readonly #vouchedFor: (metadata: Metadata) => boolean
 
   constructor(served: ServedModels, guard: Pick<GrpcCallGuard, 'passedDoor' | 'vouchedFor'>) {
     this.#served = served
-    this.#passedDoor = (request) => guard.passedDoor(request)
+    this.#exchanges = { limits: { maxRows: served.options.maxRowsPerRequest }, passedDoor: (request) => guard.passedDoor(request) }
     this.#vouchedFor = (metadata) => guard.vouchedFor(metadata)
   }
 
@@ -126,6 +131,19 @@ class GrpcService {
     return mayCall(this.#served, call.getPath(), call.metadata.get('authorization')[0]?.toString())
   }
 
+  /**
+   * The exchanges of unary ModelInfer calls, begun as each call arrived (its headers), by
+   * the call's metadata (`passingOnArrival`): one that arrived while the served models were
+   * open is accepted work from then on, as an HTTP request from its headers — a draining
+   * shutdown waits for its message and serves it.
+   */
+  readonly arrivals = new WeakMap<Metadata, GrpcExchange>()
+
+  /** A unary call's exchange, begun as it arrived (`passingOnArrival`). */
+  startExchange(): GrpcExchange {
+    return new GrpcExchange(this.#served, this.#exchanges)
+  }
+
   /** The model a request names; an empty version means "the server's choice". */
   #model(name: string, version: string): ServedModel {
     return this.#served.model(name, version === '' ? undefined : version)
@@ -155,84 +173,32 @@ class GrpcService {
   }
 
   /**
-   * One inference request, from a unary call or a stream: counted at the door from its
-   * declared shapes, then decoded and checked, its rows handed to the pool (aborted with
-   * `signal`), the answer built. Records the request metrics.
+   * One inference request, from a unary call (its exchange started with the call:
+   * `passingOnArrival`) or a stream: its exchange (infer-exchange.ts) takes it from the
+   * door to the response. Records the request metrics.
    */
-  async #infer(request: InferRequest, signal: AbortSignal, deadline: number): Promise<InferResponse> {
-    const started = performance.now()
-    const served = this.#served
-    /** Rows of the decoded request (0 until then): the metrics count these. */
-    let rows = 0
-    /** Rows counted at the door, from the declared shapes. */
-    let counted = 1
-    let model: ServedModel | undefined
-    let pool: ServedPool | undefined
-    const pass = new DoorPass(served)
-    const through = (): void => {
-      pass.through()
-      this.#passedDoor(request)
-    }
-    let release: (() => void) | undefined
+  async #infer(request: InferRequest, signal: AbortSignal, deadline: number, arrival: GrpcExchange | undefined): Promise<InferResponse> {
+    // A request without an exchange from its arrival (a stream's, or a call the guard did
+    // not see) arrives now, with its message.
+    const exchange = arrival ?? new GrpcExchange(this.#served, this.#exchanges)
+    exchange.request = request
+    let response: InferResponse
     try {
-      model = this.#model(request.model_name, request.model_version)
-      // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
-      release = served.hold(model)
-      if (served.closed) throw new ShuttingDownError()
-      pool = served.poolOf(model)
-      // The door, before the contents are decoded: under overload that decode is the
-      // expense a refusal saves.
-      const declaring = rowsInput(request)
-      counted = served.declaredRows(pool, declaredRowsOf(declaring), declaring?.name ?? '')
-      const parked = pass.admit(pool, counted)
-      if (parked !== undefined) {
-        await parked
-        // Parked before a shutdown began, it is accepted work (as over HTTP): a draining
-        // close serves it as room frees, a forced one refuses it at the door (refuseParked).
-        if (signal.aborted) throw signal.reason
-      }
-      const decoded = decodeGrpcInferRequest(request, pool.metadata, { maxRows: served.options.maxRowsPerRequest })
-      rows = decoded.rowCount
-      const timeoutMs = timeoutOf(shorterTimeout(served.options.timeoutMs, decoded.timeoutMs), deadline)
-      let results: RowOutput[] | BlockOutput
-      if (rows === 1) {
-        // One row has no siblings to abort when it fails: the call's (or stream's) own
-        // signal is enough, and single-row requests skip an AbortController each.
-        const pending = pool.infer(decoded.rows[0], { signal, timeoutMs, priorityLevel: decoded.priorityLevel })
-        through()
-        results = [await pending]
-      } else {
-        // All the request's rows or none, one signal for all, as one block where the pool takes one (as over HTTP).
-        const pending = submitRequest(pool, decoded, { signal, timeoutMs })
-        through()
-        results = await pending
-      }
-      const response = inferResponse(
-        model.name,
-        model.version,
-        decoded.id,
-        decoded.outputs.map((output) => output.name),
-        results,
-      )
-      served.recordRequest(model, pool, 'grpc', 'OK', true, performance.now() - started, rows, undefined)
-      return response
+      response = await exchange.run({ model: this.#model(request.model_name, request.model_version), signal, deadline })
     } catch (error) {
-      const ms = performance.now() - started
-      if (typeof error === 'object' && error !== null && errorCodeOf(error) === 'ERR_QUEUE_FULL') {
-        this.#retryAfter.set(error, served.retryAfter(error, pool, rows || counted))
-      }
-      if (model !== undefined) {
+      const retryAfter = exchange.retryAfterSeconds
+      if (retryAfter !== undefined && typeof error === 'object' && error !== null) this.#retryAfter.set(error, retryAfter)
+      if (exchange.model === undefined) exchange.finish('grpc', '', false, undefined)
+      else {
         // Only counted here; the caller answers (and logs) it.
         const failure = grpcFailure(error, 0)
         const status = signal.aborted ? 'CANCELLED' : statusName(failure.code)
-        const code = signal.aborted ? undefined : failure.errorCode
-        served.recordRequest(model, pool, 'grpc', status, false, ms, rows, code)
+        exchange.finish('grpc', status, false, signal.aborted ? undefined : failure.errorCode)
       }
       throw error
-    } finally {
-      through()
-      release?.()
     }
+    exchange.finish('grpc', 'OK', true, undefined)
+    return response
   }
 
   #streamInfer(call: ServerDuplexStream<InferRequest, StreamResponse>): void {
@@ -280,7 +246,8 @@ class GrpcService {
       this.#served.active.enter()
       this.#active++
       // Never rejects: both outcomes become a response.
-      void this.#infer(request, controller.signal, deadlineOf(call))
+      // A stream's request arrives with its message: one sent after the close is refused.
+      void this.#infer(request, controller.signal, deadlineOf(call), undefined)
         .then(
           (response): StreamResponse => ({ error_message: '', infer_response: response }),
           (error: unknown): StreamResponse => {
@@ -332,7 +299,7 @@ class GrpcService {
     ModelInfer: this.#unary((request: InferRequest, call) => {
       const controller = new AbortController()
       call.once('cancelled', () => controller.abort())
-      return this.#infer(request, controller.signal, deadlineOf(call))
+      return this.#infer(request, controller.signal, deadlineOf(call), this.arrivals.get(call.metadata))
     }),
     ModelStreamInfer: (call: ServerDuplexStream<InferRequest, StreamResponse>) => this.#streamInfer(call),
     ModelConfig: this.#unary((request: inference.ModelConfigRequest): inference.ModelConfigResponse.$Properties => {
@@ -359,15 +326,35 @@ function deadlineOf(call: { getDeadline(): Date | number }): number {
   return deadline instanceof Date ? deadline.getTime() : deadline
 }
 
+/** The one unary inference RPC, whose message may still be arriving when a shutdown begins. */
+const MODEL_INFER_PATH = '/inference.GRPCInferenceService/ModelInfer'
+
 /**
- * The rows' timeout: `timeoutMs` (the server's, or the request's `parameters.timeout`
- * when shorter), shortened to the call's deadline so rows the
- * client no longer waits for leave the queue. (The client's own timer answers
- * DEADLINE_EXCEEDED at the deadline either way.)
+ * The guard's interceptor, outside which each unary ModelInfer call begins its exchange
+ * as it arrives (`service.arrivals`, by its metadata): from its arrival it counts in the
+ * `admitting` gate a draining shutdown waits on, and one that arrived while the served
+ * models were open is served, as an HTTP request is from its headers — its message is
+ * waited for. The exchange gives its place back as the call ends (grpc-js tells
+ * `onCancel` after every status). A call the guard refuses never reaches it (its
+ * metadata is not passed on).
  */
-function timeoutOf(handlerTimeoutMs: number | undefined, deadline: number): number | undefined {
-  if (!Number.isFinite(deadline)) return handlerTimeoutMs
-  return shorterTimeout(handlerTimeoutMs, Math.max(1, deadline - Date.now()))
+function passingOnArrival(guard: ServerInterceptor, service: GrpcService): ServerInterceptor {
+  return (method, next) => {
+    const call = guard(method, next)
+    if (method.path !== MODEL_INFER_PATH || method.requestStream) return call
+    let exchange: GrpcExchange | undefined
+    return new ServerInterceptingCall(call, {
+      start: (startNext) =>
+        startNext({
+          onReceiveMetadata: (metadata, metadataNext) => {
+            exchange = service.startExchange()
+            service.arrivals.set(metadata, exchange)
+            metadataNext(metadata)
+          },
+          onCancel: () => exchange?.through(),
+        }),
+    })
+  }
 }
 
 /**
@@ -397,14 +384,13 @@ export function createGrpcService(served: ServedModels | { readonly served: Serv
   return {
     definition: GRPC_SERVICE_DEFINITION,
     implementation: inner.implementation,
-    guard,
+    guard: { ...guard, interceptor: passingOnArrival(guard.interceptor, inner) },
     get activeCalls() {
       return inner.activeCalls
     },
-    close: () => {
-      // As over HTTP, a unary request still arriving is not waited for.
-      guard.endArriving(new ShuttingDownError())
-      return inner.close()
-    },
+    // A unary call whose message is still arriving is accepted work, as an HTTP body still
+    // arriving: served (the guard's body timeout still ends a stalled one). A forced close
+    // (grpc-js's forceShutdown) cancels it with the rest.
+    close: () => inner.close(),
   }
 }

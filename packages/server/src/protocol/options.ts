@@ -3,7 +3,15 @@
  * validated once, at construction, with a message naming the option and echoing the
  * bad value.
  */
-import { booleanOption, functionOption, integerOption, invalidOption, numberOption, stringOption } from '@inferpool/core/internal'
+import {
+  booleanOption,
+  functionOption,
+  integerOption,
+  invalidOption,
+  MAX_TIMER_MS,
+  numberOption,
+  stringOption,
+} from '@inferpool/core/internal'
 import type { Registry } from 'prom-client'
 import type { ModelControl } from './model-control.js'
 
@@ -129,9 +137,13 @@ export function checkInteger(name: string, value: unknown, min: number, max = In
   return integerOption(name, value, min, false, max)
 }
 
-/** A finite number > 0. */
-export function checkPositive(name: string, value: unknown): number {
-  return numberOption(name, value, 0, { exclusive: true })
+/**
+ * A duration in ms that becomes a timer: an integer in [`min`, 2^31 − 1]. `setTimeout`
+ * fires a longer delay after 1 ms (with a warning), so an unbounded option would be
+ * accepted here and then fail every request.
+ */
+export function checkTimerMs(name: string, value: unknown, min: number): number {
+  return integerOption(name, value, min, false, MAX_TIMER_MS)
 }
 
 export interface ResolvedHandlerOptions {
@@ -182,10 +194,11 @@ export function resolveHandlerOptions(options: RequestHandlerOptions = {}): Reso
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes ?? HANDLER_DEFAULTS.maxBodyBytes, 1),
     maxPendingBodyBytes: checkInteger('maxPendingBodyBytes', options.maxPendingBodyBytes ?? HANDLER_DEFAULTS.maxPendingBodyBytes, 1),
     maxRowsPerRequest: checkInteger('maxRowsPerRequest', options.maxRowsPerRequest ?? HANDLER_DEFAULTS.maxRowsPerRequest, 1),
-    timeoutMs: timeoutMs === undefined ? undefined : checkPositive('timeoutMs', timeoutMs),
-    bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? HANDLER_DEFAULTS.bodyTimeoutMs, 1),
-    lingerMs: checkInteger('lingerMs', options.lingerMs ?? HANDLER_DEFAULTS.lingerMs, 0),
-    admissionWaitMs: checkInteger('admissionWaitMs', options.admissionWaitMs ?? HANDLER_DEFAULTS.admissionWaitMs, 0),
+    // A fraction of a ms is a deadline too (the pool takes one); only the timer's bound matters.
+    timeoutMs: timeoutMs === undefined ? undefined : numberOption('timeoutMs', timeoutMs, 0, { exclusive: true, max: MAX_TIMER_MS }),
+    bodyTimeoutMs: checkTimerMs('bodyTimeoutMs', options.bodyTimeoutMs ?? HANDLER_DEFAULTS.bodyTimeoutMs, 1),
+    lingerMs: checkTimerMs('lingerMs', options.lingerMs ?? HANDLER_DEFAULTS.lingerMs, 0),
+    admissionWaitMs: checkTimerMs('admissionWaitMs', options.admissionWaitMs ?? HANDLER_DEFAULTS.admissionWaitMs, 0),
     retryAfterSeconds: checkInteger('retryAfterSeconds', options.retryAfterSeconds ?? HANDLER_DEFAULTS.retryAfterSeconds, 0),
     registry,
     processMetrics,

@@ -10,20 +10,16 @@
  * - readiness (`isReady`, `isModelReady`): false while loading, during a drain
  *   (`drain()`, before the listeners close) and once closed;
  * - lookup (`model`, `poolOf`), the bearer-token decision (`authorized`);
- * - admission: the door of each pool (admission.ts), the rows counted there, the time a
- *   request may wait for room, the retry hint of a refusal — and the `admitting` gate a
- *   graceful shutdown waits on, entered and left by one `DoorPass` per request;
+ * - each pool's state while it serves: its door (door.ts: the room, the parked requests,
+ *   the row estimates) and its Triton statistics (triton/stats.ts), made when it loads;
+ * - the counts a shutdown waits on: `active`, `admitting` (entered and left by each
+ *   request's exchange, exchange.ts), `admitted`;
  * - request metrics and Triton's statistics (`recordRequest`, `statistics`).
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Registry } from 'prom-client'
-import { RequestTooLargeError } from '@inferpool/core'
-import { MAX_TIMER_MS } from '@inferpool/core/internal'
-import { errorCodeOf } from '../error-registry.js'
 import { servesAny } from '@inferpool/host/internal'
-import { doorOf, retryAfterSeconds } from './admission.js'
-import type { AdmissionTicket } from './admission.js'
-import { checkRowCount } from './decode.js'
+import { Door } from './door.js'
 import { ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './errors.js'
 import { MODEL_VERSION, SERVER_EXTENSIONS } from './metadata.js'
 import { PendingBodyBytes } from './pending-body-bytes.js'
@@ -33,7 +29,7 @@ import type { ModelControl } from './model-control.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
 import type { ServedPool } from './served-pool.js'
-import { statsCollectorOf } from './triton/stats.js'
+import { TritonStatsCollector } from './triton/stats.js'
 import type { ModelStatistics } from './triton/stats.js'
 
 /** A pool, or a promise of one still loading (the server reports not-ready until it resolves). */
@@ -66,34 +62,42 @@ export interface ServedModel {
   readonly state: ModelState
 }
 
+/** What the server keeps of one pool while it serves it (one per pool, whatever names serve it). */
+interface PoolState {
+  readonly door: Door
+  readonly stats: TritonStatsCollector
+}
+
 interface ModelEntry extends ServedModel {
   state: ModelState
+  /** Its pool's state, once loaded (read on every request: no lookup). */
+  pooled: PoolState | undefined
   /** Settles (never rejects) once the model's pool has loaded or failed to. */
   readonly loaded: Promise<void>
   /** Inference requests that looked this version up and are not answered yet (`hold`). */
-  readonly users: Gate
+  readonly users: RequestCount
   /** Stops feeding the metrics from this version's pool (set once it has loaded). */
   unsubscribe?: () => void
   /** This version's request metrics, resolved once (a request only feeds them). */
   readonly requests: VersionRequestMetrics
 }
 
-/** Told when a gate turns non-empty (`busy`) and empty again (`idle`). */
-export interface GateWatcher {
+/** Told when a count turns non-zero (`busy`) and zero again (`idle`). */
+export interface RequestCountWatcher {
   busy(): void
   idle(): void
 }
 
 /** A count of requests in some stage, with waiters for it to reach zero. */
-export class Gate {
+export class RequestCount {
   #count = 0
   #waiters: Array<() => void> = []
-  #watcher: GateWatcher | undefined
+  #watcher: RequestCountWatcher | undefined
   get count(): number {
     return this.#count
   }
   /** One watcher (the server's idle collection), told of the transitions only. */
-  watch(watcher: GateWatcher | undefined): void {
+  watch(watcher: RequestCountWatcher | undefined): void {
     this.#watcher = watcher
   }
   enter(): void {
@@ -137,50 +141,6 @@ function bearerMatches(header: unknown, expected: Buffer | undefined): boolean {
   return timingSafeEqual(sha256(header.slice(7).trim()), expected)
 }
 
-/**
- * One inference request's way through the door, from its arrival until its rows are in
- * the pool's queue (or it failed first): it holds the request in the `admitting` gate
- * (what a graceful shutdown waits for before closing the pools) and the room promised
- * to it at the door. `through()` gives both back, once, whichever comes first.
- */
-export class DoorPass {
-  #served: ServedModels | undefined
-  #ticket: AdmissionTicket | undefined
-
-  constructor(served: ServedModels) {
-    this.#served = served
-    served.admitting.enter()
-  }
-
-  /**
-   * Asks `pool`'s door for room for `rows` rows: done at once when they fit, a promise
-   * while the request waits for room (`ServedModels.admissionWaitMs`), a
-   * `QueueFullError` when the wait ends without room.
-   */
-  admit(pool: ServedPool, rows: number): Promise<void> | undefined {
-    const served = this.#served as ServedModels
-    const admission = served.door(pool).gate.admit(rows, served.admissionWaitMs(pool))
-    if (!(admission instanceof Promise)) {
-      this.#ticket = admission
-      return undefined
-    }
-    return admission.then((ticket) => {
-      this.#ticket = ticket
-      // Gone through (failed) while waiting: the room goes back at once.
-      if (this.#served === undefined) ticket.release()
-    })
-  }
-
-  /** The rows are in the pool's queue, or the request failed: idempotent. */
-  through(): void {
-    const served = this.#served
-    if (served === undefined) return
-    this.#served = undefined
-    this.#ticket?.release()
-    served.admitting.leave()
-  }
-}
-
 /** Refuses a model name, version or pool that cannot be served, naming it. */
 function checkVersion(name: string, version: string, source: PoolSource): void {
   if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
@@ -199,15 +159,15 @@ export class ServedModels {
   readonly options: ResolvedHandlerOptions
   readonly metrics: ServerMetrics
   /** Every request being answered, on either protocol. */
-  readonly active = new Gate()
+  readonly active = new RequestCount()
   /**
    * Inference requests that have not yet handed their rows to the pool (still reading,
    * waiting at the door or decoding). A graceful shutdown waits for these before
    * closing the pools, so no request that arrived in time meets a closed pool.
    */
-  readonly admitting = new Gate()
+  readonly admitting = new RequestCount()
   /** Requests whose rows are in a pool: what a forced shutdown would lose. */
-  readonly admitted = new Gate()
+  readonly admitted = new RequestCount()
   /** Bytes held by HTTP bodies and gRPC messages still arriving, bounded by `maxPendingBodyBytes`. */
   readonly pendingBodyBytes: PendingBodyBytes
   /** Versions by model name, each map ordered newest version first. */
@@ -215,8 +175,8 @@ export class ServedModels {
   readonly #apiKeyDigest: Buffer | undefined
   readonly #repositoryTokenDigest: Buffer | undefined
   readonly #detach = new Set<() => void>()
-  /** Pools whose doors requests were sent to (a shutdown refuses the ones parked there). */
-  readonly #doorsUsed = new Set<ServedPool>()
+  /** The state of each pool served (a shutdown refuses the requests parked at their doors). */
+  readonly #pools = new Map<ServedPool, PoolState>()
   #draining = false
   #closed = false
 
@@ -263,7 +223,8 @@ export class ServedModels {
     const entry: ModelEntry = {
       name,
       version,
-      users: new Gate(),
+      pooled: undefined,
+      users: new RequestCount(),
       requests: this.metrics.requestsOf(name, version),
       state: { kind: 'loading' },
       // Settles (never rejects) so a failed load is never an unhandled rejection; the
@@ -271,11 +232,11 @@ export class ServedModels {
       loaded: Promise.resolve(source).then(
         (pool) => {
           entry.state = { kind: 'ready', pool }
+          // Made (and the statistics subscribed) now, so they cover every batch from the start.
+          entry.pooled = this.#stateOf(pool)
           const unsubscribe = this.metrics.attach(name, version, pool)
           entry.unsubscribe = unsubscribe
           this.#detach.add(unsubscribe)
-          // Subscribed now, so the statistics cover every batch from the start.
-          statsCollectorOf(pool)
         },
         (error: unknown) => {
           entry.state = { kind: 'failed', error }
@@ -284,9 +245,21 @@ export class ServedModels {
     }
     if (!isPromiseLike(source)) {
       entry.state = { kind: 'ready', pool: source }
-      statsCollectorOf(source)
+      entry.pooled = this.#stateOf(source)
     }
     return entry
+  }
+
+  /** The state of `pool`, made on its first use (its statistics then subscribed to its events). */
+  #stateOf(pool: ServedPool): PoolState {
+    let state = this.#pools.get(pool)
+    if (state === undefined) {
+      const stats = new TritonStatsCollector()
+      pool.observe?.(stats.observer)
+      state = { door: new Door(pool, this.options), stats }
+      this.#pools.set(pool, state)
+    }
+    return state
   }
 
   /**
@@ -320,12 +293,13 @@ export class ServedModels {
         entry.unsubscribe()
         this.#detach.delete(entry.unsubscribe)
       }
-      if (entry.state.kind === 'ready') {
-        pools.push(entry.state.pool)
-        // No request holds the version now, so none waits at its door: the server lets go of the pool.
-        this.#doorsUsed.delete(entry.state.pool)
-      }
+      if (entry.state.kind === 'ready') pools.push(entry.state.pool)
     }
+    // No request holds these versions now, so none waits at their doors: the server lets go
+    // of their pools (unless another version still serves one).
+    const serving = new Set<ServedPool>()
+    for (const entry of this.#entries()) if (entry.state.kind === 'ready') serving.add(entry.state.pool)
+    for (const pool of pools) if (!serving.has(pool)) this.#pools.delete(pool)
     return pools
   }
 
@@ -417,7 +391,7 @@ export class ServedModels {
    */
   refuseParked(): void {
     const shuttingDown = new ShuttingDownError()
-    for (const pool of this.#doorsUsed) doorOf(pool).gate.refuseParked(shuttingDown)
+    for (const state of this.#pools.values()) state.door.refuseParked(shuttingDown)
   }
 
   /** Stops feeding the metrics from the pools (the registry is done with). */
@@ -499,45 +473,14 @@ export class ServedModels {
     return bearerMatches(header, this.#repositoryTokenDigest ?? this.#apiKeyDigest)
   }
 
-  /** The door (admission gate and row-size estimate) of `pool`; its parked requests are refused on `close()`. */
-  door(pool: ServedPool): ReturnType<typeof doorOf> {
-    this.#doorsUsed.add(pool)
-    return doorOf(pool)
+  /** The door of `pool` (door.ts). */
+  door(pool: ServedPool): Door {
+    return this.#stateOf(pool).door
   }
 
-  /**
-   * The rows a request counts for at the door when its inputs declare `rows` (the
-   * largest first dim, of `input`; 0 when none declares a usable one): refused at once
-   * when the request could never be taken (more rows than `maxRowsPerRequest`, or than
-   * the whole queue holds).
-   */
-  declaredRows(pool: ServedPool, rows: number, input: string): number {
-    // Without a usable shape the decode refuses the request, saying what is wrong.
-    if (rows === 0) return 1
-    checkRowCount(input, rows, { maxRows: this.options.maxRowsPerRequest })
-    const state = pool.admission
-    if (state !== undefined && rows > state.maxQueueSize) throw new RequestTooLargeError(rows, state.maxQueueSize)
-    return rows
-  }
-
-  /**
-   * How long a request to `pool` may wait for room: with `whenFull: 'wait'` until its
-   * deadline, with 'reject' for `admissionWaitMs` at most.
-   */
-  admissionWaitMs(pool: ServedPool): number {
-    const deadlineMs = this.options.timeoutMs ?? MAX_TIMER_MS
-    return Math.min(pool.admission?.whenFull === 'wait' ? MAX_TIMER_MS : this.options.admissionWaitMs, deadlineMs)
-  }
-
-  /**
-   * Seconds after which a request of `rows` rows to `pool` that failed with `error` may
-   * be retried: for lack of room, from the pool's drain rate; else `retryAfterSeconds`.
-   */
-  retryAfter(error: unknown, pool: ServedPool | undefined, rows: number): number {
-    const fallback = this.options.retryAfterSeconds
-    const state = pool?.admission
-    if (state === undefined || errorCodeOf(error) !== 'ERR_QUEUE_FULL') return fallback
-    return retryAfterSeconds(state, rows, fallback)
+  /** The door of `model`'s pool, which has loaded (`poolOf` did not throw). */
+  doorOf(model: ServedModel): Door {
+    return ((model as ModelEntry).pooled as PoolState).door
   }
 
   /**
@@ -557,7 +500,8 @@ export class ServedModels {
   ): void {
     const entry = model as ModelEntry
     entry.requests.record(protocol, status, elapsedMs / 1000, rows, errorCode)
-    if (pool !== undefined) statsCollectorOf(pool).request({ ok, rows, durationNs: elapsedMs * 1e6 })
+    // The version's own pool state, read without a lookup (its pool is the one passed).
+    if (pool !== undefined) (entry.pooled ?? this.#stateOf(pool)).stats.request({ ok, rows, durationNs: elapsedMs * 1e6 })
   }
 
   /**
@@ -565,10 +509,10 @@ export class ServedModels {
    * named (Triton lists the models it has loaded).
    */
   statistics(model?: ServedModel): ModelStatistics[] {
-    if (model !== undefined) return [statsCollectorOf(this.poolOf(model)).snapshot(model.name, model.version)]
+    if (model !== undefined) return [this.#stateOf(this.poolOf(model)).stats.snapshot(model.name, model.version)]
     const stats: ModelStatistics[] = []
     for (const entry of this.#entries()) {
-      if (entry.state.kind === 'ready') stats.push(statsCollectorOf(entry.state.pool).snapshot(entry.name, entry.version))
+      if (entry.state.kind === 'ready') stats.push(this.#stateOf(entry.state.pool).stats.snapshot(entry.name, entry.version))
     }
     return stats
   }

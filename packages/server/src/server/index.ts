@@ -29,5 +29,5 @@ export {
 } from '../protocol/errors.js'
 export { modelConfigOf } from '../protocol/triton/config.js'
 export type { TritonModelConfig, TritonModelInput, TritonModelOutput } from '../protocol/triton/config.js'
-export { TritonStatsCollector, statsCollectorOf } from '../protocol/triton/stats.js'
+export { TritonStatsCollector } from '../protocol/triton/stats.js'
 export type { DurationStat, InferBatchStatistics, InferStatistics, ModelStatistics, RequestOutcome } from '../protocol/triton/stats.js'

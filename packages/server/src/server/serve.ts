@@ -5,12 +5,13 @@
  *   0. report not-ready and keep serving for `drainDelayMs`, so load balancers stop
  *      sending new connections before the listener closes (connections still in the
  *      kernel's accept queue when it closes are reset by the kernel);
- *   1. stop accepting connections; new requests get 503 and `Connection: close`;
- *      requests whose body is still arriving get 503 at once (they are not waited
- *      for); requests parked at the door, waiting for room, arrived before: they stay
- *      parked and are served as the queue drains; a connection accepted but without a
- *      request yet gets a short grace to send it (connections.ts), so it is answered
- *      rather than reset;
+ *   1. stop accepting connections; requests that arrive from now on get 503 and
+ *      `Connection: close`; every request whose headers (a gRPC call's) arrived before
+ *      is accepted work, served as Go's `Server.Shutdown` and nginx do: one whose body
+ *      is still arriving is read (a stalled one gets its 408 at the body timeout), one
+ *      parked at the door waits for room as the queue drains; a connection accepted but
+ *      without a request yet gets a short grace to send it (connections.ts), so it is
+ *      answered rather than reset;
  *   2. wait until every request in progress has handed its rows to its pool;
  *   3. close the pools with `drain: true` (queued rows run now, partial batches included);
  *   4. wait until every response is written;
@@ -33,7 +34,7 @@
 import { createServer as createHttpServer } from 'node:http'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { booleanOption, invalidOption, MAX_TIMER_MS } from '@inferpool/core/internal'
+import { booleanOption, invalidOption } from '@inferpool/core/internal'
 import { IdleCollection, youngGenerationGrown } from '@inferpool/worker'
 import { createGrpcServer } from '../grpc/server.js'
 import type { InferpoolGrpcServer } from '../grpc/server.js'
@@ -41,9 +42,9 @@ import { createGrpcService } from '../grpc/service.js'
 import { Lifecycle } from '@inferpool/host/internal'
 import type { CloseOptions } from '@inferpool/host/internal'
 import { ConnectionTracker } from '../http/connections.js'
-import { createRequestHandler } from '../http/handler.js'
+import { createRequestHandler, untilReadsDone } from '../http/handler.js'
 import type { InferpoolRequestHandler } from '../http/handler.js'
-import { checkInteger } from '../protocol/options.js'
+import { checkInteger, checkTimerMs } from '../protocol/options.js'
 import type { RequestHandlerOptions } from '../protocol/options.js'
 import type { PoolsByModel } from '../protocol/served-models.js'
 
@@ -203,14 +204,14 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
   const { port = SERVER_DEFAULTS.port, host = SERVER_DEFAULTS.host } = options
   checkInteger('port', port, 0, 65535)
   if (typeof host !== 'string' || host.length === 0) invalidOption('type', 'host', 'a non-empty string', host)
-  const shutdownTimeoutMs = checkInteger('shutdownTimeoutMs', options.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs, 0)
+  const shutdownTimeoutMs = checkTimerMs('shutdownTimeoutMs', options.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs, 0)
   const closePools = booleanOption('closePools', options.closePools, SERVER_DEFAULTS.closePools)
   const handleSignals = booleanOption('handleSignals', options.handleSignals, SERVER_DEFAULTS.handleSignals)
-  const headersTimeoutMs = checkInteger('headersTimeoutMs', options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs, 1)
-  const idleTimeoutMs = checkInteger('idleTimeoutMs', options.idleTimeoutMs ?? SERVER_DEFAULTS.idleTimeoutMs, 1)
-  const drainDelayMs = checkInteger('drainDelayMs', options.drainDelayMs ?? SERVER_DEFAULTS.drainDelayMs, 0)
+  const headersTimeoutMs = checkTimerMs('headersTimeoutMs', options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs, 1)
+  const idleTimeoutMs = checkTimerMs('idleTimeoutMs', options.idleTimeoutMs ?? SERVER_DEFAULTS.idleTimeoutMs, 1)
+  const drainDelayMs = checkTimerMs('drainDelayMs', options.drainDelayMs ?? SERVER_DEFAULTS.drainDelayMs, 0)
   const logger = options.logger ?? console
-  const idleCollectMs = checkInteger('idleCollectMs', options.idleCollectMs ?? SERVER_DEFAULTS.idleCollectMs, 0, MAX_TIMER_MS)
+  const idleCollectMs = checkTimerMs('idleCollectMs', options.idleCollectMs ?? SERVER_DEFAULTS.idleCollectMs, 0)
   const collectGarbage = options.collectGarbage ?? (globalThis.gc as (() => void) | undefined)
   if (collectGarbage !== undefined && typeof collectGarbage !== 'function') {
     invalidOption('type', 'collectGarbage', 'a function', collectGarbage)
@@ -341,6 +342,9 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
       // Past the deadline the shutdown is forced: an escalation like a caller's.
       timer = setTimeout(() => void lifecycle.close({ drain: false }).catch(logFailure), shutdownTimeoutMs)
       const { handlerClosed, grpcClosed } = stopAccepting()
+      // The handler takes the requests this round's reads bring (they arrived before the
+      // close) and closes after them: they are counted in `admitting` before it is waited on.
+      await untilReadsDone()
       await within(served.admitting.empty())
       if (closePools) await within(served.eachPool((pool) => pool.close?.({ drain: true })))
       await within(handlerClosed)

@@ -24,7 +24,6 @@
  */
 import type { BatchDispatchEvent } from '@inferpool/core'
 import type { BatchTimingsEvent, PoolObserver } from '@inferpool/host'
-import type { ServedPool } from '../served-pool.js'
 
 /** `StatisticDuration`: a count and a total duration in ns. */
 export interface DurationStat {
@@ -189,22 +188,4 @@ export class TritonStatsCollector {
         })),
     }
   }
-}
-
-// One collector per pool, shared by every front end serving it (HTTP and gRPC rows of
-// one pool share batches, so they share statistics). Weak: it lives as long as its pool.
-const collectors = new WeakMap<object, TritonStatsCollector>()
-
-/**
- * The statistics collector of a served pool, created (and subscribed to the pool's
- * events when the pool can be observed) on first use.
- */
-export function statsCollectorOf(pool: Pick<ServedPool, 'observe'>): TritonStatsCollector {
-  let collector = collectors.get(pool)
-  if (collector === undefined) {
-    collector = new TritonStatsCollector()
-    pool.observe?.(collector.observer)
-    collectors.set(pool, collector)
-  }
-  return collector
 }

@@ -1,17 +1,25 @@
 /**
- * Admission control in front of a pool, shared by the HTTP and gRPC handlers.
+ * The door of a pool: everything an inference request meets between its arrival and the
+ * pool's queue, shared by the HTTP and gRPC bindings (through exchange.ts).
  *
  * Under overload the host thread is the scarce resource: reading, parsing and decoding
  * a body costs far more than computing its rows. So a request the queue cannot take is
  * refused *before* its body is parsed — from what is known at the door: the declared
- * row count when a binary header gives it, else a lower bound on the rows derived
- * from the body's length — and the rows of an admitted request are queued all
- * together or not at all (`pool.inferMany`), so a refused request never leaves rows
- * behind that are computed for nobody.
+ * row count when a binary header or a gRPC message's shapes give it, else a lower bound
+ * on the rows derived from the body's length — and the rows of an admitted request are
+ * queued all together or not at all (`pool.inferMany`), so a refused request never
+ * leaves rows behind that are computed for nobody.
+ *
+ * One `Door` per served pool, kept by `ServedModels` (room promised to a request on one
+ * protocol is counted by the other).
  */
-import { QueueFullError } from '@inferpool/core'
+import { QueueFullError, RequestTooLargeError } from '@inferpool/core'
 import type { AdmissionState } from '@inferpool/core'
+import { MAX_TIMER_MS } from '@inferpool/core/internal'
+import { errorCodeOf } from '../error-registry.js'
 import type { PoolMetadata } from '@inferpool/host'
+import { checkRowCount } from './decode.js'
+import type { ResolvedHandlerOptions } from './options.js'
 import type { ServedPool } from './served-pool.js'
 
 /**
@@ -113,41 +121,29 @@ export function wouldRefuse(state: AdmissionState, rows: number): boolean {
   return !fits(state, rows)
 }
 
-/** Room held for an admitted request until its rows are submitted (or it fails first). */
-export interface AdmissionTicket {
+/**
+ * The largest binary-request JSON header read before admission. A header of a few
+ * inputs' names, types and shapes is well under 1 KiB; a larger one carries JSON
+ * `data`, and reading and parsing it is the expense the door exists to avoid — so such
+ * a request is counted like a JSON body, from its length, and its header is read once
+ * admitted. It also bounds what a connection parked at the door holds in memory.
+ */
+export const MAX_DOOR_HEADER_BYTES = 64 * 1024
+
+/** Room promised to an admitted request until its rows are submitted (or it fails first). */
+export interface RoomReservation {
   /** Gives the room back; call once the rows are in the pool's queue, or on failure. Idempotent. */
   release(): void
 }
 
-const NO_TICKET: AdmissionTicket = Object.freeze({ release() {} })
+const NO_RESERVATION: RoomReservation = Object.freeze({ release() {} })
 
 interface Parked {
   readonly rows: number
-  readonly resolve: (ticket: AdmissionTicket) => void
+  readonly resolve: (reservation: RoomReservation) => void
   readonly reject: (error: unknown) => void
   timer: ReturnType<typeof setTimeout> | undefined
   done: boolean
-}
-
-/** One door per pool, shared by every protocol that serves it (see `doorOf`). */
-export interface Door {
-  readonly gate: AdmissionGate
-  readonly rowSize: RowSizeEstimator
-}
-
-const doors = new WeakMap<ServedPool, Door>()
-
-/**
- * The admission gate and row-size estimate of `pool`, the same object for the HTTP and
- * the gRPC handler: room promised to a request on one protocol is counted by the other.
- */
-export function doorOf(pool: ServedPool): Door {
-  let door = doors.get(pool)
-  if (door === undefined) {
-    door = { gate: new AdmissionGate(pool), rowSize: new RowSizeEstimator(pool.metadata) }
-    doors.set(pool, door)
-  }
-  return door
 }
 
 /** How often parked requests look for room (the queue drains batch by batch). */
@@ -155,25 +151,33 @@ const PARKED_POLL_MS = 5
 
 /**
  * The door of one pool, shared by every protocol. A request is admitted when its rows
- * (as estimated before its body is read) fit the queue, counting the room already
+ * (as counted before its body is read) fit the queue, counting the room already
  * promised to admitted requests still reading their bodies — so two requests never
  * count on the same room, and a refusal after the parse (wasted work) stays rare.
  *
  * A request that does not fit waits, parked with its body unread — its client held by
  * TCP flow control, at no CPU cost — first come first served, until it fits or its
- * wait ends (`waitMs` with `whenFull: 'reject'`, its deadline with `'wait'`); then it
- * gets `QueueFullError`. Why wait at all before refusing: clients that retry at once
- * on a 503 (most load generators, many naive clients) otherwise turn overload into a
- * storm of refusals, each costing the host thread a request's parse and answer; a
+ * wait ends (`admissionWaitMs` with `whenFull: 'reject'`, its deadline with `'wait'`);
+ * then it gets `QueueFullError`. Why wait at all before refusing: clients that retry at
+ * once on a 503 (most load generators, many naive clients) otherwise turn overload into
+ * a storm of refusals, each costing the host thread a request's parse and answer; a
  * short wait bounds the refusals to about one per client per wait and lets the ones
  * that can be served be served.
  */
-export class AdmissionGate {
+export class Door {
+  /** Bytes per row of the pool's recent JSON bodies: a body's length becomes its row estimate. */
+  readonly rowSize: RowSizeEstimator
+  readonly #pool: ServedPool
+  readonly #options: ResolvedHandlerOptions
   #promised = 0
   readonly #parked: Parked[] = []
   #poll: ReturnType<typeof setTimeout> | undefined
 
-  constructor(private readonly pool: ServedPool) {}
+  constructor(pool: ServedPool, options: ResolvedHandlerOptions) {
+    this.#pool = pool
+    this.#options = options
+    this.rowSize = new RowSizeEstimator(pool.metadata)
+  }
 
   /** Rows promised to admitted requests not yet submitted. */
   get promised(): number {
@@ -186,17 +190,38 @@ export class AdmissionGate {
   }
 
   /**
-   * Admits a request of `rows` (estimated) rows: a ticket at once when they fit (or the
-   * pool cannot tell, or the request is larger than the whole queue — `inferMany` then
-   * refuses it with its own error); else waits up to `waitMs` for room, and rejects with
-   * `QueueFullError` — at once when `waitMs` is 0.
+   * The rows a request counts for when its inputs declare `rows` (the largest first dim,
+   * of `input`; 0 when none declares a usable one): refused at once when the request could
+   * never be taken (more rows than `maxRowsPerRequest`, or than the whole queue holds).
    */
-  admit(rows: number, waitMs: number): AdmissionTicket | Promise<AdmissionTicket> {
-    const state = this.pool.admission
-    if (state === undefined || rows > state.maxQueueSize) return NO_TICKET
-    if (this.#parked.length === 0 && fits(state, rows, this.#promised)) return this.#ticket(rows)
+  declaredRows(rows: number, input: string): number {
+    // Without a usable shape the decode refuses the request, saying what is wrong.
+    if (rows === 0) return 1
+    checkRowCount(input, rows, { maxRows: this.#options.maxRowsPerRequest })
+    const state = this.#pool.admission
+    if (state !== undefined && rows > state.maxQueueSize) throw new RequestTooLargeError(rows, state.maxQueueSize)
+    return rows
+  }
+
+  /** The rows a body of `length` bytes likely holds (NaN: a chunked body, counted as 1 row). */
+  rowsOfLength(length: number): number {
+    return Number.isFinite(length) ? this.rowSize.rows(length) : 1
+  }
+
+  /**
+   * Room for `rows` rows: a reservation at once when they fit (or the pool cannot tell,
+   * or the request is larger than the whole queue — `inferMany` then refuses it with its
+   * own error); else a promise of one while the request waits, parked (see the class
+   * comment); `QueueFullError` when the wait ends without room — at once when the wait
+   * is 0.
+   */
+  reserve(rows: number): RoomReservation | Promise<RoomReservation> {
+    const state = this.#pool.admission
+    if (state === undefined || rows > state.maxQueueSize) return NO_RESERVATION
+    if (this.#parked.length === 0 && fits(state, rows, this.#promised)) return this.#reservation(rows)
+    const waitMs = this.#waitMs()
     if (waitMs <= 0) throw new QueueFullError(state.maxQueueSize)
-    return new Promise<AdmissionTicket>((resolve, reject) => {
+    return new Promise<RoomReservation>((resolve, reject) => {
       const parked: Parked = { rows, resolve, reject, timer: undefined, done: false }
       parked.timer = setTimeout(() => {
         this.#unpark(parked)
@@ -208,8 +233,19 @@ export class AdmissionGate {
   }
 
   /**
-   * Refuses every parked request with `error` (a shutdown) — whichever protocol parked
-   * it: the door is the pool's, and a server shutting down closes its pools.
+   * Seconds after which a request of `rows` rows that failed with `error` may be retried:
+   * for lack of room, from the pool's drain rate; else `retryAfterSeconds`.
+   */
+  retryAfter(error: unknown, rows: number): number {
+    const fallback = this.#options.retryAfterSeconds
+    const state = this.#pool.admission
+    if (state === undefined || errorCodeOf(error) !== 'ERR_QUEUE_FULL') return fallback
+    return retryAfterSeconds(state, rows, fallback)
+  }
+
+  /**
+   * Refuses every parked request with `error` (a forced shutdown) — whichever protocol
+   * parked it: the door is the pool's.
    */
   refuseParked(error: unknown): void {
     for (const parked of this.#parked.splice(0)) {
@@ -219,7 +255,17 @@ export class AdmissionGate {
     }
   }
 
-  #ticket(rows: number): AdmissionTicket {
+  /**
+   * How long a request may wait for room: with `whenFull: 'wait'` until its deadline,
+   * with 'reject' for `admissionWaitMs` at most.
+   */
+  #waitMs(): number {
+    const options = this.#options
+    const deadlineMs = options.timeoutMs ?? MAX_TIMER_MS
+    return Math.min(this.#pool.admission?.whenFull === 'wait' ? MAX_TIMER_MS : options.admissionWaitMs, deadlineMs)
+  }
+
+  #reservation(rows: number): RoomReservation {
     this.#promised += rows
     let held = true
     return {
@@ -240,7 +286,7 @@ export class AdmissionGate {
 
   /** Admits parked requests in arrival order while the first one fits. */
   #admitParked(): void {
-    const state = this.pool.admission
+    const state = this.#pool.admission
     if (state === undefined) return
     while (this.#parked.length > 0) {
       const first = this.#parked[0]
@@ -248,7 +294,7 @@ export class AdmissionGate {
       this.#parked.shift()
       first.done = true
       clearTimeout(first.timer)
-      first.resolve(this.#ticket(first.rows))
+      first.resolve(this.#reservation(first.rows))
     }
   }
 
