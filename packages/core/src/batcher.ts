@@ -41,6 +41,7 @@ import { Statistics } from './stats.js'
 import { Waiters } from './waiters.js'
 import type {
   AdmissionState,
+  BatchReason,
   BatcherObserver,
   BatcherStats,
   CloseOptions,
@@ -817,9 +818,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
         }
         // The batch comes out as ready-made arrays: its items, handed to `processBatch`,
         // and how to settle each, entries marked running (see `PriorityQueue.take`).
+        const before = queue.size
         const taken = this.queues.take(queue, this.limits)
         this.admitWaiters()
-        this.start(taken.slots, queue.key, taken.cost, 0)
+        this.start(taken.slots, queue.key, taken.cost, 0, this.reasonOf(before, taken.slots.length, queue.size))
       }
     } finally {
       this.pumping = false
@@ -845,7 +847,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (step.size > 0) {
       const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
       this.admitWaiters()
-      this.start(taken.slots, queue.key, taken.cost, 0, step.probe)
+      this.start(taken.slots, queue.key, taken.cost, 0, step.probe === true ? 'probe' : 'deadline', step.probe)
       return NaN
     }
     if (step.expire.length > 0) {
@@ -936,15 +938,28 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       slots.copy(from, i)
       cost += entry.cost
     }
-    if (slots.length > 0) this.start(slots, split.key, cost, split.splitDepth)
+    if (slots.length > 0) this.start(slots, split.key, cost, split.splitDepth, 'split')
+  }
+
+  /**
+   * Why a batch of count formation went (`BatchReason`), from the queue's size before
+   * and after the batch was taken: a few comparisons, once per batch.
+   */
+  private reasonOf(before: number, taken: number, left: number): BatchReason {
+    const limits = this.limits
+    // Items left behind: the batch stopped at its count or its cost budget.
+    if (left > 0 || taken >= limits.maxBatchSize) return 'full'
+    const min = limits.minBatchSize < limits.maxBatchSize ? limits.minBatchSize : limits.maxBatchSize
+    if (before >= min) return min > 1 ? 'min' : 'idle'
+    return this.closing ? 'drain' : 'timer'
   }
 
   /** Starts one batch, its entries already marked running, in a free slot and routes its outcome. */
-  private start(slots: Slots<Entry>, key: unknown, cost: number, splitDepth: number, probe?: boolean): void {
+  private start(slots: Slots<Entry>, key: unknown, cost: number, splitDepth: number, reason: BatchReason, probe?: boolean): void {
     const now = this.now()
     const running = this.inFlight++
     const items = slots.items
-    const run = new Run(slots, now, ++this.batchSeq, key, cost, splitDepth, probe)
+    const run = new Run(slots, now, ++this.batchSeq, key, cost, splitDepth, reason, probe)
     this.running.add(run)
     if (splitDepth === 0) this.inFlightItems += items.length
     this.statistics.dispatched(run, now, running)

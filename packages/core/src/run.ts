@@ -1,6 +1,6 @@
 import type { Entry } from './entry.js'
 import type { Plain, Slots } from './queue.js'
-import type { BatchContext } from './types.js'
+import type { BatchContext, BatchReason } from './types.js'
 
 /** `BatchContext` handed to `processBatch`. The AbortController is made only if read. */
 export class Context implements BatchContext {
@@ -15,6 +15,7 @@ export class Context implements BatchContext {
     readonly key: unknown,
     readonly cost: number,
     readonly splitDepth: number,
+    readonly reason: BatchReason,
   ) {}
 
   get signal(): AbortSignal {
@@ -58,12 +59,13 @@ export class Run {
     key: unknown,
     readonly cost: number,
     readonly splitDepth: number,
+    reason: BatchReason,
     /** Deadline formation's probe (see `DeadlineStep.probe`). */
     readonly probe = false,
   ) {
     this.entries = slots.records
     this.live = slots.length
-    this.context = new Context(batchId, key, cost, splitDepth)
+    this.context = new Context(batchId, key, cost, splitDepth, reason)
   }
 
   abort(reason: unknown): void {

@@ -37,7 +37,21 @@ export interface BatchContext {
    * to call; the last call before the batch settles counts.
    */
   reportRunMs(ms: number): void
+  /** Why the batch went when it did (see {@link BatchReason}); for traces and logs. */
+  readonly reason: BatchReason
 }
+
+/**
+ * Why a batch formed when it did:
+ * - `'full'`: it reached `maxBatchSize` or the cost budget (more items were waiting);
+ * - `'min'`: it reached `minBatchSize` (> 1) before `maxWaitMs` passed;
+ * - `'idle'`: a slot was free and the batch took what was queued (`minBatchSize` 1);
+ * - `'timer'`: its oldest item had waited `maxWaitMs`;
+ * - `'drain'`: the batcher is closing and sends what is left;
+ * - `'deadline'` / `'probe'`: deadline formation sized it (a probe: a batch of one before any run was measured);
+ * - `'split'`: a half of a failed batch, re-run (`isolateFailures`).
+ */
+export type BatchReason = 'full' | 'min' | 'idle' | 'timer' | 'drain' | 'deadline' | 'probe' | 'split'
 
 /**
  * Runs one batch. Must return (or resolve to) an array with exactly one entry per
