@@ -6,7 +6,7 @@ import type { BatchContext, BatchReason } from './types.js'
 export class Context implements BatchContext {
   private controller: AbortController | undefined
   aborted = false
-  private reason: unknown
+  private abortReason: unknown
   /** What the processor reported with `reportRunMs` (NaN: nothing). */
   runMs = NaN
 
@@ -21,7 +21,7 @@ export class Context implements BatchContext {
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController()
-      if (this.aborted) this.controller.abort(this.reason)
+      if (this.aborted) this.controller.abort(this.abortReason)
     }
     return this.controller.signal
   }
@@ -33,7 +33,7 @@ export class Context implements BatchContext {
   abort(reason: unknown): void {
     if (this.aborted) return
     this.aborted = true
-    this.reason = reason
+    this.abortReason = reason
     this.controller?.abort(reason)
   }
 }
