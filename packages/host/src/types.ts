@@ -5,6 +5,7 @@
 import type { ResourceLimits } from 'node:worker_threads'
 import type { AdmissionState, BatcherObserver, BatcherStats, DynamicBatcherOptions } from '@inferpool/core'
 import type { WireTensorType } from '@inferpool/worker'
+import type { Context } from '@opentelemetry/api'
 
 /**
  * ONNX element types the pool moves between threads. Defined once, in the host↔worker
@@ -85,6 +86,14 @@ export interface InferOptions {
   priorityLevel?: number
   /** Cost of this request against `batching.maxBatchCost` (e.g. its tokens). Overrides the pool's `cost`. @default 1 */
   cost?: number
+  /**
+   * The OpenTelemetry context of the request (its span: `trace.setSpan(context.active(), span)`).
+   * When an OpenTelemetry SDK is registered and that span is sampled, the pool adds the
+   * request's `queue` and `execute` spans under it and the `batch <model>` span that
+   * carries it (docs/observability.md). Without an SDK nothing is made.
+   * @default the active context (`context.active()`) when an SDK is registered
+   */
+  context?: Context
 }
 
 /** A model input or output as the model declares it (including the batch dimension). */
@@ -387,6 +396,20 @@ export interface PoolOptions {
   batchTimeoutMs?: number
   /** Where warnings go (fallbacks, batch-size lowering). @default console */
   logger?: Pick<Console, 'warn' | 'info'>
+  /**
+   * How traces name the model: the `batch <model>` span and its `inferpool.model.version`
+   * attribute (docs/observability.md).
+   * @default { model: the model file's name without `.onnx` (or 'model' for bytes) }
+   */
+  labels?: PoolLabels
+}
+
+/** Names a pool's model in traces (`PoolOptions.labels`). */
+export interface PoolLabels {
+  /** @default the model file's name without `.onnx` ('model' for bytes or a user worker without a path) */
+  model?: string
+  /** @default undefined (no `inferpool.model.version` attribute) */
+  version?: string
 }
 
 /** Phases of one successful batch of a tensor pool, in ms (see `PoolObserver.onBatchTimings`). */

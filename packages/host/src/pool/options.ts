@@ -4,6 +4,7 @@
  * (dataloader's `getValidMaxBatchSize`, p-queue's messages).
  */
 import { availableParallelism } from 'node:os'
+import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ResourceLimits } from 'node:worker_threads'
 import { integerOption, invalidOption, MAX_TIMER_MS, numberOption, oneOfOption } from '@inferpool/core/internal'
@@ -64,6 +65,8 @@ export interface ResolvedPoolOptions {
   model: string | Uint8Array
   /** `model` as stated in messages and `pool.metadata.model`. */
   modelLabel: string
+  /** How traces name the model (`PoolOptions.labels`, resolved). */
+  labels: { model: string; version: string | undefined }
   /** SHA-256 of the model bytes every replica runs, once `createPool` has read them (built-in worker only). */
   modelSha256: string | undefined
   replicas: number
@@ -90,6 +93,19 @@ export interface ResolvedPoolOptions {
   maxRssBytes: number | undefined
   /** Process mode: quiet ms after a replica's last batch before it collects its garbage (0: never). */
   idleCollectMs: number
+}
+
+/** `PoolOptions.labels` with its defaults: the model file's name without `.onnx`. */
+function resolveLabels(labels: PoolOptions['labels'], model: string | Uint8Array): ResolvedPoolOptions['labels'] {
+  if (labels !== undefined && (typeof labels !== 'object' || labels === null)) invalid('type', 'labels', 'an object', labels)
+  for (const key of ['model', 'version'] as const) {
+    const value = labels?.[key]
+    if (value !== undefined && typeof value !== 'string') invalid('type', `labels.${key}`, 'a string', value)
+  }
+  return {
+    model: labels?.model ?? (typeof model === 'string' ? basename(model).replace(/\.onnx$/, '') : 'model'),
+    version: labels?.version,
+  }
 }
 
 /** The keys of `BatchingOptions`: the only place outside the type that lists them. */
@@ -288,6 +304,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     invalid('type', 'resourceLimits', 'an object of worker_threads ResourceLimits', options.resourceLimits)
   }
   const processes = resolveProcesses(options)
+  const labels = resolveLabels(options.labels, model)
   if (processes.isolation === 'process' && options.resourceLimits !== undefined) {
     invalid(
       'range',
@@ -300,6 +317,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
   return {
     model,
     modelLabel,
+    labels,
     modelSha256: undefined,
     replicas,
     concurrency,

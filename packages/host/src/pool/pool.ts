@@ -42,6 +42,8 @@ import type { ResolvedPoolOptions } from './options.js'
 import { createProcessTransport } from './process/index.js'
 import { ThreadTransport } from './threads/transport.js'
 import type { ReplicaTransport, ReplicaTransportFactory } from './transport.js'
+import { PoolTracing } from './tracing.js'
+import type { BatchTrace } from './tracing.js'
 
 /** `infer()` without options (shared: a default `{}` would be a new object per call). */
 const NO_OPTIONS: InferOptions = Object.freeze({})
@@ -172,9 +174,11 @@ async function startPool(
     )
     // Process replicas take a batch's rows as they are, written straight into a transfer file.
     const asPieces = transport.takesPieces === true
-    const processBatch = async (items: unknown[], ctx: BatchContext): Promise<unknown[]> => {
+    const tracing = new PoolTracing({ model: options.labels.model, version: options.labels.version, kind: options.isolation, latencyModel })
+    const runBatch = async (items: unknown[], ctx: BatchContext, traced: BatchTrace | undefined): Promise<unknown[]> => {
       // On the clock the worker's run timing uses too (see TensorBatchOutput.timing).
-      const startedMs = observers.size > 0 || handOff !== undefined ? performance.timeOrigin + performance.now() : 0
+      const startedMs =
+        observers.size > 0 || handOff !== undefined || traced !== undefined ? performance.timeOrigin + performance.now() : 0
       // With deadline formation, each send carries its rows' deadlines (hand-off.ts), and
       // may leave rows out: `sent` are the rows of the last send, `plan` what it carried.
       let sent: unknown[] = items
@@ -194,6 +198,7 @@ async function startPool(
         return packed
       }
       const result = await retryPolicy.run(ctx, items.length, pack)
+      if (traced !== undefined) traced.ran(result, startedMs)
       const dropped = result.ok && result.kind === 'run' ? result.dropped : undefined
       // The rows that ran: the replica leaves out rows too late for their deadline.
       const ran = dropped === undefined ? sent : without(sent, dropped)
@@ -224,6 +229,22 @@ async function startPool(
       }
       return results
     }
+    // Only a batch holding a traced request is looked at (`traced`: none while no SDK is registered).
+    const processBatch = (items: unknown[], ctx: BatchContext): Promise<unknown[]> => {
+      const tracer = tracing.traced === 0 ? undefined : tracing.tracer()
+      const traced = tracer === undefined ? undefined : tracing.batch(tracer, items, ctx)
+      if (traced === undefined) return runBatch(items, ctx, undefined)
+      return runBatch(items, ctx, traced).then(
+        (outputs) => {
+          traced.end(outputs)
+          return outputs
+        },
+        (error: unknown) => {
+          traced.fail(error)
+          throw error
+        },
+      )
+    }
     const batcherOptions: DynamicBatcherOptions<unknown> = {
       ...options.batching,
       maxBatchSize: about.maxBatchSize,
@@ -243,7 +264,7 @@ async function startPool(
       options.logger.warn(`inferpool: lowering maxBatchSize of ${options.modelLabel} from ${event.from} to ${event.to}: ${event.reason}`)
       notify(observers, 'onMaxBatchSizeLowered', event)
     }
-    return facade(options, codec, about, batcher, retryPolicy, transport, observers, handOff)
+    return facade(options, codec, about, batcher, retryPolicy, transport, observers, handOff, tracing)
   } catch (err) {
     await transport.destroy()
     throw err
@@ -281,6 +302,7 @@ function facade(
   transport: ReplicaTransport,
   observers: Set<PoolObserver>,
   handOff: DeadlineHandOff | undefined,
+  tracing: PoolTracing,
 ): Pool<unknown, unknown> {
   const lifecycle = new Lifecycle({
     // Drain (or fail) the queue and let running batches settle first; only then
@@ -310,6 +332,12 @@ function facade(
     }
   }
   const submitMany = (items: unknown[], inferOptions: InferOptions): Promise<unknown[]> => {
+    const tracer = tracing.tracer()
+    const traced = tracer === undefined ? undefined : tracing.begin(tracer, items, inferOptions, options.timeoutMs, batcher.admission)
+    const pending = submitUntraced(items, inferOptions)
+    return traced === undefined ? pending : tracing.settle(traced, pending)
+  }
+  const submitUntraced = (items: unknown[], inferOptions: InferOptions): Promise<unknown[]> => {
     if (policies === undefined) {
       const submit = submitOptions(inferOptions, options.timeoutMs)
       stamp(items, submit)
@@ -327,6 +355,13 @@ function facade(
     return policies.admit(level, items.length, () => batcher.submitMany(items, submit))
   }
 
+  const submitOne = (item: unknown, inferOptions: InferOptions): Promise<unknown> => {
+    const submit = submitOptions(inferOptions, options.timeoutMs)
+    if (submit === undefined) return batcher.submit(item)
+    if (handOff !== undefined && submit.timeoutMs !== undefined) handOff.stamp(item, submit.timeoutMs)
+    return batcher.submit(item, submit)
+  }
+
   const pool: Pool<unknown, unknown> = {
     infer(input: unknown, inferOptions: InferOptions = NO_OPTIONS): Promise<unknown> {
       let item: unknown
@@ -336,10 +371,12 @@ function facade(
         return Promise.reject(err)
       }
       if (policies !== undefined) return submitMany([item], inferOptions).then(first)
-      const submit = submitOptions(inferOptions, options.timeoutMs)
-      if (submit === undefined) return batcher.submit(item)
-      if (handOff !== undefined && submit.timeoutMs !== undefined) handOff.stamp(item, submit.timeoutMs)
-      return batcher.submit(item, submit)
+      const tracer = tracing.tracer()
+      if (tracer !== undefined) {
+        const traced = tracing.begin(tracer, [item], inferOptions, options.timeoutMs, batcher.admission)
+        if (traced !== undefined) return tracing.settle(traced, submitOne(item, inferOptions))
+      }
+      return submitOne(item, inferOptions)
     },
     inferMany(inputs: readonly unknown[], inferOptions: InferOptions = NO_OPTIONS): Promise<unknown[]> {
       if (!Array.isArray(inputs)) {
