@@ -12,5 +12,7 @@ export {
 } from './error-registry.js'
 export type { ErrorSpec, GrpcStatusName, PublicError, RegisteredErrorClass } from './error-registry.js'
 export * from './server/index.js'
+export { startTracing } from './telemetry/tracing.js'
+export type { Tracing, TracingFlags } from './telemetry/tracing.js'
 export * from './grpc/index.js'
 export * from './repository/index.js'

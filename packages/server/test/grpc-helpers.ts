@@ -28,7 +28,7 @@ export type Outcome<T> = { ok: true; response: T } | { ok: false; code: grpc.sta
 export type Message = Record<string, any>
 
 export interface TestClient {
-  call(method: string, request: Message, options?: { token?: string; deadlineMs?: number }): Promise<Outcome<Message>>
+  call(method: string, request: Message, options?: { token?: string; deadlineMs?: number; metadata?: Record<string, string> }): Promise<Outcome<Message>>
   stream(options?: { token?: string }): grpc.ClientDuplexStream<Message, Message>
   close(): void
 }
@@ -51,7 +51,9 @@ export function grpcClient(address: string): TestClient {
       return new Promise((resolve) => {
         const callOptions: grpc.CallOptions = {}
         if (options.deadlineMs !== undefined) callOptions.deadline = Date.now() + options.deadlineMs
-        client[method](request, metadataOf(options.token), callOptions, (error: grpc.ServiceError | null, response: Message) => {
+        const metadata = metadataOf(options.token)
+        for (const [key, value] of Object.entries(options.metadata ?? {})) metadata.set(key, value)
+        client[method](request, metadata, callOptions, (error: grpc.ServiceError | null, response: Message) => {
           if (error === null) return resolve({ ok: true, response })
           const metadata = Object.fromEntries(Object.entries(error.metadata.getMap()).map(([key, value]) => [key, value.toString()]))
           resolve({ ok: false, code: error.code, details: error.details, metadata })

@@ -20,6 +20,7 @@
  * provider is the API's no-op one) and a batch one comparison (`traced === 0`); no span,
  * no object. With an SDK, a request whose span is not sampled pays a span-context read.
  */
+import { performance } from 'node:perf_hooks'
 import { context as otelContext, ProxyTracerProvider, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api'
 import type { Attributes, Context, Link, Span, SpanContext, Tracer, TracerProvider } from '@opentelemetry/api'
 import type { AdmissionState, BatchContext, LatencyModel } from '@inferpool/core'
@@ -164,7 +165,8 @@ export class PoolTracing {
     const parent = options.context ?? otelContext.active()
     const spanContext = trace.getSpanContext(parent)
     if (spanContext === undefined || (spanContext.traceFlags & TraceFlags.SAMPLED) === 0) return undefined
-    const now = Date.now()
+    // The SDK's own clock (sub-ms): the other spans' times line up with it.
+    const now = performance.timeOrigin + performance.now()
     const queue = tracer.startSpan('queue', { kind: SpanKind.INTERNAL, startTime: now }, parent)
     if (queue.isRecording()) {
       const attributes: Attributes = { 'inferpool.request.rows': items.length }

@@ -4,6 +4,7 @@
  * decode; the response message. The exchange does the rest, in the order both protocols
  * share.
  */
+import type { Metadata } from '@grpc/grpc-js'
 import type { DecodeLimits, DecodedInferRequest } from '../protocol/decode.js'
 import type { Door } from '../protocol/door.js'
 import { InferenceExchange } from '../protocol/exchange.js'
@@ -27,11 +28,19 @@ export interface GrpcExchangeContext {
 export class GrpcExchange extends InferenceExchange<InferResponse> {
   /** The request message, once it has arrived (a unary call's exchange starts with the call, before it). */
   request: inference.ModelInferRequest | undefined
+  /** The call's metadata, for its trace headers (`traceHeader`). */
+  metadata: Metadata | undefined
   readonly #context: GrpcExchangeContext
 
   constructor(served: ServedModels, context: GrpcExchangeContext) {
     super(served)
     this.#context = context
+  }
+
+  /** `traceparent` / `tracestate` from the call's metadata. */
+  override traceHeader(name: string): string | undefined {
+    const value = this.metadata?.get(name)[0]
+    return typeof value === 'string' ? value : undefined
   }
 
   /** The door, before the contents are decoded: under overload that decode is the expense a refusal saves. */

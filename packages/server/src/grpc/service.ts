@@ -177,11 +177,18 @@ class GrpcService {
    * `passingOnArrival`) or a stream: its exchange (infer-exchange.ts) takes it from the
    * door to the response. Records the request metrics.
    */
-  async #infer(request: InferRequest, signal: AbortSignal, deadline: number, arrival: GrpcExchange | undefined): Promise<InferResponse> {
+  async #infer(
+    request: InferRequest,
+    metadata: Metadata,
+    signal: AbortSignal,
+    deadline: number,
+    arrival: GrpcExchange | undefined,
+  ): Promise<InferResponse> {
     // A request without an exchange from its arrival (a stream's, or a call the guard did
     // not see) arrives now, with its message.
     const exchange = arrival ?? new GrpcExchange(this.#served, this.#exchanges)
     exchange.request = request
+    exchange.metadata = metadata
     let response: InferResponse
     try {
       response = await exchange.run({ model: this.#model(request.model_name, request.model_version), signal, deadline })
@@ -247,7 +254,7 @@ class GrpcService {
       this.#active++
       // Never rejects: both outcomes become a response.
       // A stream's request arrives with its message: one sent after the close is refused.
-      void this.#infer(request, controller.signal, deadlineOf(call), undefined)
+      void this.#infer(request, call.metadata, controller.signal, deadlineOf(call), undefined)
         .then(
           (response): StreamResponse => ({ error_message: '', infer_response: response }),
           (error: unknown): StreamResponse => {
@@ -299,7 +306,7 @@ class GrpcService {
     ModelInfer: this.#unary((request: InferRequest, call) => {
       const controller = new AbortController()
       call.once('cancelled', () => controller.abort())
-      return this.#infer(request, controller.signal, deadlineOf(call), this.arrivals.get(call.metadata))
+      return this.#infer(request, call.metadata, controller.signal, deadlineOf(call), this.arrivals.get(call.metadata))
     }),
     ModelStreamInfer: (call: ServerDuplexStream<InferRequest, StreamResponse>) => this.#streamInfer(call),
     ModelConfig: this.#unary((request: inference.ModelConfigRequest): inference.ModelConfigResponse.$Properties => {

@@ -67,6 +67,12 @@ export class HttpExchange extends InferenceExchange<void> {
     context.signals.enter(controller)
   }
 
+  /** `traceparent` / `tracestate` from the request's headers. */
+  override traceHeader(name: string): string | undefined {
+    const value = this.#req.headers[name]
+    return typeof value === 'string' ? value : undefined
+  }
+
   protected override answer(decoded: DecodedInferRequest, model: ServedModel, results: RowOutput[] | BlockOutput): void {
     const response = encodeInferResponse(model.name, model.version, decoded.id, decoded.outputs, results)
     const writer = this.#context.writer

@@ -15,10 +15,16 @@
  *     (the binding calls it once the answer's status is known).
  *
  * The binding keeps reading bytes, decoding, encoding and answering.
+ *
+ * Traced (an OpenTelemetry SDK registered: request-tracing.ts), the exchange opens the
+ * request's `infer <model>` span from the binding's trace headers (`traceHeader`), times
+ * `decode` and `encode` under it, hands its context to the pool (which adds `queue`,
+ * `execute` and the batch), and marks it failed with the registry code.
  */
 import { performance } from 'node:perf_hooks'
+import type { Tracer } from '@opentelemetry/api'
 import { TimeoutError } from '@inferpool/core'
-import { errorCodeOf } from '../error-registry.js'
+import { errorCodeOf, INTERNAL_ERROR_CODE } from '../error-registry.js'
 import type { BlockOutput, RowOutput } from '@inferpool/host'
 import type { DecodedInferRequest } from './decode.js'
 import type { Door, RoomReservation } from './door.js'
@@ -26,6 +32,8 @@ import { ShuttingDownError } from './errors.js'
 import type { RequestProtocol } from './metrics.js'
 import type { ServedModel, ServedModels } from './served-models.js'
 import type { ServedPool } from './served-pool.js'
+import { childSpan, failRequestSpan, requestTracer, startRequestSpan } from './request-tracing.js'
+import type { RequestSpan, TraceCarrier } from './request-tracing.js'
 import { submitRequest } from './submit-rows.js'
 import { shorterTimeout } from './timeout.js'
 
@@ -40,7 +48,10 @@ export interface ExchangeOptions {
 }
 
 /** `Answer`: what the binding's `answer` makes of the results (HTTP writes them: nothing; gRPC: the response message). */
-export abstract class InferenceExchange<Answer> {
+/** Codes of a refusal at the door: the request's `queue` span records `refused` with it. */
+const DOOR_REFUSALS = new Set(['ERR_QUEUE_FULL', 'ERR_SHUTTING_DOWN', 'ERR_REQUEST_TOO_LARGE', 'ERR_DEADLINE_UNATTAINABLE'])
+
+export abstract class InferenceExchange<Answer> implements TraceCarrier {
   readonly served: ServedModels
   /** `performance.now()` at the arrival: the request's deadline and duration count from here. */
   readonly started: number
@@ -72,6 +83,11 @@ export abstract class InferenceExchange<Answer> {
     this.started = performance.now()
     this.arrivedOpen = !served.closed
     served.admitting.enter()
+  }
+
+  /** A trace header of the request (`traceparent`, `tracestate`): HTTP's headers, gRPC's metadata. */
+  traceHeader(_name: string): string | undefined {
+    return undefined
   }
 
   /** Resolves once the request's bytes can be read (HTTP: once the socket's round is parsed); `undefined` when they can now. */
@@ -116,6 +132,11 @@ export abstract class InferenceExchange<Answer> {
     // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
     this.#release = served.hold(model)
     let door: Door | undefined
+    // Traced only with an SDK registered; the start counts from the arrival.
+    const tracer = requestTracer()
+    const traced =
+      tracer === undefined ? undefined : startRequestSpan(tracer, this, model, performance.timeOrigin + this.started)
+    let submitted = false
     try {
       if (!this.arrivedOpen) throw new ShuttingDownError()
       const pool = served.poolOf(model)
@@ -133,8 +154,17 @@ export abstract class InferenceExchange<Answer> {
       // Admitted during a draining close, it is served (it arrived before); a forced one cuts it short.
       if (signal.aborted) throw signal.reason
 
-      const decoding = this.decode(door, signal)
-      const decoded = decoding instanceof Promise ? await decoding : decoding
+      const decodeSpan = traced === undefined ? undefined : childSpan(tracer as Tracer, traced, 'decode')
+      let decoded: DecodedInferRequest
+      try {
+        const decoding = this.decode(door, signal)
+        decoded = decoding instanceof Promise ? await decoding : decoding
+      } catch (error) {
+        if (decodeSpan !== undefined) failRequestSpan(decodeSpan, error, errorCodeOf(error) ?? INTERNAL_ERROR_CODE)
+        throw error
+      } finally {
+        decodeSpan?.end()
+      }
       this.decoded = decoded
       this.rows = decoded.rowCount
       this.#decoded = true
@@ -154,24 +184,44 @@ export abstract class InferenceExchange<Answer> {
       const admitted = served.admitted
       admitted.enter()
       try {
-        const pending = submitRequest(pool, decoded, { signal, timeoutMs })
+        submitted = true
+        const pending = submitRequest(pool, decoded, traced === undefined ? { signal, timeoutMs } : { signal, timeoutMs, context: traced.context })
         // The rows are in the queue now (or refused): the room promised at the door is theirs.
         this.through()
         results = await pending
       } finally {
         admitted.leave()
       }
-      return this.answer(decoded, model, results)
+      if (traced === undefined) return this.answer(decoded, model, results)
+      const encodeSpan = childSpan(tracer as Tracer, traced, 'encode')
+      try {
+        return this.answer(decoded, model, results)
+      } finally {
+        encodeSpan.end()
+      }
     } catch (error) {
       const code = errorCodeOf(error)
+      if (traced !== undefined) this.#traceFailure(tracer as Tracer, traced, error, code ?? INTERNAL_ERROR_CODE, submitted)
       if (code === 'ERR_QUEUE_FULL' && door !== undefined) this.retryAfterSeconds = door.retryAfter(error, this.rows)
       // The rows were given what was left of the deadline; the client set the whole of it.
       if (code === 'ERR_TIMEOUT' && this.#budgetMs !== undefined) throw new TimeoutError(this.#budgetMs)
       throw error
     } finally {
+      traced?.span.end()
       this.through()
       this.ended()
     }
+  }
+
+  /** The request failed: its span says so with the code; a refusal at the door gets its `queue` span with a `refused` event. */
+  #traceFailure(tracer: Tracer, traced: RequestSpan, error: unknown, code: string, submitted: boolean): void {
+    if (!submitted && DOOR_REFUSALS.has(code)) {
+      const queue = childSpan(tracer, traced, 'queue')
+      queue.addEvent('refused', { 'inferpool.reason': code })
+      failRequestSpan(queue, error, code)
+      queue.end()
+    }
+    failRequestSpan(traced.span, error, code)
   }
 
   /** A reservation made while parked: kept, or given back at once if the request went through (failed) meanwhile. */

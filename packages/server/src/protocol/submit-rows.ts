@@ -3,6 +3,7 @@
  * them or none, and one signal for the request; as one block where the pool takes one.
  */
 import type { BlockOutput, RowInput, RowOutput } from '@inferpool/host'
+import type { Context } from '@opentelemetry/api'
 import type { DecodedInferRequest } from './decode.js'
 import type { ServedPool } from './served-pool.js'
 
@@ -14,13 +15,13 @@ import type { ServedPool } from './served-pool.js'
 export function submitRows(
   pool: ServedPool,
   rows: RowInput[],
-  options: { signal: AbortSignal; timeoutMs: number | undefined; priorityLevel?: number },
+  options: { signal: AbortSignal; timeoutMs: number | undefined; priorityLevel?: number; context?: Context },
 ): Promise<RowOutput[]> {
   if (pool.inferMany !== undefined) return pool.inferMany(rows, options)
   const controller = new AbortController()
   const forward = (): void => controller.abort(options.signal.reason)
   options.signal.addEventListener('abort', forward, { once: true })
-  const each = { signal: controller.signal, timeoutMs: options.timeoutMs, priorityLevel: options.priorityLevel }
+  const each = { signal: controller.signal, timeoutMs: options.timeoutMs, priorityLevel: options.priorityLevel, context: options.context }
   const pending = rows.map((row) => {
     try {
       return pool.infer(row, each)
@@ -49,7 +50,7 @@ export function submitRows(
 export function submitRequest(
   pool: ServedPool,
   request: DecodedInferRequest,
-  options: { signal: AbortSignal; timeoutMs: number | undefined },
+  options: { signal: AbortSignal; timeoutMs: number | undefined; context?: Context },
 ): Promise<RowOutput[] | BlockOutput> {
   // Triton's `parameters.priority` travels with the request to the pool (a level; see QueuePolicy).
   const level = request.priorityLevel

@@ -1,0 +1,241 @@
+/**
+ * OpenTelemetry traces end to end: the SDK as `inferpool serve` starts it (startTracing,
+ * OTLP http/json), a real pool and server, HTTP and gRPC clients sending `traceparent`,
+ * and an in-process OTLP receiver decoding what the exporter sends. Nothing is awaited
+ * by time: the batch is forced by `minBatchSize: 2` with a long `maxWaitMs`, and the
+ * spans are pushed out by `forceFlush`.
+ *
+ * INFERPOOL_TRACE_RENDER=<file> writes the text rendering of the shared-batch trace
+ * there (docs/observability.md shows one).
+ */
+import { writeFileSync } from 'node:fs'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createPool } from '@inferpool/host'
+import type { Pool } from '@inferpool/host'
+import { serve, startTracing } from '@inferpool/server'
+import type { InferpoolServer, Tracing } from '@inferpool/server'
+import { grpcClient, rawBytes } from './grpc-helpers.js'
+import type { TestClient } from './grpc-helpers.js'
+import { otlpReceiver, renderTraces } from './otlp-receiver.js'
+import type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js'
+import { demoModel, demoRequest, demoRows, post } from './server-helpers.js'
+
+const quiet = { error() {}, info() {}, warn() {} }
+const SERVER = 2
+const INTERNAL = 1
+const ERROR = 2
+
+const HTTP_TRACE = '0af7651916cd43dd8448eb211c80319c'
+const HTTP_CALLER = 'b7ad6b7169203331'
+const GRPC_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736'
+const GRPC_CALLER = '00f067aa0ba902b7'
+
+function traceparent(traceId: string, spanId: string, sampled = true): string {
+  return `00-${traceId}-${spanId}-${sampled ? '01' : '00'}`
+}
+
+interface Stack {
+  receiver: OtlpReceiver
+  tracing: Tracing
+  pool: Pool
+  server: InferpoolServer
+  client: TestClient
+}
+
+/** The SDK (as `inferpool serve` starts it), a pool whose batches wait for 2 rows, and a server on free ports. */
+async function stack(flags: Parameters<typeof startTracing>[0] = {}): Promise<Stack> {
+  const receiver = await otlpReceiver()
+  // An empty environment: only the flags configure it.
+  const tracing = startTracing({ otelEndpoint: receiver.url, otelProtocol: 'http/json', ...flags }, {}) as Tracing
+  const pool = await createPool({
+    model: demoModel,
+    replicas: 1,
+    logger: quiet,
+    labels: { model: 'demo', version: '1' },
+    batching: { maxBatchSize: 8, minBatchSize: 2, maxWaitMs: 60_000 },
+  })
+  const server = await serve({ demo: pool }, { port: 0, grpcPort: 0, closePools: false, logger: quiet })
+  const client = grpcClient(server.grpcAddress as string)
+  return { receiver, tracing, pool, server, client }
+}
+
+async function teardown(s: Stack): Promise<void> {
+  s.client.close()
+  await s.server.close()
+  await s.pool.close()
+  await s.tracing.shutdown()
+  await s.receiver.close()
+}
+
+/** The two requests of one batch: one over HTTP, one over gRPC, each continuing its caller's trace. */
+async function sharedBatch(s: Stack, sampled = true): Promise<void> {
+  const [httpAnswer, grpcAnswer] = await Promise.all([
+    post(`${s.server.url as string}/v2/models/demo/infer`, demoRequest(demoRows(1, 1)), {
+      traceparent: traceparent(HTTP_TRACE, HTTP_CALLER, sampled),
+    }),
+    s.client.call(
+      'ModelInfer',
+      {
+        model_name: 'demo',
+        inputs: [{ name: 'input', datatype: 'FP32', shape: [1, 256] }],
+        raw_input_contents: [rawBytes(Float32Array.from(demoRows(2, 1).flat()))],
+      },
+      { metadata: { traceparent: traceparent(GRPC_TRACE, GRPC_CALLER, sampled) } },
+    ),
+  ])
+  expect(httpAnswer.status).toBe(200)
+  expect(grpcAnswer.ok).toBe(true)
+}
+
+const named = (spans: readonly ReceivedSpan[], name: string): ReceivedSpan[] => spans.filter((span) => span.name === name)
+const childrenOf = (spans: readonly ReceivedSpan[], parent: ReceivedSpan): string[] =>
+  spans
+    .filter((span) => span.parentSpanId === parent.spanId && span.traceId === parent.traceId)
+    .map((span) => span.name)
+    .sort()
+
+describe('traces of requests that shared a batch', () => {
+  let s: Stack
+  beforeAll(async () => {
+    s = await stack()
+  })
+  afterAll(async () => {
+    await teardown(s)
+  })
+
+  it('puts each request in its caller trace with decode, queue, execute and encode, and one batch span linked from both', async () => {
+    await sharedBatch(s)
+    await s.tracing.forceFlush()
+    const spans = [...s.receiver.spans]
+    if (process.env.INFERPOOL_TRACE_RENDER !== undefined) writeFileSync(process.env.INFERPOOL_TRACE_RENDER, `${renderTraces(spans)}\n`)
+
+    const requests = named(spans, 'infer demo')
+    expect(requests.map((span) => [span.traceId, span.parentSpanId, span.kind]).sort()).toEqual(
+      [
+        [HTTP_TRACE, HTTP_CALLER, SERVER],
+        [GRPC_TRACE, GRPC_CALLER, SERVER],
+      ].sort(),
+    )
+    for (const request of requests) {
+      expect(request.attributes).toEqual({ 'inferpool.model.name': 'demo', 'inferpool.model.version': '1' })
+      expect(request.statusCode).toBe(0)
+      expect(request.service).toBe('inferpool')
+    }
+    const batches = named(spans, 'batch demo')
+    expect(batches).toHaveLength(1)
+    const batch = batches[0]
+    expect(batch.kind).toBe(INTERNAL)
+    // Linked to both requests' spans; a child of the first one's, so a parent-based sampler records it.
+    expect(batch.links.map((l) => [l.traceId, l.spanId]).sort()).toEqual(requests.map((r) => [r.traceId, r.spanId]).sort())
+    expect(requests.map((r) => r.spanId)).toContain(batch.parentSpanId)
+    const { 'inferpool.replica.id': replicaId, 'inferpool.batch.measured_ms': measuredMs, ...attributes } = batch.attributes
+    expect(attributes).toEqual({
+      'inferpool.batch.id': 1,
+      'inferpool.batch.rows': 2,
+      'inferpool.batch.requests': 2,
+      'inferpool.batch.reason': 'min',
+      'inferpool.replica.kind': 'thread',
+      'inferpool.model.name': 'demo',
+      'inferpool.model.version': '1',
+    })
+    expect(typeof replicaId).toBe('number')
+    expect(measuredMs).toBeGreaterThanOrEqual(0)
+    expect(childrenOf(spans, batch)).toEqual(['run', 'transfer'])
+    const transfer = named(spans, 'transfer')[0]
+    const run = named(spans, 'run')[0]
+    expect(transfer.endNs).toBeLessThanOrEqual(run.startNs)
+    expect(batch.startNs).toBeLessThanOrEqual(transfer.startNs)
+
+    const positions: number[] = []
+    for (const request of requests) {
+      expect(childrenOf(spans, request)).toEqual(
+        request.spanId === batch.parentSpanId ? ['batch demo', 'decode', 'encode', 'execute', 'queue'] : ['decode', 'encode', 'execute', 'queue'],
+      )
+      const queue = spans.find((span) => span.name === 'queue' && span.parentSpanId === request.spanId) as ReceivedSpan
+      expect(queue.events.map((e) => e.name)).toEqual(['admitted'])
+      expect(queue.attributes['inferpool.request.rows']).toBe(1)
+      const execute = spans.find((span) => span.name === 'execute' && span.parentSpanId === request.spanId) as ReceivedSpan
+      expect(execute.links).toEqual([{ traceId: batch.traceId, spanId: batch.spanId }])
+      expect(execute.attributes['inferpool.request.rows']).toBe(1)
+      expect(execute.attributes['inferpool.batch.id']).toBe(1)
+      positions.push(execute.attributes['inferpool.batch.position'] as number)
+      expect(queue.endNs).toBeLessThanOrEqual(execute.startNs)
+    }
+    expect(positions.sort()).toEqual([0, 1])
+  })
+
+  it('marks a failed request and its decode with the registry code', async () => {
+    s.receiver.spans.length = 0
+    const answer = await post(
+      `${s.server.url as string}/v2/models/demo/infer`,
+      '{"inputs": [',
+      { traceparent: traceparent(HTTP_TRACE, HTTP_CALLER) },
+    )
+    expect(answer.status).toBe(400)
+    const code = (answer.json as { code: string }).code
+    expect(code).toBe('ERR_MALFORMED_JSON')
+    await s.tracing.forceFlush()
+    const spans = s.receiver.spans
+    const request = named(spans, 'infer demo')[0]
+    expect([request.statusCode, request.attributes['inferpool.error.code']]).toEqual([ERROR, code])
+    const decode = named(spans, 'decode')[0]
+    expect([decode.parentSpanId, decode.statusCode, decode.attributes['inferpool.error.code']]).toEqual([request.spanId, ERROR, code])
+    expect(spans.map((span) => span.name).sort()).toEqual(['decode', 'infer demo'])
+  })
+
+  it('marks a request that timed out in the queue with a cancelled queue event and the code', async () => {
+    s.receiver.spans.length = 0
+    // Alone, the row waits for a partner (minBatchSize 2) until its own timeout (20 ms, in µs) passes.
+    const answer = await post(`${s.server.url as string}/v2/models/demo/infer`, demoRequest(demoRows(3, 1), { parameters: { timeout: 20_000 } }), {
+      traceparent: traceparent(GRPC_TRACE, GRPC_CALLER),
+    })
+    const code = (answer.json as { code: string }).code
+    expect(code).toBe('ERR_TIMEOUT')
+    await s.tracing.forceFlush()
+    const spans = s.receiver.spans
+    const request = named(spans, 'infer demo')[0]
+    expect([request.statusCode, request.attributes['inferpool.error.code']]).toEqual([ERROR, code])
+    const queue = named(spans, 'queue')[0]
+    expect(queue.statusCode).toBe(ERROR)
+    expect(queue.events.map((e) => [e.name, e.attributes])).toEqual([['cancelled', { 'inferpool.reason': code }]])
+    expect(named(spans, 'execute')).toEqual([])
+  })
+})
+
+describe('sampling off', () => {
+  let s: Stack | undefined
+  afterEach(async () => {
+    if (s !== undefined) await teardown(s)
+    s = undefined
+  })
+
+  it('exports nothing when the callers did not sample their traces', async () => {
+    s = await stack()
+    await sharedBatch(s, false)
+    await s.tracing.forceFlush()
+    expect([s.receiver.posts, s.receiver.spans.length]).toEqual([0, 0])
+  })
+
+  it('exports nothing at a sample ratio of 0 for requests without a traceparent', async () => {
+    s = await stack({ otelSampleRatio: 0 })
+    const url = `${s.server.url as string}/v2/models/demo/infer`
+    const answers = await Promise.all([post(url, demoRequest(demoRows(4, 1))), post(url, demoRequest(demoRows(5, 1)))])
+    expect(answers.map((a) => a.status)).toEqual([200, 200])
+    await s.tracing.forceFlush()
+    expect([s.receiver.posts, s.receiver.spans.length]).toEqual([0, 0])
+  })
+})
+
+describe('no SDK configured', () => {
+  it('registers nothing with an empty environment and no flag', () => {
+    expect(startTracing({}, {})).toBeUndefined()
+    expect(startTracing({}, { OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1' })).toBeUndefined()
+    expect(startTracing({ otel: true }, { OTEL_SDK_DISABLED: 'true' })).toBeUndefined()
+  })
+
+  it('refuses a protocol it does not bundle, naming the variable', () => {
+    expect(() => startTracing({}, { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      new RangeError('Expected OTEL_EXPORTER_OTLP_PROTOCOL to be http/protobuf or http/json, got `grpc` (grpc is not bundled)'),
+    )
+  })
+})
