@@ -65,7 +65,8 @@ async function startCli(model: string, modelName: string, shape: ProcessesShape)
     '--max-queue-size',
     '100000',
   ]
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  // Text lines, as a terminal shows them (a pipe would make them JSON).
+  const child = spawn(process.execPath, args, { env: { ...process.env, INFERPOOL_LOG_FORMAT: 'text' }, stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = once(child, 'exit')
   let output = ''
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-4000)))

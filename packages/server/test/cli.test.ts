@@ -20,7 +20,7 @@ afterEach(() => {
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { env: { ...process.env, INFERPOOL_LOG_FORMAT: 'text' } }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : (error.code as number | null), stdout, stderr })
     })
   })
@@ -38,7 +38,8 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
   // gRPC off unless a test asks for it: its default port (8001) may be taken on a shared machine.
   const grpc = args.includes('--grpc-port') ? [] : ['--grpc-port', '0']
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...grpc, ...args], {
-    env: { ...process.env, ...env },
+    // The tests read the text lines (a pipe would make them JSON).
+    env: { ...process.env, INFERPOOL_LOG_FORMAT: 'text', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   children.push(child)
@@ -49,7 +50,7 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
-      if (stdout.includes('inferpool: ready\n')) {
+      if (stdout.includes('inferpool: ready\n') || stdout.includes('"msg":"inferpool: ready"')) {
         const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1] as string
         resolve({ child, url, output: () => stdout, exit })
       }
@@ -101,6 +102,11 @@ describe('inferpool serve --help', () => {
       ['--idle-timeout-ms <ms>', '(default: 30000)'],
       ['--shutdown-timeout-ms <ms>', '(default: 30000)'],
       ['--drain-delay-ms <ms>', '(default: 0)'],
+      ['--log-format <format>', '(choices: "json", "text", default: text on a terminal, json otherwise, env: INFERPOOL_LOG_FORMAT)'],
+      ['--otel ', 'export OpenTelemetry traces over OTLP'],
+      ['--otel-endpoint <url>', '(as OTEL_EXPORTER_OTLP_ENDPOINT)'],
+      ['--otel-protocol <protocol>', '(choices: "http/protobuf", "http/json")'],
+      ['--otel-sample-ratio <ratio>', "a caller's traceparent decides for its own (parent-based)"],
     ]
     for (const [i, [flag, text]] of flags.entries()) {
       const from = help.indexOf(flag)
@@ -122,6 +128,8 @@ describe('flag validation', () => {
     [['--port', '70000'], "error: option '-p, --port <port>' argument '70000' is invalid. Expected a port number in [0, 65535]."],
     [['--provider', 'tpu'], "error: option '--provider <name>' argument 'tpu' is invalid. Allowed choices are cpu, cuda."],
     [['--isolation', 'vm'], "error: option '--isolation <mode>' argument 'vm' is invalid. Allowed choices are thread, process."],
+    [['--otel-sample-ratio', '2'], "error: option '--otel-sample-ratio <ratio>' argument '2' is invalid. Expected a number from 0 to 1."],
+    [['--log-format', 'xml'], "error: option '--log-format <format>' argument 'xml' is invalid. Allowed choices are json, text."],
     [['--when-full', 'drop'], "error: option '--when-full <policy>' argument 'drop' is invalid. Allowed choices are reject, wait."],
     [['--max-pending-body-bytes', '0'], "error: option '--max-pending-body-bytes <n>' argument '0' is invalid. Expected an integer >= 1."],
     [['--max-concurrent-streams', '0'], "error: option '--max-concurrent-streams <n>' argument '0' is invalid. Expected an integer >= 1."],
@@ -302,3 +310,18 @@ function freePort(): Promise<number> {
     })
   })
 }
+
+describe('inferpool serve --log-format json', () => {
+  it('writes one JSON object a line with level, time and the message, and the model on its pool lines', async () => {
+    const server = await start(['--log-format', 'json', '--model', `tiny=${demoModel}`])
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    const ready = lines.find((line) => line.msg === 'inferpool: ready') as Record<string, unknown>
+    expect(Object.keys(ready).sort()).toEqual(['level', 'msg', 'pid', 'time'])
+    expect([ready.level, typeof ready.time, Number.isNaN(Date.parse(ready.time as string))]).toEqual(['info', 'string', false])
+    expect(lines.every((line) => typeof line.level === 'string' && typeof line.time === 'string')).toBe(true)
+  })
+})

@@ -54,7 +54,11 @@ export async function stopAll(): Promise<void> {
 export function startServe(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<ServeProcess> {
   const grpc = args.some((arg) => arg === '--grpc-port' || arg.startsWith('--grpc-port=')) ? [] : ['--grpc-port', '0']
   const child = track(
-    spawn(process.execPath, [cli, 'serve', ...args, ...grpc], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [cli, 'serve', ...args, ...grpc], {
+      // The tests read the text lines (a pipe would make them JSON).
+      env: { ...process.env, INFERPOOL_LOG_FORMAT: 'text', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   )
   let text = ''
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))

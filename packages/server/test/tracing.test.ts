@@ -19,6 +19,8 @@ import type { TestClient } from './grpc-helpers.js'
 import { otlpReceiver, renderTraces } from './otlp-receiver.js'
 import type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js'
 import { demoModel, demoRequest, demoRows, post } from './server-helpers.js'
+import { trace } from '@opentelemetry/api'
+import { createLog } from '../src/telemetry/log.js'
 
 const quiet = { error() {}, info() {}, warn() {} }
 const SERVER = 2
@@ -162,6 +164,34 @@ describe('traces of requests that shared a batch', () => {
       expect(queue.endNs).toBeLessThanOrEqual(execute.startNs)
     }
     expect(positions.sort()).toEqual([0, 1])
+  })
+
+  it('writes JSON log lines that carry the trace and span ids of the active span, and none outside one', async () => {
+    const lines: string[] = []
+    const streams = { stdout: { write: (text: string) => lines.push(text) }, stderr: { write: (text: string) => lines.push(`stderr ${text}`) } }
+    const log = createLog('json', streams).child({ model: 'demo', version: '1' })
+    let ids: { traceId: string; spanId: string } | undefined
+    trace.getTracer('test').startActiveSpan('logged', (span) => {
+      ids = span.spanContext()
+      log.warn('inferpool: lowering maxBatchSize of demo from 8 to 1')
+      span.end()
+    })
+    log.info('inferpool: ready')
+    const [inSpan, outside] = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    if (process.env.INFERPOOL_TRACE_RENDER !== undefined) writeFileSync(`${process.env.INFERPOOL_TRACE_RENDER}.log`, lines[0])
+    expect({ ...inSpan, time: typeof inSpan.time }).toEqual({
+      level: 'warn',
+      time: 'string',
+      pid: process.pid,
+      model: 'demo',
+      version: '1',
+      trace_id: ids?.traceId,
+      span_id: ids?.spanId,
+      msg: 'inferpool: lowering maxBatchSize of demo from 8 to 1',
+    })
+    expect(Object.keys(outside).sort()).toEqual(['level', 'model', 'msg', 'pid', 'time', 'version'])
+    // The span made here leaves before the next test looks.
+    await s.tracing.forceFlush()
   })
 
   it('marks a failed request and its decode with the registry code', async () => {

@@ -6,7 +6,7 @@ import cluster from 'node:cluster'
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { batcherDefaults } from '@inferpool/core'
-import { Command, Option } from 'commander'
+import { Command, InvalidArgumentError, Option } from 'commander'
 import { exposeGc } from '@inferpool/worker'
 import { runClusterPrimary } from '../cluster/primary.js'
 import { poolFromPrimaryCopy } from '../cluster/model-copies.js'
@@ -18,6 +18,10 @@ import { ModelRepository, modelNames, readRepositories, repositoryPoolOptions } 
 import type { RepositoryModel } from '../repository/index.js'
 import type { PoolsByModel } from '../protocol/served-models.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
+import { LOG_FORMATS, consoleOf, createLog, defaultLogFormat } from '../telemetry/log.js'
+import type { LogFormat } from '../telemetry/log.js'
+import { startTracing } from '../telemetry/tracing.js'
+import type { Tracing, TracingFlags } from '../telemetry/tracing.js'
 import type { Pool, PoolOptions } from '@inferpool/host'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
@@ -37,7 +41,8 @@ export const PORT_ENV = 'PORT'
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 
-interface ServeFlags {
+interface ServeFlags extends TracingFlags {
+  logFormat: LogFormat
   model?: ModelFlag[]
   modelRepository?: string[]
   modelControlMode: 'none' | 'explicit' | 'poll'
@@ -76,9 +81,20 @@ interface ServeFlags {
 export interface CliOutput {
   log(line: string): void
   error(line: string): void
+  /** What the server takes as its `logger`. @default console */
+  logger?: Pick<Console, 'info' | 'warn' | 'error'>
+  /** A pool's logger, its lines carrying the model and version. @default console */
+  labelled?(bindings: { model: string; version?: string }): Pick<Console, 'info' | 'warn'>
 }
 
-export function createProgram(out: CliOutput = { log: console.log, error: console.error }): Command {
+/** The environment variable of `--log-format`. */
+export const LOG_FORMAT_ENV = 'INFERPOOL_LOG_FORMAT'
+
+/**
+ * The `inferpool` command. `out`: where `serve` writes its lines; by default a pino
+ * logger in `--log-format` (telemetry/log.ts).
+ */
+export function createProgram(given?: CliOutput): Command {
   const program = new Command('inferpool')
     .description('High-throughput ONNX inference for Node.js: dynamic batching over worker threads.')
     .version(VERSION)
@@ -297,7 +313,29 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
         .argParser(integerAtLeast(0))
         .default(SERVER_DEFAULTS.idleCollectMs),
     )
+    .addOption(
+      new Option('--log-format <format>', 'log lines as JSON objects (level, time, msg, model, version, trace_id) or as text')
+        .choices(LOG_FORMATS)
+        .env(LOG_FORMAT_ENV)
+        .default(defaultLogFormat(), 'text on a terminal, json otherwise'),
+    )
+    .addOption(
+      new Option(
+        '--otel',
+        'export OpenTelemetry traces over OTLP (to OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318); also on when ' +
+          'OTEL_TRACES_EXPORTER or an OTLP endpoint is set (see docs/observability.md)',
+      ),
+    )
+    .addOption(new Option('--otel-endpoint <url>', 'the OTLP/HTTP collector to export traces to (as OTEL_EXPORTER_OTLP_ENDPOINT)'))
+    .addOption(new Option('--otel-protocol <protocol>', 'OTLP encoding (as OTEL_EXPORTER_OTLP_PROTOCOL)').choices(['http/protobuf', 'http/json']))
+    .addOption(
+      new Option(
+        '--otel-sample-ratio <ratio>',
+        "share of new traces sampled, 0 to 1; a caller's traceparent decides for its own (parent-based)",
+      ).argParser(ratioFlag),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
+      const out = given ?? logOutput(createLog(flags.logFormat))
       // A repository call reaches the one process that accepted its connection: the others would keep the old model.
       if (flags.modelControlMode === 'explicit' && flags.processes > 1) {
         command.error(
@@ -316,6 +354,23 @@ export function createProgram(out: CliOutput = { log: console.log, error: consol
     })
 
   return program
+}
+
+/** `--otel-sample-ratio`: a number from 0 to 1. */
+function ratioFlag(value: string): number {
+  const ratio = Number(value)
+  if (value.trim() === '' || !(ratio >= 0 && ratio <= 1)) throw new InvalidArgumentError('Expected a number from 0 to 1.')
+  return ratio
+}
+
+/** The CLI's lines through a pino logger; `logger`: what the pools and the server take (`console`-shaped). */
+function logOutput(log: ReturnType<typeof createLog>): CliOutput {
+  return {
+    log: (line) => log.info(line),
+    error: (line) => log.error(line),
+    logger: consoleOf(log),
+    labelled: (bindings) => consoleOf(log.child(bindings)),
+  }
 }
 
 /**
@@ -354,8 +409,17 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   const models = flags.model ?? (flags.modelRepository === undefined ? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }] : [])
   const intraOpThreads =
     flags.intraOpThreads ?? defaultIntraOpThreads({ cores: availableParallelism(), replicas: flags.replicas, processes: flags.processes })
-  const poolOptions = (path: string): PoolOptions & { worker?: undefined } => ({
+  let tracing: Tracing | undefined
+  try {
+    // Each process of a cluster starts its own SDK and exports its own spans.
+    tracing = startTracing(flags)
+  } catch (error) {
+    out.error(`inferpool: ${(error as Error).message}`)
+    process.exit(1)
+  }
+  const poolOptions = (path: string, labels?: { model: string; version?: string }): PoolOptions & { worker?: undefined } => ({
     model: path,
+    ...(labels === undefined ? {} : { labels, ...(out.labelled === undefined ? {} : { logger: out.labelled(labels) }) }),
     replicas: flags.replicas,
     concurrency: flags.concurrency,
     batching: {
@@ -383,7 +447,10 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     repositories.length > 0
       ? new ModelRepository({
           repositories,
-          createPool: (model, file) => createPool(repositoryPoolOptions(model, file, poolOptions(file))),
+          createPool: (model, file) =>
+            createPool(
+              repositoryPoolOptions(model, file, poolOptions(file, { model: model.name, version: model.versions.find((v) => v.file === file)?.version })),
+            ),
           logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
           allowModelUpload: flags.allowModelUpload,
           maxWarmupBytes: flags.maxBodyBytes,
@@ -407,10 +474,15 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   // Pools load while the server already answers /v2/health/live (ready comes after).
   // In a cluster, a --model file comes from the primary's copy, read once for every process (a replacement too).
   const pools = new Map<string, Promise<Pool> | Map<string, Promise<Pool>>>(
-    models.map((m) => [m.name, poolFromPrimaryCopy(m.path, (path) => createPool(poolOptions(path)))]),
+    models.map((m) => [m.name, poolFromPrimaryCopy(m.path, (path) => createPool(poolOptions(path, { model: m.name })))]),
   )
   for (const model of repositoryModels) {
-    const versions = new Map(model.versions.map((v) => [v.version, createPool(repositoryPoolOptions(model, v.file, poolOptions(v.file)))]))
+    const versions = new Map(
+      model.versions.map((v) => [
+        v.version,
+        createPool(repositoryPoolOptions(model, v.file, poolOptions(v.file, { model: model.name, version: v.version }))),
+      ]),
+    )
     pools.set(model.name, versions)
   }
   const server = createServer(pools as PoolsByModel, {
@@ -436,6 +508,9 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     processMetrics: true,
     handleSignals: member === undefined,
     collectMetrics: member?.collectMetrics,
+    ...(out.logger === undefined ? {} : { logger: out.logger }),
+    // The spans still buffered leave before the process exits.
+    ...(tracing === undefined ? {} : { afterClose: () => tracing.shutdown() }),
   })
   member?.attach(server, server.handler.registry)
   control?.serveInto(server.handler.served)
@@ -500,6 +575,7 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     )
   }
   banner.push(threadsLine(flags, intraOpThreads))
+  if (tracing !== undefined) banner.push(`  traces: ${tracing.description}`)
   const first = loaded[0] as (typeof loaded)[number] | undefined
   if (first !== undefined) {
     banner.push('Try it:')

@@ -18,6 +18,7 @@
  *                                              the model repository extension, when on (repository-routes.ts)
  *   GET  /metrics                              Prometheus text format
  */
+import { context } from '@opentelemetry/api'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Registry } from 'prom-client'
 import { Lifecycle } from '@inferpool/host/internal'
@@ -168,7 +169,12 @@ class Handler implements RouteContext {
 
   #sendError(req: IncomingMessage, res: ServerResponse, error: unknown, state: RequestState): void {
     const exchange = state.exchange
-    const code = this.writer.error(req, res, error, exchange?.retryAfterSeconds)
+    const traced = exchange?.traceContext
+    // Traced, the line logged for a 500 carries the request's trace and span ids.
+    const code =
+      traced === undefined
+        ? this.writer.error(req, res, error, exchange?.retryAfterSeconds)
+        : context.with(traced, () => this.writer.error(req, res, error, exchange?.retryAfterSeconds))
     if (exchange !== undefined) exchange.errorCode = code
   }
 }

@@ -22,7 +22,7 @@
  * `execute` and the batch), and marks it failed with the registry code.
  */
 import { performance } from 'node:perf_hooks'
-import type { Tracer } from '@opentelemetry/api'
+import type { Context, Tracer } from '@opentelemetry/api'
 import { TimeoutError } from '@inferpool/core'
 import { errorCodeOf, INTERNAL_ERROR_CODE } from '../error-registry.js'
 import type { BlockOutput, RowOutput } from '@inferpool/host'
@@ -69,6 +69,8 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
   #decoded = false
   /** `Retry-After` seconds when it was refused for lack of room (from the pool's drain rate). */
   retryAfterSeconds: number | undefined
+  /** The context of the request's span while traced (a failure's log line carries its ids: the binding logs it under this context). */
+  traceContext: Context | undefined
   /** The request's whole timeout in ms, once decoded. */
   #budgetMs: number | undefined
   /** Room promised at the door, until the rows are in the queue. */
@@ -136,6 +138,7 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
     const tracer = requestTracer()
     const traced =
       tracer === undefined ? undefined : startRequestSpan(tracer, this, model, performance.timeOrigin + this.started)
+    this.traceContext = traced?.context
     let submitted = false
     try {
       if (!this.arrivedOpen) throw new ShuttingDownError()

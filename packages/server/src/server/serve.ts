@@ -133,6 +133,12 @@ export interface ServerOptions extends RequestHandlerOptions {
    * @default console
    */
   logger?: Pick<Console, 'error' | 'info'>
+  /**
+   * Awaited as the last step of closing, before a signal's shutdown exits the process:
+   * `inferpool serve` exports the spans still buffered there (a failure is logged).
+   * @default undefined
+   */
+  afterClose?: () => Promise<void>
 }
 
 export const SERVER_DEFAULTS = {
@@ -320,6 +326,7 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
     if (!server.listening) server.close()
     // The model repository's own leftovers (pools not serving, upload directories).
     await served.control?.close?.().catch(logFailure)
+    await options.afterClose?.().catch(logFailure)
     clearTimeout(timer)
     if (handleSignals) for (const signal of SIGNALS) process.off(signal, onSignal)
   }
