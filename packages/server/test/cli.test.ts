@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { alive, childrenOf, poll } from '../../host/test/process-helpers.js'
 import { grpcClient, rawBytes } from './grpc-helpers.js'
+import { otlpReceiver } from './otlp-receiver.js'
 import { demoModel, demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
@@ -312,7 +313,7 @@ function freePort(): Promise<number> {
 }
 
 describe('inferpool serve --log-format json', () => {
-  it('writes one JSON object a line with level, time and the message, and the model on its pool lines', async () => {
+  it('writes one JSON object a line with level, time and the message', async () => {
     const server = await start(['--log-format', 'json', '--model', `tiny=${demoModel}`])
     const lines = server
       .output()
@@ -323,5 +324,30 @@ describe('inferpool serve --log-format json', () => {
     expect(Object.keys(ready).sort()).toEqual(['level', 'msg', 'pid', 'time'])
     expect([ready.level, typeof ready.time, Number.isNaN(Date.parse(ready.time as string))]).toEqual(['info', 'string', false])
     expect(lines.every((line) => typeof line.level === 'string' && typeof line.time === 'string')).toBe(true)
+  })
+})
+
+describe('inferpool serve --otel-endpoint', () => {
+  it("exports a request's spans in its caller's trace, under OTEL_SERVICE_NAME, before it exits on SIGTERM", async () => {
+    const receiver = await otlpReceiver()
+    try {
+      const server = await start(['--replicas', '1', '--otel-endpoint', receiver.url, '--otel-protocol', 'http/json'], {
+        OTEL_SERVICE_NAME: 'inferpool-test',
+      })
+      expect(server.output()).toContain(`  traces: otlp http/json to ${receiver.url}`)
+      const traceId = '5b8efff798038103d269b633813fc60c'
+      const answer = await post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(51, 1)), {
+        traceparent: `00-${traceId}-eee19b7ec3c1b174-01`,
+      })
+      expect(answer.status).toBe(200)
+      // Nothing is waited on by time: the spans leave with the shutdown, before the exit.
+      server.child.kill('SIGTERM')
+      expect(await server.exit).toBe(0)
+      expect(receiver.spans.map((span) => [span.name, span.traceId, span.service]).sort()).toEqual(
+        ['batch demo', 'decode', 'encode', 'execute', 'infer demo', 'queue', 'run', 'transfer'].map((name) => [name, traceId, 'inferpool-test']),
+      )
+    } finally {
+      await receiver.close()
+    }
   })
 })
