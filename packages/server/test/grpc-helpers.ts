@@ -28,7 +28,11 @@ export type Outcome<T> = { ok: true; response: T } | { ok: false; code: grpc.sta
 export type Message = Record<string, any>
 
 export interface TestClient {
-  call(method: string, request: Message, options?: { token?: string; deadlineMs?: number; metadata?: Record<string, string> }): Promise<Outcome<Message>>
+  call(
+    method: string,
+    request: Message,
+    options?: { token?: string; deadlineMs?: number; metadata?: Record<string, string> },
+  ): Promise<Outcome<Message>>
   stream(options?: { token?: string }): grpc.ClientDuplexStream<Message, Message>
   close(): void
 }

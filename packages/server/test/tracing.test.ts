@@ -151,7 +151,9 @@ describe('traces of requests that shared a batch', () => {
     const positions: number[] = []
     for (const request of requests) {
       expect(childrenOf(spans, request)).toEqual(
-        request.spanId === batch.parentSpanId ? ['batch demo', 'decode', 'encode', 'execute', 'queue'] : ['decode', 'encode', 'execute', 'queue'],
+        request.spanId === batch.parentSpanId
+          ? ['batch demo', 'decode', 'encode', 'execute', 'queue']
+          : ['decode', 'encode', 'execute', 'queue'],
       )
       const queue = spans.find((span) => span.name === 'queue' && span.parentSpanId === request.spanId) as ReceivedSpan
       expect(queue.events.map((e) => e.name)).toEqual(['admitted'])
@@ -168,7 +170,10 @@ describe('traces of requests that shared a batch', () => {
 
   it('writes JSON log lines that carry the trace and span ids of the active span, and none outside one', async () => {
     const lines: string[] = []
-    const streams = { stdout: { write: (text: string) => lines.push(text) }, stderr: { write: (text: string) => lines.push(`stderr ${text}`) } }
+    const streams = {
+      stdout: { write: (text: string) => lines.push(text) },
+      stderr: { write: (text: string) => lines.push(`stderr ${text}`) },
+    }
     const log = createLog('json', streams).child({ model: 'demo', version: '1' })
     let ids: { traceId: string; spanId: string } | undefined
     trace.getTracer('test').startActiveSpan('logged', (span) => {
@@ -196,11 +201,9 @@ describe('traces of requests that shared a batch', () => {
 
   it('marks a failed request and its decode with the registry code', async () => {
     s.receiver.spans.length = 0
-    const answer = await post(
-      `${s.server.url as string}/v2/models/demo/infer`,
-      '{"inputs": [',
-      { traceparent: traceparent(HTTP_TRACE, HTTP_CALLER) },
-    )
+    const answer = await post(`${s.server.url as string}/v2/models/demo/infer`, '{"inputs": [', {
+      traceparent: traceparent(HTTP_TRACE, HTTP_CALLER),
+    })
     expect(answer.status).toBe(400)
     const code = (answer.json as { code: string }).code
     expect(code).toBe('ERR_MALFORMED_JSON')
@@ -216,9 +219,13 @@ describe('traces of requests that shared a batch', () => {
   it('marks a request that timed out in the queue with a cancelled queue event and the code', async () => {
     s.receiver.spans.length = 0
     // Alone, the row waits for a partner (minBatchSize 2) until its own timeout (20 ms, in µs) passes.
-    const answer = await post(`${s.server.url as string}/v2/models/demo/infer`, demoRequest(demoRows(3, 1), { parameters: { timeout: 20_000 } }), {
-      traceparent: traceparent(GRPC_TRACE, GRPC_CALLER),
-    })
+    const answer = await post(
+      `${s.server.url as string}/v2/models/demo/infer`,
+      demoRequest(demoRows(3, 1), { parameters: { timeout: 20_000 } }),
+      {
+        traceparent: traceparent(GRPC_TRACE, GRPC_CALLER),
+      },
+    )
     const code = (answer.json as { code: string }).code
     expect(code).toBe('ERR_TIMEOUT')
     await s.tracing.forceFlush()

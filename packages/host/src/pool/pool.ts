@@ -177,8 +177,7 @@ async function startPool(
     const tracing = new PoolTracing({ model: options.labels.model, version: options.labels.version, kind: options.isolation, latencyModel })
     const runBatch = async (items: unknown[], ctx: BatchContext, traced: BatchTrace | undefined): Promise<unknown[]> => {
       // On the clock the worker's run timing uses too (see TensorBatchOutput.timing).
-      const startedMs =
-        observers.size > 0 || handOff !== undefined || traced !== undefined ? performance.timeOrigin + performance.now() : 0
+      const startedMs = observers.size > 0 || handOff !== undefined || traced !== undefined ? performance.timeOrigin + performance.now() : 0
       // With deadline formation, each send carries its rows' deadlines (hand-off.ts), and
       // may leave rows out: `sent` are the rows of the last send, `plan` what it carried.
       let sent: unknown[] = items

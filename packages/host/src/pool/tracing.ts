@@ -34,7 +34,13 @@ const MAX_BATCH_LINKS = 128
 const NOOP_PROVIDER: TracerProvider = new ProxyTracerProvider().getDelegate()
 
 /** Codes of a refusal at the batcher's door (the request was never queued). */
-const REFUSALS = new Set(['ERR_QUEUE_FULL', 'ERR_ITEM_TOO_LARGE', 'ERR_BATCHER_CLOSED', 'ERR_DEADLINE_UNATTAINABLE', 'ERR_REQUEST_TOO_LARGE'])
+const REFUSALS = new Set([
+  'ERR_QUEUE_FULL',
+  'ERR_ITEM_TOO_LARGE',
+  'ERR_BATCHER_CLOSED',
+  'ERR_DEADLINE_UNATTAINABLE',
+  'ERR_REQUEST_TOO_LARGE',
+])
 
 /** The stable `code` of an error, when it has one. */
 export function codeOf(error: unknown): string | undefined {
@@ -86,7 +92,8 @@ export class BatchTrace {
     const span = this.#span
     if (!span.isRecording()) return
     span.setAttribute('inferpool.replica.id', result.threadId)
-    const timing: RunTiming | undefined = result.ok && result.kind === 'run' ? (result.value as Partial<TensorBatchOutput> | null)?.timing : undefined
+    const timing: RunTiming | undefined =
+      result.ok && result.kind === 'run' ? (result.value as Partial<TensorBatchOutput> | null)?.timing : undefined
     if (timing === undefined) return
     span.setAttribute('inferpool.batch.measured_ms', timing.runEndMs - timing.runStartMs)
     const parent = trace.setSpan(otelContext.active(), span)
@@ -161,7 +168,13 @@ export class PoolTracing {
    * A request is about to be queued: its `queue` span starts when its span is sampled.
    * Returns how to wrap its promise, or `undefined` when it is not traced.
    */
-  begin(tracer: Tracer, items: readonly unknown[], options: InferOptions, poolTimeoutMs: number | undefined, admission: AdmissionState): RequestTrace | undefined {
+  begin(
+    tracer: Tracer,
+    items: readonly unknown[],
+    options: InferOptions,
+    poolTimeoutMs: number | undefined,
+    admission: AdmissionState,
+  ): RequestTrace | undefined {
     const parent = options.context ?? otelContext.active()
     const spanContext = trace.getSpanContext(parent)
     if (spanContext === undefined || (spanContext.traceFlags & TraceFlags.SAMPLED) === 0) return undefined
@@ -175,7 +188,8 @@ export class PoolTracing {
       const timeoutMs = options.timeoutMs ?? poolTimeoutMs
       if (timeoutMs !== undefined && timeoutMs !== Infinity) attributes['inferpool.request.deadline_ms'] = timeoutMs
       // The queue ahead of it, at the rate it has been draining.
-      if (admission.drainRate > 0) attributes['inferpool.queue.predicted_wait_ms'] = ((admission.queued + items.length) / admission.drainRate) * 1000
+      if (admission.drainRate > 0)
+        attributes['inferpool.queue.predicted_wait_ms'] = ((admission.queued + items.length) / admission.drainRate) * 1000
       queue.setAttributes(attributes)
     }
     const record = new RequestTrace(parent, spanContext, queue, now, items.length)

@@ -327,7 +327,9 @@ export function createProgram(given?: CliOutput): Command {
       ),
     )
     .addOption(new Option('--otel-endpoint <url>', 'the OTLP/HTTP collector to export traces to (as OTEL_EXPORTER_OTLP_ENDPOINT)'))
-    .addOption(new Option('--otel-protocol <protocol>', 'OTLP encoding (as OTEL_EXPORTER_OTLP_PROTOCOL)').choices(['http/protobuf', 'http/json']))
+    .addOption(
+      new Option('--otel-protocol <protocol>', 'OTLP encoding (as OTEL_EXPORTER_OTLP_PROTOCOL)').choices(['http/protobuf', 'http/json']),
+    )
     .addOption(
       new Option(
         '--otel-sample-ratio <ratio>',
@@ -449,7 +451,11 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
           repositories,
           createPool: (model, file) =>
             createPool(
-              repositoryPoolOptions(model, file, poolOptions(file, { model: model.name, version: model.versions.find((v) => v.file === file)?.version })),
+              repositoryPoolOptions(
+                model,
+                file,
+                poolOptions(file, { model: model.name, version: model.versions.find((v) => v.file === file)?.version }),
+              ),
             ),
           logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
           allowModelUpload: flags.allowModelUpload,

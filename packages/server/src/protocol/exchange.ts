@@ -136,8 +136,7 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
     let door: Door | undefined
     // Traced only with an SDK registered; the start counts from the arrival.
     const tracer = requestTracer()
-    const traced =
-      tracer === undefined ? undefined : startRequestSpan(tracer, this, model, performance.timeOrigin + this.started)
+    const traced = tracer === undefined ? undefined : startRequestSpan(tracer, this, model, performance.timeOrigin + this.started)
     this.traceContext = traced?.context
     let submitted = false
     try {
@@ -188,7 +187,11 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
       admitted.enter()
       try {
         submitted = true
-        const pending = submitRequest(pool, decoded, traced === undefined ? { signal, timeoutMs } : { signal, timeoutMs, context: traced.context })
+        const pending = submitRequest(
+          pool,
+          decoded,
+          traced === undefined ? { signal, timeoutMs } : { signal, timeoutMs, context: traced.context },
+        )
         // The rows are in the queue now (or refused): the room promised at the door is theirs.
         this.through()
         results = await pending

@@ -68,7 +68,11 @@ export function createLog(logFormat: LogFormat, streams: LogStreams = process): 
 }
 
 /** A `console`-shaped view of a logger (what the library's `logger` options take); extra arguments are formatted into the message. */
-export function consoleOf(logger: Logger): { info(...args: unknown[]): void; warn(...args: unknown[]): void; error(...args: unknown[]): void } {
+export function consoleOf(logger: Logger): {
+  info(...args: unknown[]): void
+  warn(...args: unknown[]): void
+  error(...args: unknown[]): void
+} {
   return {
     info: (...args) => logger.info(format(...args)),
     warn: (...args) => logger.warn(format(...args)),

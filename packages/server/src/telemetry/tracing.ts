@@ -22,7 +22,13 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources'
-import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-node'
+import {
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  NodeTracerProvider,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-node'
 import type { NodeTracerConfig, SpanExporter } from '@opentelemetry/sdk-trace-node'
 
 /** The `--otel*` flags of `inferpool serve`. */
@@ -72,7 +78,8 @@ export function startTracing(flags: TracingFlags, env: NodeJS.ProcessEnv = proce
     exporters.push('otlp')
   }
   if (exporters.includes('none')) return undefined
-  const protocol = flags.otelProtocol ?? read(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read(env, 'OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf'
+  const protocol =
+    flags.otelProtocol ?? read(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read(env, 'OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf'
   if (!(PROTOCOLS as readonly string[]).includes(protocol)) {
     throw new RangeError(`Expected OTEL_EXPORTER_OTLP_PROTOCOL to be http/protobuf or http/json, got \`${protocol}\` (grpc is not bundled)`)
   }
