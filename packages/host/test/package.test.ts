@@ -25,9 +25,9 @@ function packageOf(specifier: string): string | undefined {
 }
 
 describe('@inferpool/host as a package', () => {
-  it('depends on the pool only: core, worker, piscina, onnxruntime-node, comlink and protobufjs (ONNX external data)', () => {
+  it('depends on the pool only: core, worker, piscina, onnxruntime-node, comlink, protobufjs (ONNX external data) and the OpenTelemetry API', () => {
     expect(Object.keys(manifest.dependencies).sort()).toEqual(
-      ['@inferpool/core', '@inferpool/worker', 'comlink', 'onnxruntime-node', 'piscina', 'protobufjs'].sort(),
+      ['@inferpool/core', '@inferpool/worker', '@opentelemetry/api', 'comlink', 'onnxruntime-node', 'piscina', 'protobufjs'].sort(),
     )
   })
 

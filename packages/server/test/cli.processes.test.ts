@@ -9,6 +9,7 @@ import { restartDelayMs } from '@inferpool/host/internal'
 import { defaultIntraOpThreads } from '@inferpool/host'
 import { grpcClient } from './grpc-helpers.js'
 import { demoRequest, demoRows, http, metric, post, repoModel } from './server-helpers.js'
+import { otlpReceiver } from './otlp-receiver.js'
 import { childPids, freePort, isRunning, poll, startServe, stopAll, tryGet } from './serve-process.js'
 
 afterEach(stopAll)
@@ -159,5 +160,44 @@ describe('inferpool serve --processes 2 --grpc-port', () => {
       client.close()
     }
     expect((await http(`${server.url}/v2/health/ready`)).status).toBe(200)
+  })
+})
+
+describe('inferpool serve --processes 2 --otel-endpoint', () => {
+  it('exports the spans of each process from that process, all of them before the cluster exits', async () => {
+    const receiver = await otlpReceiver()
+    try {
+      const server = await startServe([
+        '--port',
+        '0',
+        '--processes',
+        '2',
+        '--replicas',
+        '1',
+        '--otel-endpoint',
+        receiver.url,
+        '--otel-protocol',
+        'http/json',
+      ])
+      const workers = await childPids(server.pid)
+      // Fresh connections: the primary hands them to the processes in turn.
+      const traceIds = Array.from({ length: 4 }, (_, i) => `${'0'.repeat(31)}${i + 1}`)
+      const answers = await Promise.all(
+        traceIds.map((traceId, i) =>
+          post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(60 + i, 1)), {
+            traceparent: `00-${traceId}-00000000000000a1-01`,
+          }),
+        ),
+      )
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200])
+      server.child.kill('SIGTERM')
+      expect(await server.exit).toBe(0)
+      const requests = receiver.spans.filter((span) => span.name === 'infer demo')
+      expect(requests.map((span) => span.traceId).sort()).toEqual(traceIds)
+      // Every span came from one of the two server processes, and both exported some.
+      expect(new Set(receiver.spans.map((span) => span.pid))).toEqual(new Set(workers))
+    } finally {
+      await receiver.close()
+    }
   })
 })

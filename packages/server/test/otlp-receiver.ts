@@ -45,6 +45,8 @@ export interface ReceivedSpan {
   statusCode: number
   /** `service.name` of the resource that sent it. */
   service: string
+  /** `process.pid` of the resource that sent it. */
+  pid: number
 }
 
 function plain(attributes: OtlpKeyValue[] | undefined): Record<string, string | number | boolean> {
@@ -81,7 +83,9 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
       posts++
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport
       for (const resource of body.resourceSpans ?? []) {
-        const service = String(plain(resource.resource?.attributes)['service.name'])
+        const attributes = plain(resource.resource?.attributes)
+        const service = String(attributes['service.name'])
+        const pid = Number(attributes['process.pid'])
         for (const scope of resource.scopeSpans ?? []) {
           for (const span of scope.spans ?? []) {
             spans.push({
@@ -97,6 +101,7 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
               links: (span.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId })),
               statusCode: span.status?.code ?? 0,
               service,
+              pid,
             })
           }
         }

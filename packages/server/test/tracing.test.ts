@@ -18,8 +18,8 @@ import { grpcClient, rawBytes } from './grpc-helpers.js'
 import type { TestClient } from './grpc-helpers.js'
 import { otlpReceiver, renderTraces } from './otlp-receiver.js'
 import type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js'
-import { demoModel, demoRequest, demoRows, post } from './server-helpers.js'
-import { trace } from '@opentelemetry/api'
+import { demoModel, demoRequest, demoRows, post, until } from './server-helpers.js'
+import { ROOT_CONTEXT, trace } from '@opentelemetry/api'
 import { createLog } from '../src/telemetry/log.js'
 
 const quiet = { error() {}, info() {}, warn() {} }
@@ -45,7 +45,7 @@ interface Stack {
 }
 
 /** The SDK (as `inferpool serve` starts it), a pool whose batches wait for 2 rows, and a server on free ports. */
-async function stack(flags: Parameters<typeof startTracing>[0] = {}): Promise<Stack> {
+async function stack(flags: Parameters<typeof startTracing>[0] = {}, maxQueueSize?: number): Promise<Stack> {
   const receiver = await otlpReceiver()
   // An empty environment: only the flags configure it.
   const tracing = startTracing({ otelEndpoint: receiver.url, otelProtocol: 'http/json', ...flags }, {}) as Tracing
@@ -54,9 +54,11 @@ async function stack(flags: Parameters<typeof startTracing>[0] = {}): Promise<St
     replicas: 1,
     logger: quiet,
     labels: { model: 'demo', version: '1' },
-    batching: { maxBatchSize: 8, minBatchSize: 2, maxWaitMs: 60_000 },
+    batching: { maxBatchSize: 8, minBatchSize: 2, maxWaitMs: 60_000, ...(maxQueueSize === undefined ? {} : { maxQueueSize }) },
   })
-  const server = await serve({ demo: pool }, { port: 0, grpcPort: 0, closePools: false, logger: quiet })
+  // A full queue refuses at once (no wait at the door for room).
+  const door = maxQueueSize === undefined ? {} : { admissionWaitMs: 0 }
+  const server = await serve({ demo: pool }, { port: 0, grpcPort: 0, closePools: false, logger: quiet, ...door })
   const client = grpcClient(server.grpcAddress as string)
   return { receiver, tracing, pool, server, client }
 }
@@ -236,6 +238,89 @@ describe('traces of requests that shared a batch', () => {
     expect(queue.statusCode).toBe(ERROR)
     expect(queue.events.map((e) => [e.name, e.attributes])).toEqual([['cancelled', { 'inferpool.reason': code }]])
     expect(named(spans, 'execute')).toEqual([])
+  })
+})
+
+describe('a refusal at the door', () => {
+  let s: Stack
+  beforeAll(async () => {
+    s = await stack({}, 1)
+  })
+  afterAll(async () => {
+    await teardown(s)
+  })
+
+  it('records a refused queue span with the code on a request the full queue turned away', async () => {
+    const url = `${s.server.url as string}/v2/models/demo/infer`
+    // The one place in the queue, held by a row that waits for a partner until its own timeout (50 ms, in µs).
+    const holder = post(url, demoRequest(demoRows(6, 1), { parameters: { timeout: 50_000 } }))
+    await until(() => s.pool.stats.queued === 1)
+    const refused = await post(url, demoRequest(demoRows(7, 1), { parameters: { timeout: 5_000_000 } }), {
+      traceparent: traceparent(HTTP_TRACE, HTTP_CALLER),
+    })
+    expect([refused.status, (refused.json as { code: string }).code]).toEqual([503, 'ERR_QUEUE_FULL'])
+    expect((await holder).status).toBe(504)
+    await s.tracing.forceFlush()
+    const spans = s.receiver.spans.filter((span) => span.traceId === HTTP_TRACE)
+    const request = named(spans, 'infer demo')[0]
+    expect([request.statusCode, request.attributes['inferpool.error.code']]).toEqual([ERROR, 'ERR_QUEUE_FULL'])
+    const queue = named(spans, 'queue')[0]
+    expect([queue.parentSpanId, queue.statusCode]).toEqual([request.spanId, ERROR])
+    expect(queue.events.map((e) => [e.name, e.attributes])).toEqual([['refused', { 'inferpool.reason': 'ERR_QUEUE_FULL' }]])
+    expect(named(spans, 'execute')).toEqual([])
+  })
+})
+
+describe('the library: pool.infer with a context, replicas as processes', () => {
+  let receiver: OtlpReceiver
+  let tracing: Tracing
+  let pool: Pool
+  beforeAll(async () => {
+    receiver = await otlpReceiver()
+    tracing = startTracing({ otelEndpoint: receiver.url, otelProtocol: 'http/json' }, {}) as Tracing
+    pool = await createPool({
+      model: demoModel,
+      replicas: 1,
+      isolation: 'process',
+      logger: quiet,
+      batching: { maxBatchSize: 8, minBatchSize: 2, maxWaitMs: 60_000 },
+    })
+  })
+  afterAll(async () => {
+    await pool.close()
+    await tracing.shutdown()
+    await receiver.close()
+  })
+
+  it("puts two rows of the application's span in one batch span, named after the model file, run by a process", async () => {
+    const tracer = trace.getTracer('app')
+    const parent = tracer.startSpan('handle')
+    const context = trace.setSpan(ROOT_CONTEXT, parent)
+    const rows = demoRows(8, 2).map((row) => ({ input: Float32Array.from(row) }))
+    await Promise.all(rows.map((row) => pool.infer(row, { context, priority: 3, timeoutMs: 30_000 })))
+    parent.end()
+    await tracing.forceFlush()
+    const spans = receiver.spans
+    const batch = named(spans, 'batch demo-mlp')[0]
+    expect(batch.parentSpanId).toBe(parent.spanContext().spanId)
+    expect([
+      batch.attributes['inferpool.replica.kind'],
+      batch.attributes['inferpool.batch.rows'],
+      batch.attributes['inferpool.batch.reason'],
+    ]).toEqual(['process', 2, 'min'])
+    expect(childrenOf(spans, batch)).toEqual(['run', 'transfer'])
+    const queues = named(spans, 'queue')
+    expect(
+      queues.map((q) => [q.parentSpanId, q.attributes['inferpool.request.priority'], q.attributes['inferpool.request.deadline_ms']]),
+    ).toEqual([
+      [parent.spanContext().spanId, 3, 30_000],
+      [parent.spanContext().spanId, 3, 30_000],
+    ])
+    expect(
+      named(spans, 'execute')
+        .map((e) => e.attributes['inferpool.batch.position'])
+        .sort(),
+    ).toEqual([0, 1])
   })
 })
 

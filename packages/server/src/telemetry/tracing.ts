@@ -103,8 +103,10 @@ export function startTracing(flags: TracingFlags, env: NodeJS.ProcessEnv = proce
     throw new RangeError(`Expected \`--otel-sample-ratio\` to be a number from 0 to 1, got \`${ratio}\``)
   }
   const config: NodeTracerConfig = {
-    // OTEL_SERVICE_NAME (and OTEL_RESOURCE_ATTRIBUTES) win over the default name.
-    resource: resourceFromAttributes({ 'service.name': 'inferpool' }).merge(detectResources({ detectors: [envDetector] })),
+    // OTEL_SERVICE_NAME (and OTEL_RESOURCE_ATTRIBUTES) win over the default name; the pid tells a cluster's processes apart.
+    resource: resourceFromAttributes({ 'service.name': 'inferpool', 'process.pid': process.pid }).merge(
+      detectResources({ detectors: [envDetector] }),
+    ),
     spanProcessors: spanExporters.map((exporter) => new BatchSpanProcessor(exporter)),
   }
   // Otherwise the SDK builds the sampler from OTEL_TRACES_SAMPLER (default: parent-based, always on).
