@@ -1,7 +1,7 @@
 /** What the tests share: a NATS client, demo-model requests, and reading a stream whole. */
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { jetstream, jetstreamManager } from '@nats-io/jetstream'
+import { RetentionPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream'
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream'
 import { connect, headers } from '@nats-io/transport-node'
 import type { NatsConnection } from '@nats-io/transport-node'
@@ -80,4 +80,9 @@ export async function streamCount(c: Client, stream: string): Promise<number> {
 /** Polls `condition` every 20 ms until it holds (a hang guard: the test's timeout). */
 export async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+/** The requests stream as a publisher makes it: a work queue on `inferpool.requests.>`. */
+export async function requestsStream(c: Client): Promise<void> {
+  await c.jsm.streams.add({ name: 'INFERPOOL_REQUESTS', subjects: ['inferpool.requests.>'], retention: RetentionPolicy.Workqueue })
 }
