@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createPool } from '@inferpool/host'
@@ -14,6 +15,7 @@ import { DEMO_MODEL, client, requestsStream, jsonRequest, poisonRequest, publish
 import type { Client } from './helpers.js'
 
 const run = promisify(execFile)
+const PUBLISH_EXAMPLE = fileURLToPath(new URL('../scripts/publish-example.mjs', import.meta.url))
 const REQUESTS = 'inferpool.requests.demo'
 
 let server: NatsServer
@@ -165,4 +167,16 @@ describe('crashes', () => {
     const dead = await readStream(nats, 'INFERPOOL_DEAD')
     expect(dead.map((m) => Number(m.headers!.get(CONSUME_HEADERS.requestSeq))).sort((a, b) => a - b)).toEqual(poisonSeqs)
   }, 180_000)
+})
+
+describe('scripts/publish-example.mjs', () => {
+  it('sends a request and prints its result', async () => {
+    await consume()
+    const { stdout } = await run(process.execPath, [PUBLISH_EXAMPLE, server.url])
+    const lines = stdout.trim().split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(/^request [0-9a-f-]{36} is INFERPOOL_REQUESTS #1$/)
+    expect(lines[1]).toBe(`result of ${/^request (\S+)/.exec(lines[0])![1]}: output FP32 [1,16]`)
+    expect(lines[2].split(' ')).toHaveLength(16)
+  })
 })
