@@ -50,6 +50,7 @@ interface ConsumeFlags {
   resultsStream: string
   deadStream: string
   durablePrefix: string
+  streamReplicas: number
   metricsPort: number
   metricsHost: string
 }
@@ -166,6 +167,11 @@ export function createConsumeProgram(out: ConsumeCliOutput = { log: console.log,
       ),
     )
     .addOption(
+      new Option('--stream-replicas <n>', 'replicas of each stream it creates (3 on a three-node JetStream cluster)')
+        .argParser(integerAtLeast(1))
+        .default(CONSUMER_DEFAULTS.streamReplicas),
+    )
+    .addOption(
       new Option('--metrics-port <port>', 'port of GET /metrics (0: any free port)')
         .argParser(port)
         .default(CONSUME_CLI_DEFAULTS.metricsPort),
@@ -187,6 +193,7 @@ export function createConsumeProgram(out: ConsumeCliOutput = { log: console.log,
           subjects: { requests: flags.requestsSubject, results: flags.resultsSubject, dead: flags.deadSubject },
           streams: { requests: flags.requestsStream, results: flags.resultsStream, dead: flags.deadStream },
           durablePrefix: flags.durablePrefix,
+          streamReplicas: flags.streamReplicas,
           maxDeliver: flags.maxDeliver,
           ackWaitMs: flags.ackWaitMs,
           maxAckPending: flags.maxAckPending,

@@ -281,7 +281,11 @@ export class InferpoolConsumer {
   }
 
   #keepWorking(): void {
-    for (const msg of this.#inFlight) msg.working()
+    try {
+      for (const msg of this.#inFlight) msg.working()
+    } catch {
+      // The connection is closing: the requests are delivered again after the ack wait.
+    }
   }
 
   async #lag(model: string): Promise<{ pending: number; ackPending: number } | undefined> {

@@ -76,6 +76,8 @@ export interface ConsumerOptions {
    * @default undefined
    */
   readonly priorityLevel?: number
+  /** Replicas of each stream this consumer creates (3 on a three-node JetStream cluster); an existing stream keeps its own. @default 1 */
+  readonly streamReplicas?: number
   /** Where log lines go. @default console (info to stdout, warn to stderr) */
   readonly logger?: ConsumeLogger
   /** Name of the NATS connection, seen in the server's monitoring. @default 'inferpool-consume' */
@@ -91,6 +93,7 @@ export const CONSUMER_DEFAULTS = {
   timeoutMs: 30_000,
   retryDelayMs: 1_000,
   maxRowsPerRequest: HANDLER_DEFAULTS.maxRowsPerRequest,
+  streamReplicas: 1,
   connectionName: 'inferpool-consume',
 } as const
 
@@ -108,6 +111,7 @@ export interface ResolvedConsumerOptions {
   readonly maxRowsPerRequest: number
   readonly duplicateWindowMs: number
   readonly priorityLevel: number | undefined
+  readonly streamReplicas: number
   readonly logger: ConsumeLogger
   readonly connectionName: string
 }
@@ -187,6 +191,7 @@ export function resolveConsumerOptions(options: ConsumerOptions): ResolvedConsum
     maxRowsPerRequest: integer('maxRowsPerRequest', options.maxRowsPerRequest ?? CONSUMER_DEFAULTS.maxRowsPerRequest, 1),
     duplicateWindowMs,
     priorityLevel: options.priorityLevel === undefined ? undefined : integer('priorityLevel', options.priorityLevel, 0),
+    streamReplicas: integer('streamReplicas', options.streamReplicas ?? CONSUMER_DEFAULTS.streamReplicas, 1, 5),
     logger: options.logger ?? { info: (line) => console.log(line), warn: (line) => console.error(line) },
     connectionName: options.connectionName ?? CONSUMER_DEFAULTS.connectionName,
   }

@@ -43,7 +43,7 @@ async function ensureStream(
 
 /** Ensures the requests (work queue), results and dead-letter streams. */
 export async function ensureStreams(jsm: JetStreamManager, options: ResolvedConsumerOptions): Promise<void> {
-  const { streams, subjects, duplicateWindowMs } = options
+  const { streams, subjects, duplicateWindowMs, streamReplicas } = options
   const window = duplicateWindowMs * NANOS_PER_MS
   const checkWindow = (info: StreamInfo): void => {
     if (info.config.duplicate_window < window) {
@@ -58,14 +58,14 @@ export async function ensureStreams(jsm: JetStreamManager, options: ResolvedCons
   }
   await ensureStream(
     jsm,
-    { name: streams.requests, subjects: [`${subjects.requests}.>`], retention: RetentionPolicy.Workqueue },
+    { name: streams.requests, subjects: [`${subjects.requests}.>`], retention: RetentionPolicy.Workqueue, num_replicas: streamReplicas },
     (info) => {
       if (info.config.retention !== RetentionPolicy.Workqueue) {
         throw new JetStreamSettingError('stream', streams.requests, 'retention', info.config.retention, `"${RetentionPolicy.Workqueue}"`)
       }
     },
   )
-  const kept = { retention: RetentionPolicy.Limits, duplicate_window: window }
+  const kept = { retention: RetentionPolicy.Limits, duplicate_window: window, num_replicas: streamReplicas }
   await ensureStream(jsm, { name: streams.results, subjects: [`${subjects.results}.>`], ...kept }, checkWindow)
   await ensureStream(jsm, { name: streams.dead, subjects: [`${subjects.dead}.>`], ...kept }, checkWindow)
 }
