@@ -254,3 +254,82 @@ describe('options', () => {
     ).toThrow(message)
   })
 })
+
+describe('while requests run', () => {
+  it('keeps a request that waits in the pool longer than the ack wait with working(): one delivery, one result', async () => {
+    // A lone row waits 2.5 s for a batch of 8: two and a half ack waits.
+    const slow = await createPool({ model: DEMO_MODEL, replicas: 1, batching: { maxBatchSize: 8, minBatchSize: 8, maxWaitMs: 2500 } })
+    try {
+      const c = consumer({ pools: new Map([['demo', slow]]), ackWaitMs: 1000 })
+      await c.start()
+      await publish(nats.js, REQUESTS, jsonRequest(4))
+      await until(() => c.stats.results === 1)
+      expect(c.stats).toEqual({ inFlight: 0, results: 1, duplicates: 0, deadLetters: 0, retries: 0, redeliveries: 0 })
+      expect(await streamCount(nats, 'INFERPOOL_RESULTS')).toBe(1)
+    } finally {
+      await slow.close()
+    }
+  })
+
+  it('gives back (nak) a request its pool refuses for now, and dead-letters it past maxDeliver', async () => {
+    const closed = await createPool({ model: DEMO_MODEL, replicas: 1 })
+    await closed.close()
+    const c = consumer({ pools: new Map([['demo', closed]]), maxDeliver: 2, retryDelayMs: 0 })
+    await c.start()
+    await publish(nats.js, REQUESTS, jsonRequest(1))
+    await until(() => c.stats.deadLetters === 1)
+    expect(c.stats).toEqual({ inFlight: 0, results: 0, duplicates: 0, deadLetters: 1, retries: 2, redeliveries: 2 })
+    const [dead] = await readStream(nats, 'INFERPOOL_DEAD')
+    expect(dead.headers!.get(CONSUME_HEADERS.errorCode)).toBe('ERR_MAX_DELIVER')
+    const metrics = await c.metrics.registry.metrics()
+    expect(metrics).toContain('inferpool_consume_retries_total{model="demo",code="ERR_BATCHER_CLOSED"} 2\n')
+  })
+
+  it('loses nothing when the NATS server goes away and comes back: every request gets one result', async () => {
+    // Requests whose ack the restart cut off come back after the ack wait: a short one keeps the test short.
+    const c = consumer({ ackWaitMs: 1000 })
+    await c.start()
+    for (let i = 0; i < 20; i++) await publish(nats.js, REQUESTS, jsonRequest(i))
+    await server.restart()
+    // The test's own client reconnects too: a publish cut off by it is sent again (its Nats-Msg-Id keeps one copy).
+    for (let i = 20; i < 40; i++) {
+      await until(() =>
+        publish(nats.js, REQUESTS, jsonRequest(i), { 'Nats-Msg-Id': `after-${i}` }).then(
+          () => true,
+          () => false,
+        ),
+      )
+    }
+    await until(async () => (await streamCount(nats, 'INFERPOOL_REQUESTS')) === 0)
+    const seqs = (await readStream(nats, 'INFERPOOL_RESULTS')).map((m) => Number(m.headers!.get(CONSUME_HEADERS.requestSeq)))
+    expect(seqs.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
+  })
+})
+
+describe('hostile requests', () => {
+  it('echoes a long request id with line breaks on one line, bounded to 1,024 characters', async () => {
+    const c = consumer()
+    await c.start()
+    const id = `a\r\nNats-Msg-Id: forged\n${'x'.repeat(5000)}`
+    await publish(nats.js, REQUESTS, jsonRequest(1, id))
+    await until(() => c.stats.results === 1)
+    const [result] = await readStream(nats, 'INFERPOOL_RESULTS')
+    expect(result.headers!.get(CONSUME_HEADERS.requestId)).toBe(`a Nats-Msg-Id: forged ${'x'.repeat(1024 - 22)}…`)
+    expect(result.headers!.get(CONSUME_HEADERS.msgId)).toBe('INFERPOOL_REQUESTS:1')
+  })
+
+  it('dead-letters a request of more rows than maxRowsPerRequest', async () => {
+    const c = consumer({ maxRowsPerRequest: 2 })
+    await c.start()
+    const rows = [row(0), row(1), row(2)].flatMap((r) => Array.from(r))
+    await publish(
+      nats.js,
+      REQUESTS,
+      Buffer.from(JSON.stringify({ inputs: [{ name: 'input', shape: [3, 256], datatype: 'FP32', data: rows }] })),
+    )
+    await until(() => c.stats.deadLetters === 1)
+    const [dead] = await readStream(nats, 'INFERPOOL_DEAD')
+    expect(dead.headers!.get(CONSUME_HEADERS.errorCode)).toBe('ERR_INVALID_INPUT')
+    expect(dead.headers!.get(CONSUME_HEADERS.errorMessage)).toBe('A request may carry at most 2 rows, input "input" has 3')
+  })
+})

@@ -13,6 +13,8 @@ import { join } from 'node:path'
 export interface NatsServer {
   readonly url: string
   readonly port: number
+  /** Kills the server (SIGKILL) and starts it again on the same port and store. */
+  restart(): Promise<void>
   /** Stops the server and removes its store. */
   stop(): Promise<void>
 }
@@ -37,6 +39,24 @@ function exited(child: ChildProcess): Promise<void> {
 export async function startNatsServer(): Promise<NatsServer> {
   const store = mkdtempSync(join(tmpdir(), 'inferpool-nats-'))
   const port = await freePort()
+  let child = await launch(port, store)
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    async restart() {
+      child.kill('SIGKILL')
+      await exited(child)
+      child = await launch(port, store)
+    },
+    async stop() {
+      child.kill('SIGTERM')
+      await exited(child)
+      rmSync(store, { recursive: true, force: true })
+    },
+  }
+}
+
+async function launch(port: number, store: string): Promise<ChildProcess> {
   const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: ['ignore', 'ignore', 'pipe'] })
   let log = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -51,13 +71,5 @@ export async function startNatsServer(): Promise<NatsServer> {
     child.stderr!.on('data', onData)
     child.once('exit', (code) => reject(new Error(`nats-server exited with ${code} before it was ready:\n${log}`)))
   })
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    port,
-    async stop() {
-      child.kill('SIGTERM')
-      await exited(child)
-      rmSync(store, { recursive: true, force: true })
-    },
-  }
+  return child
 }
