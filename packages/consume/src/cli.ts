@@ -25,6 +25,7 @@ export const CONSUME_CLI_DEFAULTS = {
   metricsPort: 9464,
   metricsHost: '127.0.0.1',
   maxQueueSize: 4096,
+  shutdownTimeoutMs: 60_000,
 } as const
 
 interface ConsumeFlags {
@@ -53,6 +54,7 @@ interface ConsumeFlags {
   streamReplicas: number
   metricsPort: number
   metricsHost: string
+  shutdownTimeoutMs: number
 }
 
 export interface ConsumeCliOutput {
@@ -172,6 +174,14 @@ export function createConsumeProgram(out: ConsumeCliOutput = { log: console.log,
         .default(CONSUMER_DEFAULTS.streamReplicas),
     )
     .addOption(
+      new Option(
+        '--shutdown-timeout-ms <ms>',
+        'on SIGTERM/SIGINT, longest wait for the requests in flight; past it the consumer stops at once (exit 1) and they are delivered again',
+      )
+        .argParser(integerAtLeast(0))
+        .default(CONSUME_CLI_DEFAULTS.shutdownTimeoutMs),
+    )
+    .addOption(
       new Option('--metrics-port <port>', 'port of GET /metrics (0: any free port)')
         .argParser(port)
         .default(CONSUME_CLI_DEFAULTS.metricsPort),
@@ -266,21 +276,32 @@ async function runConsumer(
   let signalled = 0
   let resolveStop!: (code: number) => void
   const stopped = new Promise<number>((resolve) => (resolveStop = resolve))
+  let forced = false
+  const stopNow = (why: string): void => {
+    forced = true
+    out.error(`inferpool consume: ${why}: stopping now; the requests in flight will be delivered again`)
+    void consumer
+      .destroy()
+      .then(closePools)
+      .then(() => resolveStop(1))
+  }
   const onSignal = (signal: NodeJS.Signals): void => {
     signalled++
-    if (signalled === 1) {
-      out.log(`inferpool consume: ${signal}: finishing the requests in flight (again to stop at once)`)
-      void consumer
-        .close()
-        .then(closePools)
-        .then(() => resolveStop(0))
-    } else {
-      out.error(`inferpool consume: ${signal} again: stopping now; the requests in flight will be delivered again`)
-      void consumer
-        .destroy()
-        .then(closePools)
-        .then(() => resolveStop(1))
-    }
+    if (signalled > 1) return stopNow(`${signal} again`)
+    out.log(`inferpool consume: ${signal}: finishing the requests in flight (again to stop at once)`)
+    // A drain that cannot finish (the NATS server away for good) ends at the timeout.
+    const timer = setTimeout(() => stopNow(`still draining after ${flags.shutdownTimeoutMs} ms`), flags.shutdownTimeoutMs)
+    consumer.close().then(
+      async () => {
+        clearTimeout(timer)
+        await closePools()
+        resolveStop(forced ? 1 : 0)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        stopNow(`the drain failed (${(error as Error).message})`)
+      },
+    )
   }
   process.on('SIGTERM', onSignal)
   process.on('SIGINT', onSignal)

@@ -44,6 +44,9 @@ export const CONSUME_HEADERS = {
 /** The version a result names (`model_version`): the consumer serves one version per model. */
 const MODEL_VERSION = '1'
 
+/** How long one pull stays open for requests to arrive: the longest `close` waits for the open one to end. */
+const PULL_EXPIRES_MS = 1000
+
 /** Longest header value echoed from a request or an error (a client-given `id`, a message naming its input). */
 const MAX_HEADER_VALUE = 1024
 
@@ -154,26 +157,46 @@ export class InferpoolConsumer {
     )
   }
 
-  /** Pulls a model's requests until the consumer stops; a pull that fails (the server away too long) starts again. */
+  /**
+   * Pulls a model's requests until the consumer stops, one `fetch` at a time, each for
+   * what the in-flight cap leaves room for, open at most `PULL_EXPIRES_MS`.
+   *
+   * Not `consume()`: stopping it unsubscribes while its pull requests are still open on
+   * the server, which goes on delivering into the closed inbox; those requests then wait
+   * out the ack wait before anyone gets them. A fetch is never abandoned: `close` lets the
+   * open one end (at most `PULL_EXPIRES_MS`) and handles all it delivered.
+   */
   async #pull(model: string, pool: ServedPool, consumer: Consumer, maxAckPending: number): Promise<void> {
+    const handling = new Set<Promise<void>>()
+    // Pull when half the cap is free, so that a pull brings a batch, not one request at a time.
+    const least = Math.ceil(maxAckPending / 2)
     while (!this.#stopping) {
+      if (maxAckPending - handling.size < least) {
+        await Promise.race(handling)
+        continue
+      }
       let messages: ConsumerMessages
       try {
-        messages = await consumer.consume({ max_messages: maxAckPending })
+        messages = await consumer.fetch({ max_messages: maxAckPending - handling.size, expires: PULL_EXPIRES_MS })
       } catch (error) {
         this.#options.logger.warn(`inferpool consume: pulling ${model} failed, retrying: ${(error as Error).message}`)
         await this.#pause(this.#options.retryDelayMs)
         continue
       }
       this.#iterators.add(messages)
-      // `close` may have come while `consume` was starting.
-      if (this.#stopping) messages.stop()
       try {
-        // After `stop`, the iterator still yields what was already delivered, then ends:
-        // those are handled too (they are in flight as far as the server knows).
-        for await (const msg of messages) this.#track(this.#handle(model, pool, msg))
+        for await (const msg of messages) {
+          const handled = this.#handle(model, pool, msg)
+          handling.add(handled)
+          this.#track(handled)
+          void handled.finally(() => handling.delete(handled))
+        }
       } catch (error) {
-        if (!this.#stopping) this.#options.logger.warn(`inferpool consume: pulling ${model} stopped, retrying: ${(error as Error).message}`)
+        // The server away (heartbeats missed), or `destroy`: pull again once it is back.
+        if (!this.#stopping) {
+          this.#options.logger.warn(`inferpool consume: pulling ${model} stopped, retrying: ${(error as Error).message}`)
+          await this.#pause(this.#options.retryDelayMs)
+        }
       } finally {
         this.#iterators.delete(messages)
       }
@@ -213,6 +236,8 @@ export class InferpoolConsumer {
       } catch (error) {
         if (this.#hard.signal.aborted) return
         const failure = failureOf(error)
+        if (failure.internal)
+          options.logger.warn(`inferpool consume: ${model} request ${msg.seq} failed: ${(error as Error)?.stack ?? String(error)}`)
         // A failure that is not a mere refusal (a crashed replica, a timeout) counts
         // against the request: on its last delivery it is dead-lettered, not given back.
         if (failure.verdict === 'dead' || (!failure.transient && deliveries >= options.maxDeliver)) {
@@ -319,8 +344,8 @@ export class InferpoolConsumer {
   }
 
   /**
-   * Stops pulling, finishes what was delivered (each request gets its result and its
-   * ack, or its dead letter, or its nak), then closes the connection once every ack has
+   * Stops pulling (the open pull ends within a second), finishes what was delivered
+   * (each request gets its result and its ack, or its dead letter, or its nak), then closes the connection once every ack has
    * been written. A second call waits on the first; `destroy()` still cuts it short.
    */
   close(): Promise<void> {
@@ -331,7 +356,7 @@ export class InferpoolConsumer {
   async #drain(): Promise<void> {
     this.#stopping = true
     await this.#started?.catch(() => {})
-    for (const messages of this.#iterators) messages.stop()
+    // Each loop ends with its open pull, whose requests are handled like the rest.
     await Promise.all(this.#loops)
     while (this.#handling.size > 0) await Promise.all(this.#handling)
     clearInterval(this.#working)

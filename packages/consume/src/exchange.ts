@@ -90,6 +90,8 @@ export interface Failure {
   readonly message: string
   /** A transient refusal (a full queue, a model not ready): retried after a delay without blame. */
   readonly transient: boolean
+  /** Not raised on purpose (a bug, an unexpected error): its text is for the log, not the dead letter. */
+  readonly internal: boolean
   /** `code` as a metric label: a registered code or the consumer's own, else `ERR_OTHER` (a worker's codes are not bounded). */
   readonly label: string
 }
@@ -103,8 +105,8 @@ const OWN_CODES: ReadonlySet<string> = new Set([MaxDeliverError.code, JetStreamS
  * everything else (a full queue, a crashed replica, a timeout) is retried.
  */
 export function failureOf(error: unknown): Failure {
-  const { code, message } = publicErrorOf(error)
+  const { code, message, internal } = publicErrorOf(error)
   const status = httpStatusOf(code)
   const label = errorSpecOf(code) !== undefined || OWN_CODES.has(code) || code === INTERNAL_ERROR_CODE ? code : 'ERR_OTHER'
-  return { verdict: status >= 400 && status < 500 ? 'dead' : 'retry', code, message, transient: isRetryable(code), label }
+  return { verdict: status >= 400 && status < 500 ? 'dead' : 'retry', code, message, transient: isRetryable(code), label, internal }
 }
