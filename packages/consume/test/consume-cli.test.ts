@@ -86,14 +86,18 @@ describe('inferpool consume', () => {
     expect(text).toContain('inferpool_consume_redeliveries_total{model="demo"} 0\n')
   })
 
-  it('echoes a bad option and exits 1 before loading a model', async () => {
-    const refused = await run(process.execPath, [CONSUME_BIN, '--max-deliver', '0']).catch(
-      (error: { code: number; stderr: string }) => error,
-    )
-    expect(refused).toMatchObject({
-      code: 1,
-      stderr: "error: option '--max-deliver <n>' argument '0' is invalid. Expected an integer >= 1.\n(run with --help for usage)\n",
-    })
+  it.each([
+    [
+      ['--max-deliver', '0'],
+      "error: option '--max-deliver <n>' argument '0' is invalid. Expected an integer >= 1.\n(run with --help for usage)\n",
+    ],
+    [
+      ['--results-subject', 'out.>'],
+      "error: Expected `subjects.results` to be a NATS subject without wildcards (tokens joined by '.'), got `out.>` (string)\n(run with --help for usage)\n",
+    ],
+  ])('echoes a bad option (%j) and exits 1 before loading a model', async (args, stderr) => {
+    const refused = await run(process.execPath, [CONSUME_BIN, ...args]).catch((error: { code: number; stderr: string }) => error)
+    expect(refused).toMatchObject({ code: 1, stderr })
   })
 
   it('names a setting of an existing stream it cannot work with and exits 1', async () => {

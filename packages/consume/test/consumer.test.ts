@@ -333,3 +333,17 @@ describe('hostile requests', () => {
     expect(dead.headers!.get(CONSUME_HEADERS.errorMessage)).toBe('A request may carry at most 2 rows, input "input" has 3')
   })
 })
+
+describe('model names', () => {
+  it('consumes a model whose name has a dot on its own subjects, with an escaped durable name', async () => {
+    const c = consumer({ pools: new Map([['my.model_v2', pool]]) })
+    await c.start()
+    await publish(nats.js, 'inferpool.requests.my.model_v2', jsonRequest(1))
+    await until(() => c.stats.results === 1)
+    const [result] = await readStream(nats, 'INFERPOOL_RESULTS')
+    expect(result.subject).toBe('inferpool.results.my.model_v2')
+    expect(result.json<{ model_name: string }>().model_name).toBe('my.model_v2')
+    const info = await nats.jsm.consumers.info('INFERPOOL_REQUESTS', 'inferpool_my_2Emodel_5Fv2')
+    expect(info.config.filter_subject).toBe('inferpool.requests.my.model_v2')
+  })
+})
