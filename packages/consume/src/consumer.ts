@@ -18,7 +18,7 @@ import type { MsgHdrs, NatsConnection } from '@nats-io/transport-node'
 import type { ServedPool } from '@inferpool/server'
 import type { Registry } from 'prom-client'
 import { MaxDeliverError } from './errors.js'
-import { HEADER_LENGTH_HEADER, exchange, failureOf } from './exchange.js'
+import { HEADER_LENGTH_HEADER, codeLabel, exchange, failureOf } from './exchange.js'
 import type { ExchangeResult } from './exchange.js'
 import { ConsumeMetrics } from './metrics.js'
 import { durableName, resolveConsumerOptions } from './options.js'
@@ -302,7 +302,7 @@ export class InferpoolConsumer {
     await this.#js!.publish(`${this.#options.subjects.dead}.${model}`, msg.data, { msgID: this.#msgId(msg), headers: h })
     msg.term()
     this.#stats.deadLetters++
-    this.metrics.deadLetters.inc({ model, code: failureOf({ code }).label })
+    this.metrics.deadLetters.inc({ model, code: codeLabel(code) })
   }
 
   #keepWorking(): void {

@@ -92,7 +92,7 @@ export interface Failure {
   readonly transient: boolean
   /** Not raised on purpose (a bug, an unexpected error): its text is for the log, not the dead letter. */
   readonly internal: boolean
-  /** `code` as a metric label: a registered code or the consumer's own, else `ERR_OTHER` (a worker's codes are not bounded). */
+  /** `code` as a metric label (`codeLabel`). */
   readonly label: string
 }
 
@@ -107,6 +107,17 @@ const OWN_CODES: ReadonlySet<string> = new Set([MaxDeliverError.code, JetStreamS
 export function failureOf(error: unknown): Failure {
   const { code, message, internal } = publicErrorOf(error)
   const status = httpStatusOf(code)
-  const label = errorSpecOf(code) !== undefined || OWN_CODES.has(code) || code === INTERNAL_ERROR_CODE ? code : 'ERR_OTHER'
-  return { verdict: status >= 400 && status < 500 ? 'dead' : 'retry', code, message, transient: isRetryable(code), label, internal }
+  return {
+    verdict: status >= 400 && status < 500 ? 'dead' : 'retry',
+    code,
+    message,
+    transient: isRetryable(code),
+    label: codeLabel(code),
+    internal,
+  }
+}
+
+/** A code as a metric label: a registered code or the consumer's own, else `ERR_OTHER` (a worker's codes are not bounded). */
+export function codeLabel(code: string): string {
+  return errorSpecOf(code) !== undefined || OWN_CODES.has(code) || code === INTERNAL_ERROR_CODE ? code : 'ERR_OTHER'
 }
