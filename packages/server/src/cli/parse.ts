@@ -6,6 +6,8 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { InvalidArgumentError } from 'commander'
+import { echo } from '../protocol/errors.js'
+import { isModelName, MODEL_NAME_RULE } from '../protocol/model-names.js'
 
 const INTEGER = /^\d+$/
 const NUMBER = /^\d+(\.\d+)?$/
@@ -42,8 +44,6 @@ export interface ModelFlag {
   readonly path: string
 }
 
-const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
-
 /** `--model-repository <dir>`, repeatable: accumulates into a list of absolute paths. */
 export function repositoryFlag(value: string, previous: string[] | undefined): string[] {
   const path = resolve(value)
@@ -55,8 +55,8 @@ export function repositoryFlag(value: string, previous: string[] | undefined): s
 
 /** `--load-model <name>|*`, repeatable. */
 export function loadModelFlag(value: string, previous: string[] | undefined): string[] {
-  if (value !== '*' && !MODEL_NAME.test(value)) {
-    throw new InvalidArgumentError(`Expected a model name (letters, digits, '_', '.' or '-') or '*', got '${value}'.`)
+  if (value !== '*' && !isModelName(value)) {
+    throw new InvalidArgumentError(`Expected a model name (${MODEL_NAME_RULE}) or '*', got '${echo(value)}'.`)
   }
   return [...(previous ?? []), value]
 }
@@ -67,8 +67,8 @@ export function modelFlag(value: string, previous: ModelFlag[] | undefined): Mod
   if (eq <= 0 || eq === value.length - 1) throw new InvalidArgumentError('Expected name=path.onnx.')
   const name = value.slice(0, eq)
   const path = resolve(value.slice(eq + 1))
-  if (!MODEL_NAME.test(name)) {
-    throw new InvalidArgumentError(`Model name '${name}' must be letters, digits, '_', '.' or '-' (not starting with a symbol).`)
+  if (!isModelName(name)) {
+    throw new InvalidArgumentError(`Model name '${echo(name)}' must be ${MODEL_NAME_RULE}.`)
   }
   const list = previous ?? []
   if (list.some((m) => m.name === name)) throw new InvalidArgumentError(`Model name '${name}' is given twice.`)

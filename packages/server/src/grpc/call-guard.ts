@@ -73,11 +73,6 @@ export interface GrpcCallGuard {
    */
   passedDoor(message: object): void
   /**
-   * Ends every unary call whose request is still arriving with `error` (a shutdown: as
-   * over HTTP, a request still on the wire is not waited for).
-   */
-  endArriving(error: unknown): void
-  /**
    * The guard authorized the call that carries `metadata` as it started (the same
    * object reaches the service when the guard is the first interceptor): the service
    * need not hash its bearer a second time. False for any other metadata, which the
@@ -126,7 +121,6 @@ export function mayCall(credentials: CallCredentials, path: string, authorizatio
 
 export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
   const { authorized, bodyTimeoutMs, budget, failure } = options
-  const arriving = new Set<(error: unknown) => void>()
   /** Gives a delivered request message's bytes back, by the message. */
   const heldUntilDoor = new WeakMap<object, () => void>()
   /** Metadata of calls this guard authorized (`vouchedFor`). */
@@ -153,10 +147,9 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
       stopTimer()
       timer = setTimeout(() => end(new RequestTimeoutError(bodyTimeoutMs)), bodyTimeoutMs)
     }
-    /** The request has arrived: no longer timed, nor ended by a shutdown as still arriving. */
+    /** The request has arrived: no longer timed. */
     const arrived = (): void => {
       stopTimer()
-      arriving.delete(end)
     }
     const finish = (): void => {
       if (done) return
@@ -202,10 +195,7 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
               return end(new Error('inferpool: the gRPC call guard found no HTTP/2 stream on the call (a grpc-js change?)'))
             }
             stream.on('data', onData)
-            if (unary) {
-              startTimer()
-              arriving.add(end)
-            }
+            if (unary) startTimer()
             metadataNext(metadata)
           },
           onReceiveMessage: (message: unknown, messageNext) => {
@@ -245,9 +235,6 @@ export function createCallGuard(options: CallGuardOptions): GrpcCallGuard {
     passedDoor(message) {
       heldUntilDoor.get(message)?.()
       heldUntilDoor.delete(message)
-    },
-    endArriving(error) {
-      for (const end of [...arriving]) end(error)
     },
     vouchedFor(metadata) {
       return vouched.has(metadata)

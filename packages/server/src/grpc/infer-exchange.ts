@@ -12,7 +12,7 @@ import type { ServedModel, ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import type { BlockOutput, RowOutput } from '@inferpool/host'
 import type { inference } from './definition.js'
-import { declaredRowsOf, decodeGrpcInferRequest, rowsInput } from './request.js'
+import { declaredRowsOf, decodeGrpcInferRequest } from './request.js'
 import { inferResponse } from './response.js'
 
 type InferResponse = inference.ModelInferResponse.$Properties
@@ -45,8 +45,8 @@ export class GrpcExchange extends InferenceExchange<InferResponse> {
 
   /** The door, before the contents are decoded: under overload that decode is the expense a refusal saves. */
   protected override doorRows(door: Door): number {
-    const declaring = rowsInput(this.request as inference.ModelInferRequest)
-    return door.declaredRows(declaredRowsOf(declaring), declaring?.name ?? '')
+    const declared = declaredRowsOf(this.request as inference.ModelInferRequest)
+    return door.declaredRows(declared?.rows ?? 0, declared?.input ?? '')
   }
 
   protected override decode(): DecodedInferRequest {

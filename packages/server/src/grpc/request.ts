@@ -7,6 +7,8 @@
  * here: one raw entry per input, contents in the field of their datatype, one form per
  * request.
  */
+import { mostDeclaredRows } from '../protocol/declared-rows.js'
+import type { DeclaredRows } from '../protocol/declared-rows.js'
 import type Long from 'long'
 import type { inference } from '../../generated/inference.js'
 import { writeBytesElements } from '../protocol/tensor-bytes.js'
@@ -29,30 +31,12 @@ function toNumber(value: number | Long): number {
 }
 
 /**
- * The input whose `shape` declares the most rows (its first dim), read before the
- * contents are decoded so the door can count the request as it is (as HTTP does with a
- * binary request's JSON header); `undefined` when no input declares a usable count (the
- * decode then says what is wrong). Read its count with `declaredRowsOf`.
+ * The rows a request's inputs declare (protocol/declared-rows.ts), read before the
+ * contents are decoded so the door can count the request as it is, as HTTP does with a
+ * binary request's JSON header.
  */
-export function rowsInput(request: inference.ModelInferRequest): InputTensor | undefined {
-  let most = 0
-  let declaring: InputTensor | undefined
-  for (const input of request.inputs) {
-    const rows = declaredRowsOf(input)
-    if (rows > most) {
-      most = rows
-      declaring = input
-    }
-  }
-  return declaring
-}
-
-/** The rows an input's `shape` declares: its first dim, 0 when that is not a positive safe integer. */
-export function declaredRowsOf(input: InputTensor | undefined): number {
-  const first = input?.shape?.[0]
-  if (first === undefined || first === null) return 0
-  const rows = toNumber(first)
-  return Number.isSafeInteger(rows) && rows >= 1 ? rows : 0
+export function declaredRowsOf(request: inference.ModelInferRequest): DeclaredRows | undefined {
+  return mostDeclaredRows(request.inputs)
 }
 
 /** Decodes and checks a ModelInferRequest against the model, as HTTP requests are. */

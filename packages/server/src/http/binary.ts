@@ -15,6 +15,8 @@
  * never allocates from a size the client declares: sizes are compared with the bytes
  * actually received (which the body limit bounds) before any view is made.
  */
+import { mostDeclaredRows } from '../protocol/declared-rows.js'
+import type { DeclaredRows } from '../protocol/declared-rows.js'
 import { MalformedBinaryError } from '../protocol/errors.js'
 import { parseJson } from './body.js'
 
@@ -53,25 +55,13 @@ export function readBinaryHeader(body: Buffer, headerLength: number): unknown {
 }
 
 /**
- * The rows a binary request's JSON header declares, read before its tensor bytes so
- * the door can count the request's real rows instead of estimating them from its
- * length: the largest first dim of its inputs' `shape` (decode.ts later refuses inputs
- * that disagree), with the input that declares it. `undefined` when no input declares
- * a usable one; decode.ts then says what is wrong with the header.
+ * The rows a binary request's JSON header declares, read before its tensor bytes
+ * (protocol/declared-rows.ts): `undefined` when no input declares a usable count.
  */
-export function declaredRows(header: unknown): { rows: number; input: string } | undefined {
+export function declaredRows(header: unknown): DeclaredRows | undefined {
   if (typeof header !== 'object' || header === null) return undefined
   const inputs = (header as { inputs?: unknown }).inputs
-  if (!Array.isArray(inputs)) return undefined
-  let declared: { rows: number; input: string } | undefined
-  for (const input of inputs as unknown[]) {
-    if (typeof input !== 'object' || input === null) continue
-    const { name, shape } = input as { name?: unknown; shape?: unknown }
-    const rows: unknown = Array.isArray(shape) ? shape[0] : undefined
-    if (typeof name !== 'string' || typeof rows !== 'number' || !Number.isSafeInteger(rows) || rows < 1) continue
-    if (declared === undefined || rows > declared.rows) declared = { rows, input: name }
-  }
-  return declared
+  return Array.isArray(inputs) ? mostDeclaredRows(inputs) : undefined
 }
 
 /** The bytes after the JSON header, handed out tensor by tensor in order. */

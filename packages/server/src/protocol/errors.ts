@@ -21,7 +21,7 @@ export function bounded(text: string, maxChars: number): string {
  * back to the client (a gRPC status message travels in a trailer, which past about
  * 100 KB is never sent) and into the log, so neither may grow with the input.
  */
-function echo(value: string): string {
+export function echo(value: string): string {
   return bounded(value, ECHO_MAX_CHARS)
 }
 

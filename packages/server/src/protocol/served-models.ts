@@ -20,7 +20,8 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { Registry } from 'prom-client'
 import { servesAny } from '@inferpool/host/internal'
 import { Door } from './door.js'
-import { ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './errors.js'
+import { echo, ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './errors.js'
+import { isModelName, isVersionName, MODEL_NAME_RULE } from './model-names.js'
 import { MODEL_VERSION, SERVER_EXTENSIONS } from './metadata.js'
 import { PendingBodyBytes } from './pending-body-bytes.js'
 import { ServerMetrics } from './metrics.js'
@@ -115,10 +116,6 @@ export class RequestCount {
   }
 }
 
-const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
-/** Triton's version directories are positive integers (Number-safe, so they order numerically). */
-const MODEL_VERSION_NAME = /^[1-9][0-9]{0,14}$/
-
 /** Versions newest first. */
 function byNewest(a: string, b: string): number {
   return Number(b) - Number(a)
@@ -143,10 +140,10 @@ function bearerMatches(header: unknown, expected: Buffer | undefined): boolean {
 
 /** Refuses a model name, version or pool that cannot be served, naming it. */
 function checkVersion(name: string, version: string, source: PoolSource): void {
-  if (typeof name !== 'string' || !MODEL_NAME.test(name)) {
-    throw new TypeError(`Expected model names to match ${String(MODEL_NAME)}, got \`${String(name)}\``)
+  if (!isModelName(name)) {
+    throw new TypeError(`Expected model names of ${MODEL_NAME_RULE}, got \`${echo(String(name))}\``)
   }
-  if (typeof version !== 'string' || !MODEL_VERSION_NAME.test(version)) {
+  if (!isVersionName(version)) {
     throw new TypeError(`Expected the versions of \`pools.${name}\` to be positive integers, got \`${String(version)}\``)
   }
   if (source === null || typeof source !== 'object') {

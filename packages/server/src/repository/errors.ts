@@ -3,14 +3,7 @@
  * and, for a config, the line or field at fault. Registered in ../error-registry.ts.
  */
 import { InferpoolError } from '@inferpool/core'
-
-/** Longest echo of a client's text (a model name, a parameter) in a message. */
-const ECHO_CHARS = 200
-
-/** `text` as an error message echoes it: at most `ECHO_CHARS` characters, a longer one cut with its length said. */
-export function echo(text: string): string {
-  return text.length <= ECHO_CHARS ? text : `${text.slice(0, ECHO_CHARS)}… (${text.length} characters)`
-}
+import { echo } from '../protocol/errors.js'
 
 /** A config.pbtxt that is not valid protobuf text for Triton's ModelConfig. */
 export class ModelConfigSyntaxError extends InferpoolError {

@@ -17,36 +17,24 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import type { Dirent } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { isModelName, isVersionName, MODEL_NAME_RULE } from '../protocol/model-names.js'
 import { parseModelConfig } from './config-file.js'
-import { echo, ModelRepositoryLayoutError } from './errors.js'
+import { echo } from '../protocol/errors.js'
+import { ModelRepositoryLayoutError } from './errors.js'
 import { interpretModelConfig } from './model-config.js'
 import type { RepositoryModelConfig, VersionPolicy } from './model-config.js'
 
 /** The config file of a model directory. */
 export const CONFIG_FILE = 'config.pbtxt'
 
-const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
-const VERSION = /^[1-9][0-9]{0,14}$/
-/** Longest model name: one directory name on common file systems. */
-export const MAX_MODEL_NAME_LENGTH = 255
-
 /**
- * Refuses a model name that could not be a directory of the repository: letters,
- * digits, `_`, `.` and `-`, not starting with a symbol (so never `.` or `..`), at most
- * `MAX_MODEL_NAME_LENGTH` characters. Checked before a name reaches the file system.
+ * Refuses a model name that could not be a directory of the repository (model-names.ts).
+ * Checked before a name reaches the file system.
  */
 export function checkModelName(name: string): void {
   if (!isModelName(name)) {
-    throw new ModelRepositoryLayoutError(
-      echo(String(name)),
-      `is not a model name: letters, digits, '_', '.' or '-' (not starting with a symbol), at most ${MAX_MODEL_NAME_LENGTH} characters`,
-    )
+    throw new ModelRepositoryLayoutError(echo(String(name)), `is not a model name: ${MODEL_NAME_RULE}`)
   }
-}
-
-/** Whether `name` passes `checkModelName`. */
-export function isModelName(name: string): boolean {
-  return typeof name === 'string' && name.length <= MAX_MODEL_NAME_LENGTH && MODEL_NAME.test(name)
 }
 
 /** Whether `path` is under `root` (both resolved). */
@@ -145,7 +133,7 @@ export function readModel(repository: string, name: string, configText?: string,
 
   const refusedLinks: string[] = []
   const found = readdirSync(directory, { withFileTypes: true })
-    .filter((entry) => VERSION.test(entry.name) && isDirectoryEntry(directory, entry, real, refusedLinks))
+    .filter((entry) => isVersionName(entry.name) && isDirectoryEntry(directory, entry, real, refusedLinks))
     .map((entry) => entry.name)
     .sort((a, b) => Number(b) - Number(a))
   if (found.length === 0) {

@@ -32,9 +32,8 @@ import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-contr
 import type { ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import { parseModelConfigJson } from './config-file.js'
-import { ModelNotFoundError } from '../protocol/errors.js'
+import { echo, ModelNotFoundError } from '../protocol/errors.js'
 import {
-  echo,
   ModelControlPollingError,
   ModelLoadAbortedError,
   ModelNotInRepositoryError,
@@ -42,7 +41,8 @@ import {
   ModelUploadDisabledError,
   ModelUploadError,
 } from './errors.js'
-import { checkModelName, isModelName, modelNames, readModel, repositoryEntries } from './layout.js'
+import { isModelName } from '../protocol/model-names.js'
+import { checkModelName, modelNames, readModel, repositoryEntries } from './layout.js'
 import type { RepositoryModel } from './layout.js'
 import { interpretModelConfig } from './model-config.js'
 import { ignoredFieldsLine, refusedLinksLine } from './repositories.js'

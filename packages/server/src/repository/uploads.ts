@@ -23,6 +23,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { makeOwnedDir, sweepDeadOwners } from '@inferpool/host/internal'
 import { ModelUploadError } from './errors.js'
+import { isVersionName } from '../protocol/model-names.js'
 import { checkModelName } from './layout.js'
 
 /** The prefix of a load request parameter that carries a file. */
@@ -39,8 +40,6 @@ export const MAX_UPLOAD_DEPTH = 16
 
 /** Longest path component, in UTF-8 bytes (what common file systems take as one name). */
 export const MAX_PATH_COMPONENT_BYTES = 255
-
-const VERSION = /^[1-9][0-9]{0,14}$/
 
 const PATH_RULE =
   "must name a file in a version directory: 'file:<version>/<file name>', the version a positive integer, " +
@@ -62,7 +61,7 @@ function componentsOf(name: string, path: string): string[] {
     !isAbsolute(path) &&
     parts.length >= 2 &&
     parts.length <= MAX_UPLOAD_DEPTH &&
-    VERSION.test(parts[0]) &&
+    isVersionName(parts[0]) &&
     parts.every((part) => part !== '' && part !== '.' && part !== '..' && Buffer.byteLength(part) <= MAX_PATH_COMPONENT_BYTES)
   if (!fits) throw new ModelUploadError(name, `${FILE_PARAMETER}${path}`, PATH_RULE)
   return parts

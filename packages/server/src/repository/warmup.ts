@@ -16,6 +16,7 @@ import { randomFillSync } from 'node:crypto'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, normalize, sep } from 'node:path'
 import type { Pool, RowInput, TensorInfo, TensorType, TypedArray } from '@inferpool/host'
+import { splitBytesElements } from '@inferpool/worker'
 import { datatypeInfo, halfBits, tritonDataType } from '../protocol/datatypes.js'
 import type { NumericType } from '../protocol/datatypes.js'
 import { UnsupportedModelConfigError } from './errors.js'
@@ -160,18 +161,12 @@ function fromFile(file: string, type: TensorType, size: number, field: string, f
   if (!existsSync(file) || !statSync(file).isFile()) fail(field, `names ${file}, which does not exist`)
   const bytes = readFileSync(file)
   if (type === 'string') {
-    const strings: string[] = []
-    let at = 0
-    while (strings.length < size && at + 4 <= bytes.length) {
-      const length = bytes.readUInt32LE(at)
-      if (at + 4 + length > bytes.length) break
-      strings.push(bytes.toString('utf8', at + 4, at + 4 + length))
-      at += 4 + length
-    }
-    if (strings.length !== size || at !== bytes.length) {
+    // The one BYTES codec; views into a Buffer are Buffers.
+    const elements = splitBytesElements(bytes, size)
+    if (!Array.isArray(elements)) {
       fail(field, `${file} must hold ${size} length-prefixed strings (4-byte little-endian length, then the bytes) and nothing else`)
     }
-    return strings
+    return (elements as Buffer[]).map((element) => element.toString('utf8'))
   }
   const create = datatypeInfo(type as NumericType).create
   const expected = size * create.BYTES_PER_ELEMENT

@@ -1,0 +1,206 @@
+/**
+ * The consumer's options: defaults in one object, each option validated once, at
+ * construction, naming the option and echoing the bad value.
+ */
+import type { ServedPool } from '@inferpool/server'
+import { HANDLER_DEFAULTS } from '@inferpool/server'
+
+/** Where requests come from and where results and dead letters go: subject prefixes, one subject per model under each. */
+export interface ConsumeSubjects {
+  /** Requests of model `m` arrive on `<requests>.m`. @default 'inferpool.requests' */
+  readonly requests: string
+  /** Results of model `m` go to `<results>.m`. @default 'inferpool.results' */
+  readonly results: string
+  /** Dead letters of model `m` go to `<dead>.m`. @default 'inferpool.dead' */
+  readonly dead: string
+}
+
+/** The three JetStream streams (created when missing, checked when present). */
+export interface ConsumeStreams {
+  /** Work-queue stream of the requests. @default 'INFERPOOL_REQUESTS' */
+  readonly requests: string
+  /** Stream of the results, whose duplicate window drops a redelivered request's second result. @default 'INFERPOOL_RESULTS' */
+  readonly results: string
+  /** Stream of the dead letters. @default 'INFERPOOL_DEAD' */
+  readonly dead: string
+}
+
+/** Lines the consumer logs (a consumer in a server logs through the server's logger). */
+export interface ConsumeLogger {
+  info(line: string): void
+  warn(line: string): void
+}
+
+export interface ConsumerOptions {
+  /**
+   * The pools to consume for, by model name: a pool or the promise of one (a model still
+   * loading is consumed once it has loaded). The consumer neither creates nor closes them:
+   * `inferpool serve --nats` passes the pools that also serve HTTP and gRPC.
+   */
+  readonly pools: ReadonlyMap<string, ServedPool | Promise<ServedPool>>
+  /** NATS server URLs (several for a cluster). */
+  readonly nats: string | readonly string[]
+  /** Subject prefixes. @default CONSUMER_DEFAULTS.subjects */
+  readonly subjects?: Partial<ConsumeSubjects>
+  /** Stream names. @default CONSUMER_DEFAULTS.streams */
+  readonly streams?: Partial<ConsumeStreams>
+  /** Prefix of each model's durable pull consumer name (`<prefix>_<model>`). @default 'inferpool' */
+  readonly durablePrefix?: string
+  /** Deliveries of a request before it is dead-lettered instead of run again. @default 5 */
+  readonly maxDeliver?: number
+  /** How long a delivered request may go without an ack (or `working()`) before it is redelivered. @default 30000 */
+  readonly ackWaitMs?: number
+  /**
+   * Most requests of one model delivered and not yet acknowledged, over every consumer
+   * process: the bound on what is in flight (and in memory).
+   * @default each pool's replicas × max batch size × 2
+   */
+  readonly maxAckPending?: number
+  /** Deadline of one request in the pool (a request's own `parameters.timeout` may shorten it). @default 30000 */
+  readonly timeoutMs?: number
+  /** Delay of a `nak` for a request that may succeed later (a full queue, a crashed replica, a timeout). @default 1000 */
+  readonly retryDelayMs?: number
+  /** Most rows one request may carry; a larger one is dead-lettered. @default HANDLER_DEFAULTS.maxRowsPerRequest (1024) */
+  readonly maxRowsPerRequest?: number
+  /**
+   * Duplicate window of a results or dead-letter stream this consumer creates, and the
+   * least it accepts of an existing one. It must outlast every redelivery of a request
+   * that already has its result: `maxDeliver × (ackWaitMs + timeoutMs)` and no less.
+   * @default maxDeliver × (ackWaitMs + timeoutMs)
+   */
+  readonly duplicateWindowMs?: number
+  /**
+   * The pool's priority level of these requests (with a pool's `priorityLevels`): `serve
+   * --nats` gives the lowest, so online requests go first. `undefined`: the request's own
+   * `parameters.priority`, else the pool's default.
+   * @default undefined
+   */
+  readonly priorityLevel?: number
+  /** Replicas of each stream this consumer creates (3 on a three-node JetStream cluster); an existing stream keeps its own. @default 1 */
+  readonly streamReplicas?: number
+  /** Where log lines go. @default console (info to stdout, warn to stderr) */
+  readonly logger?: ConsumeLogger
+  /** Name of the NATS connection, seen in the server's monitoring. @default 'inferpool-consume' */
+  readonly connectionName?: string
+}
+
+export const CONSUMER_DEFAULTS = {
+  subjects: { requests: 'inferpool.requests', results: 'inferpool.results', dead: 'inferpool.dead' },
+  streams: { requests: 'INFERPOOL_REQUESTS', results: 'INFERPOOL_RESULTS', dead: 'INFERPOOL_DEAD' },
+  durablePrefix: 'inferpool',
+  maxDeliver: 5,
+  ackWaitMs: 30_000,
+  timeoutMs: 30_000,
+  retryDelayMs: 1_000,
+  maxRowsPerRequest: HANDLER_DEFAULTS.maxRowsPerRequest,
+  streamReplicas: 1,
+  connectionName: 'inferpool-consume',
+} as const
+
+export interface ResolvedConsumerOptions {
+  readonly pools: ReadonlyMap<string, ServedPool | Promise<ServedPool>>
+  readonly servers: readonly string[]
+  readonly subjects: ConsumeSubjects
+  readonly streams: ConsumeStreams
+  readonly durablePrefix: string
+  readonly maxDeliver: number
+  readonly ackWaitMs: number
+  readonly maxAckPending: number | undefined
+  readonly timeoutMs: number
+  readonly retryDelayMs: number
+  readonly maxRowsPerRequest: number
+  readonly duplicateWindowMs: number
+  readonly priorityLevel: number | undefined
+  readonly streamReplicas: number
+  readonly logger: ConsumeLogger
+  readonly connectionName: string
+}
+
+/** Timers stop at 2^31 − 1 ms; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+function describe(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(value)
+  return `\`${text.length > 100 ? `${text.slice(0, 100)}…` : text}\` (${typeof value})`
+}
+
+function integer(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(`Expected \`${name}\` to be an integer in [${min}, ${max}], got ${describe(value)}`)
+  }
+  return value
+}
+
+/** A subject prefix: dot-separated tokens, no wildcards, no whitespace. */
+const SUBJECT = /^[^\s.*>]+(\.[^\s.*>]+)*$/
+/** A stream or durable name: no dots, wildcards, path separators or whitespace. */
+const NAME = /^[^\s.*>/\\]{1,64}$/
+
+function subject(name: string, value: unknown): string {
+  if (typeof value !== 'string' || !SUBJECT.test(value)) {
+    throw new TypeError(`Expected \`${name}\` to be a NATS subject without wildcards (tokens joined by '.'), got ${describe(value)}`)
+  }
+  return value
+}
+
+function streamName(name: string, value: unknown): string {
+  if (typeof value !== 'string' || !NAME.test(value)) {
+    throw new TypeError(
+      `Expected \`${name}\` to be a JetStream name (1 to 64 characters, no '.', '*', '>', '/', '\\' or whitespace), got ${describe(value)}`,
+    )
+  }
+  return value
+}
+
+export function resolveConsumerOptions(options: ConsumerOptions): ResolvedConsumerOptions {
+  if (!(options.pools instanceof Map) || options.pools.size === 0) {
+    throw new TypeError(`Expected \`pools\` to be a non-empty Map of model name to pool, got ${describe(options.pools)}`)
+  }
+  const servers = typeof options.nats === 'string' ? [options.nats] : [...(options.nats as readonly string[])]
+  if (servers.length === 0 || servers.some((s) => typeof s !== 'string' || s.length === 0)) {
+    throw new TypeError(`Expected \`nats\` to be a server URL or a non-empty list of them, got ${describe(options.nats)}`)
+  }
+  const subjects = { ...CONSUMER_DEFAULTS.subjects, ...options.subjects }
+  const streams = { ...CONSUMER_DEFAULTS.streams, ...options.streams }
+  for (const key of ['requests', 'results', 'dead'] as const) {
+    subject(`subjects.${key}`, subjects[key])
+    streamName(`streams.${key}`, streams[key])
+  }
+  if (new Set(Object.values(subjects)).size !== 3) {
+    throw new RangeError(`Expected the three \`subjects\` to differ, got ${describe(Object.values(subjects).join(', '))}`)
+  }
+  if (new Set(Object.values(streams)).size !== 3) {
+    throw new RangeError(`Expected the three \`streams\` to differ, got ${describe(Object.values(streams).join(', '))}`)
+  }
+  const maxDeliver = integer('maxDeliver', options.maxDeliver ?? CONSUMER_DEFAULTS.maxDeliver, 1, 1000)
+  const ackWaitMs = integer('ackWaitMs', options.ackWaitMs ?? CONSUMER_DEFAULTS.ackWaitMs, 1000, MAX_TIMER_MS)
+  const timeoutMs = integer('timeoutMs', options.timeoutMs ?? CONSUMER_DEFAULTS.timeoutMs, 1, MAX_TIMER_MS)
+  const leastWindowMs = maxDeliver * (ackWaitMs + timeoutMs)
+  const duplicateWindowMs = integer('duplicateWindowMs', options.duplicateWindowMs ?? leastWindowMs, leastWindowMs)
+  return {
+    pools: options.pools,
+    servers,
+    subjects,
+    streams,
+    durablePrefix: streamName('durablePrefix', options.durablePrefix ?? CONSUMER_DEFAULTS.durablePrefix),
+    maxDeliver,
+    ackWaitMs,
+    maxAckPending: options.maxAckPending === undefined ? undefined : integer('maxAckPending', options.maxAckPending, 1),
+    timeoutMs,
+    retryDelayMs: integer('retryDelayMs', options.retryDelayMs ?? CONSUMER_DEFAULTS.retryDelayMs, 0, MAX_TIMER_MS),
+    maxRowsPerRequest: integer('maxRowsPerRequest', options.maxRowsPerRequest ?? CONSUMER_DEFAULTS.maxRowsPerRequest, 1),
+    duplicateWindowMs,
+    priorityLevel: options.priorityLevel === undefined ? undefined : integer('priorityLevel', options.priorityLevel, 0),
+    streamReplicas: integer('streamReplicas', options.streamReplicas ?? CONSUMER_DEFAULTS.streamReplicas, 1, 5),
+    logger: options.logger ?? { info: (line) => console.log(line), warn: (line) => console.error(line) },
+    connectionName: options.connectionName ?? CONSUMER_DEFAULTS.connectionName,
+  }
+}
+
+/**
+ * A model's durable consumer name: `<prefix>_<model>`, with the model name's '.' (not
+ * allowed in a JetStream name) and '_' escaped so that two names never meet.
+ */
+export function durableName(prefix: string, model: string): string {
+  return `${prefix}_${model.replace(/[_.]/g, (c) => (c === '_' ? '_5F' : '_2E'))}`
+}
