@@ -5,7 +5,7 @@ import { parseCompareOptions } from '../src/compare/options.js'
 import { FULL_PROBES, probeId, QUICK_PROBES } from '../src/compare/probes.js'
 
 describe('compare flags', () => {
-  it('default to 5 rounds of 2 s windows over every probe: the door at 1 and 64 connections, gRPC streaming, the pool at 1 and 256 callers with thread and process replicas, core', () => {
+  it('default to 5 rounds of 2 s windows over every probe: the door at 1 and 64 connections, gRPC streaming, the pool at 1 and 256 callers with thread and process replicas, core, the door traced', () => {
     const o = parseCompareOptions(['main'])!
     expect(o.ref).toBe('main')
     expect([o.quick, o.rounds, o.window, o.allowLoad]).toEqual([false, 5, { warmupMs: 500, durationMs: 2000 }, false])
@@ -25,6 +25,8 @@ describe('compare flags', () => {
       'pool-process-callers1',
       'pool-process-callers256',
       'core',
+      'door-json-1row-c64-traced-always',
+      'door-json-1row-c64-traced-ratio1pct',
     ])
     expect(o.probes).toBe(FULL_PROBES)
   })

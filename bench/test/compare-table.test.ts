@@ -141,4 +141,16 @@ describe('metricsOf', () => {
       ['pool-process-callers1-p50', 'pool (library, process replicas), 1 caller: p50'],
     ])
   })
+
+  it("gives the traced door probes issue 38's targets: 15 % below A allowed at 100 % sampling, 3 % at 1 %", () => {
+    expect(metricsOf({ kind: 'door-traced', sampling: 'always' }).map((m) => [m.id, m.allowedShare])).toEqual([
+      ['door-json-1row-c64-traced-always', 0.15],
+    ])
+    expect(metricsOf({ kind: 'door-traced', sampling: 'ratio-1%' }).map((m) => [m.id, m.allowedShare])).toEqual([
+      ['door-json-1row-c64-traced-ratio1pct', 0.03],
+    ])
+    const traced = metricsOf({ kind: 'door-traced', sampling: 'always' })[0]
+    expect(compareRow(traced, [100, 101, 99], [86, 87, 88]).regression).toBe(false) // −13 %: within its target
+    expect(compareRow(traced, [100, 101, 99], [80, 81, 82]).regression).toBe(true) // −19 %
+  })
 })

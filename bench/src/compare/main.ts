@@ -14,7 +14,7 @@ import { UsageError } from '../config.js'
 import { readModelInfo, type ModelInfo } from '../model.js'
 import { defaultResultsDir, demoModelPath, repoRoot } from '../paths.js'
 import { clientsFor, connect, encodedRequest, streamCaller } from '../scenarios/grpc.js'
-import { doorRequest, load, type DoorRequest } from '../scenarios/http.js'
+import { doorRequest, load, type DoorEncoding, type DoorRequest } from '../scenarios/http.js'
 import { poolRows } from '../scenarios/pool.js'
 import { mainThreadCpuMs } from '../thread-cpu.js'
 import { loadAverage, loadVerdict, MAX_LOAD } from './machine-load.js'
@@ -23,6 +23,7 @@ import { metricsOf, probeId, type Probe } from './probes.js'
 import { checkoutAndBuild, describeWorkingTree, resolveCommit, type RefCheckout } from './ref-checkout.js'
 import { expectAnswer, startAgent, startServe, stopChild, type Agent, type Serve } from './side.js'
 import { compareRow, formatTable, type ComparedRow } from './table.js'
+import { startOtlpSink, type OtlpSink } from './otlp-sink.js'
 
 const MODEL_NAME = 'bench'
 /** Items per core probe (after one warm-up round in the agent). */
@@ -32,6 +33,8 @@ interface Side {
   label: 'A' | 'B'
   root: string
   serve: Serve
+  /** The servers the traced probes start with OTEL_* set, by probe id (started on first use). */
+  traced: Map<string, Serve>
   agent: Agent
   grpcClients: Map<number, grpc.Client[]>
   /** Samples per metric id. */
@@ -80,11 +83,20 @@ export async function runCompare(argv: string[]): Promise<number> {
   const started = performance.now()
 
   let checkout: RefCheckout | undefined
+  let sink: OtlpSink | undefined
   const sides: Side[] = []
   const stopAll = async (): Promise<void> => {
     for (const side of sides) for (const clients of side.grpcClients.values()) for (const c of clients) c.close()
-    await Promise.all(sides.flatMap((side) => [stopChild(side.serve.child), side.agent.stop()]))
+    await Promise.all(
+      sides.flatMap((side) => [
+        stopChild(side.serve.child),
+        ...[...side.traced.values()].map((s) => stopChild(s.child)),
+        side.agent.stop(),
+      ]),
+    )
     sides.length = 0
+    await sink?.close()
+    sink = undefined
     await checkout?.remove()
   }
   // Ctrl-C: the servers, agents and the temporary worktree go with the run.
@@ -108,9 +120,19 @@ export async function runCompare(argv: string[]): Promise<number> {
         if (agent.status === 'fulfilled') await agent.value.stop()
         throw serve.status === 'rejected' ? serve.reason : (agent as PromiseRejectedResult).reason
       }
-      sides.push({ label, root, serve: serve.value, agent: agent.value, grpcClients: new Map(), samples: new Map(), failed: new Map() })
+      sides.push({
+        label,
+        root,
+        serve: serve.value,
+        traced: new Map(),
+        agent: agent.value,
+        grpcClients: new Map(),
+        samples: new Map(),
+        failed: new Map(),
+      })
     }
-    const probe = new Prober(info, model, options)
+    if (options.probes.some((p) => p.kind === 'door-traced')) sink = await startOtlpSink()
+    const probe = new Prober(info, model, options, sink?.url ?? '')
     for (let round = 1; round <= options.rounds; round++) {
       say(`compare: round ${round}/${options.rounds}`)
       for (const p of options.probes)
@@ -173,6 +195,8 @@ class Prober {
     readonly info: ModelInfo,
     readonly model: string,
     readonly options: CompareOptions,
+    /** Where the traced probes' servers export (otlp-sink.ts). */
+    readonly sinkUrl: string,
   ) {
     this.#grpcRequest = encodedRequest(info, MODEL_NAME, 1)
     this.#rows = poolRows(info)
@@ -182,20 +206,26 @@ class Prober {
     const id = probeId(probe)
     const { window } = this.options
     switch (probe.kind) {
-      case 'door': {
-        const key = `${probe.encoding}-${probe.rows}`
-        let request = this.#doorRequests.get(key)
-        if (!request) this.#doorRequests.set(key, (request = doorRequest(this.info, probe.encoding, probe.rows)))
-        const url = `${side.serve.url}/v2/models/${MODEL_NAME}/infer`
-        await expectAnswer(url, request)
-        if (window.warmupMs > 0) await load(url, request.body, probe.connections, window.warmupMs, undefined, request.headers)
-        const pid = side.serve.child.pid as number
-        const cpuBefore = mainThreadCpuMs(pid)
-        const { ok, elapsedMs } = await load(url, request.body, probe.connections, window.durationMs, undefined, request.headers)
-        const cpuAfter = mainThreadCpuMs(pid)
-        const figures: Record<string, number> = { [id]: (ok * 1000) / elapsedMs }
-        if (cpuBefore !== null && cpuAfter !== null && ok > 0) figures[`${id}-main-cpu`] = ((cpuAfter - cpuBefore) * 1000) / ok
-        return figures
+      case 'door':
+        return this.#door(side.serve, id, probe.encoding, probe.rows, probe.connections)
+      case 'door-traced': {
+        let serve = side.traced.get(id)
+        if (!serve) {
+          const sampler: Record<string, string> =
+            probe.sampling === 'always'
+              ? { OTEL_TRACES_SAMPLER: 'parentbased_always_on' }
+              : { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.01' }
+          const env = {
+            OTEL_TRACES_EXPORTER: 'otlp',
+            OTEL_EXPORTER_OTLP_ENDPOINT: this.sinkUrl,
+            OTEL_SERVICE_NAME: 'inferpool-bench',
+            ...sampler,
+          }
+          side.traced.set(id, (serve = await startServe(side.root, this.model, MODEL_NAME, env)))
+        }
+        // The main-thread CPU row is the door's; this one only reports the rate.
+        const figures = await this.#door(serve, id, 'json', 1, 64)
+        return { [id]: figures[id] }
       }
       case 'grpc-stream': {
         if (side.serve.grpcPort === null) throw new Error('this version of inferpool serve has no gRPC')
@@ -232,5 +262,23 @@ class Prober {
         return { [id]: figures.itemsPerSec }
       }
     }
+  }
+
+  /** Autocannon against one server's infer route: its rate, and its main thread's CPU per request. */
+  async #door(serve: Serve, id: string, encoding: DoorEncoding, rows: number, connections: number): Promise<Record<string, number>> {
+    const { window } = this.options
+    const key = `${encoding}-${rows}`
+    let request = this.#doorRequests.get(key)
+    if (!request) this.#doorRequests.set(key, (request = doorRequest(this.info, encoding, rows)))
+    const url = `${serve.url}/v2/models/${MODEL_NAME}/infer`
+    await expectAnswer(url, request)
+    if (window.warmupMs > 0) await load(url, request.body, connections, window.warmupMs, undefined, request.headers)
+    const pid = serve.child.pid as number
+    const cpuBefore = mainThreadCpuMs(pid)
+    const { ok, elapsedMs } = await load(url, request.body, connections, window.durationMs, undefined, request.headers)
+    const cpuAfter = mainThreadCpuMs(pid)
+    const figures: Record<string, number> = { [id]: (ok * 1000) / elapsedMs }
+    if (cpuBefore !== null && cpuAfter !== null && ok > 0) figures[`${id}-main-cpu`] = ((cpuAfter - cpuBefore) * 1000) / ok
+    return figures
   }
 }

@@ -19,6 +19,14 @@ export type Probe =
   | { kind: 'pool'; callers: number; isolation?: 'process' }
   /** DynamicBatcher alone, every feature on (core-overhead.ts). */
   | { kind: 'core' }
+  /**
+   * The door (JSON, 1 row, 64 connections) of a second `inferpool serve` started with
+   * OpenTelemetry tracing on, exporting over OTLP to a local sink (otlp-sink.ts):
+   * `always`, every request sampled; `ratio-1%`, parent-based at 1 % (requests carry no
+   * traceparent). A ref without tracing code ignores the variables: its figure is the
+   * untraced baseline the ratio divides by. Tracing off is the plain door row.
+   */
+  | { kind: 'door-traced'; sampling: 'always' | 'ratio-1%' }
 
 /** One row of the table. */
 export interface Metric {
@@ -27,6 +35,12 @@ export interface Metric {
   label: string
   unit: string
   better: Better
+  /**
+   * How much worse than A the row may be before it counts as a regression (a row with a
+   * target of its own: tracing at 100 % may cost up to 15 %).
+   * @default REGRESSION_SHARE (table.ts)
+   */
+  allowedShare?: number
 }
 
 export function probeId(probe: Probe): string {
@@ -39,6 +53,8 @@ export function probeId(probe: Probe): string {
       return `pool-${probe.isolation === 'process' ? 'process-' : ''}callers${probe.callers}`
     case 'core':
       return 'core'
+    case 'door-traced':
+      return `door-json-1row-c64-traced-${probe.sampling === 'always' ? 'always' : 'ratio1pct'}`
   }
 }
 
@@ -64,12 +80,25 @@ export function metricsOf(probe: Probe): Metric[] {
     }
     case 'core':
       return [{ id, label: 'core: DynamicBatcher, 256 producers', unit: 'items/s', better: 'higher' }]
+    case 'door-traced':
+      // Issue 38's targets: >= 0.85x sampled at 100 % with the exporter, >= 0.97x at 1 %.
+      return probe.sampling === 'always'
+        ? [
+            {
+              id,
+              label: 'door json 1-row, 64 conn, traced: 100 % sampled, OTLP export',
+              unit: 'req/s',
+              better: 'higher',
+              allowedShare: 0.15,
+            },
+          ]
+        : [{ id, label: 'door json 1-row, 64 conn, traced: parent-based 1 %', unit: 'req/s', better: 'higher', allowedShare: 0.03 }]
   }
 }
 
 /**
  * The full run: the door at 1 and 64 connections, gRPC streaming, the pool at 1 and 256
- * callers with thread and with process replicas, core.
+ * callers with thread and with process replicas, core, and the door traced.
  */
 export const FULL_PROBES: readonly Probe[] = [
   ...(['json', 'binary'] as const).flatMap((encoding) =>
@@ -82,6 +111,8 @@ export const FULL_PROBES: readonly Probe[] = [
   { kind: 'pool', callers: 1, isolation: 'process' },
   { kind: 'pool', callers: 256, isolation: 'process' },
   { kind: 'core' },
+  { kind: 'door-traced', sampling: 'always' },
+  { kind: 'door-traced', sampling: 'ratio-1%' },
 ]
 
 /** `--quick`: one probe of each kind that matters most, for a smoke run. */

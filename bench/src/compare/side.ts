@@ -44,14 +44,17 @@ function cliOf(root: string): string {
   return existsSync(server) ? server : join(root, 'packages', 'host', 'bin', 'inferpool.js')
 }
 
-/** `inferpool serve` of the checkout at `root` with its defaults, on ephemeral ports of 127.0.0.1. */
-export async function startServe(root: string, model: string, modelName: string): Promise<Serve> {
+/**
+ * `inferpool serve` of the checkout at `root` with its defaults, on ephemeral ports of
+ * 127.0.0.1; `env`: variables added to this process's (the traced probes' OTEL_*).
+ */
+export async function startServe(root: string, model: string, modelName: string, env: Record<string, string> = {}): Promise<Serve> {
   const bin = cliOf(root)
   const { stdout: help } = await promisify(execFile)(process.execPath, [bin, 'serve', '--help'], { encoding: 'utf8' })
   const grpcPort = help.includes('--grpc-port') ? await freePort() : null
   const args = [bin, 'serve', '--port', '0', '--host', '127.0.0.1', '--model', `${modelName}=${model}`]
   if (grpcPort !== null) args.push('--grpc-port', String(grpcPort))
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

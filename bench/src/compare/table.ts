@@ -28,10 +28,10 @@ export function spreadOf(samples: readonly number[]): Spread {
  * move inside overlapping spreads is what a shared machine does on its own; a move whose
  * rounds never meet is the code.
  */
-export function isRegression(better: Better, a: Spread, b: Spread): boolean {
+export function isRegression(better: Better, a: Spread, b: Spread, share = REGRESSION_SHARE): boolean {
   const ratio = b.median / a.median
-  if (better === 'higher') return ratio < 1 - REGRESSION_SHARE && b.max < a.min
-  return ratio > 1 + REGRESSION_SHARE && b.min > a.max
+  if (better === 'higher') return ratio < 1 - share && b.max < a.min
+  return ratio > 1 + share && b.min > a.max
 }
 
 export interface ComparedRow extends Metric {
@@ -53,7 +53,7 @@ export function compareRow(metric: Metric, a: readonly number[], b: readonly num
     a: sa,
     b: sb,
     ratio: sa && sb ? sb.median / sa.median : null,
-    regression: sa !== null && sb !== null && isRegression(metric.better, sa, sb),
+    regression: sa !== null && sb !== null && isRegression(metric.better, sa, sb, metric.allowedShare),
     note,
   }
 }
