@@ -9,9 +9,9 @@ import type { Server } from 'node:http'
 import { availableParallelism } from 'node:os'
 import { POOL_DEFAULTS, createPool, defaultIntraOpThreads } from '@inferpool/host'
 import type { Pool } from '@inferpool/host'
-import { DEMO_MODEL_NAME, demoModelPath, integerAtLeast, milliseconds, modelFlag, port } from '@inferpool/server'
+import { DEMO_MODEL_NAME, demoModelPath, integerAtLeast, milliseconds, modelFlag, natsFlag, port } from '@inferpool/server'
 import type { ModelFlag, ServedPool } from '@inferpool/server'
-import { Command, InvalidArgumentError, Option } from 'commander'
+import { Command, Option } from 'commander'
 import { collectDefaultMetrics } from 'prom-client'
 import { createConsumer } from './consumer.js'
 import type { InferpoolConsumer } from './consumer.js'
@@ -60,13 +60,6 @@ interface ConsumeFlags {
 export interface ConsumeCliOutput {
   log(line: string): void
   error(line: string): void
-}
-
-/** `--nats <url>`, repeatable (a cluster's servers); a comma-separated list counts as several. */
-function natsFlag(value: string, previous: string[] | undefined): string[] {
-  const urls = value.split(',').map((u) => u.trim())
-  if (urls.some((u) => u.length === 0 || /\s/.test(u))) throw new InvalidArgumentError('Expected a NATS server URL (nats://host:port).')
-  return [...(previous ?? []), ...urls]
 }
 
 export function createConsumeProgram(out: ConsumeCliOutput = { log: console.log, error: console.error }): Command {

@@ -231,7 +231,7 @@ export class InferpoolConsumer {
           maxRows: options.maxRowsPerRequest,
           timeoutMs: options.timeoutMs,
           signal: this.#hard.signal,
-          priorityLevel: options.priorityLevel,
+          ...options.queuePlace(model),
         })
       } catch (error) {
         if (this.#hard.signal.aborted) return

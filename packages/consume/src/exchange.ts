@@ -31,6 +31,8 @@ export interface ExchangeOptions {
   readonly signal: AbortSignal
   /** The pool's priority level for these requests; `undefined`: the request's own, or the pool's default. */
   readonly priorityLevel: number | undefined
+  /** The pool's `priority` for these requests (a pool without levels); `undefined`: the pool's default. */
+  readonly priority: number | undefined
 }
 
 export interface ExchangeResult {
@@ -69,7 +71,7 @@ export async function exchange(
             return request.rows
           },
         }
-  const results = await submitRequest(pool, submitted, { signal: options.signal, timeoutMs })
+  const results = await submitRequest(pool, submitted, { signal: options.signal, timeoutMs, priority: options.priority })
   const response = encodeInferResponse(modelName, modelVersion, request.id, request.outputs, results)
   if (response.kind === 'json') return { id: request.id, body: Buffer.from(response.pieces.join(''), 'utf8'), headerLength: undefined }
   const { chunks, headerLength: responseHeaderLength, totalLength } = response.body

@@ -70,12 +70,21 @@ export interface ConsumerOptions {
    */
   readonly duplicateWindowMs?: number
   /**
-   * The pool's priority level of these requests (with a pool's `priorityLevels`): `serve
-   * --nats` gives the lowest, so online requests go first. `undefined`: the request's own
+   * The pool's priority level of these requests, for a pool with `priorityLevels` (Triton's
+   * levels, 1 the highest): one for every model, or one per model name. `serve --nats`
+   * gives each pool its lowest, so online requests go first. `undefined`: the request's own
    * `parameters.priority`, else the pool's default.
    * @default undefined
    */
-  readonly priorityLevel?: number
+  readonly priorityLevel?: number | ReadonlyMap<string, number>
+  /**
+   * The pool's `priority` of these requests, for a pool without `priorityLevels` (higher
+   * first; online requests have 0): one for every model, or one per model name. `serve
+   * --nats` gives -1 to such a pool, so bulk rows wait behind every online row. A pool
+   * with levels refuses a `priority`: give it a `priorityLevel` instead.
+   * @default undefined (0, as online requests)
+   */
+  readonly priority?: number | ReadonlyMap<string, number>
   /** Replicas of each stream this consumer creates (3 on a three-node JetStream cluster); an existing stream keeps its own. @default 1 */
   readonly streamReplicas?: number
   /** Where log lines go. @default console (info to stdout, warn to stderr) */
@@ -110,10 +119,17 @@ export interface ResolvedConsumerOptions {
   readonly retryDelayMs: number
   readonly maxRowsPerRequest: number
   readonly duplicateWindowMs: number
-  readonly priorityLevel: number | undefined
+  /** Where a model's requests go in its pool's queue. */
+  queuePlace(model: string): QueuePlace
   readonly streamReplicas: number
   readonly logger: ConsumeLogger
   readonly connectionName: string
+}
+
+/** Where a request goes in its pool's queue: `InferOptions.priorityLevel` and `priority`, each unset when `undefined`. */
+export interface QueuePlace {
+  readonly priorityLevel: number | undefined
+  readonly priority: number | undefined
 }
 
 /** Timers stop at 2^31 − 1 ms; a longer one would fire at once. */
@@ -190,11 +206,35 @@ export function resolveConsumerOptions(options: ConsumerOptions): ResolvedConsum
     retryDelayMs: integer('retryDelayMs', options.retryDelayMs ?? CONSUMER_DEFAULTS.retryDelayMs, 0, MAX_TIMER_MS),
     maxRowsPerRequest: integer('maxRowsPerRequest', options.maxRowsPerRequest ?? CONSUMER_DEFAULTS.maxRowsPerRequest, 1),
     duplicateWindowMs,
-    priorityLevel: options.priorityLevel === undefined ? undefined : integer('priorityLevel', options.priorityLevel, 0),
+    queuePlace: queuePlaces(options),
     streamReplicas: integer('streamReplicas', options.streamReplicas ?? CONSUMER_DEFAULTS.streamReplicas, 1, 5),
     logger: options.logger ?? { info: (line) => console.log(line), warn: (line) => console.error(line) },
     connectionName: options.connectionName ?? CONSUMER_DEFAULTS.connectionName,
   }
+}
+
+/** `priorityLevel` and `priority`, each one value or one per model (a model without an entry gets none), checked once. */
+function queuePlaces(options: ConsumerOptions): (model: string) => QueuePlace {
+  const byModel = (
+    name: string,
+    given: number | ReadonlyMap<string, number> | undefined,
+    check: (label: string, value: unknown) => number,
+  ) => {
+    if (given === undefined) return () => undefined
+    if (!(given instanceof Map)) {
+      const value = check(name, given)
+      return () => value
+    }
+    for (const [model, value] of given as ReadonlyMap<string, number>) check(`${name}.get('${model}')`, value)
+    return (model: string) => (given as ReadonlyMap<string, number>).get(model)
+  }
+  const levelOf = byModel('priorityLevel', options.priorityLevel, (label, value) => integer(label, value, 0))
+  const priorityOf = byModel('priority', options.priority, (label, value) => {
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new RangeError(`Expected \`${label}\` to be a finite number, got ${describe(value)}`)
+    return value
+  })
+  return (model) => ({ priorityLevel: levelOf(model), priority: priorityOf(model) })
 }
 
 /**

@@ -22,6 +22,13 @@ export function integerAtLeast(min: number): (value: string) => number {
   }
 }
 
+/** `--nats <url>`, repeatable (a cluster's servers); a comma-separated list counts as several. */
+export function natsFlag(value: string, previous: string[] | undefined): string[] {
+  const urls = value.split(',').map((u) => u.trim())
+  if (urls.some((u) => u.length === 0 || /\s/.test(u))) throw new InvalidArgumentError('Expected a NATS server URL (nats://host:port).')
+  return [...(previous ?? []), ...urls]
+}
+
 export function port(value: string): number {
   const n = Number(value)
   if (!INTEGER.test(value.trim()) || n > 65535) throw new InvalidArgumentError('Expected a port number in [0, 65535].')

@@ -25,7 +25,9 @@ import type { Tracing, TracingFlags } from '../telemetry/tracing.js'
 import type { Pool, PoolOptions } from '@inferpool/host'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
-import { integerAtLeast, loadModelFlag, milliseconds, modelFlag, port, repositoryFlag } from './parse.js'
+import { NATS_ONLY_FLAGS, bulkPlace, createBulkConsumer, loadConsume, stopBulkConsumer } from './nats.js'
+import type { BulkConsumer, NatsFlags } from './nats.js'
+import { integerAtLeast, loadModelFlag, milliseconds, modelFlag, natsFlag, port, repositoryFlag } from './parse.js'
 import type { ModelFlag } from './parse.js'
 
 /** Bounded by default so an overloaded server answers 503 at once instead of queueing without end. */
@@ -41,7 +43,7 @@ export const PORT_ENV = 'PORT'
 
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version
 
-interface ServeFlags extends TracingFlags {
+interface ServeFlags extends TracingFlags, NatsFlags {
   logFormat: LogFormat
   model?: ModelFlag[]
   modelRepository?: string[]
@@ -336,8 +338,63 @@ export function createProgram(given?: CliOutput): Command {
         "share of new traces sampled, 0 to 1; a caller's traceparent decides for its own (parent-based)",
       ).argParser(ratioFlag),
     )
+    .addOption(
+      new Option(
+        '--nats <url>',
+        'also consume bulk requests from this NATS JetStream server (repeat for a cluster), in the same pools, behind every ' +
+          'online request (needs @inferpool/consume; see its README)',
+      ).argParser(natsFlag),
+    )
+    .addOption(
+      new Option('--requests-subject <prefix>', 'with --nats, requests of model m arrive on <prefix>.m (default: inferpool.requests)'),
+    )
+    .addOption(new Option('--results-subject <prefix>', 'with --nats, results of model m go to <prefix>.m (default: inferpool.results)'))
+    .addOption(new Option('--dead-subject <prefix>', 'with --nats, dead letters of model m go to <prefix>.m (default: inferpool.dead)'))
+    .addOption(new Option('--requests-stream <name>', 'with --nats, the work-queue stream of the requests (default: INFERPOOL_REQUESTS)'))
+    .addOption(new Option('--results-stream <name>', 'with --nats, the stream of the results (default: INFERPOOL_RESULTS)'))
+    .addOption(new Option('--dead-stream <name>', 'with --nats, the stream of the dead letters (default: INFERPOOL_DEAD)'))
+    .addOption(new Option('--durable-prefix <name>', "with --nats, prefix of each model's durable consumer (default: inferpool)"))
+    .addOption(
+      new Option('--stream-replicas <n>', 'with --nats, replicas of each stream it creates (default: 1)').argParser(integerAtLeast(1)),
+    )
+    .addOption(
+      new Option('--max-deliver <n>', 'with --nats, deliveries of a request before it is dead-lettered (default: 5)').argParser(
+        integerAtLeast(1),
+      ),
+    )
+    .addOption(
+      new Option('--ack-wait-ms <ms>', 'with --nats, how long a delivered request may go unacknowledged (default: 30000)').argParser(
+        integerAtLeast(1000),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--max-ack-pending <n>',
+        'with --nats, most bulk requests per model delivered and unacknowledged (default: replicas × max batch size × 2)',
+      ).argParser(integerAtLeast(1)),
+    )
+    .addOption(
+      new Option('--retry-delay-ms <ms>', 'with --nats, delay of a bulk request given back (default: 1000)').argParser(integerAtLeast(0)),
+    )
+    .addOption(
+      new Option(
+        '--duplicate-window-ms <ms>',
+        'with --nats, duplicate window of the results and dead-letter streams (default and minimum: max deliver × (ack wait + timeout))',
+      ).argParser(integerAtLeast(1)),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const out = given ?? logOutput(createLog(flags.logFormat))
+      if (flags.nats === undefined) {
+        const stray = NATS_ONLY_FLAGS.find((name) => flags[name] !== undefined)
+        if (stray !== undefined) command.error(`error: option '--${kebab(stray)}' needs --nats`)
+      } else if (flags.processes > 1 || flags.modelControlMode !== 'none') {
+        // A consumer holds its pools for its life: a repository call or scan may replace them, and each process of a cluster would consume.
+        command.error(
+          `error: option '--nats' consumes in one process whose models stay loaded, got ` +
+            (flags.processes > 1 ? `--processes ${flags.processes}` : `--model-control-mode ${flags.modelControlMode}`) +
+            '; run more `inferpool serve --nats` (or `inferpool consume`) processes instead',
+        )
+      }
       // A repository call reaches the one process that accepted its connection: the others would keep the old model.
       if (flags.modelControlMode === 'explicit' && flags.processes > 1) {
         command.error(
@@ -356,6 +413,11 @@ export function createProgram(given?: CliOutput): Command {
     })
 
   return program
+}
+
+/** `maxAckPending` as its flag: `max-ack-pending`. */
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
 }
 
 /** `--otel-sample-ratio`: a number from 0 to 1. */
@@ -411,6 +473,14 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   const models = flags.model ?? (flags.modelRepository === undefined ? [{ name: DEMO_MODEL_NAME, path: demoModelPath() }] : [])
   const intraOpThreads =
     flags.intraOpThreads ?? defaultIntraOpThreads({ cores: availableParallelism(), replicas: flags.replicas, processes: flags.processes })
+  let consume: Awaited<ReturnType<typeof loadConsume>> | undefined
+  try {
+    // Before any model loads: a missing package costs no load.
+    if (flags.nats !== undefined) consume = await loadConsume()
+  } catch (error) {
+    out.error(`inferpool: ${(error as Error).message}`)
+    process.exit(1)
+  }
   let tracing: Tracing | undefined
   try {
     // Each process of a cluster starts its own SDK and exports its own spans.
@@ -482,13 +552,24 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   const pools = new Map<string, Promise<Pool> | Map<string, Promise<Pool>>>(
     models.map((m) => [m.name, poolFromPrimaryCopy(m.path, (path) => createPool(poolOptions(path, { model: m.name })))]),
   )
+  // With --nats: the pool each model's bulk requests go to, and their place in its queue.
+  const bulkPools = new Map<string, Promise<Pool>>()
+  const bulkPlaces = new Map<string, ReturnType<typeof bulkPlace>>()
+  for (const m of models) {
+    bulkPools.set(m.name, pools.get(m.name) as Promise<Pool>)
+    bulkPlaces.set(m.name, bulkPlace(poolOptions(m.path)))
+  }
   for (const model of repositoryModels) {
-    const versions = new Map(
-      model.versions.map((v) => [
-        v.version,
-        createPool(repositoryPoolOptions(model, v.file, poolOptions(v.file, { model: model.name, version: v.version }))),
-      ]),
-    )
+    const versions = new Map<string, Promise<Pool>>()
+    for (const v of model.versions) {
+      const options = repositoryPoolOptions(model, v.file, poolOptions(v.file, { model: model.name, version: v.version }))
+      versions.set(v.version, createPool(options))
+      // Bulk requests name no version: they go to the newest (listed first), as an online request that names none.
+      if (v === model.versions[0]) {
+        bulkPools.set(model.name, versions.get(v.version)!)
+        bulkPlaces.set(model.name, bulkPlace(options))
+      }
+    }
     pools.set(model.name, versions)
   }
   const server = createServer(pools as PoolsByModel, {
@@ -517,7 +598,29 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     ...(out.logger === undefined ? {} : { logger: out.logger }),
     // The spans still buffered leave before the process exits.
     ...(tracing === undefined ? {} : { afterClose: () => tracing.shutdown() }),
+    // The consumer stops first, while the pools still serve: what it holds gets its results and acks.
+    ...(consume === undefined
+      ? {}
+      : { beforeClose: () => (bulk === undefined ? Promise.resolve() : stopBulkConsumer(bulk, flags.shutdownTimeoutMs, out)) }),
   })
+  let bulk: BulkConsumer | undefined
+  try {
+    bulk =
+      consume === undefined
+        ? undefined
+        : createBulkConsumer(
+            consume,
+            bulkPools,
+            bulkPlaces,
+            { ...flags, nats: flags.nats!, timeoutMs: flags.timeoutMs },
+            server.handler.registry,
+            out,
+          )
+  } catch (error) {
+    await server.close().catch(() => {})
+    out.error(`inferpool: ${(error as Error).message}`)
+    process.exit(1)
+  }
   member?.attach(server, server.handler.registry)
   control?.serveInto(server.handler.served)
 
@@ -558,6 +661,14 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   } catch (error) {
     return fail(`a model failed to load: ${(error as Error).message}`)
   }
+  if (bulk !== undefined && !server.closed) {
+    try {
+      // Once the models serve: the streams and durable consumers are created or checked, then pulling starts.
+      await bulk.start()
+    } catch (error) {
+      return fail(`the NATS consumer did not start: ${(error as Error).message}`)
+    }
+  }
   if (member?.stopping) return
   url ??= await listen()
 
@@ -581,6 +692,9 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
     )
   }
   banner.push(threadsLine(flags, intraOpThreads))
+  if (bulk !== undefined) {
+    banner.push(`  bulk: consuming from NATS ${flags.nats!.join(', ')}, each model's requests behind its online ones`)
+  }
   if (tracing !== undefined) banner.push(`  traces: ${tracing.description}`)
   const first = loaded[0] as (typeof loaded)[number] | undefined
   if (first !== undefined) {

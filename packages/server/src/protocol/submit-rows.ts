@@ -15,13 +15,19 @@ import type { ServedPool } from './served-pool.js'
 export function submitRows(
   pool: ServedPool,
   rows: RowInput[],
-  options: { signal: AbortSignal; timeoutMs: number | undefined; priorityLevel?: number; context?: Context },
+  options: { signal: AbortSignal; timeoutMs: number | undefined; priorityLevel?: number; priority?: number; context?: Context },
 ): Promise<RowOutput[]> {
   if (pool.inferMany !== undefined) return pool.inferMany(rows, options)
   const controller = new AbortController()
   const forward = (): void => controller.abort(options.signal.reason)
   options.signal.addEventListener('abort', forward, { once: true })
-  const each = { signal: controller.signal, timeoutMs: options.timeoutMs, priorityLevel: options.priorityLevel, context: options.context }
+  const each = {
+    signal: controller.signal,
+    timeoutMs: options.timeoutMs,
+    priorityLevel: options.priorityLevel,
+    priority: options.priority,
+    context: options.context,
+  }
   const pending = rows.map((row) => {
     try {
       return pool.infer(row, each)
@@ -50,7 +56,8 @@ export function submitRows(
 export function submitRequest(
   pool: ServedPool,
   request: DecodedInferRequest,
-  options: { signal: AbortSignal; timeoutMs: number | undefined; context?: Context },
+  // `priority`: `@inferpool/consume`'s bulk requests in a pool without levels (`serve --nats`).
+  options: { signal: AbortSignal; timeoutMs: number | undefined; priority?: number; context?: Context },
 ): Promise<RowOutput[] | BlockOutput> {
   // Triton's `parameters.priority` travels with the request to the pool (a level; see QueuePolicy).
   const level = request.priorityLevel

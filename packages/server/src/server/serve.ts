@@ -2,6 +2,7 @@
  * `createServer` / `serve`: a `node:http` server around `createRequestHandler`, with
  * bounded connections (header, body and idle timeouts) and a graceful shutdown:
  *
+ *   (first `beforeClose`, while everything still serves: `serve --nats` stops its consumer;)
  *   0. report not-ready and keep serving for `drainDelayMs`, so load balancers stop
  *      sending new connections before the listener closes (connections still in the
  *      kernel's accept queue when it closes are reset by the kernel);
@@ -133,6 +134,15 @@ export interface ServerOptions extends RequestHandlerOptions {
    * @default console
    */
   logger?: Pick<Console, 'error' | 'info'>
+  /**
+   * Awaited as the first step of a graceful close, while HTTP and gRPC still serve (and
+   * before `drainDelayMs`): `inferpool serve --nats` stops its NATS consumer there (no
+   * more pulling; the requests it holds get their results and acks) before the pools
+   * drain. It bounds itself: the shutdown timeout starts after it. A forced close
+   * (`destroy()`, `close({ drain: false })`) does not wait for it.
+   * @default undefined
+   */
+  beforeClose?: () => Promise<void>
   /**
    * Awaited as the last step of closing, before a signal's shutdown exits the process:
    * `inferpool serve` exports the spans still buffered there (a failure is logged).
@@ -333,6 +343,8 @@ export function createServer(pools: PoolsByModel, options: ServerOptions = {}): 
 
   const lifecycle = new Lifecycle({
     async drain() {
+      const before = options.beforeClose?.().catch((error: unknown) => logger.error('inferpool: the step before closing failed', error))
+      if (before !== undefined) await within(before)
       if (server.listening) {
         // Not ready, still serving: new connections keep being answered meanwhile.
         served.drain()
