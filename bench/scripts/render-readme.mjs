@@ -391,6 +391,40 @@ const renderers = {
       rows: table(['model, arrivals, deadline', '0.5×: within deadline, %', '2×: goodput ÷ capacity (wasted rows)'], rows),
     }
   },
+
+  bulk(r) {
+    const b = r.bulk
+    const o = b.options
+    const target = (id) => b.targets.find((t) => t.id === id)
+    const windows = (backlog) => b.online.windows.filter((w) => w.backlog === backlog)
+    const list = (xs, format) => xs.map(format).join(', ')
+    return {
+      notes: [
+        `nats-server ${b.natsServerVersion}; replicas ${o.replicas}, max batch ${o.maxBatchSize}, ${b.intraOpThreads} intra-op thread(s); ${o.rounds} interleaved round(s).`,
+        `Online: ${o.onlineRatePerSec} single-row JSON requests/s over HTTP (Poisson), ${o.window.durationMs} ms windows.`,
+      ],
+      rows: table(
+        ['measure', 'per round', 'ratio'],
+        [
+          [
+            'rows/s: `inferpool consume` / in-process pool',
+            `${list(b.throughput.consumeRowsPerSec, n0)} / ${list(b.throughput.poolRowsPerSec, n0)}`,
+            judged(target('consume-vs-pool'), ratio),
+          ],
+          [
+            'online p99 ms: with a backlog / without',
+            `${list(windows(true), (w) => ms(w.answered.p99))} / ${list(windows(false), (w) => ms(w.answered.p99))}`,
+            judged(target('online-p99-with-backlog'), ratio),
+          ],
+          [
+            'backlog at the start → end of each window; bulk rows/s in it',
+            list(windows(true), (w) => `${n0(w.backlogAtStart)} → ${n0(w.backlogAtEnd)}; ${n0(w.bulkRowsPerSec)}`),
+            '',
+          ],
+        ],
+      ),
+    }
+  },
 }
 
 /** Whether a result holds a scenario's figures. */

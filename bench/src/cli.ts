@@ -30,6 +30,7 @@ import { runProcesses } from './scenarios/processes.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
 import { runSlo } from './scenarios/slo.js'
+import { runBulk } from './scenarios/bulk.js'
 import { runTargetRounds } from './scenarios/targets.js'
 import { runThirdParty } from './scenarios/third-party.js'
 import { summarize } from './summary.js'
@@ -98,6 +99,7 @@ async function main(argv: string[]): Promise<number> {
     overload: null,
     repository: null,
     slo: null,
+    bulk: null,
     errors,
     charts: [],
   }
@@ -335,6 +337,10 @@ async function main(argv: string[]): Promise<number> {
 
   await scenario('slo', async () => {
     result.slo = await runSlo(createTensorPool, config.slo, step)
+  })
+
+  await scenario('bulk', async () => {
+    result.bulk = await runBulk(model, config.bulk, step)
   })
 
   bar.stop()

@@ -16,6 +16,7 @@
  * `--quick` shrinks every list and window to a smoke run of well under 30 s.
  */
 import { parseArgs } from 'node:util'
+import type { BulkOptions } from './scenarios/bulk.js'
 import { SLO_MODELS, SLO_POLICIES, type SloModel, type SloOptions } from './slo-plan.js'
 
 export const SCENARIOS = [
@@ -34,9 +35,10 @@ export const SCENARIOS = [
   'overload',
   'repository',
   'slo',
+  'bulk',
 ] as const
 /** Scenarios that run only when named in `--only` (they take minutes on their own). */
-export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload', 'repository', 'slo']
+export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload', 'repository', 'slo', 'bulk']
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -112,6 +114,8 @@ export interface BenchConfig {
   }
   /** The slo scenario's plan (models, arrival patterns, deadlines, loads, rounds, windows). */
   slo: SloOptions
+  /** The bulk scenario's plan (NATS JetStream: consume ÷ pool, online p99 beside a backlog). */
+  bulk: BulkOptions
   json: boolean
   out: string | null
   charts: boolean
@@ -156,6 +160,10 @@ Scenarios (--only / --skip, comma-separated):
                MLP and a heavier MLP, through the library pool: deadline-aware formation
                vs the count/time policy vs Triton's max_queue_delay, interleaved rounds;
                SLO attainment, goodput, wasted rows, p50/p99 (~8 min; --quick ~20 s)
+  bulk         (only with --only) NATS JetStream (starts nats-server -js itself):
+               rows/s through \`inferpool consume\` ÷ the in-process pool, and the
+               online p99 of \`inferpool serve --nats\` at a fixed rate with a bulk
+               backlog ÷ without; interleaved rounds (~2 min; --quick ~30 s)
 
 Flags:
   --quick                    smoke run (< 30 s): small lists, short windows
@@ -263,6 +271,15 @@ const FULL = {
     concurrency: 1,
     capacityRowsPerSec: null,
   } as SloOptions,
+  bulk: {
+    replicas: 1,
+    maxBatchSize: 64,
+    rounds: 2,
+    throughputRequests: 40_000,
+    onlineRatePerSec: 500,
+    window: { warmupMs: 1000, durationMs: 5000 },
+    maxBacklog: 60_000,
+  } as BulkOptions,
 }
 
 const QUICK: typeof FULL = {
@@ -324,6 +341,15 @@ const QUICK: typeof FULL = {
     replicas: 1,
     concurrency: 1,
     capacityRowsPerSec: null,
+  },
+  bulk: {
+    replicas: 1,
+    maxBatchSize: 64,
+    rounds: 1,
+    throughputRequests: 5_000,
+    onlineRatePerSec: 200,
+    window: { warmupMs: 300, durationMs: 1500 },
+    maxBacklog: 20_000,
   },
 }
 
@@ -514,6 +540,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
       capacityRowsPerSec: intFlag('slo-capacity', values['slo-capacity'], 1) ?? null,
       concurrency: intFlag('slo-concurrency', values['slo-concurrency'], 1) ?? base.slo.concurrency,
     },
+    bulk: base.bulk,
     json: values.json,
     out: values.out ?? null,
     charts: !values['no-charts'],
@@ -545,6 +572,8 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
       ? config.slo.models.length *
         (1 + config.slo.rounds * config.slo.patterns.length * config.slo.deadlinesMs.length * config.slo.loads.length * SLO_POLICIES.length)
       : 0,
+    // Two throughput rounds (pool, consume) and two online windows per round.
+    bulk: has('bulk') ? 4 * config.bulk.rounds : 0,
   }
 }
 

@@ -2,6 +2,7 @@
 import type { BenchResult } from './results.js'
 import type { OverloadPoint } from './scenarios/overload.js'
 import type { SloResult } from './scenarios/slo.js'
+import type { BulkResult } from './scenarios/bulk.js'
 import { median } from './scenarios/targets.js'
 
 function table(headers: string[], rows: Array<Array<string | number>>): string {
@@ -43,6 +44,27 @@ export function overloadMedians(points: readonly OverloadPoint[]): string[] {
     const best = `${againstBest.map((x) => x.toFixed(2)).join(', ')} (median ${ratio(median(againstBest))})`
     return `overload ${key}: goodput ÷ capacity per round at 4× ${rounds(4)}, at 16× ${rounds(16)}; 16× ÷ the round's best lower point ${best}`
   })
+}
+
+/** The bulk scenario: consume ÷ pool, then each online window, then its targets. */
+function bulkReport(b: BulkResult): string[] {
+  const o = b.options
+  const lines = [
+    `\nBulk (NATS JetStream, nats-server ${b.natsServerVersion}; replicas ${o.replicas}, max batch ${o.maxBatchSize}, ${b.intraOpThreads} intra-op thread(s); ${o.rounds} interleaved round(s))`,
+    `  in-process pool rows/s: ${b.throughput.poolRowsPerSec.map(n0).join(', ')}; inferpool consume rows/s: ${b.throughput.consumeRowsPerSec.map(n0).join(', ')}`,
+    `  online ${o.onlineRatePerSec}/s single-row JSON over HTTP, ${o.window.durationMs} ms windows (inferpool serve --nats):`,
+  ]
+  for (const w of b.online.windows) {
+    lines.push(
+      `    ${w.backlog ? 'with a backlog   ' : 'without a backlog'}: p50 ${w.answered.p50.toFixed(2)} ms, p99 ${w.answered.p99.toFixed(2)} ms, ` +
+        `${w.sent} sent, failed ${JSON.stringify(w.failed)}; backlog ${n0(w.backlogAtStart)} → ${n0(w.backlogAtEnd)}, bulk ${n0(w.bulkRowsPerSec)} rows/s`,
+    )
+  }
+  for (const t of b.targets) {
+    const actual = t.actual === null ? 'n/a' : `${t.actual.toFixed(2)}×`
+    lines.push(`  bulk target ${t.id}: ${actual} ${t.comparison} ${t.target} → ${t.met === null ? 'n/a' : t.met ? 'met' : 'MISSED'}`)
+  }
+  return lines
 }
 
 /** The slo scenario's medians over rounds as a table, then its capacities and targets. */
@@ -546,6 +568,7 @@ export function formatReport(r: BenchResult): string {
     )
   }
   if (r.slo) out.push(...sloReport(r.slo))
+  if (r.bulk) out.push(...bulkReport(r.bulk))
   const s = r.summary
   out.push('\nTargets')
   out.push(
