@@ -5,8 +5,8 @@ describe('bench flags', () => {
   it('default to the full sweep of the issue', () => {
     const c = parseConfig([])!
     expect(c.quick).toBe(false)
-    // The overload, repository and slo scenarios run only when asked for by name.
-    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => s !== 'overload' && s !== 'repository' && s !== 'slo'))
+    // The overload, repository, slo and bulk scenarios run only when asked for by name.
+    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => s !== 'overload' && s !== 'repository' && s !== 'slo' && s !== 'bulk'))
     expect([c.replicas, c.concurrency, c.maxBatchSize, c.callers, c.connections]).toEqual([
       [1, 2],
       [1, 2],
@@ -39,6 +39,7 @@ describe('bench flags', () => {
       overload: 0,
       repository: 0,
       slo: 0,
+      bulk: 0,
     })
     expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
     expect(c.httpRounds).toBe(3)
@@ -153,6 +154,22 @@ describe('bench flags', () => {
     expect(parseConfig(['--model', 'm.onnx', '--dim', 'seq=128', '--dim', 'n=3'])!.dims).toEqual({ seq: 128, n: 3 })
   })
 
+  it('run the bulk scenario only when named: 2 rounds of consume ÷ pool and of online windows with and without a backlog; --quick 1', () => {
+    const c = parseConfig(['--only', 'bulk'])!
+    expect(c.scenarios).toEqual(['bulk'])
+    expect(c.bulk).toEqual({
+      replicas: 1,
+      maxBatchSize: 64,
+      rounds: 2,
+      throughputRequests: 40_000,
+      onlineRatePerSec: 500,
+      window: { warmupMs: 1000, durationMs: 5000 },
+      maxBacklog: 60_000,
+    })
+    expect(plannedPoints(c, false).bulk).toBe(8)
+    expect(parseConfig(['--only', 'bulk', '--quick'])!.bulk).toMatchObject({ rounds: 1, throughputRequests: 5_000 })
+  })
+
   it('return null for --help', () => {
     expect(parseConfig(['--help'])).toBeNull()
     expect(parseConfig(['-h'])).toBeNull()
@@ -164,7 +181,7 @@ describe('bench flags', () => {
     [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
     [
       ['--only', 'pool,gpu'],
-      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload, repository, slo)',
+      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload, repository, slo, bulk)',
     ],
     [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
     [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],

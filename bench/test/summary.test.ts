@@ -84,6 +84,7 @@ function result(parts: Partial<BenchResult>): Omit<BenchResult, 'summary'> {
     overload: null,
     repository: null,
     slo: null,
+    bulk: null,
     errors: [],
     charts: [],
     ...parts,
