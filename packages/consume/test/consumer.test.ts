@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { RetentionPolicy } from '@nats-io/jetstream'
 import { createPool } from '@inferpool/host'
-import type { Pool } from '@inferpool/host'
+import type { InferOptions, Pool } from '@inferpool/host'
+import type { ServedPool } from '@inferpool/server'
 import { createConsumer, CONSUME_HEADERS, JetStreamSettingError } from '@inferpool/consume'
 import type { ConsumerOptions, InferpoolConsumer } from '@inferpool/consume'
 import { startNatsServer } from './nats-server.js'
@@ -248,10 +249,48 @@ describe('options', () => {
       "Expected `streams.dead` to be a JetStream name (1 to 64 characters, no '.', '*', '>', '/', '\\' or whitespace), got `A.B` (string)",
     ],
     [{ nats: [] }, 'Expected `nats` to be a server URL or a non-empty list of them, got `` (object)'],
+    [{ priorityLevel: -1 }, 'Expected `priorityLevel` to be an integer in [0, 9007199254740991], got `-1` (number)'],
+    [{ priority: new Map([['demo', Number.NaN]]) }, "Expected `priority.get('demo')` to be a finite number, got `NaN` (number)"],
   ])('refuses %o at construction', (options, message) => {
     expect(() =>
       createConsumer({ pools: new Map([['demo', pool]]), nats: 'nats://127.0.0.1:4222', ...options } as ConsumerOptions),
     ).toThrow(message)
+  })
+})
+
+describe('queue place', () => {
+  /** `pool` as a served pool that records the options of every request it is given. */
+  function recording(p: Pool, seen: InferOptions[]): ServedPool {
+    return {
+      metadata: p.metadata,
+      infer: (row, options) => (seen.push({ ...options }), p.infer(row, options)),
+      inferMany: (rows, options) => (seen.push({ ...options }), p.inferMany(rows, options)),
+      inferBlock: (block, options) => (seen.push({ ...options }), p.inferBlock!(block, options)),
+    }
+  }
+
+  it('queues each model at the place it is given: a priority in a pool without levels, a level in a pool with them', async () => {
+    const levelled = await createPool({ model: DEMO_MODEL, replicas: 1, priorityLevels: 2, defaultPriorityLevel: 1 })
+    try {
+      const plain: InferOptions[] = []
+      const levels: InferOptions[] = []
+      const c = consumer({
+        pools: new Map([
+          ['demo', recording(pool, plain)],
+          ['levels', recording(levelled, levels)],
+        ]),
+        priority: new Map([['demo', -1]]),
+        priorityLevel: new Map([['levels', 2]]),
+      })
+      await c.start()
+      await publish(nats.js, REQUESTS, jsonRequest(1))
+      await publish(nats.js, 'inferpool.requests.levels', jsonRequest(2))
+      await until(() => c.stats.results === 2)
+      expect(plain.map((o) => [o.priority, o.priorityLevel])).toEqual([[-1, undefined]])
+      expect(levels.map((o) => [o.priority, o.priorityLevel])).toEqual([[undefined, 2]])
+    } finally {
+      await levelled.close()
+    }
   })
 })
 
