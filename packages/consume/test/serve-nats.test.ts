@@ -147,6 +147,26 @@ describe('inferpool serve --nats', () => {
     expect(text).toContain('inferpool_consume_in_flight{model="demo"} 0\n')
   })
 
+  it('exits 1 naming the failure when no NATS server answers', async () => {
+    const url = server.url
+    await server.stop()
+    const refused = await run(
+      process.execPath,
+      [SERVER_BIN, 'serve', '--model', `demo=${DEMO_MODEL}`, '--port', '0', '--grpc-port', '0', '--nats', url],
+      {
+        cwd: PACKAGE_DIR,
+        env: withoutNodePath(),
+      },
+    ).catch((error: { code: number; stderr: string; stdout: string }) => error)
+    expect(refused).toMatchObject({ code: 1 })
+    const { stdout, stderr } = refused as { stdout: string; stderr: string }
+    expect(stdout + stderr).toContain('inferpool: the NATS consumer did not start: ')
+    // A server again, for the next steps and afterEach.
+    server = await startNatsServer()
+    await nats.close()
+    nats = await client(server.url)
+  })
+
   it('names @inferpool/consume and exits 1 when it is not installed', async () => {
     const refused = await run(process.execPath, [SERVER_BIN, 'serve', '--nats', server.url, '--port', '0'], {
       cwd: tmpdir(),
