@@ -404,9 +404,12 @@ export class ModelRepository implements ModelControl {
       if (uploading) await this.#swept
       const repository = uploading ? await writeUpload(name, files, this.#uploadDirectory) : this.#repositoryOf(name)
       try {
-        await this.#loadFrom(repository, name, before, override, attempt)
+        await this.#loadFrom(repository, name, before, override, attempt, uploading)
       } catch (error) {
-        if (uploading) await removeUpload(repository)
+        if (uploading) {
+          hideUploadPath(error, repository)
+          await removeUpload(repository)
+        }
         // An upload that never served, of a name the repository has no directory for, leaves nothing behind (its caller has the reason).
         if (uploading && before === undefined && this.#findRepository(name) === undefined) {
           this.#states.delete(name)
@@ -428,6 +431,7 @@ export class ModelRepository implements ModelControl {
     before: LoadState | undefined,
     override: ReturnType<typeof interpretModelConfig> | undefined,
     attempt: LoadAttempt,
+    uploaded: boolean,
   ): Promise<void> {
     const model = readModel(repository, name, undefined, override)
     this.#attempted.set(name, signatureOf(model))
@@ -458,6 +462,7 @@ export class ModelRepository implements ModelControl {
       } else {
         await this.#close(pools)
       }
+      if (uploaded) hideUploadPath(error, repository)
       // A model serving keeps serving its versions; one that was not is unavailable, with the reason.
       this.#states.set(name, before?.state === 'READY' ? before : { state: 'UNAVAILABLE', reason: (error as Error).message })
       throw error
@@ -501,6 +506,17 @@ function namesIfListed(repository: string): string[] {
     return []
   }
 }
+
+/**
+ * Replaces the private directory of an upload (`root`) in the message of `error` with
+ * `<upload>`: a load error reaches the client (and the index's reason), and the server's
+ * temporary paths are none of its business. The paths under it (`m/1/model.onnx`) stay.
+ */
+function hideUploadPath(error: unknown, root: string): void {
+  if (error instanceof Error && error.message.includes(root)) error.message = error.message.split(root).join(UPLOAD_PLACEHOLDER)
+}
+
+const UPLOAD_PLACEHOLDER = '<upload>'
 
 /** `step`, or the reason of `signal` as soon as it is aborted (`step` then runs on, its outcome ignored). */
 function untilAborted<T>(step: Promise<T>, signal: AbortSignal): Promise<T> {
