@@ -458,6 +458,40 @@ describe('loads that do not end', () => {
 })
 
 describe('unload', () => {
+  it('answer not ready for an unknown or unloaded model and version: HTTP 400 and gRPC ready false, as Triton', async () => {
+    const parent = tempDir('inferpool-hostile-')
+    const { url, client } = await start(repository(parent, { m: {}, n: {} }), { mode: 'explicit' })
+    await manage(url, 'models/m/load')
+    await manage(url, 'models/n/load')
+    expect((await manage(url, 'models/n/unload')).status).toBe(200)
+    const readiness = async (name: string, version = ''): Promise<unknown> => {
+      const encoded = encodeURIComponent(name)
+      const path = version === '' ? `${encoded}/ready` : `${encoded}/versions/${version}/ready`
+      const res = await http(`${url}/v2/models/${path}`)
+      const viaGrpc = await client.call('ModelReady', { name, version })
+      return [res.status, res.json, viaGrpc.ok ? viaGrpc.response.ready : viaGrpc]
+    }
+    const long = 'x'.repeat(5000)
+    expect([
+      await readiness('m'),
+      await readiness('m', '1'),
+      await readiness('m', '9'),
+      await readiness('n'),
+      await readiness('nope'),
+      await readiness('../m'),
+      await readiness(long),
+    ]).toEqual([
+      [200, { name: 'm', ready: true }, true],
+      [200, { name: 'm', ready: true }, true],
+      [400, { name: 'm', ready: false }, false],
+      [400, { name: 'n', ready: false }, false],
+      [400, { name: 'nope', ready: false }, false],
+      [400, { name: '../m', ready: false }, false],
+      // The echo of a long name is bounded.
+      [400, { name: `${'x'.repeat(256)}… (5000 characters)`, ready: false }, false],
+    ])
+  })
+
   it('answers 404 (NOT_FOUND over gRPC) to a name the repository does not have, keeping nothing of it', async () => {
     const parent = tempDir('inferpool-hostile-')
     const { url, client } = await start(repository(parent))

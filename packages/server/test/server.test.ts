@@ -86,10 +86,12 @@ describe('health and metadata endpoints', () => {
     })
   })
 
-  it('reports a served model ready and an unknown one or version as 404 ERR_MODEL_NOT_FOUND', async () => {
+  it('reports a served model ready, an unknown one or version not ready (400, as Triton), and its metadata as 404 ERR_MODEL_NOT_FOUND', async () => {
     expect(await http(`${url}/v2/models/demo/ready`)).toMatchObject({ status: 200, json: { name: 'demo', ready: true } })
     expect(await http(`${url}/v2/models/demo/versions/1/ready`)).toMatchObject({ status: 200 })
-    for (const path of ['/v2/models/nope', '/v2/models/nope/ready', '/v2/models/demo/versions/2']) {
+    expect(await http(`${url}/v2/models/nope/ready`)).toMatchObject({ status: 400, json: { name: 'nope', ready: false } })
+    expect(await http(`${url}/v2/models/demo/versions/2/ready`)).toMatchObject({ status: 400, json: { name: 'demo', ready: false } })
+    for (const path of ['/v2/models/nope', '/v2/models/demo/versions/2']) {
       const res = await http(`${url}${path}`)
       expect(res.status).toBe(404)
       expect((res.json as { code: string }).code).toBe('ERR_MODEL_NOT_FOUND')
