@@ -39,7 +39,7 @@ import type { Pool } from '@inferpool/host'
 import type { InferpoolServer } from '@inferpool/server'
 import { grpcClient } from './grpc-helpers.js'
 import type { TestClient } from './grpc-helpers.js'
-import { http, metric, post, repoModel } from './server-helpers.js'
+import { demoModel, http, metric, post, repoModel } from './server-helpers.js'
 import { startServe, stopAll } from './serve-process.js'
 
 const quiet = { error() {}, info() {}, warn() {} }
@@ -443,6 +443,16 @@ describe('loads that do not end', () => {
     expect(answer(await loading)).toEqual([409, 'ERR_MODEL_LOAD_ABORTED'])
     expect(pools[0].closed).toBe(true)
     expect((await manage(url, 'index')).json).toEqual([{ name: 'm', state: 'UNAVAILABLE', reason: 'unloaded' }])
+  })
+
+  it('with preferred batch sizes and an hour of max_queue_delay, are not held by their default warm-up (it sends a whole batch)', async () => {
+    const parent = tempDir('inferpool-hostile-')
+    const config = 'max_batch_size: 8 dynamic_batching { preferred_batch_size: [ 8 ] max_queue_delay_microseconds: 3600000000 }'
+    const root = repository(parent, { m: { config, file: demoModel } })
+    const { url } = await start(root, { mode: 'explicit' })
+    // Before: the warm-up's one row waited the hour for seven more; the load never answered.
+    expect((await manage(url, 'models/m/load')).status).toBe(200)
+    expect((await manage(url, 'index')).json).toEqual([{ name: 'm', version: '1', state: 'READY', reason: '' }])
   })
 
   it("are aborted by the server's shutdown, which then ends", async () => {

@@ -448,10 +448,18 @@ export class ModelRepository implements ModelControl {
       pools.push(...started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])))
       const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
       if (failed !== undefined) throw failed.reason
-      // Warm-up (`model_warmup`, else one zero-filled row) through each new pool before it takes requests.
+      // Warm-up (`model_warmup`, else a zero-filled batch of the smallest size) through each new pool before it takes requests.
       const maxBytes = this.#options.maxWarmupBytes ?? DEFAULT_MAX_WARMUP_BYTES
       await untilAborted(
-        Promise.all(pools.map((pool) => warmUp(name, model.directory, model.config.warmup, pool, { maxBytes, signal }))),
+        Promise.all(
+          pools.map((pool) =>
+            warmUp(name, model.directory, model.config.warmup, pool, {
+              maxBytes,
+              signal,
+              minBatchSize: model.config.batching.minBatchSize,
+            }),
+          ),
+        ),
         signal,
       )
     } catch (error) {
