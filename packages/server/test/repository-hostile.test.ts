@@ -366,6 +366,28 @@ describe('symbolic links in a repository', () => {
     ])
     expect(() => readModel(root, 'out')).toThrow(`${join(root, 'out')}: is a link out of the repository (to ${join(outside, 'o')})`)
   })
+
+  it('logs a refused link at the scan that first meets it, not again at every poll, and again once it changes', async () => {
+    const parent = tempDir('inferpool-hostile-')
+    const root = repository(parent)
+    const outside = tempDir('inferpool-outside-')
+    mkdirSync(join(outside, 'o', '1'), { recursive: true })
+    copyFileSync(model, join(outside, 'o', '1', 'model.onnx'))
+    symlinkSync(join(outside, 'o'), join(root, 'out'))
+    const { control, warnings } = await start(root, { mode: 'poll' })
+    const refusedLines = (): string[] => warnings.filter((line) => line.startsWith('links not followed'))
+    await control.poll()
+    await control.poll()
+    await control.poll()
+    expect(refusedLines()).toEqual([
+      `links not followed (a link must resolve to a directory inside the repository): ${join(root, 'out')}: a link out of the repository (to ${join(outside, 'o')})`,
+    ])
+    symlinkSync(join(outside, 'o'), join(root, 'out2'))
+    await control.poll()
+    await control.poll()
+    expect(refusedLines()).toHaveLength(2)
+    expect(refusedLines()[1]).toContain(join(root, 'out2'))
+  })
 })
 
 describe('config values out of range', () => {

@@ -141,6 +141,8 @@ export class ModelRepository implements ModelControl {
   readonly #loading = new Map<string, LoadAttempt>()
   /** The sweep of upload directories left by servers killed outright (with uploads allowed). */
   readonly #swept: Promise<void>
+  /** Per repository, the refused-links line its last scan logged: a scan logs it again only when it changes. */
+  readonly #refusedLogged = new Map<string, string | undefined>()
   #closed = false
 
   constructor(options: ModelRepositoryOptions) {
@@ -313,7 +315,8 @@ export class ModelRepository implements ModelControl {
       try {
         const { names, refusedLinks } = repositoryEntries(repository)
         const refused = refusedLinksLine(refusedLinks)
-        if (refused !== undefined) this.#options.logger.warn(refused)
+        if (refused !== undefined && this.#refusedLogged.get(repository) !== refused) this.#options.logger.warn(refused)
+        this.#refusedLogged.set(repository, refused)
         listed.push({ repository, names })
       } catch (error) {
         this.#options.logger.warn(`repository scan failed, retried at the next scan (the models serve on): ${(error as Error).message}`)
