@@ -346,6 +346,19 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
     })
   })
 
+  it("400 ERR_INVALID_INPUT saying 'none' or 'an empty array' for missing or empty inputs", async () => {
+    const [missing, empty] = await Promise.all([
+      post(`${url}/v2/models/demo/infer`, {}),
+      post(`${url}/v2/models/demo/infer`, { inputs: [] }),
+    ])
+    expect([missing.status, missing.json, empty.status, empty.json]).toEqual([
+      400,
+      { error: "'inputs' must be a non-empty array, got none", code: 'ERR_INVALID_INPUT' },
+      400,
+      { error: "'inputs' must be a non-empty array, got an empty array", code: 'ERR_INVALID_INPUT' },
+    ])
+  })
+
   it('415 ERR_UNSUPPORTED_MEDIA_TYPE for a compressed body', async () => {
     const res = await http(`${url}/v2/models/demo/infer`, {
       method: 'POST',
