@@ -153,7 +153,18 @@ describe('flag validation', () => {
   })
 
   it('exits 1 naming the failure when a model cannot be loaded', async () => {
-    const { code, stderr } = await run(['serve', '--port', '0', '--replicas', '1', '--model', `bad=${repoModel('README.md')}`])
+    // gRPC off: the default port 8001 may be taken by another server on the machine, which would fail first.
+    const { code, stderr } = await run([
+      'serve',
+      '--port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--replicas',
+      '1',
+      '--model',
+      `bad=${repoModel('README.md')}`,
+    ])
     expect(code).toBe(1)
     expect(stderr).toContain('inferpool: a model failed to load:')
     expect(stderr).toContain('README.md')
