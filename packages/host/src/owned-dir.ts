@@ -11,7 +11,7 @@
  * removing a live owner's files). A container restarted as a whole gets a new namespace
  * and does not sweep the directories of the one before, unless the temp dir goes with it.
  */
-import { readlinkSync } from 'node:fs'
+import { readFileSync, readlinkSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
@@ -32,13 +32,27 @@ function readPidNamespace(): string | undefined {
 }
 const pidNamespace = readPidNamespace()
 
-/** Whether a process with this pid runs (in our namespace); one of another user counts (EPERM). */
+/**
+ * Whether a process with this pid runs (in our namespace); one of another user counts
+ * (EPERM). A zombie does not: it was killed and waits only for its parent to reap it,
+ * yet `kill(pid, 0)` succeeds on it (its state, `Z`, is read from /proc where there is one).
+ */
 function running(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+  return !zombie(pid)
+}
+
+/** Whether /proc says the process is a zombie (`Z` after its parenthesised name in /proc/<pid>/stat). */
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z'
+  } catch {
+    return false
   }
 }
 

@@ -125,7 +125,10 @@ describe('flag validation', () => {
     [['--intra-op-threads', '1.5'], "error: option '--intra-op-threads <n>' argument '1.5' is invalid. Expected an integer >= 1."],
     [['--max-batch-size', '1.5'], "error: option '--max-batch-size <n>' argument '1.5' is invalid. Expected an integer >= 1."],
     [['--max-wait-ms', '-1'], "error: option '--max-wait-ms <ms>' argument '-1' is invalid. Expected a number of milliseconds >= 0."],
-    [['--timeout-ms', '0'], "error: option '--timeout-ms <ms>' argument '0' is invalid. Expected a number of milliseconds > 0."],
+    [
+      ['--timeout-ms', '0'],
+      "error: option '--timeout-ms <ms>' argument '0' is invalid. Expected a number of milliseconds > 0 and <= 2147483647.",
+    ],
     [['--port', '70000'], "error: option '-p, --port <port>' argument '70000' is invalid. Expected a port number in [0, 65535]."],
     [['--provider', 'tpu'], "error: option '--provider <name>' argument 'tpu' is invalid. Allowed choices are cpu, cuda."],
     [['--isolation', 'vm'], "error: option '--isolation <mode>' argument 'vm' is invalid. Allowed choices are thread, process."],
@@ -134,7 +137,7 @@ describe('flag validation', () => {
     [['--when-full', 'drop'], "error: option '--when-full <policy>' argument 'drop' is invalid. Allowed choices are reject, wait."],
     [['--max-pending-body-bytes', '0'], "error: option '--max-pending-body-bytes <n>' argument '0' is invalid. Expected an integer >= 1."],
     [['--max-concurrent-streams', '0'], "error: option '--max-concurrent-streams <n>' argument '0' is invalid. Expected an integer >= 1."],
-    [['--body-timeout-ms', '0'], "error: option '--body-timeout-ms <ms>' argument '0' is invalid. Expected an integer >= 1."],
+    [['--body-timeout-ms', '0'], "error: option '--body-timeout-ms <ms>' argument '0' is invalid. Expected an integer in [1, 2147483647]."],
     [['--model', 'demo'], "error: option '-m, --model <name=path>' argument 'demo' is invalid. Expected name=path.onnx."],
     [
       ['--model-repository', '/no/such/repository'],
@@ -159,7 +162,18 @@ describe('flag validation', () => {
   })
 
   it('exits 1 naming the failure when a model cannot be loaded', async () => {
-    const { code, stderr } = await run(['serve', '--port', '0', '--replicas', '1', '--model', `bad=${repoModel('README.md')}`])
+    // gRPC off: the default port 8001 may be taken by another server on the machine, which would fail first.
+    const { code, stderr } = await run([
+      'serve',
+      '--port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--replicas',
+      '1',
+      '--model',
+      `bad=${repoModel('README.md')}`,
+    ])
     expect(code).toBe(1)
     expect(stderr).toContain('inferpool: a model failed to load:')
     expect(stderr).toContain('README.md')

@@ -39,7 +39,7 @@ import type { Pool } from '@inferpool/host'
 import type { InferpoolServer } from '@inferpool/server'
 import { grpcClient } from './grpc-helpers.js'
 import type { TestClient } from './grpc-helpers.js'
-import { http, metric, post, repoModel } from './server-helpers.js'
+import { demoModel, http, metric, post, repoModel } from './server-helpers.js'
 import { startServe, stopAll } from './serve-process.js'
 
 const quiet = { error() {}, info() {}, warn() {} }
@@ -190,6 +190,55 @@ describe('model uploads under hostile names and paths', () => {
     expect(readFileSync(join(uploads, dir, 'big', '1', 'padding.bin')).equals(padding)).toBe(true)
   })
 
+  it('answers 400 to an upload whose path is both a file and the directory of another, over HTTP and gRPC, leaving no directory behind', async () => {
+    const parent = tempDir('inferpool-hostile-')
+    const uploads = tempDir('inferpool-uploads-')
+    const { url, client } = await start(repository(parent), { uploadDirectory: uploads })
+    const onnx = readFileSync(model).toString('base64')
+    // Both orders: the file written first (then mkdir fails), the directory first (then the write fails).
+    const [fileFirst, dirFirst] = await Promise.all([
+      manage(url, 'models/up/load', { parameters: { config: '{}', 'file:1/model.onnx': onnx, 'file:1/a': 'AA==', 'file:1/a/b': 'AA==' } }),
+      manage(url, 'models/up2/load', { parameters: { config: '{}', 'file:1/model.onnx': onnx, 'file:1/a/b': 'AA==', 'file:1/a': 'AA==' } }),
+    ])
+    const refusal = (name: string): unknown => ({
+      code: 'ERR_MODEL_UPLOAD',
+      error: `Model '${name}': parameter 'file:1/a' is a file, and also the directory of another file`,
+    })
+    expect([fileFirst.status, fileFirst.json, dirFirst.status, dirFirst.json]).toEqual([400, refusal('up'), 400, refusal('up2')])
+    const viaGrpc = await client.call('RepositoryModelLoad', {
+      model_name: 'up3',
+      parameters: {
+        config: { string_param: '{}' },
+        'file:1/model.onnx': { bytes_param: readFileSync(model) },
+        'file:1/a': { bytes_param: Buffer.from([0]) },
+        'file:1/a/b/c': { bytes_param: Buffer.from([0]) },
+      },
+    })
+    expect(viaGrpc.ok === false && [viaGrpc.code, viaGrpc.metadata['inferpool-code']]).toEqual([
+      grpc.status.INVALID_ARGUMENT,
+      'ERR_MODEL_UPLOAD',
+    ])
+    expect(readdirSync(uploads)).toEqual([])
+  })
+
+  it("answers a failed upload's load without the server's temporary path: its layout error and the runtime's", async () => {
+    const parent = tempDir('inferpool-hostile-')
+    const uploads = tempDir('inferpool-uploads-')
+    const { url } = await start(repository(parent), { uploadDirectory: uploads })
+    const [noModel, notOnnx] = await Promise.all([
+      manage(url, 'models/up/load', { parameters: { config: '{}', 'file:1/other.bin': 'AA==' } }),
+      manage(url, 'models/up2/load', { parameters: { config: '{}', 'file:1/model.onnx': 'AAAA' } }),
+    ])
+    expect([noModel.status, noModel.json]).toEqual([
+      400,
+      { code: 'ERR_MODEL_REPOSITORY_LAYOUT', error: '<upload>/up/1/model.onnx: no model file in this version directory' },
+    ])
+    expect([notOnnx.status, (notOnnx.json as { code: string }).code]).toEqual([503, 'ERR_MODEL_LOAD'])
+    expect((notOnnx.json as { error: string }).error).toMatch(/^Failed to load model <upload>\/up2\/1\/model\.onnx: /)
+    expect(`${noModel.text}${notOnnx.text}`).not.toContain(uploads)
+    expect(readdirSync(uploads)).toEqual([])
+  })
+
   it(`refuses an upload of more than ${MAX_UPLOAD_FILES} files with a typed 400, over HTTP and gRPC, writing none`, async () => {
     const parent = tempDir('inferpool-hostile-')
     const uploads = tempDir('inferpool-uploads-')
@@ -317,6 +366,28 @@ describe('symbolic links in a repository', () => {
     ])
     expect(() => readModel(root, 'out')).toThrow(`${join(root, 'out')}: is a link out of the repository (to ${join(outside, 'o')})`)
   })
+
+  it('logs a refused link at the scan that first meets it, not again at every poll, and again once it changes', async () => {
+    const parent = tempDir('inferpool-hostile-')
+    const root = repository(parent)
+    const outside = tempDir('inferpool-outside-')
+    mkdirSync(join(outside, 'o', '1'), { recursive: true })
+    copyFileSync(model, join(outside, 'o', '1', 'model.onnx'))
+    symlinkSync(join(outside, 'o'), join(root, 'out'))
+    const { control, warnings } = await start(root, { mode: 'poll' })
+    const refusedLines = (): string[] => warnings.filter((line) => line.startsWith('links not followed'))
+    await control.poll()
+    await control.poll()
+    await control.poll()
+    expect(refusedLines()).toEqual([
+      `links not followed (a link must resolve to a directory inside the repository): ${join(root, 'out')}: a link out of the repository (to ${join(outside, 'o')})`,
+    ])
+    symlinkSync(join(outside, 'o'), join(root, 'out2'))
+    await control.poll()
+    await control.poll()
+    expect(refusedLines()).toHaveLength(2)
+    expect(refusedLines()[1]).toContain(join(root, 'out2'))
+  })
 })
 
 describe('config values out of range', () => {
@@ -332,6 +403,29 @@ describe('config values out of range', () => {
     expect(error).toBeInstanceOf(UnsupportedModelConfigError)
     expect((error as Error).message).toBe("Model 'm': `max_batch_size` must be an integer >= 0, got -5")
   })
+
+  it.each([
+    ['max_queue_delay_microseconds: 99999999999999', 'dynamic_batching.max_queue_delay_microseconds'],
+    [
+      'default_queue_policy { default_timeout_microseconds: 99999999999999 }',
+      'dynamic_batching.default_queue_policy.default_timeout_microseconds',
+    ],
+  ])(
+    'refuses a queue delay or timeout past what a timer takes (%s), naming the field, and a load of it answers 400 at once',
+    async (field, name) => {
+      const parent = tempDir('inferpool-hostile-')
+      const config = `max_batch_size: 8 dynamic_batching { preferred_batch_size: [ 8 ] ${field} }`
+      const root = repository(parent, { m: { config } })
+      const message = `Model 'm': \`${name}\` must be a number of microseconds in [0, 2147483647000], got 99999999999999`
+      expect(() => readModel(root, 'm')).toThrow(
+        new UnsupportedModelConfigError('m', name, 'must be a number of microseconds in [0, 2147483647000], got 99999999999999'),
+      )
+      const { url } = await start(root, { mode: 'explicit' })
+      // Before: the timeout gave every request a 500; the delay held the load's one-row warm-up for 3 years.
+      const load = await manage(url, 'models/m/load')
+      expect([load.status, load.json]).toEqual([400, { code: 'ERR_MODEL_CONFIG_UNSUPPORTED', error: message }])
+    },
+  )
 
   it("refuses a warm-up sample with more rows than the model's max batch size, or more bytes than the limit, before building it", async () => {
     const parent = tempDir('inferpool-hostile-')
@@ -373,6 +467,16 @@ describe('loads that do not end', () => {
     expect((await manage(url, 'index')).json).toEqual([{ name: 'm', state: 'UNAVAILABLE', reason: 'unloaded' }])
   })
 
+  it('with preferred batch sizes and an hour of max_queue_delay, are not held by their default warm-up (it sends a whole batch)', async () => {
+    const parent = tempDir('inferpool-hostile-')
+    const config = 'max_batch_size: 8 dynamic_batching { preferred_batch_size: [ 8 ] max_queue_delay_microseconds: 3600000000 }'
+    const root = repository(parent, { m: { config, file: demoModel } })
+    const { url } = await start(root, { mode: 'explicit' })
+    // Before: the warm-up's one row waited the hour for seven more; the load never answered.
+    expect((await manage(url, 'models/m/load')).status).toBe(200)
+    expect((await manage(url, 'index')).json).toEqual([{ name: 'm', version: '1', state: 'READY', reason: '' }])
+  })
+
   it("are aborted by the server's shutdown, which then ends", async () => {
     const parent = tempDir('inferpool-hostile-')
     const pools: Pool[] = []
@@ -386,6 +490,40 @@ describe('loads that do not end', () => {
 })
 
 describe('unload', () => {
+  it('answer not ready for an unknown or unloaded model and version: HTTP 400 and gRPC ready false, as Triton', async () => {
+    const parent = tempDir('inferpool-hostile-')
+    const { url, client } = await start(repository(parent, { m: {}, n: {} }), { mode: 'explicit' })
+    await manage(url, 'models/m/load')
+    await manage(url, 'models/n/load')
+    expect((await manage(url, 'models/n/unload')).status).toBe(200)
+    const readiness = async (name: string, version = ''): Promise<unknown> => {
+      const encoded = encodeURIComponent(name)
+      const path = version === '' ? `${encoded}/ready` : `${encoded}/versions/${version}/ready`
+      const res = await http(`${url}/v2/models/${path}`)
+      const viaGrpc = await client.call('ModelReady', { name, version })
+      return [res.status, res.json, viaGrpc.ok ? viaGrpc.response.ready : viaGrpc]
+    }
+    const long = 'x'.repeat(5000)
+    expect([
+      await readiness('m'),
+      await readiness('m', '1'),
+      await readiness('m', '9'),
+      await readiness('n'),
+      await readiness('nope'),
+      await readiness('../m'),
+      await readiness(long),
+    ]).toEqual([
+      [200, { name: 'm', ready: true }, true],
+      [200, { name: 'm', ready: true }, true],
+      [400, { name: 'm', ready: false }, false],
+      [400, { name: 'n', ready: false }, false],
+      [400, { name: 'nope', ready: false }, false],
+      [400, { name: '../m', ready: false }, false],
+      // The echo of a long name is bounded.
+      [400, { name: `${'x'.repeat(256)}… (5000 characters)`, ready: false }, false],
+    ])
+  })
+
   it('answers 404 (NOT_FOUND over gRPC) to a name the repository does not have, keeping nothing of it', async () => {
     const parent = tempDir('inferpool-hostile-')
     const { url, client } = await start(repository(parent))

@@ -86,10 +86,12 @@ describe('health and metadata endpoints', () => {
     })
   })
 
-  it('reports a served model ready and an unknown one or version as 404 ERR_MODEL_NOT_FOUND', async () => {
+  it('reports a served model ready, an unknown one or version not ready (400, as Triton), and its metadata as 404 ERR_MODEL_NOT_FOUND', async () => {
     expect(await http(`${url}/v2/models/demo/ready`)).toMatchObject({ status: 200, json: { name: 'demo', ready: true } })
     expect(await http(`${url}/v2/models/demo/versions/1/ready`)).toMatchObject({ status: 200 })
-    for (const path of ['/v2/models/nope', '/v2/models/nope/ready', '/v2/models/demo/versions/2']) {
+    expect(await http(`${url}/v2/models/nope/ready`)).toMatchObject({ status: 400, json: { name: 'nope', ready: false } })
+    expect(await http(`${url}/v2/models/demo/versions/2/ready`)).toMatchObject({ status: 400, json: { name: 'demo', ready: false } })
+    for (const path of ['/v2/models/nope', '/v2/models/demo/versions/2']) {
       const res = await http(`${url}${path}`)
       expect(res.status).toBe(404)
       expect((res.json as { code: string }).code).toBe('ERR_MODEL_NOT_FOUND')
@@ -342,6 +344,19 @@ describe("errors map to HTTP statuses with the protocol's JSON { error: message 
       error: 'Input "input" has dims [3], expected float32 [256] without the batch dimension (axis 0 must be 256)',
       code: 'ERR_INVALID_INPUT',
     })
+  })
+
+  it("400 ERR_INVALID_INPUT saying 'none' or 'an empty array' for missing or empty inputs", async () => {
+    const [missing, empty] = await Promise.all([
+      post(`${url}/v2/models/demo/infer`, {}),
+      post(`${url}/v2/models/demo/infer`, { inputs: [] }),
+    ])
+    expect([missing.status, missing.json, empty.status, empty.json]).toEqual([
+      400,
+      { error: "'inputs' must be a non-empty array, got none", code: 'ERR_INVALID_INPUT' },
+      400,
+      { error: "'inputs' must be a non-empty array, got an empty array", code: 'ERR_INVALID_INPUT' },
+    ])
   })
 
   it('415 ERR_UNSUPPORTED_MEDIA_TYPE for a compressed body', async () => {

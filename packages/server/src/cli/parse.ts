@@ -6,17 +6,20 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { InvalidArgumentError } from 'commander'
+import { MAX_TIMER_MS } from '@inferpool/core/internal'
 import { echo } from '../protocol/errors.js'
 import { isModelName, MODEL_NAME_RULE } from '../protocol/model-names.js'
 
 const INTEGER = /^\d+$/
 const NUMBER = /^\d+(\.\d+)?$/
 
-export function integerAtLeast(min: number): (value: string) => number {
+export function integerAtLeast(min: number, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
   return (value) => {
     const n = Number(value)
-    if (!INTEGER.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
-      throw new InvalidArgumentError(`Expected an integer >= ${min}.`)
+    if (!INTEGER.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER ? `Expected an integer >= ${min}.` : `Expected an integer in [${min}, ${max}].`,
+      )
     }
     return n
   }
@@ -29,18 +32,30 @@ export function natsFlag(value: string, previous: string[] | undefined): string[
   return [...(previous ?? []), ...urls]
 }
 
+/**
+ * Milliseconds that a timer waits: an integer >= `min`, and at most what Node's timers
+ * take (2^31 - 1 ms; a longer delay fires after 1 ms, with a TimeoutOverflowWarning).
+ */
+export function timerMs(min: number): (value: string) => number {
+  return integerAtLeast(min, MAX_TIMER_MS)
+}
+
+/** Seconds between two runs of a timer: an integer >= 1, at most what Node's timers take. */
+export const timerSeconds = integerAtLeast(1, Math.floor(MAX_TIMER_MS / 1000))
+
 export function port(value: string): number {
   const n = Number(value)
   if (!INTEGER.test(value.trim()) || n > 65535) throw new InvalidArgumentError('Expected a port number in [0, 65535].')
   return n
 }
 
-/** Milliseconds: a non-negative decimal number (`> 0` when `positive`). */
-export function milliseconds(positive: boolean): (value: string) => number {
+/** Milliseconds: a non-negative decimal number (`> 0` when `positive`), at most `max`. */
+export function milliseconds(positive: boolean, max = Number.MAX_VALUE): (value: string) => number {
   return (value) => {
     const n = Number(value)
-    if (!NUMBER.test(value.trim()) || !Number.isFinite(n) || (positive && n === 0)) {
-      throw new InvalidArgumentError(positive ? 'Expected a number of milliseconds > 0.' : 'Expected a number of milliseconds >= 0.')
+    if (!NUMBER.test(value.trim()) || !Number.isFinite(n) || (positive && n === 0) || n > max) {
+      const bound = max === Number.MAX_VALUE ? '' : ` and <= ${max}`
+      throw new InvalidArgumentError(`Expected a number of milliseconds ${positive ? '> 0' : '>= 0'}${bound}.`)
     }
     return n
   }

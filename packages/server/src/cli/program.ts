@@ -25,9 +25,10 @@ import type { Tracing, TracingFlags } from '../telemetry/tracing.js'
 import type { Pool, PoolOptions } from '@inferpool/host'
 import { curlExample } from './curl.js'
 import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
+import { MAX_TIMER_MS } from '@inferpool/core/internal'
 import { NATS_ONLY_FLAGS, bulkPlace, createBulkConsumer, loadConsume, stopBulkConsumer } from './nats.js'
 import type { BulkConsumer, NatsFlags } from './nats.js'
-import { integerAtLeast, loadModelFlag, milliseconds, modelFlag, natsFlag, port, repositoryFlag } from './parse.js'
+import { integerAtLeast, loadModelFlag, milliseconds, modelFlag, natsFlag, port, repositoryFlag, timerMs, timerSeconds } from './parse.js'
 import type { ModelFlag } from './parse.js'
 
 /** Bounded by default so an overloaded server answers 503 at once instead of queueing without end. */
@@ -137,7 +138,7 @@ export function createProgram(given?: CliOutput): Command {
         'with --model-control-mode poll, seconds between two scans of the repositories (a scan can meet a file still ' +
           'being written: put new versions in place with a rename)',
       )
-        .argParser(integerAtLeast(1))
+        .argParser(timerSeconds)
         .default(15),
     )
     .addOption(
@@ -217,12 +218,12 @@ export function createProgram(given?: CliOutput): Command {
         'with --when-full reject, how long a request that does not fit waits for room (body unread, first come first served) ' +
           'before its 503; 0: at once',
       )
-        .argParser(integerAtLeast(0))
+        .argParser(timerMs(0))
         .default(HANDLER_DEFAULTS.admissionWaitMs),
     )
     .addOption(
       new Option('--timeout-ms <ms>', 'deadline of a request from its arrival; past it the request gets 504 and its rows leave the queue')
-        .argParser(milliseconds(true))
+        .argParser(milliseconds(true, MAX_TIMER_MS))
         .default(CLI_DEFAULTS.timeoutMs),
     )
     .addOption(new Option('-p, --port <port>', 'TCP port (0: any free port)').argParser(port).env(PORT_ENV).default(SERVER_DEFAULTS.port))
@@ -274,7 +275,7 @@ export function createProgram(given?: CliOutput): Command {
     )
     .addOption(
       new Option('--headers-timeout-ms <ms>', "longest time for a request's headers to arrive; a slower client gets 408")
-        .argParser(integerAtLeast(1))
+        .argParser(timerMs(1))
         .default(SERVER_DEFAULTS.headersTimeoutMs),
     )
     .addOption(
@@ -283,17 +284,17 @@ export function createProgram(given?: CliOutput): Command {
         "longest time for a request's body (a gRPC call's message; each message of a stream) to arrive after its headers " +
           '(its first byte); a stalled body gets 408 (gRPC DEADLINE_EXCEEDED)',
       )
-        .argParser(integerAtLeast(1))
+        .argParser(timerMs(1))
         .default(HANDLER_DEFAULTS.bodyTimeoutMs),
     )
     .addOption(
       new Option('--idle-timeout-ms <ms>', 'longest time a keep-alive connection stays open between requests')
-        .argParser(integerAtLeast(1))
+        .argParser(timerMs(1))
         .default(SERVER_DEFAULTS.idleTimeoutMs),
     )
     .addOption(
       new Option('--shutdown-timeout-ms <ms>', 'on SIGTERM/SIGINT, longest wait for requests in progress')
-        .argParser(integerAtLeast(0))
+        .argParser(timerMs(0))
         .default(SERVER_DEFAULTS.shutdownTimeoutMs),
     )
     .addOption(
@@ -302,7 +303,7 @@ export function createProgram(given?: CliOutput): Command {
         'on SIGTERM/SIGINT, report not-ready (503) and keep serving this long before the listener closes, so a load balancer ' +
           'stops sending connections first',
       )
-        .argParser(integerAtLeast(0))
+        .argParser(timerMs(0))
         .default(SERVER_DEFAULTS.drainDelayMs),
     )
     .addOption(
@@ -312,7 +313,7 @@ export function createProgram(given?: CliOutput): Command {
           'more 5.2 s later) so memory a burst left behind is freed (see the README on memory); replica processes ' +
           '(--isolation process) do the same after their last batch; 0: never',
       )
-        .argParser(integerAtLeast(0))
+        .argParser(timerMs(0))
         .default(SERVER_DEFAULTS.idleCollectMs),
     )
     .addOption(
@@ -364,7 +365,7 @@ export function createProgram(given?: CliOutput): Command {
     )
     .addOption(
       new Option('--ack-wait-ms <ms>', 'with --nats, how long a delivered request may go unacknowledged (default: 30000)').argParser(
-        integerAtLeast(1000),
+        timerMs(1000),
       ),
     )
     .addOption(
@@ -373,9 +374,7 @@ export function createProgram(given?: CliOutput): Command {
         'with --nats, most bulk requests per model delivered and unacknowledged (default: replicas × max batch size × 2)',
       ).argParser(integerAtLeast(1)),
     )
-    .addOption(
-      new Option('--retry-delay-ms <ms>', 'with --nats, delay of a bulk request given back (default: 1000)').argParser(integerAtLeast(0)),
-    )
+    .addOption(new Option('--retry-delay-ms <ms>', 'with --nats, delay of a bulk request given back (default: 1000)').argParser(timerMs(0)))
     .addOption(
       new Option(
         '--duplicate-window-ms <ms>',

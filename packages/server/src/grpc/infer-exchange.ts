@@ -8,6 +8,7 @@ import type { Metadata } from '@grpc/grpc-js'
 import type { DecodeLimits, DecodedInferRequest } from '../protocol/decode.js'
 import type { Door } from '../protocol/door.js'
 import { InferenceExchange } from '../protocol/exchange.js'
+import type { SubmitOptions } from '../protocol/submit-rows.js'
 import type { ServedModel, ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import type { BlockOutput, RowOutput } from '@inferpool/host'
@@ -63,8 +64,24 @@ export class GrpcExchange extends InferenceExchange<InferResponse> {
     )
   }
 
+  /**
+   * One row, the gRPC request most clients send, goes in as a row (`pool.infer`): it has
+   * no siblings to fail with, so the call's own signal is enough, and it skips the block
+   * packing a multi-row request pays for.
+   */
+  protected override submit(pool: ServedPool, decoded: DecodedInferRequest, options: SubmitOptions): Promise<RowOutput[] | BlockOutput> {
+    if (decoded.rowCount !== 1) return super.submit(pool, decoded, options)
+    const level = decoded.priorityLevel
+    return pool.infer(decoded.rows[0], level === undefined ? options : { ...options, priorityLevel: level }).then(asRows)
+  }
+
   protected override passedDoor(): void {
     const request = this.request
     if (request !== undefined) this.#context.passedDoor(request)
   }
+}
+
+/** A single row's result as the rows of its request. */
+function asRows(result: RowOutput): RowOutput[] {
+  return [result]
 }

@@ -26,7 +26,7 @@ import type {
   UntypedServiceImplementation,
   sendUnaryData,
 } from '@grpc/grpc-js'
-import { ModelNotFoundError, ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
+import { ShuttingDownError, UnauthorizedError } from '../protocol/errors.js'
 import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
 import { repositoryIndex, repositoryModelLoad, repositoryModelUnload } from './repository-rpcs.js'
 import { ServedModels } from '../protocol/served-models.js'
@@ -285,15 +285,9 @@ class GrpcService {
     ServerReady: this.#unary((): inference.ServerReadyResponse.$Properties => ({
       ready: this.#served.isReady(),
     })),
-    ModelReady: this.#unary((request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => {
-      // As Triton (InferenceServer::ModelIsReady): an unknown or unloaded model is not ready, not an error.
-      try {
-        return { ready: this.#served.isModelReady(this.#model(request.name, request.version)) }
-      } catch (error) {
-        if (error instanceof ModelNotFoundError) return { ready: false }
-        throw error
-      }
-    }),
+    ModelReady: this.#unary((request: inference.ModelReadyRequest): inference.ModelReadyResponse.$Properties => ({
+      ready: this.#served.isModelReady(request.name, request.version === '' ? undefined : request.version),
+    })),
     ServerMetadata: this.#unary((): inference.ServerMetadataResponse.$Properties => ({
       name: SERVER_NAME,
       version: SERVER_VERSION,

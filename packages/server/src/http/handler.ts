@@ -156,7 +156,7 @@ class Handler implements RouteContext {
     const route = this.#routes.match(path, state)
     checkRoute(route, req, this.served)
     // Looked up once the caller is known to be allowed: an unknown model's 404 tells nothing to one who is not.
-    const model = state.name === '' ? undefined : this.served.model(state.name, state.version)
+    const model = state.name === '' || route.lookup === false ? undefined : this.served.model(state.name, state.version)
     await route.handler(this, req, res, state, model, path)
   }
 

@@ -14,7 +14,7 @@
  * Matching keeps to a split of the path and one map lookup: the door is hot.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { MethodNotAllowedError, RouteNotFoundError, UnauthorizedError } from '../protocol/errors.js'
+import { ECHO_MAX_CHARS, MethodNotAllowedError, RouteNotFoundError, UnauthorizedError, bounded } from '../protocol/errors.js'
 import { SERVER_NAME, SERVER_VERSION, modelMetadata } from '../protocol/metadata.js'
 import type { ServedModel, ServedModels } from '../protocol/served-models.js'
 import { modelConfigOf } from '../protocol/triton/config.js'
@@ -57,6 +57,12 @@ export interface HttpRoute {
   readonly path: string
   /** @default 'bearer' */
   readonly auth?: RouteAuth
+  /**
+   * Whether a model route's model is looked up before its handler (an unknown one: 404);
+   * `false`: the handler reads the name and version from the request's state.
+   * @default true
+   */
+  readonly lookup?: boolean
   readonly handler: RouteHandler
 }
 
@@ -123,11 +129,12 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   {
     method: GET,
     path: `${MODEL_PATH}/ready`,
-    handler: (c, req, res, _state, model) => {
-      const entry = modelOf(model)
-      const ready = c.served.isModelReady(entry)
+    // An unknown or unloaded model is not ready, not a 404: the same answer as gRPC's ModelReady.
+    lookup: false,
+    handler: (c, req, res, state) => {
+      const ready = c.served.isModelReady(state.name, state.version)
       // Triton's HTTP endpoint answers 400 for a model version that is not ready (http_server.cc).
-      c.writer.json(req, res, ready ? 200 : 400, { name: entry.name, ready })
+      c.writer.json(req, res, ready ? 200 : 400, { name: bounded(state.name, ECHO_MAX_CHARS), ready })
     },
   },
   {

@@ -136,7 +136,8 @@ function isObject(value: unknown): value is JsonObject {
 
 function describe(value: unknown): string {
   if (value === null) return 'null'
-  if (isArray(value)) return 'an array'
+  if (value === undefined) return 'none'
+  if (isArray(value)) return value.length === 0 ? 'an empty array' : 'an array'
   if (typeof value === 'string') return `'${value.length > 64 ? `${value.slice(0, 64)}…` : value}'`
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
 }

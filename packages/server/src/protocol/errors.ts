@@ -6,7 +6,7 @@
 import { InferpoolError } from '@inferpool/core'
 
 /** Longest piece of a client's input an error message repeats. */
-const ECHO_MAX_CHARS = 256
+export const ECHO_MAX_CHARS = 256
 
 /**
  * `text` whole when it has at most `maxChars` characters, else its first `maxChars`, an

@@ -35,6 +35,7 @@ import type { ServedPool } from './served-pool.js'
 import { childSpan, failRequestSpan, requestTracer, startRequestSpan } from './request-tracing.js'
 import type { RequestSpan, TraceCarrier } from './request-tracing.js'
 import { submitRequest } from './submit-rows.js'
+import type { SubmitOptions } from './submit-rows.js'
 import { shorterTimeout } from './timeout.js'
 
 /** What `run` takes: the request's model and how it is cut short. */
@@ -115,6 +116,14 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
   /** Encodes the results (HTTP also writes them). */
   protected abstract answer(decoded: DecodedInferRequest, model: ServedModel, results: RowOutput[] | BlockOutput): Answer
 
+  /**
+   * Hands the decoded request's rows to the pool (all or none, under one signal). A
+   * binding may pick a cheaper way for the requests it sees most (gRPC: one row).
+   */
+  protected submit(pool: ServedPool, decoded: DecodedInferRequest, options: SubmitOptions): Promise<RowOutput[] | BlockOutput> {
+    return submitRequest(pool, decoded, options)
+  }
+
   /** The rows are in the pool's queue, or the request failed (gRPC: its message's bytes leave the pending-bytes budget). */
   protected passedDoor(): void {}
 
@@ -187,7 +196,7 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
       admitted.enter()
       try {
         submitted = true
-        const pending = submitRequest(
+        const pending = this.submit(
           pool,
           decoded,
           traced === undefined ? { signal, timeoutMs } : { signal, timeoutMs, context: traced.context },

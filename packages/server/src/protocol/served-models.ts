@@ -359,9 +359,21 @@ export class ServedModels {
     return model.state.kind === 'ready' && servesAny(model.state.pool)
   }
 
-  /** Whether `model` is ready to serve, as both protocols answer it. */
-  isModelReady(model: ServedModel): boolean {
-    return !this.#closed && !this.#draining && this.#serving(model)
+  /**
+   * Whether the model version `name` and `version` name (`undefined`: the newest) is ready
+   * to serve, as both protocols answer it. An unknown or unloaded one is not ready, not an
+   * error: Triton's `InferenceServer::ModelIsReady` (gRPC `ready: false`, HTTP 400).
+   */
+  isModelReady(name: string, version: string | undefined): boolean {
+    if (this.#closed || this.#draining) return false
+    let model: ServedModel
+    try {
+      model = this.model(name, version)
+    } catch (error) {
+      if (error instanceof ModelNotFoundError) return false
+      throw error
+    }
+    return this.#serving(model)
   }
 
   /**

@@ -53,12 +53,16 @@ export function submitRows(
  * every input is numeric, so no object is made per row; as rows otherwise. Both queue
  * all of the request or none of it, under one signal.
  */
-export function submitRequest(
-  pool: ServedPool,
-  request: DecodedInferRequest,
-  // `priority`: `@inferpool/consume`'s bulk requests in a pool without levels (`serve --nats`).
-  options: { signal: AbortSignal; timeoutMs: number | undefined; priority?: number; context?: Context },
-): Promise<RowOutput[] | BlockOutput> {
+/** How a request's rows are submitted: one signal for all, what is left of its deadline, its trace context. */
+export interface SubmitOptions {
+  readonly signal: AbortSignal
+  readonly timeoutMs: number | undefined
+  /** `@inferpool/consume`'s bulk requests in a pool without levels (`serve --nats`): behind online rows' 0. */
+  readonly priority?: number
+  readonly context?: Context
+}
+
+export function submitRequest(pool: ServedPool, request: DecodedInferRequest, options: SubmitOptions): Promise<RowOutput[] | BlockOutput> {
   // Triton's `parameters.priority` travels with the request to the pool (a level; see QueuePolicy).
   const level = request.priorityLevel
   const withLevel = level === undefined ? options : { ...options, priorityLevel: level }

@@ -141,6 +141,8 @@ export class ModelRepository implements ModelControl {
   readonly #loading = new Map<string, LoadAttempt>()
   /** The sweep of upload directories left by servers killed outright (with uploads allowed). */
   readonly #swept: Promise<void>
+  /** Per repository, the refused-links line its last scan logged: a scan logs it again only when it changes. */
+  readonly #refusedLogged = new Map<string, string | undefined>()
   #closed = false
 
   constructor(options: ModelRepositoryOptions) {
@@ -313,7 +315,8 @@ export class ModelRepository implements ModelControl {
       try {
         const { names, refusedLinks } = repositoryEntries(repository)
         const refused = refusedLinksLine(refusedLinks)
-        if (refused !== undefined) this.#options.logger.warn(refused)
+        if (refused !== undefined && this.#refusedLogged.get(repository) !== refused) this.#options.logger.warn(refused)
+        this.#refusedLogged.set(repository, refused)
         listed.push({ repository, names })
       } catch (error) {
         this.#options.logger.warn(`repository scan failed, retried at the next scan (the models serve on): ${(error as Error).message}`)
@@ -404,9 +407,12 @@ export class ModelRepository implements ModelControl {
       if (uploading) await this.#swept
       const repository = uploading ? await writeUpload(name, files, this.#uploadDirectory) : this.#repositoryOf(name)
       try {
-        await this.#loadFrom(repository, name, before, override, attempt)
+        await this.#loadFrom(repository, name, before, override, attempt, uploading)
       } catch (error) {
-        if (uploading) await removeUpload(repository)
+        if (uploading) {
+          hideUploadPath(error, repository)
+          await removeUpload(repository)
+        }
         // An upload that never served, of a name the repository has no directory for, leaves nothing behind (its caller has the reason).
         if (uploading && before === undefined && this.#findRepository(name) === undefined) {
           this.#states.delete(name)
@@ -428,6 +434,7 @@ export class ModelRepository implements ModelControl {
     before: LoadState | undefined,
     override: ReturnType<typeof interpretModelConfig> | undefined,
     attempt: LoadAttempt,
+    uploaded: boolean,
   ): Promise<void> {
     const model = readModel(repository, name, undefined, override)
     this.#attempted.set(name, signatureOf(model))
@@ -444,10 +451,18 @@ export class ModelRepository implements ModelControl {
       pools.push(...started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])))
       const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
       if (failed !== undefined) throw failed.reason
-      // Warm-up (`model_warmup`, else one zero-filled row) through each new pool before it takes requests.
+      // Warm-up (`model_warmup`, else a zero-filled batch of the smallest size) through each new pool before it takes requests.
       const maxBytes = this.#options.maxWarmupBytes ?? DEFAULT_MAX_WARMUP_BYTES
       await untilAborted(
-        Promise.all(pools.map((pool) => warmUp(name, model.directory, model.config.warmup, pool, { maxBytes, signal }))),
+        Promise.all(
+          pools.map((pool) =>
+            warmUp(name, model.directory, model.config.warmup, pool, {
+              maxBytes,
+              signal,
+              minBatchSize: model.config.batching.minBatchSize,
+            }),
+          ),
+        ),
         signal,
       )
     } catch (error) {
@@ -458,6 +473,7 @@ export class ModelRepository implements ModelControl {
       } else {
         await this.#close(pools)
       }
+      if (uploaded) hideUploadPath(error, repository)
       // A model serving keeps serving its versions; one that was not is unavailable, with the reason.
       this.#states.set(name, before?.state === 'READY' ? before : { state: 'UNAVAILABLE', reason: (error as Error).message })
       throw error
@@ -501,6 +517,17 @@ function namesIfListed(repository: string): string[] {
     return []
   }
 }
+
+/**
+ * Replaces the private directory of an upload (`root`) in the message of `error` with
+ * `<upload>`: a load error reaches the client (and the index's reason), and the server's
+ * temporary paths are none of its business. The paths under it (`m/1/model.onnx`) stay.
+ */
+function hideUploadPath(error: unknown, root: string): void {
+  if (error instanceof Error && error.message.includes(root)) error.message = error.message.split(root).join(UPLOAD_PLACEHOLDER)
+}
+
+const UPLOAD_PLACEHOLDER = '<upload>'
 
 /** `step`, or the reason of `signal` as soon as it is aborted (`step` then runs on, its outcome ignored). */
 function untilAborted<T>(step: Promise<T>, signal: AbortSignal): Promise<T> {

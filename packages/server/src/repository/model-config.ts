@@ -13,6 +13,7 @@
  * batching delay; `max_batch_size` and the inputs and outputs come from the model file
  * (Triton's auto-complete for ONNX).
  */
+import { MAX_TIMER_MS } from '@inferpool/core/internal'
 import type { QueuePolicy } from '@inferpool/host'
 import type { ModelConfigObject } from './config-file.js'
 import { UnsupportedModelConfigError } from './errors.js'
@@ -131,16 +132,27 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
 
   const versionPolicy = versionPolicyOf(obj(config.version_policy), fail)
 
+  // A delay or timeout becomes a timer: past what Node's timers take (2^31 - 1 ms) it would fire
+  // after 1 ms, or a warm-up row would wait for a batch that never fills. Refused, naming the field.
+  const microseconds = (field: string, value: unknown): number => {
+    const us = Number(value)
+    if (!Number.isFinite(us) || us < 0 || us / 1000 > MAX_TIMER_MS)
+      fail(field, `must be a number of microseconds in [0, ${MAX_TIMER_MS * 1000}], got ${String(value).slice(0, 40)}`)
+    return us
+  }
   const dynamic = obj(config.dynamic_batching)
   const batching: { maxWaitMs?: number; minBatchSize?: number; maxQueueSize?: number } = {}
   let timeoutMs: number | undefined
   let queue: RepositoryModelConfig['queue']
   if (config.dynamic_batching !== undefined) {
-    if (dynamic.max_queue_delay_microseconds !== undefined) batching.maxWaitMs = Number(dynamic.max_queue_delay_microseconds) / 1000
+    if (dynamic.max_queue_delay_microseconds !== undefined)
+      batching.maxWaitMs = microseconds('dynamic_batching.max_queue_delay_microseconds', dynamic.max_queue_delay_microseconds) / 1000
     const preferred = (dynamic.preferred_batch_size as number[] | undefined) ?? []
     for (const size of preferred) if (size < 1) fail('dynamic_batching.preferred_batch_size', `must hold sizes >= 1, got ${size}`)
     if (preferred.length > 0) batching.minBatchSize = Math.max(...preferred)
     const policy = obj(dynamic.default_queue_policy)
+    if (policy.default_timeout_microseconds !== undefined)
+      microseconds('dynamic_batching.default_queue_policy.default_timeout_microseconds', policy.default_timeout_microseconds)
     queue = queuePoliciesOf(dynamic)
     if (queue === undefined) {
       if (Number(policy.max_queue_size ?? 0) > 0) batching.maxQueueSize = Number(policy.max_queue_size)

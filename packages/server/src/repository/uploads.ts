@@ -83,6 +83,13 @@ export async function writeUpload(name: string, files: ReadonlyMap<string, Uint8
   checkModelName(name)
   checkUploadCount(name, files.size)
   const checked = [...files].map(([path, content]): [string[], Uint8Array] => [componentsOf(name, path), content])
+  // A path that is both a file and a directory of another (`1/a` and `1/a/b`) cannot be written.
+  for (const [parts] of checked) {
+    for (let i = 2; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/')
+      if (files.has(dir)) throw new ModelUploadError(name, `${FILE_PARAMETER}${dir}`, 'is a file, and also the directory of another file')
+    }
+  }
   const root = await makeOwnedDir(directory, UPLOAD_DIR_PREFIX)
   try {
     const model = resolve(root, name)

@@ -242,13 +242,21 @@ export interface WarmupLimits {
   readonly maxBytes: number
   /** Ends the warm-up: its requests reject with the signal's reason. */
   readonly signal?: AbortSignal
+  /**
+   * The config's smallest batch (its largest `preferred_batch_size`): the default warm-up
+   * sends that many zero-filled rows, since one row alone would wait the whole
+   * `max_queue_delay_microseconds` for the rest (Triton's warm-up skips the scheduler).
+   * @default 1
+   */
+  readonly minBatchSize?: number
 }
 
 /**
  * Warms `pool`, a new version of `model` (in `directory`): each sample's rows, `count`
  * times one after the other, the samples in their order; without samples, one
- * zero-filled row. Every sample's size is checked before any is built. Rejects with the
- * first failure, so the load fails and the old version keeps serving.
+ * zero-filled row (`minBatchSize` of them with preferred batch sizes). Every sample's size
+ * is checked before any is built. Rejects with the first failure, so the load fails and
+ * the old version keeps serving.
  */
 export async function warmUp(
   model: string,
@@ -260,7 +268,13 @@ export async function warmUp(
   const inputs = pool.metadata.inputs
   const options = { signal: limits.signal }
   if (samples.length === 0) {
-    await pool.infer(zeroRow(inputs), options)
+    const rows = Math.max(1, Math.min(limits.minBatchSize ?? 1, pool.metadata.maxBatchSize))
+    await (rows === 1
+      ? pool.infer(zeroRow(inputs), options)
+      : pool.inferMany(
+          Array.from({ length: rows }, () => zeroRow(inputs)),
+          options,
+        ))
     return
   }
   // Rows up to the pool's max batch size (the config's `max_batch_size`, else the model's);
