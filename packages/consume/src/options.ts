@@ -2,6 +2,7 @@
  * The consumer's options: defaults in one object, each option validated once, at
  * construction, naming the option and echoing the bad value.
  */
+import { integerOption, MAX_TIMER_MS } from '@inferpool/core/internal'
 import type { ServedPool } from '@inferpool/server'
 import { HANDLER_DEFAULTS } from '@inferpool/server'
 
@@ -132,19 +133,14 @@ export interface QueuePlace {
   readonly priority: number | undefined
 }
 
-/** Timers stop at 2^31 − 1 ms; a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1
-
 function describe(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value)
   return `\`${text.length > 100 ? `${text.slice(0, 100)}…` : text}\` (${typeof value})`
 }
 
+/** An integer in [min, max]: the project's one option validator (@inferpool/core/internal), bounded to safe integers. */
 function integer(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new RangeError(`Expected \`${name}\` to be an integer in [${min}, ${max}], got ${describe(value)}`)
-  }
-  return value
+  return integerOption(name, value, min, false, max)
 }
 
 /** A subject prefix: dot-separated tokens, no wildcards, no whitespace. */
