@@ -65,11 +65,28 @@ describe('compare flags', () => {
     [['main', '--duration-ms', '99'], '--duration-ms expects an integer >= 100, got "99"'],
     [['main', '--duration-ms', '2s'], '--duration-ms expects an integer >= 100, got "2s"'],
     [[' '], 'not a git ref: " "'],
+    [['main', '--only', 'door-json,'], '--only expects comma-separated probe ids or parts of them, got "door-json,"'],
   ]
   for (const [argv, message] of bad)
     it(`refuses ${JSON.stringify(argv)} with a message that echoes the bad value`, () => {
       expect(() => parseCompareOptions(argv)).toThrow(new UsageError(message))
     })
+
+  it('--only keeps the probes whose id contains one of the words, in their usual order', () => {
+    const o = parseCompareOptions(['main', '--only', 'traced,grpc'])!
+    expect(o.probes.map(probeId)).toEqual([
+      'grpc-stream-c1',
+      'grpc-stream-c64',
+      'door-json-1row-c64-traced-always',
+      'door-json-1row-c64-traced-ratio1pct',
+    ])
+  })
+
+  it('--only refuses a word that matches no probe, listing the ids', () => {
+    expect(() => parseCompareOptions(['main', '--only', 'dor'])).toThrow(
+      new UsageError(`--only "dor" matches no probe; the ids are ${FULL_PROBES.map(probeId).join(', ')}`),
+    )
+  })
 
   it('refuses an unknown flag, naming it', () => {
     expect(() => parseCompareOptions(['main', '--rows', '3'])).toThrow(

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util'
 import { UsageError } from '../config.js'
 import type { Window } from '../scenarios/direct.js'
-import { FULL_PROBES, QUICK_PROBES, type Probe } from './probes.js'
+import { FULL_PROBES, QUICK_PROBES, probeId, type Probe } from './probes.js'
 
 export interface CompareOptions {
   /** The git ref measured as side A (the baseline); side B is the working tree. */
@@ -37,6 +37,8 @@ Options:
   --rounds <n>        interleaved rounds, >= 2 (default ${FULL.rounds}; --quick ${QUICK.rounds})
   --warmup-ms <ms>    warm-up before each window, >= 0 (default ${FULL.window.warmupMs}; --quick ${QUICK.window.warmupMs})
   --duration-ms <ms>  measured window per probe, >= 100 (default ${FULL.window.durationMs}; --quick ${QUICK.window.durationMs})
+  --only <ids>        only the probes whose id contains one of these comma-separated words,
+                      e.g. --only door-json,traced (ids: ${FULL_PROBES.map(probeId).join(', ')})
   --allow-load        run even when the 1-minute load average is >= 2 (the table is marked)
   -h, --help          this text`
 
@@ -49,6 +51,20 @@ function integerFlag(flag: string, value: string | undefined, min: number): numb
   const n = Number(value)
   if (value.trim() === '' || !Number.isInteger(n) || n < min) fail(`--${flag} expects an integer >= ${min}, got "${value}"`)
   return n
+}
+
+/**
+ * `--only a,b`: the probes whose id contains `a` or `b`. A word that matches no probe is a
+ * usage error, so a typo cannot silently measure nothing.
+ */
+function selectProbes(probes: readonly Probe[], only: string | undefined): readonly Probe[] {
+  if (only === undefined) return probes
+  const words = only.split(',').map((w) => w.trim())
+  if (words.some((w) => w === '')) fail(`--only expects comma-separated probe ids or parts of them, got "${only}"`)
+  for (const word of words)
+    if (!probes.some((p) => probeId(p).includes(word)))
+      fail(`--only "${word}" matches no probe; the ids are ${probes.map(probeId).join(', ')}`)
+  return probes.filter((p) => words.some((w) => probeId(p).includes(w)))
 }
 
 /** Parses the arguments after `compare`. Returns `null` for `--help`. */
@@ -64,6 +80,7 @@ export function parseCompareOptions(argv: string[]): CompareOptions | null {
       'warmup-ms': { type: 'string' },
       'duration-ms': { type: 'string' },
       'allow-load': { type: 'boolean', default: false },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -82,7 +99,7 @@ export function parseCompareOptions(argv: string[]): CompareOptions | null {
       warmupMs: integerFlag('warmup-ms', values['warmup-ms'], 0) ?? base.window.warmupMs,
       durationMs: integerFlag('duration-ms', values['duration-ms'], 100) ?? base.window.durationMs,
     },
-    probes: values.quick ? QUICK_PROBES : FULL_PROBES,
+    probes: selectProbes(values.quick ? QUICK_PROBES : FULL_PROBES, values.only),
     allowLoad: values['allow-load'],
   }
 }
