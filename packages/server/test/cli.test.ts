@@ -368,4 +368,31 @@ describe('inferpool serve --otel-endpoint', () => {
       await receiver.close()
     }
   })
+
+  it('starts tracing from OTEL_EXPORTER_OTLP_ENDPOINT alone, with no flag (the SDK is loaded only when asked for)', async () => {
+    const receiver = await otlpReceiver()
+    try {
+      const server = await start(['--replicas', '1'], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      })
+      expect(server.output()).toContain(`  traces: otlp http/json to ${receiver.url}`)
+      const answer = await post(`${server.url}/v2/models/demo/infer`, demoRequest(demoRows(52, 1)))
+      expect(answer.status).toBe(200)
+      server.child.kill('SIGTERM')
+      expect(await server.exit).toBe(0)
+      expect(receiver.spans.map((span) => span.name).sort()).toEqual([
+        'batch demo',
+        'decode',
+        'encode',
+        'execute',
+        'infer demo',
+        'queue',
+        'run',
+        'transfer',
+      ])
+    } finally {
+      await receiver.close()
+    }
+  })
 })

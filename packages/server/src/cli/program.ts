@@ -20,7 +20,6 @@ import type { PoolsByModel } from '../protocol/served-models.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
 import { LOG_FORMATS, consoleOf, createLog, defaultLogFormat } from '../telemetry/log.js'
 import type { LogFormat } from '../telemetry/log.js'
-import { startTracing } from '../telemetry/tracing.js'
 import type { Tracing, TracingFlags } from '../telemetry/tracing.js'
 import type { Pool, PoolOptions } from '@inferpool/host'
 import { curlExample } from './curl.js'
@@ -426,6 +425,13 @@ function ratioFlag(value: string): number {
   return ratio
 }
 
+/** Whether `startTracing` could turn tracing on: an exporter named, an endpoint given, or `--otel`. */
+function mayTrace(flags: TracingFlags, env: NodeJS.ProcessEnv): boolean {
+  if (flags.otel === true || flags.otelEndpoint !== undefined) return true
+  const names = ['OTEL_TRACES_EXPORTER', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT']
+  return names.some((name) => (env[name] ?? '').trim() !== '')
+}
+
 /** The CLI's lines through a pino logger; `logger`: what the pools and the server take (`console`-shaped). */
 function logOutput(log: ReturnType<typeof createLog>): CliOutput {
   return {
@@ -483,7 +489,10 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   let tracing: Tracing | undefined
   try {
     // Each process of a cluster starts its own SDK and exports its own spans.
-    tracing = startTracing(flags)
+    // The SDK and its exporters (about 2 MB of live heap, which each full garbage collection
+    // marks while requests are served) are loaded only when tracing may be on: what
+    // `startTracing` turns it on with (it still decides, and refuses bad settings).
+    if (mayTrace(flags, process.env)) tracing = (await import('../telemetry/tracing.js')).startTracing(flags)
   } catch (error) {
     out.error(`inferpool: ${(error as Error).message}`)
     process.exit(1)
