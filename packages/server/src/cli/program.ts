@@ -48,7 +48,7 @@ interface ServeFlags extends TracingFlags, NatsFlags {
   logFormat: LogFormat
   model?: ModelFlag[]
   modelRepository?: string[]
-  modelControlMode: 'none' | 'explicit' | 'poll'
+  modelControlMode: 'none' | 'explicit' | 'poll' | 'on-demand'
   repositoryPollSecs: number
   loadModel?: string[]
   repositoryToken?: string
@@ -127,9 +127,11 @@ export function createProgram(given?: CliOutput): Command {
         'none: load every repository model at start (the index call is served; load and unload calls are refused); explicit: load only --load-model ones, then load, reload and unload ' +
           'through the model repository extension (POST /v2/repository/...); poll: load every model at start, then ' +
           'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs ' +
-          '(the index call is served; load and unload calls are refused, as in Triton)',
+          '(the index call is served; load and unload calls are refused, as in Triton); on-demand: list every repository model ' +
+          'and load it on its first request (HTTP or gRPC), the requests meanwhile waiting within their timeout; load and ' +
+          'unload calls work as in explicit, and --load-model ones load at start',
       )
-        .choices(['none', 'explicit', 'poll'])
+        .choices(['none', 'explicit', 'poll', 'on-demand'])
         .default('none'),
     )
     .addOption(
@@ -144,7 +146,7 @@ export function createProgram(given?: CliOutput): Command {
     .addOption(
       new Option(
         '--load-model <name>',
-        "with --model-control-mode explicit, a repository model to load at start ('*': all); repeatable",
+        "with --model-control-mode explicit or on-demand, a repository model to load at start ('*': all); repeatable",
       ).argParser(loadModelFlag),
     )
     .addOption(

@@ -33,6 +33,18 @@ export interface ModelControl {
    */
   unload(name: string): Promise<void>
   /**
+   * On-demand loading (`--model-control-mode on-demand`): whether a request for `name`,
+   * which no version of serves, loads it (a model directory of the repository). Asked on
+   * every such request: cheap, and `false` for a name the repository does not have.
+   */
+  loadsOnDemand?(name: string): boolean
+  /**
+   * Loads `name` for the requests waiting for it: every caller shares one load, and a
+   * load that failed a moment ago is not tried again before its back-off ends (its error
+   * is given at once). Resolves once the model serves; rejects with the load's error.
+   */
+  demand?(name: string): Promise<void>
+  /**
    * A shutdown begins: loads in progress end now (their callers get an error, the pools
    * they were starting are destroyed), and no new one starts. The server calls it as it
    * stops accepting, so a load's request does not hold the shutdown up.

@@ -23,6 +23,11 @@
  * recorded, so a client cannot grow the index or the metrics with names of its own. A
  * model the server was given as a pool (`--model`) is not the repository's: its load and
  * unload are refused (`ModelNotInRepositoryError`); it serves until the server stops.
+ *
+ * On demand (mode `'on-demand'`), every model of the repositories is listed and loads on
+ * its first request (`demand`): the requests that come while it loads share that one
+ * load, and one that fails is remembered and tried again only after a back-off
+ * (load-backoff.ts), its error given at once to the requests meanwhile.
  */
 import { realpathSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -46,6 +51,7 @@ import { checkModelName, modelNames, readModel, repositoryEntries } from './layo
 import type { RepositoryModel } from './layout.js'
 import { interpretModelConfig } from './model-config.js'
 import { ignoredFieldsLine, refusedLinksLine } from './repositories.js'
+import { LoadBackoff } from './load-backoff.js'
 import { checkUploadCount, removeUpload, sweepUploads, writeUpload } from './uploads.js'
 import { warmUp, warmupFiles } from './warmup.js'
 
@@ -85,11 +91,22 @@ export interface ModelRepositoryOptions {
    * server processes a call would reach only one). `'none'`: the server was given the
    * repository's models at start (`--model-control-mode none`); the repository only
    * answers the index, from the served models, and refuses load and unload calls as
-   * poll mode does (Triton serves the index in every mode). The index is served in all.
+   * poll mode does (Triton serves the index in every mode). `'on-demand'`: as
+   * `'explicit'`, and a request for a repository model that is not loaded loads it
+   * (`demand`). The index is served in all.
    * @default 'explicit'
    */
-  readonly mode?: 'explicit' | 'poll' | 'none'
+  readonly mode?: 'explicit' | 'poll' | 'none' | 'on-demand'
+  /**
+   * The clock of the back-off of failed on-demand loads and of the name list's refresh,
+   * in ms (tests inject one).
+   * @default performance.now
+   */
+  readonly now?: () => number
 }
+
+/** How long the list of model names that load on demand is trusted before the repositories are read again, in ms. */
+const NAMES_TTL_MS = 1000
 
 /** The default of `maxWarmupBytes`: the server's default body limit. */
 const DEFAULT_MAX_WARMUP_BYTES = 16 * 1024 * 1024
@@ -143,10 +160,19 @@ export class ModelRepository implements ModelControl {
   readonly #swept: Promise<void>
   /** Per repository, the refused-links line its last scan logged: a scan logs it again only when it changes. */
   readonly #refusedLogged = new Map<string, string | undefined>()
+  /** The on-demand loads in progress, by model: every request for the model waits on the same one. */
+  readonly #demands = new Map<string, Promise<void>>()
+  /** The failed on-demand loads, each refused until its back-off ends. */
+  readonly #backoff: LoadBackoff
+  readonly #now: () => number
+  /** The names of the repositories' model directories, as last read, and when (`now()`). */
+  #names: { readonly names: ReadonlySet<string>; readonly at: number } | undefined
   #closed = false
 
   constructor(options: ModelRepositoryOptions) {
     this.#options = options
+    this.#now = options.now ?? (() => performance.now())
+    this.#backoff = new LoadBackoff(this.#now)
     this.#swept = options.allowModelUpload === true ? sweepUploads(this.#uploadDirectory) : Promise.resolve()
   }
 
@@ -178,6 +204,53 @@ export class ModelRepository implements ModelControl {
     const repository = this.#findRepository(name)
     if (repository !== undefined) return repository
     throw new ModelRepositoryLayoutError(name, `no model directory by that name in ${this.#options.repositories.join(', ')}`)
+  }
+
+  /**
+   * Whether a request for `name` loads it (on-demand mode): a model directory of the
+   * repositories. Asked for every request naming a model that does not serve, so the
+   * directories are read at most once a second, however many unknown names arrive.
+   */
+  loadsOnDemand(name: string): boolean {
+    if (this.#options.mode !== 'on-demand' || this.#closed) return false
+    const now = this.#now()
+    if (this.#names === undefined || now - this.#names.at >= NAMES_TTL_MS) {
+      const names = new Set<string>()
+      for (const repository of this.#options.repositories) for (const n of namesIfListed(repository)) names.add(n)
+      this.#names = { names, at: now }
+    }
+    return this.#names.names.has(name)
+  }
+
+  /**
+   * Loads `name` for the requests that found it not loaded (on-demand mode): one load
+   * shared by all of them, after the operation before it on the model (a load already
+   * under way, an unload); none when the model serves by then. A load that fails is
+   * remembered: until its back-off ends (load-backoff.ts) its error is given at once,
+   * with no new attempt. An aborted load (shutdown, unload) is not a failure of the model.
+   */
+  demand(name: string): Promise<void> {
+    const flight = this.#demands.get(name)
+    if (flight !== undefined) return flight
+    if (!this.loadsOnDemand(name))
+      return Promise.reject(this.#closed ? new ModelLoadAbortedError(name, 'shutdown') : new ModelNotFoundError(echo(name)))
+    const refused = this.#backoff.refusal(name)
+    if (refused !== undefined) return Promise.reject(refused)
+    const load = this.#serial(name, async () => {
+      if (this.#states.get(name)?.state === 'READY') return
+      try {
+        await this.#loadTimed(name)
+      } catch (error) {
+        if (!(error instanceof ModelLoadAbortedError)) this.#backoff.failed(name, error as Error)
+        throw error
+      }
+      this.#backoff.forget(name)
+    })
+    const shared = load.finally(() => {
+      if (this.#demands.get(name) === shared) this.#demands.delete(name)
+    })
+    this.#demands.set(name, shared)
+    return shared
   }
 
   index(readyOnly: boolean): RepositoryIndexEntry[] {
@@ -218,6 +291,7 @@ export class ModelRepository implements ModelControl {
         const state = served.model(name, version).state
         if (state.kind === 'ready') return { name, version, state: 'READY', reason: '' }
         if (state.kind === 'loading') return { name, version, state: 'LOADING', reason: '' }
+        if (state.kind === 'unloaded') return { name, version, state: 'UNAVAILABLE', reason: 'not loaded' }
         return { name, version, state: 'UNAVAILABLE', reason: (state.error as Error | undefined)?.message ?? 'failed to load' }
       })
   }
@@ -237,6 +311,8 @@ export class ModelRepository implements ModelControl {
     } catch (error) {
       return Promise.reject(error)
     }
+    // An operator's load tries now, whatever the back-off of the model's failed on-demand loads.
+    this.#backoff.forget(name)
     return this.#loadCounted(name, config, files)
   }
 
@@ -258,7 +334,7 @@ export class ModelRepository implements ModelControl {
   /** What every load and unload call checks first: the mode, the shutdown, and that the model is the repository's. */
   #checkCall(name: string, action: 'load' | 'unload'): void {
     const mode = this.#options.mode ?? 'explicit'
-    if (mode !== 'explicit') throw new ModelControlPollingError(name, action, mode)
+    if (mode !== 'explicit' && mode !== 'on-demand') throw new ModelControlPollingError(name, action, mode)
     if (this.#closed) throw new ModelLoadAbortedError(name, 'shutdown')
     // Served, and neither loaded by the repository nor loading: a pool the server was given (`--model`).
     if (this.#served?.names.includes(name) === true && !this.#states.has(name)) throw new ModelNotInRepositoryError(name, action)
@@ -266,17 +342,20 @@ export class ModelRepository implements ModelControl {
 
   /** Loads `name` after the operation before it on the same model, recording the load's time and outcome. */
   #loadCounted(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
-    return this.#serial(name, async () => {
-      const started = performance.now()
-      const metrics = this.#servedModels.metrics
-      try {
-        await this.#load(name, config, files)
-      } catch (error) {
-        metrics.modelLoaded(name, (performance.now() - started) / 1000, false)
-        throw error
-      }
-      metrics.modelLoaded(name, (performance.now() - started) / 1000, true)
-    })
+    return this.#serial(name, () => this.#loadTimed(name, config, files))
+  }
+
+  /** Loads `name` now (the caller keeps the order of operations on it), recording the load's time and outcome. */
+  async #loadTimed(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
+    const started = performance.now()
+    const metrics = this.#servedModels.metrics
+    try {
+      await this.#load(name, config, files)
+    } catch (error) {
+      metrics.modelLoaded(name, (performance.now() - started) / 1000, false)
+      throw error
+    }
+    metrics.modelLoaded(name, (performance.now() - started) / 1000, true)
   }
 
   #unloadNow(name: string): Promise<void> {
