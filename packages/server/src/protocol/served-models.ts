@@ -134,7 +134,7 @@ const UNLOADED: ModelState = Object.freeze({ kind: 'unloaded' })
 /** How recently a model was used: `busy` while a request holds one of its versions. */
 export interface ModelUsage {
   readonly busy: boolean
-  /** `Date.now()` when its last request was answered (now while busy); `undefined` if none was. */
+  /** When its last request was answered, in ms since the epoch (now while busy); `undefined` if none was. */
   readonly lastUsed: number | undefined
 }
 
@@ -270,7 +270,9 @@ export class ServedModels {
     }
     // The eviction order of on-demand loading: stamped as its request count falls to zero,
     // not per request (Date.now() once per quiet spell).
-    if (this.options.modelControl?.demand !== undefined) entry.users.watch({ busy() {}, idle: () => this.#lastUsed.set(name, Date.now()) })
+    if (this.options.modelControl?.demand !== undefined) {
+      entry.users.watch({ busy() {}, idle: () => this.#lastUsed.set(name, performance.timeOrigin + performance.now()) })
+    }
     return entry
   }
 
@@ -498,7 +500,9 @@ export class ServedModels {
 
   /** How recently model `name` was used (its versions together), for the repository's choice of what to evict. */
   usage(name: string): ModelUsage {
-    for (const entry of this.#models.get(name)?.values() ?? []) if (entry.users.count > 0) return { busy: true, lastUsed: Date.now() }
+    for (const entry of this.#models.get(name)?.values() ?? []) {
+      if (entry.users.count > 0) return { busy: true, lastUsed: performance.timeOrigin + performance.now() }
+    }
     return { busy: false, lastUsed: this.#lastUsed.get(name) }
   }
 
