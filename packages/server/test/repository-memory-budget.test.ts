@@ -16,7 +16,7 @@ import { createPool } from '@inferpool/host'
 import { ModelRepository, repositoryPoolOptions, serve } from '@inferpool/server'
 import type { InferpoolServer } from '@inferpool/server'
 import { childrenOf } from '../../host/test/process-helpers.js'
-import { post, repoModel, until } from './server-helpers.js'
+import { http, metric, post, repoModel, until } from './server-helpers.js'
 import { processTreePss } from '../src/repository/process-memory.js'
 
 const quiet = { error() {}, info() {}, warn() {} }
@@ -118,7 +118,8 @@ describe('memory budget', () => {
 
   it('evicts the least recently used model when a load would pass the budget, and its replica process exits', async () => {
     const sizes = await modelSizes()
-    const { url } = await start(repository(['a', 'b', 'c']), room(sizes, 2))
+    const budget = room(sizes, 2)
+    const { url } = await start(repository(['a', 'b', 'c']), budget)
     expect(await infer(url, 'a')).toBe('200')
     expect(await infer(url, 'b')).toBe('200')
     // a is used again: b is now the least recently used.
@@ -128,7 +129,21 @@ describe('memory budget', () => {
     expect(await states(url)).toEqual(['a READY', 'b UNAVAILABLE', 'c READY'])
     await until(() => childrenOf(process.pid).length === 2)
     const index = (await post(`${url}/v2/repository/index`, {})).json as Array<{ name: string; reason: string }>
-    expect(index[1]).toEqual({ name: 'b', state: 'UNAVAILABLE', reason: 'evicted to make room under the memory budget' })
+    expect(index[1]).toEqual({
+      name: 'b',
+      state: 'UNAVAILABLE',
+      reason: 'evicted to make room under the memory budget',
+      cache: { loads: 1, evictions: 1, last_used: expect.any(String) },
+    })
+    const text = (await http(`${url}/metrics`)).text
+    expect([
+      metric(text, 'inferpool_model_evictions_total', { model: 'b' }),
+      metric(text, 'inferpool_age_at_eviction_seconds_count', {}),
+      metric(text, 'inferpool_memory_budget_bytes', {}),
+      (metric(text, 'inferpool_memory_used_bytes', {}) as number) > 0,
+      metric(text, 'inferpool_model_memory_bytes', { model: 'b' }),
+      (metric(text, 'inferpool_model_memory_bytes', { model: 'a' }) as number) > 0,
+    ]).toEqual([1, 1, budget, true, undefined, true])
     // An evicted model loads again on its next request.
     expect(await infer(url, 'b')).toBe('200')
   })

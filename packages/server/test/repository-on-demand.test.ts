@@ -110,7 +110,11 @@ async function grpcOutcome(client: TestClient, name: string, deadlineMs?: number
   return res.ok ? `OK ${res.response.model_version}` : grpc.status[res.code]
 }
 
-const index = async (url: string): Promise<unknown> => (await post(`${url}/v2/repository/index`, {})).json
+/** The index rows without their `cache` fields (asserted on their own). */
+async function index(url: string): Promise<unknown> {
+  const rows = (await post(`${url}/v2/repository/index`, {})).json as Array<Record<string, unknown>>
+  return rows.map(({ cache: _cache, ...row }) => row)
+}
 
 async function loads(url: string, name: string, outcome: 'ok' | 'failed'): Promise<number | undefined> {
   return metric((await http(`${url}/metrics`)).text, 'inferpool_model_load_seconds_count', { model: name, outcome })
@@ -206,6 +210,41 @@ describe('on-demand loading', () => {
     expect(await index(url)).toEqual([{ name: 'm', state: 'UNAVAILABLE', reason: 'unloaded' }])
     expect(await httpOutcome(url, 'm')).toBe('200 1')
     expect(created).toEqual(['m', 'm'])
+  })
+
+  it("tells in the index each model's loads and last use, and in /metrics the cache-miss waits", async () => {
+    const { url, control } = await start(repository(['a', 'b', 'c']))
+    const before = Date.now()
+    expect([await httpOutcome(url, 'a'), await httpOutcome(url, 'a'), await httpOutcome(url, 'b')]).toEqual(['200 1', '200 1', '200 1'])
+    const rows = (await post(`${url}/v2/repository/index`, {})).json as Array<{ name: string; cache: { last_used?: string } }>
+    const lastUsed = rows.map((row) => (row.cache.last_used === undefined ? undefined : Date.parse(row.cache.last_used)))
+    expect(lastUsed.map((t) => t === undefined || (t >= before && t <= Date.now()))).toEqual([true, true, true])
+    expect(rows.map((row) => ({ ...row.cache, last_used: row.cache.last_used === undefined ? 'none' : 'set' }))).toEqual([
+      { loads: 1, evictions: 0, last_used: 'set' },
+      { loads: 1, evictions: 0, last_used: 'set' },
+      { loads: 0, evictions: 0, last_used: 'none' },
+    ])
+    const text = (await http(`${url}/metrics`)).text
+    expect(metric(text, 'inferpool_cache_miss_seconds_count', { outcome: 'ok' })).toBe(2)
+    // The same time in both (the index's ISO string to the millisecond).
+    expect(Math.floor((metric(text, 'inferpool_model_last_used_seconds', { model: 'a' }) as number) * 1000)).toBe(lastUsed[0])
+    // No budget: nothing measured, no memory gauges.
+    expect([control.memory().budget, text.includes('inferpool_memory_budget_bytes')]).toEqual([undefined, false])
+  })
+
+  it('names the models a config marks eager (inferpool_eager), which the CLI loads at start', () => {
+    const root = repository(['a', 'b'])
+    writeFileSync(
+      join(root, 'b', 'config.pbtxt'),
+      'max_batch_size: 1\nparameters { key: "inferpool_eager" value: { string_value: "true" } }',
+    )
+    const control = new ModelRepository({
+      repositories: [root],
+      mode: 'on-demand',
+      createPool: () => Promise.reject(new Error('unused')),
+      logger: quiet,
+    })
+    expect(control.eagerModels()).toEqual(['b'])
   })
 
   it('answers 404 for a name that is no model directory, and a model added to the repository loads on demand', async () => {

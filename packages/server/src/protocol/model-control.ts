@@ -14,6 +14,25 @@ export interface RepositoryIndexEntry {
   readonly state: string
   /** Why it is in that state ('' when ready). */
   readonly reason: string
+  /**
+   * With on-demand loading or a memory budget (HTTP's index only: gRPC's message has no
+   * field for it): how the model has fared in the cache.
+   */
+  readonly cache?: RepositoryCacheFields
+}
+
+/** The cache fields of an index row. */
+export interface RepositoryCacheFields {
+  /** Loads that succeeded (on demand or asked for). */
+  readonly loads: number
+  /** Evictions to make room under the memory budget. */
+  readonly evictions: number
+  /** Its measured size while loaded under a budget: the server's PSS change across its load. */
+  readonly memory_bytes?: number
+  /** When its last request was answered (ISO 8601), once it has served one. */
+  readonly last_used?: string
+  /** Never evicted (config.pbtxt `inferpool_pinned`), while loaded. */
+  readonly pinned?: true
 }
 
 export interface ModelControl {

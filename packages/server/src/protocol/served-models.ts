@@ -447,7 +447,10 @@ export class ServedModels {
     const versions = this.#models.get(name)
     if (versions === undefined) {
       // A repository model not loaded (on-demand mode): the request loads it (`untilLoaded`).
-      if (this.options.modelControl?.loadsOnDemand?.(name) === true && !this.#closed) return this.#unloaded(name, version)
+      // A version that cannot be one is refused now, before a load is started for it.
+      if ((version === undefined || isVersionName(version)) && this.options.modelControl?.loadsOnDemand?.(name) === true) {
+        return this.#unloaded(name, version)
+      }
       throw new ModelNotFoundError(name, version)
     }
     if (version !== undefined) {

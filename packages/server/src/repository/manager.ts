@@ -42,7 +42,7 @@ import { realpathSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import type { Pool } from '@inferpool/host'
-import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-control.js'
+import type { ModelControl, RepositoryCacheFields, RepositoryIndexEntry } from '../protocol/model-control.js'
 import type { ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import { parseModelConfigJson } from './config-file.js'
@@ -63,6 +63,7 @@ import { interpretModelConfig } from './model-config.js'
 import { ignoredFieldsLine, refusedLinksLine } from './repositories.js'
 import { integerOption } from '@inferpool/core/internal'
 import { LoadBackoff } from './load-backoff.js'
+import { CacheMetrics } from './cache-metrics.js'
 import { evictionOrder } from './model-cache.js'
 import type { CachedModel, EvictionCandidate } from './model-cache.js'
 import { memoryUnmeasurable, processTreePss } from './process-memory.js'
@@ -221,6 +222,10 @@ export class ModelRepository implements ModelControl {
   #loadTurn: Promise<unknown> = Promise.resolve()
   /** Operations queued or running on each model (`#serial`): a model with one is not evicted. */
   readonly #ops = new Map<string, number>()
+  /** Loads and evictions of each model (on-demand mode or a budget), for the index. */
+  readonly #counts = new Map<string, { loads: number; evictions: number }>()
+  /** The metrics of on-demand loading and the budget (made with the served models' registry). */
+  #metrics: CacheMetrics | undefined
   #closed = false
 
   constructor(options: ModelRepositoryOptions) {
@@ -246,6 +251,33 @@ export class ModelRepository implements ModelControl {
    */
   serveInto(served: ServedModels): void {
     this.#served = served
+    if (this.#cacheKept) {
+      this.#metrics = new CacheMetrics(served.metrics.registry, {
+        budget: this.#budget,
+        used: () => (this.#budget === undefined ? undefined : processTreePss()),
+        models: () => this.#loadedModels(),
+      })
+    }
+  }
+
+  /** On-demand mode or a budget: the repository keeps counts, sizes and uses of its models (index and metrics). */
+  get #cacheKept(): boolean {
+    return this.#options.mode === 'on-demand' || this.#budget !== undefined
+  }
+
+  /** The repository models serving, each with its measured size (under a budget) and last use. */
+  *#loadedModels(): Generator<{ name: string; bytes: number | undefined; lastUsed: number | undefined }> {
+    for (const [name, state] of this.#states) {
+      if (state.state !== 'READY') continue
+      yield { name, bytes: this.#cached.get(name)?.bytes, lastUsed: this.#servedModels.usage(name).lastUsed }
+    }
+  }
+
+  #count(name: string, what: 'loads' | 'evictions'): void {
+    if (!this.#cacheKept) return
+    const counts = this.#counts.get(name) ?? { loads: 0, evictions: 0 }
+    counts[what]++
+    this.#counts.set(name, counts)
   }
 
   get #servedModels(): ServedModels {
@@ -272,7 +304,7 @@ export class ModelRepository implements ModelControl {
    * directories are read at most once a second, however many unknown names arrive.
    */
   loadsOnDemand(name: string): boolean {
-    if (this.#options.mode !== 'on-demand' || this.#closed) return false
+    if (this.#options.mode !== 'on-demand') return false
     const now = this.#now()
     if (this.#names === undefined || now - this.#names.at >= NAMES_TTL_MS) {
       const names = new Set<string>()
@@ -290,10 +322,23 @@ export class ModelRepository implements ModelControl {
    * with no new attempt. An aborted load (shutdown, unload) is not a failure of the model.
    */
   demand(name: string): Promise<void> {
+    const waiting = this.#demanded(name)
+    const metrics = this.#metrics
+    if (metrics === undefined) return waiting
+    const started = performance.now()
+    waiting.then(
+      () => metrics.cacheMiss((performance.now() - started) / 1000, true),
+      () => metrics.cacheMiss((performance.now() - started) / 1000, false),
+    )
+    return waiting
+  }
+
+  /** `demand`'s load: the one in flight, a remembered failure, or a new one. */
+  #demanded(name: string): Promise<void> {
     const flight = this.#demands.get(name)
     if (flight !== undefined) return flight
-    if (!this.loadsOnDemand(name))
-      return Promise.reject(this.#closed ? new ModelLoadAbortedError(name, 'shutdown') : new ModelNotFoundError(echo(name)))
+    if (this.#closed) return Promise.reject(new ModelLoadAbortedError(name, 'shutdown'))
+    if (!this.loadsOnDemand(name)) return Promise.reject(new ModelNotFoundError(echo(name)))
     const refused = this.#backoff.refusal(name)
     if (refused !== undefined) return Promise.reject(refused)
     const load = this.#serial(name, async () => {
@@ -366,7 +411,21 @@ export class ModelRepository implements ModelControl {
       if (readyOnly && state.state !== 'READY') continue
       for (const version of [...state.versions].reverse()) entries.push({ name, version, state: state.state, reason: '' })
     }
-    return entries
+    return this.#cacheKept ? entries.map((entry) => ({ ...entry, cache: this.#cacheOf(entry.name) })) : entries
+  }
+
+  /** The index's `cache` field of model `name`. */
+  #cacheOf(name: string): RepositoryCacheFields {
+    const counts = this.#counts.get(name)
+    const bytes = this.#states.get(name)?.state === 'READY' ? this.#cached.get(name)?.bytes : undefined
+    const lastUsed = this.#served?.usage(name).lastUsed
+    return {
+      loads: counts?.loads ?? 0,
+      evictions: counts?.evictions ?? 0,
+      ...(bytes === undefined ? {} : { memory_bytes: bytes }),
+      ...(lastUsed === undefined ? {} : { last_used: new Date(lastUsed).toISOString() }),
+      ...(this.#cached.get(name)?.pinned === true ? { pinned: true } : {}),
+    }
   }
 
   /**
@@ -450,6 +509,7 @@ export class ModelRepository implements ModelControl {
       throw error
     }
     metrics.modelLoaded(name, (performance.now() - started) / 1000, true)
+    this.#count(name, 'loads')
   }
 
   #unloadNow(name: string): Promise<void> {
@@ -572,7 +632,11 @@ export class ModelRepository implements ModelControl {
 
   /** Runs `step` after every load under the budget started before it. */
   #oneLoadAtATime(step: () => Promise<void>): Promise<void> {
-    const turn = this.#loadTurn.then(step)
+    const queued = performance.now()
+    const turn = this.#loadTurn.then(() => {
+      this.#metrics?.loadQueued((performance.now() - queued) / 1000)
+      return step()
+    })
     this.#loadTurn = turn.catch(() => {})
     return turn
   }
@@ -645,10 +709,14 @@ export class ModelRepository implements ModelControl {
 
   /** Evicts `name` (no request holds it, nothing else is done to it): it stops serving, its pools close once idle. */
   async #evict(name: string): Promise<void> {
-    if (!this.#cached.has(name) || this.#states.get(name)?.state !== 'READY') return
+    const cached = this.#cached.get(name)
+    if (cached === undefined || this.#states.get(name)?.state !== 'READY') return
     this.#cached.delete(name)
-    const retired = await this.#servedModels.replace(name, new Map())
+    const now = performance.timeOrigin + performance.now()
+    this.#metrics?.evicted(name, (now - (this.#servedModels.usage(name).lastUsed ?? cached.loadedAtEpoch)) / 1000)
+    this.#count(name, 'evictions')
     this.#states.set(name, { state: 'UNAVAILABLE', reason: 'evicted to make room under the memory budget' })
+    const retired = await this.#servedModels.replace(name, new Map())
     await this.#close(retired)
     this.#options.logger.info(`model '${name}' evicted to make room under the memory budget`)
   }
