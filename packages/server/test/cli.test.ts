@@ -191,17 +191,25 @@ describe('flag validation', () => {
       }
       const { url } = await start(['--model-repository', root, '--model-control-mode', 'on-demand', '--model-memory-budget', '4GiB'])
       expect((await post(`${url}/v2/repository/index`, {})).json).toEqual([
-        { name: 'a', state: 'UNAVAILABLE', reason: 'not loaded' },
-        { name: 'b', state: 'UNAVAILABLE', reason: 'not loaded' },
+        { name: 'a', state: 'UNAVAILABLE', reason: 'not loaded', cache: { loads: 0, evictions: 0 } },
+        { name: 'b', state: 'UNAVAILABLE', reason: 'not loaded', cache: { loads: 0, evictions: 0 } },
       ])
       const res = await post(`${url}/v2/models/b/infer`, {
         inputs: [{ name: 'x', shape: [1, 8], datatype: 'FP32', data: [1, 2, 3, 4, 5, 6, 7, 8] }],
       })
       expect([res.status, (res.json as { model_version: string }).model_version]).toEqual([200, '1'])
-      expect((await post(`${url}/v2/repository/index`, {})).json).toEqual([
-        { name: 'a', state: 'UNAVAILABLE', reason: 'not loaded' },
-        { name: 'b', version: '1', state: 'READY', reason: '' },
+      const index = (await post(`${url}/v2/repository/index`, {})).json as Array<{ cache: { memory_bytes?: number } }>
+      expect(index).toEqual([
+        { name: 'a', state: 'UNAVAILABLE', reason: 'not loaded', cache: { loads: 0, evictions: 0 } },
+        {
+          name: 'b',
+          version: '1',
+          state: 'READY',
+          reason: '',
+          cache: { loads: 1, evictions: 0, memory_bytes: expect.any(Number), last_used: expect.any(String) },
+        },
       ])
+      expect(index[1].cache.memory_bytes).toBeGreaterThan(0)
     } finally {
       rmSync(root, { recursive: true, force: true })
     }

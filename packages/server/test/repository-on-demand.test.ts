@@ -212,6 +212,29 @@ describe('on-demand loading', () => {
     expect(created).toEqual(['m', 'm'])
   })
 
+  it('refuses a version that cannot be one without loading anything, and one the repository lacks once loaded', async () => {
+    const { url, created } = await start(repository(['m']))
+    const bad = await post(`${url}/v2/models/m/versions/x1/infer`, {
+      inputs: [{ name: 'x', shape: [1, 8], datatype: 'FP32', data: input }],
+    })
+    expect([bad.status, (bad.json as { code: string }).code, created]).toEqual([404, 'ERR_MODEL_NOT_FOUND', []])
+    const missing = await post(`${url}/v2/models/m/versions/7/infer`, {
+      inputs: [{ name: 'x', shape: [1, 8], datatype: 'FP32', data: input }],
+    })
+    expect([missing.status, (missing.json as { code: string }).code, created]).toEqual([404, 'ERR_MODEL_NOT_FOUND', ['m']])
+  })
+
+  it('answers the requests waiting for a load when the server shuts down, and destroys what the load started', async () => {
+    const opened = gate()
+    const { url, created } = await start(repository(['m']), { before: () => opened.wait })
+    const waiting = httpOutcome(url, 'm')
+    while (created.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    const closing = servers.splice(0).map((s) => s.close())
+    expect(await waiting).toBe('409 ERR_MODEL_LOAD_ABORTED')
+    opened.open()
+    await Promise.all(closing)
+  })
+
   it("tells in the index each model's loads and last use, and in /metrics the cache-miss waits", async () => {
     const { url, control } = await start(repository(['a', 'b', 'c']))
     const before = Date.now()
