@@ -39,6 +39,7 @@ import {
   ModelControlPollingError,
   ModelLoadAbortedError,
   ModelNotInRepositoryError,
+  ModelOverBudgetError,
   ModelRepositoryLayoutError,
   ModelUploadDisabledError,
   ModelUploadError,
@@ -275,6 +276,13 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     http: 503,
     grpc: 'UNAVAILABLE',
     summary: "The model (or a user worker's `load`) failed to load in a replica.",
+  }),
+  spec({
+    class: ModelOverBudgetError,
+    http: 507,
+    grpc: 'RESOURCE_EXHAUSTED',
+    summary:
+      'A model that alone passes the memory budget (`--model-memory-budget`): its measured size plus what the server holds without models; names the sizes.',
   }),
   spec({
     class: ProviderUnavailableError,

@@ -4,8 +4,11 @@
  */
 import { execFile, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer as createNetServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { alive, childrenOf, poll } from '../../host/test/process-helpers.js'
@@ -74,8 +77,10 @@ describe('inferpool serve --help', () => {
     const flags: Array<[string, string]> = [
       ['--model <name=path>', '(default, without --model-repository: the built-in demo model as "demo")'],
       ['--model-repository <dir>', "a model repository in Triton's layout"],
-      ['--model-control-mode <mode>', '(choices: "none", "explicit", "poll", default: "none")'],
+      ['--model-control-mode <mode>', '(choices: "none", "explicit", "poll", "on-demand", default: "none")'],
       ['--repository-poll-secs <s>', 'put new versions in place with a rename) (default: 15)'],
+      ['--model-memory-budget <size>', 'per server process with --processes (default: no budget)'],
+      ['--min-eviction-age-ms <ms>', '(default: 10000)'],
       ['--load-model <name>', "('*': all); repeatable"],
       ['--repository-token <token>', '(env: INFERPOOL_REPOSITORY_TOKEN)'],
       ['--processes <n>', 'inference threads per model = processes × replicas × intra-op threads (default: 1)'],
@@ -152,6 +157,22 @@ describe('flag validation', () => {
     [['--min-batch-size', '10', '--max-batch-size', '4'], "error: option '--min-batch-size <n>' (10) must be <= --max-batch-size (4)"],
     [['--bogus'], "error: unknown option '--bogus'"],
     [
+      ['--model-memory-budget', '12XB'],
+      "error: option '--model-memory-budget <size>' argument '12XB' is invalid. Expected a size of at least 1MiB, as 400MiB, 1.5GiB, 500MB or a number of bytes.",
+    ],
+    [
+      ['--model-memory-budget', '1KiB'],
+      "error: option '--model-memory-budget <size>' argument '1KiB' is invalid. Expected a size of at least 1MiB",
+    ],
+    [
+      ['--model-memory-budget', '-400MiB'],
+      "error: option '--model-memory-budget <size>' argument '-400MiB' is invalid. Expected a size of at least 1MiB",
+    ],
+    [
+      ['--model-memory-budget', '400MiB'],
+      "error: option '--model-memory-budget' needs --model-control-mode on-demand or explicit, got --model-control-mode none",
+    ],
+    [
       ['--model-control-mode', 'explicit', '--processes', '2'],
       "error: option '--model-control-mode explicit' serves one process only, got --processes 2 (a load would reach one of them)",
     ],
@@ -159,6 +180,39 @@ describe('flag validation', () => {
     const { code, stderr } = await run(['serve', ...args])
     expect(code).toBe(1)
     expect(stderr).toContain(message)
+  })
+
+  it('with --model-control-mode on-demand and a memory budget, lists the repository and loads a model on its first request', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'inferpool-cli-on-demand-'))
+    try {
+      for (const name of ['a', 'b']) {
+        mkdirSync(join(root, name, '1'), { recursive: true })
+        copyFileSync(repoModel('fixed-batch.onnx'), join(root, name, '1', 'model.onnx'))
+      }
+      const { url } = await start(['--model-repository', root, '--model-control-mode', 'on-demand', '--model-memory-budget', '4GiB'])
+      expect((await post(`${url}/v2/repository/index`, {})).json).toEqual([
+        { name: 'a', state: 'UNAVAILABLE', reason: 'not loaded', cache: { loads: 0, evictions: 0 } },
+        { name: 'b', state: 'UNAVAILABLE', reason: 'not loaded', cache: { loads: 0, evictions: 0 } },
+      ])
+      const res = await post(`${url}/v2/models/b/infer`, {
+        inputs: [{ name: 'x', shape: [1, 8], datatype: 'FP32', data: [1, 2, 3, 4, 5, 6, 7, 8] }],
+      })
+      expect([res.status, (res.json as { model_version: string }).model_version]).toEqual([200, '1'])
+      const index = (await post(`${url}/v2/repository/index`, {})).json as Array<{ cache: { memory_bytes?: number } }>
+      expect(index).toEqual([
+        { name: 'a', state: 'UNAVAILABLE', reason: 'not loaded', cache: { loads: 0, evictions: 0 } },
+        {
+          name: 'b',
+          version: '1',
+          state: 'READY',
+          reason: '',
+          cache: { loads: 1, evictions: 0, memory_bytes: expect.any(Number), last_used: expect.any(String) },
+        },
+      ])
+      expect(index[1].cache.memory_bytes).toBeGreaterThan(0)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 
   it('exits 1 naming the failure when a model cannot be loaded', async () => {

@@ -72,6 +72,7 @@ describe('repository layout', () => {
       session: {},
       modelFilename: 'model.onnx',
       warmup: [],
+      cache: { pinned: false, eager: false },
       ignored: [],
     })
   })

@@ -5,6 +5,7 @@
  */
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
+import bytes from 'bytes-iec'
 import { InvalidArgumentError } from 'commander'
 import { MAX_TIMER_MS } from '@inferpool/core/internal'
 import { echo } from '../protocol/errors.js'
@@ -97,3 +98,18 @@ export function modelFlag(value: string, previous: ModelFlag[] | undefined): Mod
   if (!existsSync(path) || !statSync(path).isFile()) throw new InvalidArgumentError(`No model file at ${path}.`)
   return [...list, { name, path }]
 }
+
+/**
+ * A size in bytes (`--model-memory-budget`): a number with a unit, `400MiB`, `1.5GiB`
+ * (binary, 1024-based: `KiB`, `MiB`, `GiB`, `TiB`) or `500MB`, `2GB` (decimal), or a
+ * plain number of bytes; at least 1 MiB, a whole number of bytes once converted.
+ */
+export function sizeFlag(value: string): number {
+  const n = bytes.parse(value.trim())
+  if (n === null || !Number.isFinite(n) || n < MIN_SIZE || n > Number.MAX_SAFE_INTEGER) {
+    throw new InvalidArgumentError('Expected a size of at least 1MiB, as 400MiB, 1.5GiB, 500MB or a number of bytes.')
+  }
+  return Math.floor(n)
+}
+
+const MIN_SIZE = 1024 * 1024

@@ -15,7 +15,7 @@ import { GRPC_SERVER_DEFAULTS } from '../grpc/server.js'
 import { POOL_DEFAULTS, createPool, defaultIntraOpThreads } from '@inferpool/host'
 import { HANDLER_DEFAULTS } from '../protocol/options.js'
 import { ModelRepository, modelNames, readRepositories, repositoryPoolOptions } from '../repository/index.js'
-import type { RepositoryModel } from '../repository/index.js'
+import type { ModelRepositoryOptions, RepositoryModel } from '../repository/index.js'
 import type { PoolsByModel } from '../protocol/served-models.js'
 import { SERVER_DEFAULTS, createServer } from '../server/serve.js'
 import { LOG_FORMATS, consoleOf, createLog, defaultLogFormat } from '../telemetry/log.js'
@@ -27,7 +27,18 @@ import { DEMO_MODEL_NAME, demoModelPath } from './demo.js'
 import { MAX_TIMER_MS } from '@inferpool/core/internal'
 import { NATS_ONLY_FLAGS, bulkPlace, createBulkConsumer, loadConsume, stopBulkConsumer } from './nats.js'
 import type { BulkConsumer, NatsFlags } from './nats.js'
-import { integerAtLeast, loadModelFlag, milliseconds, modelFlag, natsFlag, port, repositoryFlag, timerMs, timerSeconds } from './parse.js'
+import {
+  integerAtLeast,
+  loadModelFlag,
+  milliseconds,
+  modelFlag,
+  natsFlag,
+  port,
+  repositoryFlag,
+  sizeFlag,
+  timerMs,
+  timerSeconds,
+} from './parse.js'
 import type { ModelFlag } from './parse.js'
 
 /** Bounded by default so an overloaded server answers 503 at once instead of queueing without end. */
@@ -47,8 +58,10 @@ interface ServeFlags extends TracingFlags, NatsFlags {
   logFormat: LogFormat
   model?: ModelFlag[]
   modelRepository?: string[]
-  modelControlMode: 'none' | 'explicit' | 'poll'
+  modelControlMode: 'none' | 'explicit' | 'poll' | 'on-demand'
   repositoryPollSecs: number
+  modelMemoryBudget?: number
+  minEvictionAgeMs: number
   loadModel?: string[]
   repositoryToken?: string
   allowModelUpload: boolean
@@ -126,9 +139,11 @@ export function createProgram(given?: CliOutput): Command {
         'none: load every repository model at start (the index call is served; load and unload calls are refused); explicit: load only --load-model ones, then load, reload and unload ' +
           'through the model repository extension (POST /v2/repository/...); poll: load every model at start, then ' +
           'reload a model whose files changed and unload one whose directory is gone, every --repository-poll-secs ' +
-          '(the index call is served; load and unload calls are refused, as in Triton)',
+          '(the index call is served; load and unload calls are refused, as in Triton); on-demand: list every repository model ' +
+          'and load it on its first request (HTTP or gRPC), the requests meanwhile waiting within their timeout; load and ' +
+          'unload calls work as in explicit, and --load-model ones load at start',
       )
-        .choices(['none', 'explicit', 'poll'])
+        .choices(['none', 'explicit', 'poll', 'on-demand'])
         .default('none'),
     )
     .addOption(
@@ -142,8 +157,22 @@ export function createProgram(given?: CliOutput): Command {
     )
     .addOption(
       new Option(
+        '--model-memory-budget <size>',
+        'with --model-control-mode on-demand or explicit, most memory the server may hold (PSS of the server process and its ' +
+          'replica processes, e.g. 400MiB, 1.5GiB): a load that would pass it first evicts the least recently used models ' +
+          '(not one serving a request, one loaded less than --min-eviction-age-ms ago, or one pinned by the config.pbtxt ' +
+          'parameter inferpool_pinned); per server process with --processes (default: no budget)',
+      ).argParser(sizeFlag),
+    )
+    .addOption(
+      new Option('--min-eviction-age-ms <ms>', 'with --model-memory-budget, youngest a model may be when it is evicted to make room')
+        .argParser(timerMs(0))
+        .default(10_000),
+    )
+    .addOption(
+      new Option(
         '--load-model <name>',
-        "with --model-control-mode explicit, a repository model to load at start ('*': all); repeatable",
+        "with --model-control-mode explicit or on-demand, a repository model to load at start ('*': all); repeatable",
       ).argParser(loadModelFlag),
     )
     .addOption(
@@ -400,6 +429,11 @@ export function createProgram(given?: CliOutput): Command {
             '(a load would reach one of them); use --model-control-mode poll, which every process runs',
         )
       }
+      if (flags.modelMemoryBudget !== undefined && flags.modelControlMode !== 'on-demand' && flags.modelControlMode !== 'explicit') {
+        command.error(
+          `error: option '--model-memory-budget' needs --model-control-mode on-demand or explicit, got --model-control-mode ${flags.modelControlMode}`,
+        )
+      }
       if (flags.minBatchSize > flags.maxBatchSize) {
         command.error(`error: option '--min-batch-size <n>' (${flags.minBatchSize}) must be <= --max-batch-size (${flags.maxBatchSize})`)
       }
@@ -460,6 +494,16 @@ function startPolling(control: Pick<ModelRepository, 'poll'>, everyMs: number, c
   }, everyMs)
   timer.unref()
   return timer
+}
+
+/** The model repository, or the process ends with why it cannot be made (a memory budget this system cannot measure). */
+function repositoryOrExit(options: ModelRepositoryOptions, out: CliOutput): ModelRepository {
+  try {
+    return new ModelRepository(options)
+  } catch (error) {
+    out.error(`inferpool: ${(error as Error).message}`)
+    process.exit(1)
+  }
 }
 
 /** Inference threads per model and how they multiply, for the banner. */
@@ -525,21 +569,27 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
   // only, from the models loaded at start), as Triton serves them.
   const control =
     repositories.length > 0
-      ? new ModelRepository({
-          repositories,
-          createPool: (model, file) =>
-            createPool(
-              repositoryPoolOptions(
-                model,
-                file,
-                poolOptions(file, { model: model.name, version: model.versions.find((v) => v.file === file)?.version }),
+      ? repositoryOrExit(
+          {
+            repositories,
+            createPool: (model, file) =>
+              createPool(
+                repositoryPoolOptions(
+                  model,
+                  file,
+                  poolOptions(file, { model: model.name, version: model.versions.find((v) => v.file === file)?.version }),
+                ),
               ),
-            ),
-          logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
-          allowModelUpload: flags.allowModelUpload,
-          maxWarmupBytes: flags.maxBodyBytes,
-          mode: flags.modelControlMode,
-        })
+            logger: { warn: (line) => out.error(`inferpool: ${line}`), info: (line) => out.log(`inferpool: ${line}`) },
+            allowModelUpload: flags.allowModelUpload,
+            maxWarmupBytes: flags.maxBodyBytes,
+            mode: flags.modelControlMode,
+            ...(flags.modelMemoryBudget === undefined
+              ? {}
+              : { memoryBudget: flags.modelMemoryBudget, minEvictionAgeMs: flags.minEvictionAgeMs }),
+          },
+          out,
+        )
       : undefined
   let repositoryModels: RepositoryModel[]
   try {
@@ -662,8 +712,8 @@ async function serveCommand(flags: ServeFlags, out: CliOutput): Promise<void> {
       await control.poll()
       startPolling(control, flags.repositoryPollSecs * 1000, () => server.handler.closed, out)
     } else if (control !== undefined && explicit) {
-      const asked = flags.loadModel ?? []
-      const names = asked.includes('*') ? [...new Set(repositories.flatMap((r) => modelNames(r)))] : asked
+      const asked = [...(flags.loadModel ?? []), ...(flags.modelControlMode === 'on-demand' ? control.eagerModels() : [])]
+      const names = asked.includes('*') ? [...new Set(repositories.flatMap((r) => modelNames(r)))] : [...new Set(asked)]
       for (const name of names) await control.load(name)
     }
   } catch (error) {

@@ -137,7 +137,7 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
    */
   async run(options: ExchangeOptions): Promise<Answer> {
     const served = this.served
-    const model = options.model
+    let model = options.model
     const signal = options.signal
     this.model = model
     // The version looked up stays open for this request until it is answered, even if reloaded meanwhile.
@@ -150,6 +150,8 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
     let submitted = false
     try {
       if (!this.arrivedOpen) throw new ShuttingDownError()
+      // Not loaded (on-demand mode): the request waits for its load, within its deadline, then holds the version loaded.
+      if (model.state.kind === 'unloaded') model = await this.#loaded(model, signal, options.deadline)
       const pool = served.poolOf(model)
       this.pool = pool
       door = served.doorOf(model)
@@ -226,6 +228,15 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
       this.through()
       this.ended()
     }
+  }
+
+  /** The version `unloaded` serves once loaded, held in its place. */
+  async #loaded(unloaded: ServedModel, signal: AbortSignal, deadline: number | undefined): Promise<ServedModel> {
+    const model = await this.served.untilLoaded(unloaded, signal, this.started, deadline)
+    this.#release?.()
+    this.model = model
+    this.#release = this.served.hold(model)
+    return model
   }
 
   /** The request failed: its span says so with the code; a refusal at the door gets its `queue` span with a `refused` event. */

@@ -14,6 +14,25 @@ export interface RepositoryIndexEntry {
   readonly state: string
   /** Why it is in that state ('' when ready). */
   readonly reason: string
+  /**
+   * With on-demand loading or a memory budget (HTTP's index only: gRPC's message has no
+   * field for it): how the model has fared in the cache.
+   */
+  readonly cache?: RepositoryCacheFields
+}
+
+/** The cache fields of an index row. */
+export interface RepositoryCacheFields {
+  /** Loads that succeeded (on demand or asked for). */
+  readonly loads: number
+  /** Evictions to make room under the memory budget. */
+  readonly evictions: number
+  /** Its measured size while loaded under a budget: the server's PSS change across its load. */
+  readonly memory_bytes?: number
+  /** When its last request was answered (ISO 8601), once it has served one. */
+  readonly last_used?: string
+  /** Never evicted (config.pbtxt `inferpool_pinned`), while loaded. */
+  readonly pinned?: true
 }
 
 export interface ModelControl {
@@ -32,6 +51,18 @@ export interface ModelControl {
    * name the control does not know.
    */
   unload(name: string): Promise<void>
+  /**
+   * On-demand loading (`--model-control-mode on-demand`): whether a request for `name`,
+   * which no version of serves, loads it (a model directory of the repository). Asked on
+   * every such request: cheap, and `false` for a name the repository does not have.
+   */
+  loadsOnDemand?(name: string): boolean
+  /**
+   * Loads `name` for the requests waiting for it: every caller shares one load, and a
+   * load that failed a moment ago is not tried again before its back-off ends (its error
+   * is given at once). Resolves once the model serves; rejects with the load's error.
+   */
+  demand?(name: string): Promise<void>
   /**
    * A shutdown begins: loads in progress end now (their callers get an error, the pools
    * they were starting are destroyed), and no new one starts. The server calls it as it

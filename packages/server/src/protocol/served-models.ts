@@ -14,11 +14,18 @@
  *   the row estimates) and its Triton statistics (triton/stats.ts), made when it loads;
  * - the counts a shutdown waits on: `active`, `admitting` (entered and left by each
  *   request's exchange, exchange.ts), `admitted`;
- * - request metrics and Triton's statistics (`recordRequest`, `statistics`).
+ * - request metrics and Triton's statistics (`recordRequest`, `statistics`);
+ * - with on-demand loading (`ModelControl.demand`), a request for a repository model
+ *   that is not loaded finds it `unloaded` (`model`), and its exchange waits for the
+ *   load (`untilLoaded`); each model's last use (`usage`) tells the repository which one
+ *   to evict.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Registry } from 'prom-client'
 import { servesAny } from '@inferpool/host/internal'
+import { performance } from 'node:perf_hooks'
+import { TimeoutError } from '@inferpool/core'
+import { MAX_TIMER_MS } from '@inferpool/core/internal'
 import { Door } from './door.js'
 import { echo, ModelNotFoundError, ModelNotReadyError, ShuttingDownError } from './errors.js'
 import { isModelName, isVersionName, MODEL_NAME_RULE } from './model-names.js'
@@ -30,6 +37,7 @@ import type { ModelControl } from './model-control.js'
 import { resolveHandlerOptions } from './options.js'
 import type { RequestHandlerOptions, ResolvedHandlerOptions } from './options.js'
 import type { ServedPool } from './served-pool.js'
+import { shorterTimeout } from './timeout.js'
 import { TritonStatsCollector } from './triton/stats.js'
 import type { ModelStatistics } from './triton/stats.js'
 
@@ -50,8 +58,12 @@ export type ModelVersions = ReadonlyMap<string, PoolSource>
  */
 export type PoolsByModel = Readonly<Record<string, PoolSource | ModelVersions>> | ReadonlyMap<string, PoolSource | ModelVersions>
 
-/** Where a served model is in its life. */
+/**
+ * Where a served model is in its life. `unloaded`: a repository model that loads on its
+ * first request (on-demand mode); its exchange waits for it (`untilLoaded`).
+ */
 export type ModelState =
+  | { readonly kind: 'unloaded' }
   | { readonly kind: 'loading' }
   | { readonly kind: 'ready'; readonly pool: ServedPool }
   | { readonly kind: 'failed'; readonly error: unknown }
@@ -70,7 +82,8 @@ interface PoolState {
 }
 
 interface ModelEntry extends ServedModel {
-  state: ModelState
+  /** A served version has a pool or the promise of one: never `unloaded`. */
+  state: Exclude<ModelState, { readonly kind: 'unloaded' }>
   /** Its pool's state, once loaded (read on every request: no lookup). */
   pooled: PoolState | undefined
   /** Settles (never rejects) once the model's pool has loaded or failed to. */
@@ -114,6 +127,15 @@ export class RequestCount {
   empty(): Promise<void> {
     return this.#count === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve))
   }
+}
+
+const UNLOADED: ModelState = Object.freeze({ kind: 'unloaded' })
+
+/** How recently a model was used: `busy` while a request holds one of its versions. */
+export interface ModelUsage {
+  readonly busy: boolean
+  /** When its last request was answered, in ms since the epoch (now while busy); `undefined` if none was. */
+  readonly lastUsed: number | undefined
 }
 
 /** Versions newest first. */
@@ -174,6 +196,8 @@ export class ServedModels {
   readonly #detach = new Set<() => void>()
   /** The state of each pool served (a shutdown refuses the requests parked at their doors). */
   readonly #pools = new Map<ServedPool, PoolState>()
+  /** With on-demand loading: when each model's last request was answered (kept across its reloads). */
+  readonly #lastUsed = new Map<string, number>()
   #draining = false
   #closed = false
 
@@ -243,6 +267,11 @@ export class ServedModels {
     if (!isPromiseLike(source)) {
       entry.state = { kind: 'ready', pool: source }
       entry.pooled = this.#stateOf(source)
+    }
+    // The eviction order of on-demand loading: stamped as its request count falls to zero,
+    // not per request (Date.now() once per quiet spell).
+    if (this.options.modelControl?.demand !== undefined) {
+      entry.users.watch({ busy() {}, idle: () => this.#lastUsed.set(name, performance.timeOrigin + performance.now()) })
     }
     return entry
   }
@@ -416,7 +445,14 @@ export class ServedModels {
    */
   model(name: string, version: string | undefined): ServedModel {
     const versions = this.#models.get(name)
-    if (versions === undefined) throw new ModelNotFoundError(name, version)
+    if (versions === undefined) {
+      // A repository model not loaded (on-demand mode): the request loads it (`untilLoaded`).
+      // A version that cannot be one is refused now, before a load is started for it.
+      if ((version === undefined || isVersionName(version)) && this.options.modelControl?.loadsOnDemand?.(name) === true) {
+        return this.#unloaded(name, version)
+      }
+      throw new ModelNotFoundError(name, version)
+    }
     if (version !== undefined) {
       const entry = versions.get(version)
       if (entry === undefined) throw new ModelNotFoundError(name, version)
@@ -430,6 +466,47 @@ export class ServedModels {
       newest ??= entry
     }
     return newest as ModelEntry
+  }
+
+  /**
+   * A stand-in for model `name`, not loaded, that its request holds while it waits for the
+   * load. Not kept: nothing is recorded of it (`recordRequest`), so a client naming
+   * versions cannot grow the metrics.
+   */
+  #unloaded(name: string, version: string | undefined): ServedModel {
+    const entry: ServedModel & Pick<ModelEntry, 'users'> = { name, version: version ?? '', state: UNLOADED, users: new RequestCount() }
+    return entry
+  }
+
+  /**
+   * Waits for model `model` names (found `unloaded`) to load, for a request that arrived
+   * at `started` (`performance.now()`), and returns the version it then serves. The wait
+   * is bounded by the server's `timeoutMs` from the arrival and by the client's
+   * `deadline` (ms since the epoch): past either, `TimeoutError`; by `signal` (the client
+   * left): its reason. Every waiter shares one load (`ModelControl.demand`), whose error
+   * reaches each of them.
+   */
+  async untilLoaded(model: ServedModel, signal: AbortSignal, started: number, deadline: number | undefined): Promise<ServedModel> {
+    const control = this.options.modelControl
+    if (control?.demand === undefined) return model
+    const budgetMs = this.options.timeoutMs
+    const version = model.version === '' ? undefined : model.version
+    for (;;) {
+      let waitMs = budgetMs === undefined ? undefined : budgetMs - (performance.now() - started)
+      if (deadline !== undefined && deadline !== Infinity) waitMs = shorterTimeout(waitMs, deadline - Date.now())
+      await boundedWait(control.demand(model.name), signal, waitMs, budgetMs)
+      const loaded = this.model(model.name, version)
+      // Evicted again between the load and this lookup (another load needed the room): wait for the next.
+      if (loaded.state.kind !== 'unloaded') return loaded
+    }
+  }
+
+  /** How recently model `name` was used (its versions together), for the repository's choice of what to evict. */
+  usage(name: string): ModelUsage {
+    for (const entry of this.#models.get(name)?.values() ?? []) {
+      if (entry.users.count > 0) return { busy: true, lastUsed: performance.timeOrigin + performance.now() }
+    }
+    return { busy: false, lastUsed: this.#lastUsed.get(name) }
   }
 
   /** The model's pool once loaded; else `ModelNotReadyError` (with the load failure, if any). */
@@ -507,6 +584,8 @@ export class ServedModels {
     rows: number,
     errorCode: string | undefined,
   ): void {
+    // A request that never reached a loaded version (an on-demand load failed or timed out) is counted by the repository's metrics.
+    if (model.state.kind === 'unloaded') return
     const entry = model as ModelEntry
     entry.requests.record(protocol, status, elapsedMs / 1000, rows, errorCode)
     // The version's own pool state, read without a lookup (its pool is the one passed).
@@ -525,4 +604,34 @@ export class ServedModels {
     }
     return stats
   }
+}
+
+/**
+ * Waits for `step` for at most `waitMs` (none: no bound) and until `signal` aborts. Past
+ * `waitMs`, `TimeoutError` naming the request's whole timeout (`budgetMs`) when that was
+ * the bound. `step` runs on either way: other requests may be waiting for it.
+ */
+function boundedWait(step: Promise<void>, signal: AbortSignal, waitMs: number | undefined, budgetMs: number | undefined): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error)
+  if (waitMs !== undefined && waitMs <= 0) return Promise.reject(new TimeoutError(budgetMs ?? 0))
+  return new Promise<void>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined
+    let done = false
+    const settle = (end: () => void): void => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+      end()
+    }
+    const onAbort = (): void => settle(() => reject(signal.reason as Error))
+    signal.addEventListener('abort', onAbort, { once: true })
+    // A far deadline is capped at what Node's timers take (a longer delay would fire at once).
+    if (waitMs !== undefined)
+      timer = setTimeout(() => settle(() => reject(new TimeoutError(budgetMs ?? Math.ceil(waitMs)))), Math.min(waitMs, MAX_TIMER_MS))
+    step.then(
+      () => settle(resolve),
+      (error: unknown) => settle(() => reject(error as Error)),
+    )
+  })
 }

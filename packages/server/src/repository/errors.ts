@@ -121,3 +121,27 @@ export class ModelNotInRepositoryError extends InferpoolError {
     )
   }
 }
+
+/**
+ * A model that cannot fit the memory budget (`--model-memory-budget`) even with every other
+ * model evicted: its measured size (the change of the server's PSS across its load, its
+ * replica processes included) plus what the server holds with no model exceeds the budget.
+ * The load is undone; the sizes are in the message and `details`.
+ */
+export class ModelOverBudgetError extends InferpoolError {
+  static readonly code = 'ERR_MODEL_OVER_BUDGET'
+  constructor(model: string, modelBytes: number, serverBytes: number, budgetBytes: number) {
+    super(
+      ModelOverBudgetError.code,
+      `Model '${echo(model)}': needs ${mib(modelBytes)} (measured across its load) and the server holds ${mib(serverBytes)} ` +
+        `without models: ${mib(modelBytes + serverBytes)} passes the memory budget of ${mib(budgetBytes)} ` +
+        '(--model-memory-budget), even with every other model evicted',
+      { details: { model: echo(model), modelBytes, serverBytes, budgetBytes } },
+    )
+  }
+}
+
+/** `bytes` in MiB, one decimal. */
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}

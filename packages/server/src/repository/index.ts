@@ -3,6 +3,7 @@ export {
   ModelControlPollingError,
   ModelLoadAbortedError,
   ModelNotInRepositoryError,
+  ModelOverBudgetError,
   ModelRepositoryLayoutError,
   ModelUploadDisabledError,
   ModelUploadError,
@@ -14,7 +15,7 @@ export type { RepositoryModelConfig, VersionPolicy, Placement } from './model-co
 export { repositoryPoolOptions } from './pool-options.js'
 export { readRepositories } from './repositories.js'
 export { ModelRepository } from './manager.js'
-export type { ModelRepositoryOptions } from './manager.js'
+export type { CachedModelView, ModelRepositoryOptions } from './manager.js'
 export type { RepositoryLogger } from './repositories.js'
 export { warmupRows } from './warmup.js'
 export { MAX_UPLOAD_FILES, MAX_UPLOAD_DEPTH, MAX_PATH_COMPONENT_BYTES } from './uploads.js'

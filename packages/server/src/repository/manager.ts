@@ -23,12 +23,26 @@
  * recorded, so a client cannot grow the index or the metrics with names of its own. A
  * model the server was given as a pool (`--model`) is not the repository's: its load and
  * unload are refused (`ModelNotInRepositoryError`); it serves until the server stops.
+ *
+ * On demand (mode `'on-demand'`), every model of the repositories is listed and loads on
+ * its first request (`demand`): the requests that come while it loads share that one
+ * load, and one that fails is remembered and tried again only after a back-off
+ * (load-backoff.ts), its error given at once to the requests meanwhile.
+ *
+ * Under a memory budget (`memoryBudget`), the loads run one at a time, each measured: the
+ * change of the server's PSS across it (process-memory.ts: the server and its replica
+ * processes) is the model's size. Before a load, the least recently used models are
+ * evicted until the reading plus the model's size (known from an earlier load, else the
+ * largest size measured) fits (model-cache.ts says which may go); a model that alone does
+ * not fit fails with `ModelOverBudgetError`. The room freed is counted as the evicted
+ * models' measured sizes, not read again: memory a thread replica's allocator keeps after
+ * its session is gone would otherwise make every model look evictable.
  */
 import { realpathSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import type { Pool } from '@inferpool/host'
-import type { ModelControl, RepositoryIndexEntry } from '../protocol/model-control.js'
+import type { ModelControl, RepositoryCacheFields, RepositoryIndexEntry } from '../protocol/model-control.js'
 import type { ServedModels } from '../protocol/served-models.js'
 import type { ServedPool } from '../protocol/served-pool.js'
 import { parseModelConfigJson } from './config-file.js'
@@ -37,6 +51,7 @@ import {
   ModelControlPollingError,
   ModelLoadAbortedError,
   ModelNotInRepositoryError,
+  ModelOverBudgetError,
   ModelRepositoryLayoutError,
   ModelUploadDisabledError,
   ModelUploadError,
@@ -46,6 +61,12 @@ import { checkModelName, modelNames, readModel, repositoryEntries } from './layo
 import type { RepositoryModel } from './layout.js'
 import { interpretModelConfig } from './model-config.js'
 import { ignoredFieldsLine, refusedLinksLine } from './repositories.js'
+import { integerOption } from '@inferpool/core/internal'
+import { LoadBackoff } from './load-backoff.js'
+import { CacheMetrics } from './cache-metrics.js'
+import { evictionOrder } from './model-cache.js'
+import type { CachedModel, EvictionCandidate } from './model-cache.js'
+import { memoryUnmeasurable, processTreePss } from './process-memory.js'
 import { checkUploadCount, removeUpload, sweepUploads, writeUpload } from './uploads.js'
 import { warmUp, warmupFiles } from './warmup.js'
 
@@ -85,11 +106,39 @@ export interface ModelRepositoryOptions {
    * server processes a call would reach only one). `'none'`: the server was given the
    * repository's models at start (`--model-control-mode none`); the repository only
    * answers the index, from the served models, and refuses load and unload calls as
-   * poll mode does (Triton serves the index in every mode). The index is served in all.
+   * poll mode does (Triton serves the index in every mode). `'on-demand'`: as
+   * `'explicit'`, and a request for a repository model that is not loaded loads it
+   * (`demand`). The index is served in all.
    * @default 'explicit'
    */
-  readonly mode?: 'explicit' | 'poll' | 'none'
+  readonly mode?: 'explicit' | 'poll' | 'none' | 'on-demand'
+  /**
+   * The clock of the back-off of failed on-demand loads and of the name list's refresh,
+   * in ms (tests inject one).
+   * @default performance.now
+   */
+  readonly now?: () => number
+  /**
+   * Most bytes of memory the server may hold, as the PSS of its process and its replica
+   * processes (`--model-memory-budget`): a load that would pass it first evicts the least
+   * recently used repository models (not one with requests queued or running, not one
+   * younger than `minEvictionAgeMs`, not a pinned one). Linux only (/proc).
+   * @default undefined (no budget: nothing is evicted)
+   */
+  readonly memoryBudget?: number
+  /**
+   * Youngest a model may be when it is evicted to make room, in ms of the `now` clock: a
+   * model that just loaded gets its chance to serve before it can go (churn guard).
+   * @default 10_000
+   */
+  readonly minEvictionAgeMs?: number
 }
+
+/** The default of `minEvictionAgeMs`. */
+const DEFAULT_MIN_EVICTION_AGE_MS = 10_000
+
+/** How long the list of model names that load on demand is trusted before the repositories are read again, in ms. */
+const NAMES_TTL_MS = 1000
 
 /** The default of `maxWarmupBytes`: the server's default body limit. */
 const DEFAULT_MAX_WARMUP_BYTES = 16 * 1024 * 1024
@@ -99,6 +148,18 @@ interface LoadAttempt {
   readonly controller: AbortController
   /** The pools it started, destroyed when it is aborted. */
   readonly pools: Set<Pool>
+}
+
+/** One loaded model in `ModelRepository.memory()`. */
+export interface CachedModelView {
+  readonly name: string
+  /** Its measured size: the server's PSS change across its load. */
+  readonly bytes: number
+  /** When it loaded, in ms since the epoch. */
+  readonly loadedAt: number
+  /** When its last request was answered, in ms since the epoch; `undefined` if none was. */
+  readonly lastUsed: number | undefined
+  readonly pinned: boolean
 }
 
 type LoadState =
@@ -143,10 +204,40 @@ export class ModelRepository implements ModelControl {
   readonly #swept: Promise<void>
   /** Per repository, the refused-links line its last scan logged: a scan logs it again only when it changes. */
   readonly #refusedLogged = new Map<string, string | undefined>()
+  /** The on-demand loads in progress, by model: every request for the model waits on the same one. */
+  readonly #demands = new Map<string, Promise<void>>()
+  /** The failed on-demand loads, each refused until its back-off ends. */
+  readonly #backoff: LoadBackoff
+  readonly #now: () => number
+  /** The names of the repositories' model directories, as last read, and when (`now()`). */
+  #names: { readonly names: ReadonlySet<string>; readonly at: number } | undefined
+  /** The memory budget in bytes, if any. */
+  readonly #budget: number | undefined
+  readonly #minEvictionAgeMs: number
+  /** The repository models loaded under the budget, by name. */
+  readonly #cached = new Map<string, CachedModel>()
+  /** The size each model measured at its last load (kept once it is evicted: its next load makes that room first). */
+  readonly #sizes = new Map<string, number>()
+  /** The loads under a budget, one after the other: two at once would mix their measurements. */
+  #loadTurn: Promise<unknown> = Promise.resolve()
+  /** Operations queued or running on each model (`#serial`): a model with one is not evicted. */
+  readonly #ops = new Map<string, number>()
+  /** Loads and evictions of each model (on-demand mode or a budget), for the index. */
+  readonly #counts = new Map<string, { loads: number; evictions: number }>()
+  /** The metrics of on-demand loading and the budget (made with the served models' registry). */
+  #metrics: CacheMetrics | undefined
   #closed = false
 
   constructor(options: ModelRepositoryOptions) {
     this.#options = options
+    this.#now = options.now ?? (() => performance.now())
+    this.#backoff = new LoadBackoff(this.#now)
+    this.#budget = options.memoryBudget === undefined ? undefined : integerOption('memoryBudget', options.memoryBudget, 1)
+    this.#minEvictionAgeMs = integerOption('minEvictionAgeMs', options.minEvictionAgeMs ?? DEFAULT_MIN_EVICTION_AGE_MS, 0)
+    if (this.#budget !== undefined) {
+      const unmeasurable = memoryUnmeasurable()
+      if (unmeasurable !== undefined) throw new Error(`memoryBudget: the server's memory cannot be measured here: ${unmeasurable}`)
+    }
     this.#swept = options.allowModelUpload === true ? sweepUploads(this.#uploadDirectory) : Promise.resolve()
   }
 
@@ -160,6 +251,33 @@ export class ModelRepository implements ModelControl {
    */
   serveInto(served: ServedModels): void {
     this.#served = served
+    if (this.#cacheKept) {
+      this.#metrics = new CacheMetrics(served.metrics.registry, {
+        budget: this.#budget,
+        used: () => (this.#budget === undefined ? undefined : processTreePss()),
+        models: () => this.#loadedModels(),
+      })
+    }
+  }
+
+  /** On-demand mode or a budget: the repository keeps counts, sizes and uses of its models (index and metrics). */
+  get #cacheKept(): boolean {
+    return this.#options.mode === 'on-demand' || this.#budget !== undefined
+  }
+
+  /** The repository models serving, each with its measured size (under a budget) and last use. */
+  *#loadedModels(): Generator<{ name: string; bytes: number | undefined; lastUsed: number | undefined }> {
+    for (const [name, state] of this.#states) {
+      if (state.state !== 'READY') continue
+      yield { name, bytes: this.#cached.get(name)?.bytes, lastUsed: this.#servedModels.usage(name).lastUsed }
+    }
+  }
+
+  #count(name: string, what: 'loads' | 'evictions'): void {
+    if (!this.#cacheKept) return
+    const counts = this.#counts.get(name) ?? { loads: 0, evictions: 0 }
+    counts[what]++
+    this.#counts.set(name, counts)
   }
 
   get #servedModels(): ServedModels {
@@ -178,6 +296,100 @@ export class ModelRepository implements ModelControl {
     const repository = this.#findRepository(name)
     if (repository !== undefined) return repository
     throw new ModelRepositoryLayoutError(name, `no model directory by that name in ${this.#options.repositories.join(', ')}`)
+  }
+
+  /**
+   * Whether a request for `name` loads it (on-demand mode): a model directory of the
+   * repositories. Asked for every request naming a model that does not serve, so the
+   * directories are read at most once a second, however many unknown names arrive.
+   */
+  loadsOnDemand(name: string): boolean {
+    if (this.#options.mode !== 'on-demand') return false
+    const now = this.#now()
+    if (this.#names === undefined || now - this.#names.at >= NAMES_TTL_MS) {
+      const names = new Set<string>()
+      for (const repository of this.#options.repositories) for (const n of namesIfListed(repository)) names.add(n)
+      this.#names = { names, at: now }
+    }
+    return this.#names.names.has(name)
+  }
+
+  /**
+   * Loads `name` for the requests that found it not loaded (on-demand mode): one load
+   * shared by all of them, after the operation before it on the model (a load already
+   * under way, an unload); none when the model serves by then. A load that fails is
+   * remembered: until its back-off ends (load-backoff.ts) its error is given at once,
+   * with no new attempt. An aborted load (shutdown, unload) is not a failure of the model.
+   */
+  demand(name: string): Promise<void> {
+    const waiting = this.#demanded(name)
+    const metrics = this.#metrics
+    if (metrics === undefined) return waiting
+    const started = performance.now()
+    waiting.then(
+      () => metrics.cacheMiss((performance.now() - started) / 1000, true),
+      () => metrics.cacheMiss((performance.now() - started) / 1000, false),
+    )
+    return waiting
+  }
+
+  /** `demand`'s load: the one in flight, a remembered failure, or a new one. */
+  #demanded(name: string): Promise<void> {
+    const flight = this.#demands.get(name)
+    if (flight !== undefined) return flight
+    if (this.#closed) return Promise.reject(new ModelLoadAbortedError(name, 'shutdown'))
+    if (!this.loadsOnDemand(name)) return Promise.reject(new ModelNotFoundError(echo(name)))
+    const refused = this.#backoff.refusal(name)
+    if (refused !== undefined) return Promise.reject(refused)
+    const load = this.#serial(name, async () => {
+      if (this.#states.get(name)?.state === 'READY') return
+      try {
+        await this.#loadTimed(name)
+      } catch (error) {
+        if (!(error instanceof ModelLoadAbortedError)) this.#backoff.failed(name, error as Error)
+        throw error
+      }
+      this.#backoff.forget(name)
+    })
+    const shared = load.finally(() => {
+      if (this.#demands.get(name) === shared) this.#demands.delete(name)
+    })
+    this.#demands.set(name, shared)
+    return shared
+  }
+
+  /**
+   * The memory budget's view: the budget, the server's PSS now (its replica processes
+   * included), and each loaded repository model's measured size, its load time and last
+   * use (ms since the epoch). `budget` is `undefined` without one (then nothing is measured).
+   */
+  memory(): { budget: number | undefined; used: number | undefined; models: CachedModelView[] } {
+    if (this.#budget === undefined) return { budget: undefined, used: undefined, models: [] }
+    const models = [...this.#cached.values()]
+      .map((cached) => ({
+        name: cached.name,
+        bytes: cached.bytes,
+        loadedAt: cached.loadedAtEpoch,
+        lastUsed: this.#servedModels.usage(cached.name).lastUsed,
+        pinned: cached.pinned,
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+    return { budget: this.#budget, used: processTreePss(), models }
+  }
+
+  /** The repository models whose config marks them eager (`inferpool_eager`): loaded as the server starts. Unreadable ones are left to their first request. */
+  eagerModels(): string[] {
+    const names: string[] = []
+    for (const repository of this.#options.repositories) {
+      for (const name of namesIfListed(repository)) {
+        try {
+          if (readModel(repository, name).config.cache.eager && !names.includes(name)) names.push(name)
+        } catch {
+          // Its load (on its first request) says what is wrong.
+        }
+      }
+    }
+    return names
   }
 
   index(readyOnly: boolean): RepositoryIndexEntry[] {
@@ -199,7 +411,21 @@ export class ModelRepository implements ModelControl {
       if (readyOnly && state.state !== 'READY') continue
       for (const version of [...state.versions].reverse()) entries.push({ name, version, state: state.state, reason: '' })
     }
-    return entries
+    return this.#cacheKept ? entries.map((entry) => ({ ...entry, cache: this.#cacheOf(entry.name) })) : entries
+  }
+
+  /** The index's `cache` field of model `name`. */
+  #cacheOf(name: string): RepositoryCacheFields {
+    const counts = this.#counts.get(name)
+    const bytes = this.#states.get(name)?.state === 'READY' ? this.#cached.get(name)?.bytes : undefined
+    const lastUsed = this.#served?.usage(name).lastUsed
+    return {
+      loads: counts?.loads ?? 0,
+      evictions: counts?.evictions ?? 0,
+      ...(bytes === undefined ? {} : { memory_bytes: bytes }),
+      ...(lastUsed === undefined ? {} : { last_used: new Date(lastUsed).toISOString() }),
+      ...(this.#cached.get(name)?.pinned === true ? { pinned: true } : {}),
+    }
   }
 
   /**
@@ -218,6 +444,7 @@ export class ModelRepository implements ModelControl {
         const state = served.model(name, version).state
         if (state.kind === 'ready') return { name, version, state: 'READY', reason: '' }
         if (state.kind === 'loading') return { name, version, state: 'LOADING', reason: '' }
+        if (state.kind === 'unloaded') return { name, version, state: 'UNAVAILABLE', reason: 'not loaded' }
         return { name, version, state: 'UNAVAILABLE', reason: (state.error as Error | undefined)?.message ?? 'failed to load' }
       })
   }
@@ -237,6 +464,8 @@ export class ModelRepository implements ModelControl {
     } catch (error) {
       return Promise.reject(error)
     }
+    // An operator's load tries now, whatever the back-off of the model's failed on-demand loads.
+    this.#backoff.forget(name)
     return this.#loadCounted(name, config, files)
   }
 
@@ -258,7 +487,7 @@ export class ModelRepository implements ModelControl {
   /** What every load and unload call checks first: the mode, the shutdown, and that the model is the repository's. */
   #checkCall(name: string, action: 'load' | 'unload'): void {
     const mode = this.#options.mode ?? 'explicit'
-    if (mode !== 'explicit') throw new ModelControlPollingError(name, action, mode)
+    if (mode !== 'explicit' && mode !== 'on-demand') throw new ModelControlPollingError(name, action, mode)
     if (this.#closed) throw new ModelLoadAbortedError(name, 'shutdown')
     // Served, and neither loaded by the repository nor loading: a pool the server was given (`--model`).
     if (this.#served?.names.includes(name) === true && !this.#states.has(name)) throw new ModelNotInRepositoryError(name, action)
@@ -266,23 +495,28 @@ export class ModelRepository implements ModelControl {
 
   /** Loads `name` after the operation before it on the same model, recording the load's time and outcome. */
   #loadCounted(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
-    return this.#serial(name, async () => {
-      const started = performance.now()
-      const metrics = this.#servedModels.metrics
-      try {
-        await this.#load(name, config, files)
-      } catch (error) {
-        metrics.modelLoaded(name, (performance.now() - started) / 1000, false)
-        throw error
-      }
-      metrics.modelLoaded(name, (performance.now() - started) / 1000, true)
-    })
+    return this.#serial(name, () => this.#loadTimed(name, config, files))
+  }
+
+  /** Loads `name` now (the caller keeps the order of operations on it), recording the load's time and outcome. */
+  async #loadTimed(name: string, config?: string, files?: ReadonlyMap<string, Uint8Array>): Promise<void> {
+    const started = performance.now()
+    const metrics = this.#servedModels.metrics
+    try {
+      await this.#load(name, config, files)
+    } catch (error) {
+      metrics.modelLoaded(name, (performance.now() - started) / 1000, false)
+      throw error
+    }
+    metrics.modelLoaded(name, (performance.now() - started) / 1000, true)
+    this.#count(name, 'loads')
   }
 
   #unloadNow(name: string): Promise<void> {
     return this.#serial(name, async () => {
       const started = performance.now()
       const retired = await this.#servedModels.replace(name, new Map())
+      this.#cached.delete(name)
       // A model with no directory in the repository (an upload) leaves the index with its files.
       if (this.#findRepository(name) === undefined) {
         this.#states.delete(name)
@@ -383,9 +617,108 @@ export class ModelRepository implements ModelControl {
   }
 
   #serial(name: string, step: () => Promise<void>): Promise<void> {
-    const run = (this.#queue.get(name) ?? Promise.resolve()).catch(() => {}).then(step)
+    this.#ops.set(name, (this.#ops.get(name) ?? 0) + 1)
+    const run = (this.#queue.get(name) ?? Promise.resolve())
+      .catch(() => {})
+      .then(step)
+      .finally(() => {
+        const left = (this.#ops.get(name) ?? 1) - 1
+        if (left === 0) this.#ops.delete(name)
+        else this.#ops.set(name, left)
+      })
     this.#queue.set(name, run)
     return run
+  }
+
+  /** Runs `step` after every load under the budget started before it. */
+  #oneLoadAtATime(step: () => Promise<void>): Promise<void> {
+    const queued = performance.now()
+    const turn = this.#loadTurn.then(() => {
+      this.#metrics?.loadQueued((performance.now() - queued) / 1000)
+      return step()
+    })
+    this.#loadTurn = turn.catch(() => {})
+    return turn
+  }
+
+  /** What the server holds without its models: `used` less the measured sizes of the models loaded. */
+  #serverBytes(used: number): number {
+    let models = 0
+    for (const cached of this.#cached.values()) models += cached.bytes
+    return Math.max(0, used - models)
+  }
+
+  /**
+   * Before a load under the budget: refuses a model known (from an earlier load) not to fit
+   * even alone, evicts what it needs, and returns the server's PSS as its load begins.
+   */
+  async #makeRoom(name: string): Promise<number> {
+    const budget = this.#budget as number
+    const known = this.#sizes.get(name)
+    const used = processTreePss()
+    if (known !== undefined) {
+      const server = this.#serverBytes(used)
+      if (server + known > budget) throw new ModelOverBudgetError(name, known, server, budget)
+    }
+    // A model never loaded is taken to be as large as the largest one measured.
+    const needed = known ?? Math.max(0, ...this.#sizes.values())
+    if (used + needed > budget) {
+      await this.#evictFor(used + needed - budget, name)
+      return processTreePss()
+    }
+    return used
+  }
+
+  /**
+   * The model's size after its load under the budget: the change of the server's PSS
+   * since `before`. `ModelOverBudgetError` when it could not fit even alone.
+   */
+  #measure(name: string, before: number): number {
+    const budget = this.#budget as number
+    const bytes = Math.max(0, processTreePss() - before)
+    this.#sizes.set(name, bytes)
+    const server = this.#serverBytes(before)
+    if (server + bytes > budget) throw new ModelOverBudgetError(name, bytes, server, budget)
+    return bytes
+  }
+
+  /** Evicts the least recently used models that may go (model-cache.ts), other than `keep`, until `excess` bytes are freed. */
+  async #evictFor(excess: number, keep: string): Promise<void> {
+    const candidates: EvictionCandidate[] = []
+    for (const cached of this.#cached.values()) {
+      if (cached.name === keep) continue
+      const usage = this.#servedModels.usage(cached.name)
+      const busy = usage.busy || this.#ops.has(cached.name)
+      candidates.push({ ...cached, busy, lastUsed: usage.lastUsed })
+    }
+    const victims: string[] = []
+    let left = excess
+    for (const candidate of evictionOrder(candidates, this.#now(), this.#minEvictionAgeMs)) {
+      if (left <= 0) break
+      victims.push(candidate.name)
+      left -= candidate.bytes
+    }
+    if (left > 0) {
+      this.#options.logger.warn(
+        `memory budget: ${Math.ceil(left / 1024 / 1024)} MiB over as '${echo(keep)}' loads; the other models are busy, pinned ` +
+          'or too young to evict, so it loads over the budget (the excess is evicted at the next load)',
+      )
+    }
+    await Promise.all(victims.map((victim) => this.#serial(victim, () => this.#evict(victim))))
+  }
+
+  /** Evicts `name` (no request holds it, nothing else is done to it): it stops serving, its pools close once idle. */
+  async #evict(name: string): Promise<void> {
+    const cached = this.#cached.get(name)
+    if (cached === undefined || this.#states.get(name)?.state !== 'READY') return
+    this.#cached.delete(name)
+    const now = performance.timeOrigin + performance.now()
+    this.#metrics?.evicted(name, (now - (this.#servedModels.usage(name).lastUsed ?? cached.loadedAtEpoch)) / 1000)
+    this.#count(name, 'evictions')
+    this.#states.set(name, { state: 'UNAVAILABLE', reason: 'evicted to make room under the memory budget' })
+    const retired = await this.#servedModels.replace(name, new Map())
+    await this.#close(retired)
+    this.#options.logger.info(`model '${name}' evicted to make room under the memory budget`)
   }
 
   async #load(name: string, configJson: string | undefined, files: ReadonlyMap<string, Uint8Array> | undefined): Promise<void> {
@@ -407,7 +740,8 @@ export class ModelRepository implements ModelControl {
       if (uploading) await this.#swept
       const repository = uploading ? await writeUpload(name, files, this.#uploadDirectory) : this.#repositoryOf(name)
       try {
-        await this.#loadFrom(repository, name, before, override, attempt, uploading)
+        const loading = (): Promise<void> => this.#loadFrom(repository, name, before, override, attempt, uploading)
+        await (this.#budget === undefined ? loading() : this.#oneLoadAtATime(loading))
       } catch (error) {
         if (uploading) {
           hideUploadPath(error, repository)
@@ -444,8 +778,13 @@ export class ModelRepository implements ModelControl {
       this.#states.set(name, { state: 'LOADING', versions: model.versions.map((v) => v.version) })
     const signal = attempt.controller.signal
     const pools: Pool[] = []
+    /** The model's size under a budget, once measured. */
+    let measured: number | undefined
     try {
       // Aborted while its files were written: no pool is started for nothing.
+      signal.throwIfAborted()
+      // Under a budget: room made first, the memory read as the load begins.
+      const pssBefore = this.#budget === undefined ? undefined : await this.#makeRoom(name)
       signal.throwIfAborted()
       const started = await untilAborted(Promise.allSettled(model.versions.map((v) => this.#start(model, v.file, attempt))), signal)
       pools.push(...started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])))
@@ -465,6 +804,7 @@ export class ModelRepository implements ModelControl {
         ),
         signal,
       )
+      if (pssBefore !== undefined) measured = this.#measure(name, pssBefore)
     } catch (error) {
       if (signal.aborted) {
         // Aborted: what the pools were running (a warm-up) is not waited for.
@@ -482,7 +822,22 @@ export class ModelRepository implements ModelControl {
     this.#states.set(name, { state: 'READY', versions: model.versions.map((v) => v.version) })
     const retired = await this.#servedModels.replace(name, versions)
     this.#options.logger.info(`model '${name}' serves version${versions.size === 1 ? '' : 's'} ${[...versions.keys()].join(', ')}`)
+    // Uploaded files are not the repository's: such a model could not load again, so it is never evicted.
+    if (measured !== undefined && !uploaded) {
+      this.#cached.set(name, {
+        name,
+        bytes: measured,
+        loadedAt: this.#now(),
+        loadedAtEpoch: performance.timeOrigin + performance.now(),
+        pinned: model.config.cache.pinned,
+      })
+    }
     await this.#close(retired)
+    // Past the budget now (a model larger than its estimate, or nothing could go before): what may go, goes.
+    if (measured !== undefined) {
+      const excess = processTreePss() - (this.#budget as number)
+      if (excess > 0) await this.#evictFor(excess, name)
+    }
   }
 
   /** Creates one version's pool for `attempt`; one that arrives after the attempt was aborted is destroyed at once. */

@@ -69,6 +69,12 @@ export interface RepositoryModelConfig {
   readonly modelFilename: string
   /** `model_warmup`: the samples a new version runs before it serves (none: one zero-filled row). */
   readonly warmup: readonly WarmupSample[]
+  /**
+   * How the model sits in the cache of on-demand loading, from `parameters`:
+   * `inferpool_pinned: "true"` — never evicted to make room under a memory budget;
+   * `inferpool_eager: "true"` — loaded as the server starts rather than on its first request.
+   */
+  readonly cache: { readonly pinned: boolean; readonly eager: boolean }
   /** Fields set in the file that inferpool does not honour, as `a.b.c` paths. */
   readonly ignored: readonly string[]
 }
@@ -86,6 +92,9 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
   batch_output: 'is not supported: inferpool scatters no batch outputs',
   model_operations: 'is not supported: inferpool loads no custom op libraries',
 }
+
+/** The on-demand cache's markers (`parameters { key: "inferpool_pinned" value: { string_value: "true" } }`). */
+const CACHE_PARAMETERS: Readonly<Record<string, 'pinned' | 'eager'>> = { inferpool_pinned: 'pinned', inferpool_eager: 'eager' }
 
 /** Session parameters (`parameters { key: … }`) honoured, with the names of Triton's ONNX Runtime backend. */
 const SESSION_PARAMETERS: Readonly<Record<string, 'intraOpNumThreads' | 'interOpNumThreads'>> = {
@@ -177,7 +186,15 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
   const { replicas, placement } = instancesOf((config.instance_group as Obj[] | undefined) ?? [], fail, ignored)
 
   const session: { intraOpNumThreads?: number; interOpNumThreads?: number; graphOptimizationLevel?: 'basic' | 'extended' | 'all' } = {}
+  const cache = { pinned: false, eager: false }
   for (const [key, parameter] of Object.entries(obj(config.parameters))) {
+    const flag = CACHE_PARAMETERS[key]
+    if (flag !== undefined) {
+      const text = String(obj(parameter).string_value ?? '').trim()
+      if (text !== 'true' && text !== 'false') fail(`parameters.${key}`, `must be 'true' or 'false', got '${text}'`)
+      cache[flag] = text === 'true'
+      continue
+    }
     const option = SESSION_PARAMETERS[key]
     if (option === undefined) {
       ignored.push(`parameters.${key}`)
@@ -228,6 +245,7 @@ export function interpretModelConfig(name: string, config: ModelConfigObject): R
     session,
     modelFilename,
     warmup,
+    cache,
     ignored: [...new Set(ignored)],
   }
 }
