@@ -5,7 +5,7 @@
  * host's when the answer comes back) and a structured clone each way. When a lone
  * request is all there is, that hand-off is most of its latency: a round trip to a
  * piscina worker that does nothing costs about as much as the demo model's whole run
- * (docs/runtime-facts.md, "The hand-off at one caller"). So the pool keeps one more
+ * (docs/runtime-facts.md, piscina 5, "The hand-off at one caller"). So the pool keeps one more
  * session of the same model on the host thread and runs such a batch there, at once,
  * through the very runtime a replica runs (@inferpool/worker `createWorkerRuntime` with
  * the built-in definition): the same decode, deadlines, errors and result.
