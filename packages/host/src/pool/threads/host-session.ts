@@ -118,7 +118,8 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
     }
     if (host.status === 'fulfilled' && host.value.ok) this.#runtime = runtime
     else {
-      const why = host.status === 'fulfilled' && !host.value.ok ? host.value.error.message : String(host.status === 'rejected' && host.reason)
+      const why =
+        host.status === 'fulfilled' && !host.value.ok ? host.value.error.message : String(host.status === 'rejected' && host.reason)
       this.#warn(`the host thread's session did not load (${why}); every batch goes to the replicas`)
     }
     return replicas.value
@@ -126,7 +127,13 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
 
   send(task: RunTask, transfer: ArrayBuffer[], options?: SendOptions): Promise<SendOutcome> {
     const runtime = this.#runtime
-    if (runtime === undefined || this.#running !== undefined || this.#closed || (options?.rows ?? 0) > this.#limits.maxRows || !this.#inner.idle) {
+    if (
+      runtime === undefined ||
+      this.#running !== undefined ||
+      this.#closed ||
+      (options?.rows ?? 0) > this.#limits.maxRows ||
+      !this.#inner.idle
+    ) {
       return this.#inner.send(task, transfer, options)
     }
     this.#runs++
@@ -188,5 +195,11 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
  * short, and a user who bounds a batch's run counts on that).
  */
 export function hostSessionFits(options: ResolvedPoolOptions): boolean {
-  return options.hostSession && options.batchTimeoutMs === undefined && options.worker === null && options.isolation === 'thread' && options.session.executionProvider === 'cpu'
+  return (
+    options.hostSession &&
+    options.batchTimeoutMs === undefined &&
+    options.worker === null &&
+    options.isolation === 'thread' &&
+    options.session.executionProvider === 'cpu'
+  )
 }
