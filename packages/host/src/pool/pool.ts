@@ -68,9 +68,13 @@ function first(results: unknown[]): unknown {
 const threadTransport: ReplicaTransportFactory = (options, events) => {
   const threads = new ThreadTransport(options, events)
   if (!hostSessionFits(options)) return threads
-  return new HostSessionTransport(threads, workerOptionsFor(options) as OnnxWorkerOptions, (message) =>
-    options.logger.warn(`inferpool: ${options.modelLabel}: ${message}`),
-  )
+  return new HostSessionTransport(threads, workerOptionsFor(options) as OnnxWorkerOptions, (level, message) => {
+    try {
+      options.logger[level](`inferpool: ${options.modelLabel}: ${message}`)
+    } catch {
+      // A logger never breaks the pool.
+    }
+  })
 }
 
 /**

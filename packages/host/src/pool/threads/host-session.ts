@@ -29,6 +29,9 @@ import type { ReplicaStats } from '../../types.js'
 import type { ResolvedPoolOptions } from '../options.js'
 import type { ReplicaTransport, SendOptions, SendOutcome } from '../transport.js'
 
+/** Where the host session says what became of it: the pool's logger. */
+export type HostSessionLog = (level: 'warn' | 'info', message: string) => void
+
 /** When a batch may run on the host session (tests pass their own). */
 export interface HostSessionLimits {
   /** The most rows a batch may hold to run on the host (a lone request and a little company). */
@@ -58,7 +61,7 @@ export interface HostSessionState {
 export class HostSessionTransport implements ReplicaTransport, HostSessionState {
   readonly #inner: IdleAwareTransport
   readonly #workerOptions: OnnxWorkerOptions
-  readonly #warn: (message: string) => void
+  readonly #log: HostSessionLog
   #runtime: WorkerRuntime | undefined
   /** The host run in progress (one at a time). */
   #running: Promise<unknown> | undefined
@@ -73,7 +76,7 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
   constructor(
     inner: IdleAwareTransport,
     workerOptions: OnnxWorkerOptions,
-    warn: (message: string) => void,
+    log: HostSessionLog,
     /** @default HOST_LIMITS */
     limits: HostSessionLimits = HOST_LIMITS,
   ) {
@@ -81,7 +84,7 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
     this.#limits = limits
     // One intra-op thread: the host thread runs the model itself, and starts no pool of its own.
     this.#workerOptions = { ...workerOptions, session: { ...workerOptions.session, intraOpNumThreads: 1 } }
-    this.#warn = warn
+    this.#log = log
   }
 
   get runs(): number {
@@ -120,7 +123,7 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
     else {
       const why =
         host.status === 'fulfilled' && !host.value.ok ? host.value.error.message : String(host.status === 'rejected' && host.reason)
-      this.#warn(`the host thread's session did not load (${why}); every batch goes to the replicas`)
+      this.#log('warn', `the host thread's session did not load (${why}); every batch goes to the replicas`)
     }
     return replicas.value
   }
@@ -172,7 +175,9 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
       return
     }
     if (++this.#slow < slowRuns) return
-    this.#warn(
+    // What it is built to do with a heavy model: news, not a fault.
+    this.#log(
+      'info',
       `the model's runs took over ${maxRunMs} ms (${slowRuns} in a row): too long to hold the host thread; the host session is released and every batch goes to the replicas`,
     )
     void this.#release()
