@@ -321,6 +321,18 @@ export interface PoolOptions {
   /** Batches in flight per replica (piscina `concurrentTasksPerWorker`). @default 1 */
   concurrency?: number
   /**
+   * Keep one more session of the model on the host thread, and run there the batch of a
+   * few rows that finds every replica idle: a lone request then skips the hand-off to a
+   * sleeping thread and back. Under load the replicas take every batch. Released for
+   * good once the model's runs take over 1 ms (the host thread would stall that long).
+   * Only for the built-in ONNX worker, thread replicas and the CPU provider (ignored
+   * otherwise, and with `batchTimeoutMs`: a run on the host cannot be cut short). It costs
+   * the memory of one more session; its batches count in the pool's figures
+   * (`stats.batches`), in no replica's.
+   * @default true
+   */
+  hostSession?: boolean
+  /**
    * Batching options. The pool's defaults differ from the batcher's:
    * `maxBatchSize` 128 (capped by a fixed batch dim), `maxWaitMs` 0, `isolateFailures`
    * true; `maxConcurrentBatches` is always `replicas × concurrency`.

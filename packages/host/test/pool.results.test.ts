@@ -26,7 +26,8 @@ describe('pool results (demo MLP)', () => {
 
   beforeAll(async () => {
     session = await InferenceSession.create(models.demoMlp, { intraOpNumThreads: 1 })
-    pool = await createPool({ model: models.demoMlp, replicas: 2, batching: { maxBatchSize: 16 } })
+    // Every batch on the replicas: this file is about them (the host session's own tests: pool.host-session.test.ts).
+    pool = await createPool({ model: models.demoMlp, replicas: 2, batching: { maxBatchSize: 16 }, hostSession: false })
   })
   afterAll(async () => {
     await pool?.close()
@@ -155,7 +156,7 @@ describe('pool results (demo MLP)', () => {
   })
 
   it('credits each batch, its rows and its measured busy time to the one replica that ran it', async () => {
-    const single = await createPool({ model: models.demoMlp, replicas: 1, batching: { maxBatchSize: 16 } })
+    const single = await createPool({ model: models.demoMlp, replicas: 1, batching: { maxBatchSize: 16 }, hostSession: false })
     try {
       expect(single.stats.replicas).toEqual([expect.objectContaining({ id: 0, batches: 0, rows: 0, busyMs: 0 })])
       const sizes: number[] = []

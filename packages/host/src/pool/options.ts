@@ -27,6 +27,8 @@ import { resolveQueuePolicies, type QueuePolicies } from './queue-policy.js'
  *   128 ahead of 64 in every replicas × concurrency shape (e.g. 200k vs 164k rows/s),
  *   with no worse p99. Models much heavier per row should lower it to keep one batch
  *   within their latency budget.
+ * - `hostSession`: on. A lone request on a light model costs more in its hand-off to a
+ *   sleeping thread than in its run (threads/host-session.ts); a heavy model releases it.
  * See packages/host/README.md and bench/README.md for the figures.
  */
 export const POOL_DEFAULTS = {
@@ -43,6 +45,7 @@ export const POOL_DEFAULTS = {
   logSeverityLevel: 4,
   // As the server's own (SERVER_DEFAULTS.idleCollectMs): soon after a burst, long after a batch.
   idleCollectMs: 1_000,
+  hostSession: true,
 } as const
 
 /**
@@ -87,6 +90,8 @@ export interface ResolvedPoolOptions {
   logger: Pick<Console, 'warn' | 'info'>
   resourceLimits: ResourceLimits | undefined
   isolation: 'thread' | 'process'
+  /** `PoolOptions.hostSession`, resolved. */
+  hostSession: boolean
   /** Process mode: each replica's extra environment (replica `i` takes entry `i % length`). */
   processEnv: Array<Readonly<Record<string, string>>>
   /** Process mode: recycle a replica above this RSS (bytes). */
@@ -304,6 +309,9 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     invalid('type', 'resourceLimits', 'an object of worker_threads ResourceLimits', options.resourceLimits)
   }
   const processes = resolveProcesses(options)
+  if (options.hostSession !== undefined && typeof options.hostSession !== 'boolean') {
+    invalid('type', 'hostSession', 'a boolean', options.hostSession)
+  }
   const labels = resolveLabels(options.labels, model)
   if (processes.isolation === 'process' && options.resourceLimits !== undefined) {
     invalid(
@@ -347,6 +355,7 @@ export function resolvePoolOptions(options: PoolOptions, cores = availableParall
     batchTimeoutMs,
     logger,
     resourceLimits: options.resourceLimits,
+    hostSession: options.hostSession ?? POOL_DEFAULTS.hostSession,
     ...processes,
   }
 }

@@ -13,7 +13,7 @@
 import { BatcherClosedError, DynamicBatcher, LatencyModel } from '@inferpool/core'
 import type { BatchContext, BatcherObserver, DynamicBatcherOptions, SubmitOptions } from '@inferpool/core'
 import { performance } from 'node:perf_hooks'
-import type { RunTiming, TensorBatchOutput } from '@inferpool/worker'
+import type { OnnxWorkerOptions, RunTiming, TensorBatchOutput } from '@inferpool/worker'
 import { ProviderUnavailableError } from '../errors.js'
 import { Lifecycle } from '../lifecycle.js'
 import type {
@@ -40,7 +40,8 @@ import { buildModelShape } from './model-shape.js'
 import { resolvePoolOptions } from './options.js'
 import type { ResolvedPoolOptions } from './options.js'
 import { createProcessTransport } from './process/index.js'
-import { ThreadTransport } from './threads/transport.js'
+import { HostSessionTransport, hostSessionFits } from './threads/host-session.js'
+import { ThreadTransport, workerOptionsFor } from './threads/transport.js'
 import type { ReplicaTransport, ReplicaTransportFactory } from './transport.js'
 import { PoolTracing } from './tracing.js'
 import type { BatchTrace } from './tracing.js'
@@ -63,7 +64,18 @@ function first(results: unknown[]): unknown {
   return results[0]
 }
 
-const threadTransport: ReplicaTransportFactory = (options, events) => new ThreadTransport(options, events)
+/** Thread replicas, with a session on the host thread for the batch that finds them all idle (threads/host-session.ts). */
+const threadTransport: ReplicaTransportFactory = (options, events) => {
+  const threads = new ThreadTransport(options, events)
+  if (!hostSessionFits(options)) return threads
+  return new HostSessionTransport(threads, workerOptionsFor(options) as OnnxWorkerOptions, (level, message) => {
+    try {
+      options.logger[level](`inferpool: ${options.modelLabel}: ${message}`)
+    } catch {
+      // A logger never breaks the pool.
+    }
+  })
+}
 
 /**
  * Starts a pool: `replicas` worker threads, each with one cached ONNX Runtime

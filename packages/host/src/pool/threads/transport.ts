@@ -107,6 +107,11 @@ export class ThreadTransport implements ReplicaTransport {
     return this.#replicas.snapshot()
   }
 
+  /** No send is queued or running (the host session's rule: host-session.ts). */
+  get idle(): boolean {
+    return this.#inFlight.size === 0
+  }
+
   get restarts(): number {
     return this.#replicas.restarts
   }
@@ -467,7 +472,7 @@ export class ThreadTransport implements ReplicaTransport {
   }
 }
 
-function workerOptionsFor(options: ResolvedPoolOptions): unknown {
+export function workerOptionsFor(options: ResolvedPoolOptions): unknown {
   if (options.worker !== null) return options.workerOptions
   // `model`: the pool's bytes over its SharedArrayBuffer (model-bytes.ts), which every
   // thread, a replacement too, sees without a copy in `workerData`.
