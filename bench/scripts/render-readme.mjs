@@ -395,7 +395,7 @@ const renderers = {
   bulk(r) {
     const b = r.bulk
     const o = b.options
-    const target = (id) => b.targets.find((t) => t.id === id)
+    const target = (id, model) => b.targets.find((t) => t.id === id && t.model === model)
     const windows = (backlog) => b.online.windows.filter((w) => w.backlog === backlog)
     const list = (xs, format) => xs.map(format).join(', ')
     return {
@@ -406,11 +406,11 @@ const renderers = {
       rows: table(
         ['measure', 'per round', 'ratio'],
         [
-          [
-            'rows/s: `inferpool consume` / in-process pool',
-            `${list(b.throughput.consumeRowsPerSec, n0)} / ${list(b.throughput.poolRowsPerSec, n0)}`,
-            judged(target('consume-vs-pool'), ratio),
-          ],
+          ...b.throughput.map((t) => [
+            `rows/s: \`inferpool consume\` / in-process pool, ${t.model}`,
+            `${list(t.consumeRowsPerSec, n0)} / ${list(t.poolRowsPerSec, n0)}`,
+            judged(target('consume-vs-pool', t.model), ratio),
+          ]),
           [
             'online p99 ms: with a backlog / without',
             `${list(windows(true), (w) => ms(w.answered.p99))} / ${list(windows(false), (w) => ms(w.answered.p99))}`,

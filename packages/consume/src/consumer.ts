@@ -22,6 +22,7 @@ import { MaxDeliverError } from './errors.js'
 import { HEADER_LENGTH_HEADER, codeLabel, exchange, failureOf } from './exchange.js'
 import type { ExchangeResult } from './exchange.js'
 import { ConsumeMetrics } from './metrics.js'
+import { OnlineWatch } from './online-watch.js'
 import { durableName, resolveConsumerOptions } from './options.js'
 import { StreamPublisher } from './publisher.js'
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js'
@@ -45,6 +46,10 @@ export const CONSUME_HEADERS = {
 
 /** The version a result names (`model_version`): the consumer serves one version per model. */
 const MODEL_VERSION = '1'
+
+/** How often a pool is checked for online rows, and how long after the last one the consumer takes its full share again (`OnlineWatch`). */
+const ONLINE_SAMPLE_MS = 20
+const ONLINE_QUIET_MS = 1000
 
 /** How long one pull stays open for requests to arrive: the longest `close` waits for the open one to end. */
 const PULL_EXPIRES_MS = 1000
@@ -156,12 +161,13 @@ export class InferpoolConsumer {
     const pool = await loading
     const { replicas, maxBatchSize } = pool.metadata
     const maxAckPending = options.maxAckPending ?? replicas * maxBatchSize * 2
+    const onlineMaxInFlight = Math.min(maxAckPending, options.onlineMaxInFlight ?? Math.max(1, Math.ceil(maxBatchSize / 16)))
     const durable = durableName(options.durablePrefix, model)
     await ensureConsumer(this.#jsm!, options.streams.requests, consumerConfig(options, durable, model, maxAckPending))
     this.#durables.set(model, durable)
     const consumer = await this.#js!.consumers.get(options.streams.requests, durable)
     if (this.#stopping) return
-    this.#loops.push(this.#pull(model, pool, consumer, maxAckPending))
+    this.#loops.push(this.#pull(model, pool, consumer, maxAckPending, onlineMaxInFlight))
     options.logger.info(
       `inferpool consume: model ${model} from ${options.subjects.requests}.${model} (consumer ${durable}, max ack pending ${maxAckPending})`,
     )
@@ -169,25 +175,27 @@ export class InferpoolConsumer {
 
   /**
    * Pulls a model's requests until the consumer stops, one `fetch` at a time, each for
-   * what the in-flight cap leaves room for, open at most `PULL_EXPIRES_MS`.
+   * what the in-flight cap leaves room for, open at most `PULL_EXPIRES_MS`. The cap is
+   * `maxAckPending`, or `onlineMaxInFlight` while the pool serves online rows.
    *
    * Not `consume()`: stopping it unsubscribes while its pull requests are still open on
    * the server, which goes on delivering into the closed inbox; those requests then wait
    * out the ack wait before anyone gets them. A fetch is never abandoned: `close` lets the
    * open one end (at most `PULL_EXPIRES_MS`) and handles all it delivered.
    */
-  async #pull(model: string, pool: ServedPool, consumer: Consumer, maxAckPending: number): Promise<void> {
+  async #pull(model: string, pool: ServedPool, consumer: Consumer, maxAckPending: number, onlineMaxInFlight: number): Promise<void> {
     const handling = new Set<Promise<void>>()
-    // Pull when half the cap is free, so that a pull brings a batch, not one request at a time.
-    const least = Math.ceil(maxAckPending / 2)
+    const online = new OnlineWatch(pool, ONLINE_SAMPLE_MS, ONLINE_QUIET_MS)
     while (!this.#stopping) {
-      if (maxAckPending - handling.size < least) {
+      const cap = online.active ? onlineMaxInFlight : maxAckPending
+      // Pull when half the cap is free, so that a pull brings a batch, not one request at a time.
+      if (cap - handling.size < Math.ceil(cap / 2)) {
         await Promise.race(handling)
         continue
       }
       let messages: ConsumerMessages
       try {
-        messages = await consumer.fetch({ max_messages: maxAckPending - handling.size, expires: PULL_EXPIRES_MS })
+        messages = await consumer.fetch({ max_messages: cap - handling.size, expires: PULL_EXPIRES_MS })
       } catch (error) {
         this.#options.logger.warn(`inferpool consume: pulling ${model} failed, retrying: ${(error as Error).message}`)
         await this.#pause(this.#options.retryDelayMs)
@@ -203,7 +211,7 @@ export class InferpoolConsumer {
         const these = arrived
         arrived = []
         for (const msg of these) {
-          const handled = this.#handle(model, pool, msg)
+          const handled = this.#handle(model, pool, online, msg)
           handling.add(handled)
           this.#track(handled)
           void handled.finally(() => handling.delete(handled))
@@ -233,7 +241,7 @@ export class InferpoolConsumer {
   }
 
   /** Settles one request: a result (then ack), a dead letter (then term), a nak, or, after `destroy` or a lost connection, nothing (it is redelivered). Never rejects. */
-  async #handle(model: string, pool: ServedPool, msg: JsMsg): Promise<void> {
+  async #handle(model: string, pool: ServedPool, online: OnlineWatch, msg: JsMsg): Promise<void> {
     const options = this.#options
     const deliveries = msg.info.deliveryCount
     this.#inFlight.add(msg)
@@ -255,6 +263,7 @@ export class InferpoolConsumer {
           maxRows: options.maxRowsPerRequest,
           timeoutMs: options.timeoutMs,
           signal: this.#hard.signal,
+          queued: (rows) => online.queued(rows),
           ...options.queuePlace(model),
         })
       } catch (error) {

@@ -57,6 +57,15 @@ export interface ConsumerOptions {
    * @default each pool's replicas × max batch size × 2
    */
   readonly maxAckPending?: number
+  /**
+   * Most requests of one model this consumer holds while its pool also serves rows that
+   * are not the consumer's (online requests, in `inferpool serve --nats`), instead of
+   * `maxAckPending`: few bulk rows stand in an online row's way, and the main thread is
+   * left to the online requests. The full `maxAckPending` again once no other row has
+   * entered the pool for a second. A pool without synchronous `stats` is not watched.
+   * @default each pool's max batch size ÷ 16, at least 1
+   */
+  readonly onlineMaxInFlight?: number
   /** Deadline of one request in the pool (a request's own `parameters.timeout` may shorten it). @default 30000 */
   readonly timeoutMs?: number
   /** Delay of a `nak` for a request that may succeed later (a full queue, a crashed replica, a timeout). @default 1000 */
@@ -116,6 +125,7 @@ export interface ResolvedConsumerOptions {
   readonly maxDeliver: number
   readonly ackWaitMs: number
   readonly maxAckPending: number | undefined
+  readonly onlineMaxInFlight: number | undefined
   readonly timeoutMs: number
   readonly retryDelayMs: number
   readonly maxRowsPerRequest: number
@@ -198,6 +208,7 @@ export function resolveConsumerOptions(options: ConsumerOptions): ResolvedConsum
     maxDeliver,
     ackWaitMs,
     maxAckPending: options.maxAckPending === undefined ? undefined : integer('maxAckPending', options.maxAckPending, 1),
+    onlineMaxInFlight: options.onlineMaxInFlight === undefined ? undefined : integer('onlineMaxInFlight', options.onlineMaxInFlight, 1),
     timeoutMs,
     retryDelayMs: integer('retryDelayMs', options.retryDelayMs ?? CONSUMER_DEFAULTS.retryDelayMs, 0, MAX_TIMER_MS),
     maxRowsPerRequest: integer('maxRowsPerRequest', options.maxRowsPerRequest ?? CONSUMER_DEFAULTS.maxRowsPerRequest, 1),
