@@ -2,7 +2,7 @@
  * The consumer's options: defaults in one object, each option validated once, at
  * construction, naming the option and echoing the bad value.
  */
-import { integerOption, MAX_TIMER_MS } from '@inferpool/core/internal'
+import { describeValue, integerOption, MAX_TIMER_MS } from '@inferpool/core/internal'
 import type { ServedPool } from '@inferpool/server'
 import { HANDLER_DEFAULTS } from '@inferpool/server'
 
@@ -143,9 +143,12 @@ export interface QueuePlace {
   readonly priority: number | undefined
 }
 
+/** Longest string echoed in a message (a subject or a name from a flag): the echo stays bounded. */
+const MAX_ECHO = 100
+
+/** The bad value, described as every option message of the project does (core's `describeValue`), a long string cut short. */
 function describe(value: unknown): string {
-  const text = typeof value === 'string' ? value : String(value)
-  return `\`${text.length > 100 ? `${text.slice(0, 100)}…` : text}\` (${typeof value})`
+  return describeValue(typeof value === 'string' && value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value)
 }
 
 /** An integer in [min, max]: the project's one option validator (@inferpool/core/internal), bounded to safe integers. */

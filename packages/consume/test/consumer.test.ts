@@ -5,8 +5,8 @@ import type { InferOptions, Pool } from '@inferpool/host'
 import type { ServedPool } from '@inferpool/server'
 import { createConsumer, CONSUME_HEADERS, JetStreamSettingError } from '@inferpool/consume'
 import type { ConsumerOptions, InferpoolConsumer } from '@inferpool/consume'
-import { startNatsServer } from './nats-server.js'
-import type { NatsServer } from './nats-server.js'
+import { startNatsServer } from '@inferpool/consume/nats-server'
+import type { NatsServer } from '@inferpool/consume/nats-server'
 import {
   DEMO_MODEL,
   DEMO_OUTPUT,
@@ -242,13 +242,13 @@ describe('options', () => {
     ],
     [
       { subjects: { requests: 'jobs.*' } },
-      "Expected `subjects.requests` to be a NATS subject without wildcards (tokens joined by '.'), got `jobs.*` (string)",
+      "Expected `subjects.requests` to be a NATS subject without wildcards (tokens joined by '.'), got `"jobs.*"` (string)",
     ],
     [
       { streams: { dead: 'A.B' } },
-      "Expected `streams.dead` to be a JetStream name (1 to 64 characters, no '.', '*', '>', '/', '\\' or whitespace), got `A.B` (string)",
+      "Expected `streams.dead` to be a JetStream name (1 to 64 characters, no '.', '*', '>', '/', '\\' or whitespace), got `"A.B"` (string)",
     ],
-    [{ nats: [] }, 'Expected `nats` to be a server URL or a non-empty list of them, got `` (object)'],
+    [{ nats: [] }, 'Expected `nats` to be a server URL or a non-empty list of them, got `[]` (array)'],
     [{ priorityLevel: -1 }, 'Expected `priorityLevel` to be an integer in [0, 9007199254740991], got `-1` (number)'],
     [{ priority: new Map([['demo', Number.NaN]]) }, "Expected `priority.get('demo')` to be a finite number, got `NaN` (number)"],
   ])('refuses %o at construction', (options, message) => {
