@@ -151,6 +151,7 @@ export class InferpoolConsumer {
     } catch (error) {
       this.#stopping = true
       clearInterval(this.#working)
+      this.#publisher?.close()
       await this.#nc?.close().catch(() => {})
       throw error
     }
