@@ -236,6 +236,7 @@ describe('options', () => {
     [{ maxDeliver: 0 }, 'Expected `maxDeliver` to be an integer in [1, 1000], got `0` (number)'],
     [{ ackWaitMs: 500 }, 'Expected `ackWaitMs` to be an integer in [1000, 2147483647], got `500` (number)'],
     [{ maxAckPending: 1.5 }, 'Expected `maxAckPending` to be an integer in [1, 9007199254740991], got `1.5` (number)'],
+    [{ onlineMaxInFlight: 0 }, 'Expected `onlineMaxInFlight` to be an integer in [1, 9007199254740991], got `0` (number)'],
     [
       { maxDeliver: 2, ackWaitMs: 1000, timeoutMs: 1000, duplicateWindowMs: 3999 },
       'Expected `duplicateWindowMs` to be an integer in [4000, 9007199254740991], got `3999` (number)',
