@@ -388,12 +388,16 @@ export async function runBulk(info: ModelInfo, options: BulkOptions, step: (labe
       const body = v2RequestBody(info)
       // Enough for the window at the rate `consume` drained alone, and half again.
       const backlog = Math.min(options.maxBacklog, Math.ceil((consumeRate * (options.window.durationMs / 1000) * 1.5) / 1000) * 1000)
-      await onlineWindow(url, body, agent, options.onlineRatePerSec, options.window.warmupMs, 1)
       for (let round = 0; round < options.rounds; round++) {
         // Alternate which comes first, so neither always runs on a warmer server.
         const order = round % 2 === 0 ? [false, true] : [true, false]
         for (const withBacklog of order) {
           if (withBacklog) await fill(js, bulkRequest, backlog)
+          // Each window after a warm-up of online traffic of its own, as the options say: the
+          // windows measure online requests beside a backlog (or none), not the first
+          // milliseconds after the backlog was published with no online request in sight,
+          // when the consumer holds its full max ack pending.
+          await onlineWindow(url, body, agent, options.onlineRatePerSec, options.window.warmupMs, 50 + round)
           const pending = async (): Promise<number> => (await jsm.consumers.info(REQUESTS_STREAM, `inferpool_${MODEL_NAME}`)).num_pending
           const backlogAtStart = await pending()
           const resultsBefore = await messages(jsm, RESULTS_STREAM)

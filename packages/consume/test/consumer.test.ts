@@ -243,11 +243,11 @@ describe('options', () => {
     ],
     [
       { subjects: { requests: 'jobs.*' } },
-      "Expected `subjects.requests` to be a NATS subject without wildcards (tokens joined by '.'), got `"jobs.*"` (string)",
+      "Expected `subjects.requests` to be a NATS subject without wildcards (tokens joined by '.'), got `\"jobs.*\"` (string)",
     ],
     [
       { streams: { dead: 'A.B' } },
-      "Expected `streams.dead` to be a JetStream name (1 to 64 characters, no '.', '*', '>', '/', '\\' or whitespace), got `"A.B"` (string)",
+      "Expected `streams.dead` to be a JetStream name (1 to 64 characters, no '.', '*', '>', '/', '\\' or whitespace), got `\"A.B\"` (string)",
     ],
     [{ nats: [] }, 'Expected `nats` to be a server URL or a non-empty list of them, got `[]` (array)'],
     [{ priorityLevel: -1 }, 'Expected `priorityLevel` to be an integer in [0, 9007199254740991], got `-1` (number)'],
