@@ -303,7 +303,11 @@ async function writeMlps(): Promise<{ heavy: ModelInfo; bulk: ModelInfo; cleanup
     return readModelInfo(path)
   }
   try {
-    return { heavy: await write('heavy-mlp', HEAVY_MLP_SIZES), bulk: await write('bulk-mlp', BULK_MLP_SIZES), cleanup: () => rm(dir, { recursive: true, force: true }) }
+    return {
+      heavy: await write('heavy-mlp', HEAVY_MLP_SIZES),
+      bulk: await write('bulk-mlp', BULK_MLP_SIZES),
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    }
   } catch (error) {
     await rm(dir, { recursive: true, force: true })
     throw error
@@ -430,17 +434,15 @@ export async function runBulk(info: ModelInfo, options: BulkOptions, step: (labe
     const p99WithMs = median(windows.filter((w) => w.backlog).map((w) => w.answered.p99))
     const onlineRatio = p99WithoutMs !== null && p99WithMs !== null && p99WithoutMs > 0 ? p99WithMs / p99WithoutMs : null
     const targets: BulkTarget[] = [
-      ...throughput.map(
-        (t): BulkTarget => ({
-          id: 'consume-vs-pool',
-          model: t.model,
-          description: `rows/s through inferpool consume ÷ the in-process pool, ${t.description} (replicas ${options.replicas}, max batch ${options.maxBatchSize}, ${callers} rows in flight)`,
-          actual: t.ratio,
-          target: 0.9,
-          comparison: '>=',
-          met: t.ratio === null ? null : t.ratio >= 0.9,
-        }),
-      ),
+      ...throughput.map((t): BulkTarget => ({
+        id: 'consume-vs-pool',
+        model: t.model,
+        description: `rows/s through inferpool consume ÷ the in-process pool, ${t.description} (replicas ${options.replicas}, max batch ${options.maxBatchSize}, ${callers} rows in flight)`,
+        actual: t.ratio,
+        target: 0.9,
+        comparison: '>=',
+        met: t.ratio === null ? null : t.ratio >= 0.9,
+      })),
       {
         id: 'online-p99-with-backlog',
         description: `online p99 at ${options.onlineRatePerSec} single-row requests/s with a bulk backlog ÷ without (inferpool serve --nats)`,

@@ -137,7 +137,12 @@ export class InferpoolConsumer {
     const options = this.#options
     try {
       // `noAsyncTraces`: otherwise every publish captures a stack trace for an error it almost never raises (a tenth of the CPU per request).
-      const nc = await connect({ servers: [...options.servers], name: options.connectionName, maxReconnectAttempts: -1, noAsyncTraces: true })
+      const nc = await connect({
+        servers: [...options.servers],
+        name: options.connectionName,
+        maxReconnectAttempts: -1,
+        noAsyncTraces: true,
+      })
       this.#nc = nc
       void this.#logStatus(nc)
       this.#jsm = await jetstreamManager(nc)

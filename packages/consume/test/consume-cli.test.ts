@@ -93,7 +93,7 @@ describe('inferpool consume', () => {
     ],
     [
       ['--results-subject', 'out.>'],
-      "error: Expected `subjects.results` to be a NATS subject without wildcards (tokens joined by '.'), got `\"out.>\"` (string)\n(run with --help for usage)\n",
+      'error: Expected `subjects.results` to be a NATS subject without wildcards (tokens joined by \'.\'), got `"out.>"` (string)\n(run with --help for usage)\n',
     ],
   ])('echoes a bad option (%j) and exits 1 before loading a model', async (args, stderr) => {
     const refused = await run(process.execPath, [CONSUME_BIN, ...args]).catch((error: { code: number; stderr: string }) => error)

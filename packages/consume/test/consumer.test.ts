@@ -243,7 +243,7 @@ describe('options', () => {
     ],
     [
       { subjects: { requests: 'jobs.*' } },
-      "Expected `subjects.requests` to be a NATS subject without wildcards (tokens joined by '.'), got `\"jobs.*\"` (string)",
+      'Expected `subjects.requests` to be a NATS subject without wildcards (tokens joined by \'.\'), got `"jobs.*"` (string)',
     ],
     [
       { streams: { dead: 'A.B' } },
