@@ -395,31 +395,29 @@ const renderers = {
   bulk(r) {
     const b = r.bulk
     const o = b.options
-    const target = (id) => b.targets.find((t) => t.id === id)
+    const target = (id, model) => b.targets.find((t) => t.id === id && t.model === model)
     const windows = (backlog) => b.online.windows.filter((w) => w.backlog === backlog)
     const list = (xs, format) => xs.map(format).join(', ')
+    const models = b.throughput
     return {
       notes: [
-        `nats-server ${b.natsServerVersion}; replicas ${o.replicas}, max batch ${o.maxBatchSize}, ${b.intraOpThreads} intra-op thread(s); ${o.rounds} interleaved round(s).`,
-        `Online: ${o.onlineRatePerSec} single-row JSON requests/s over HTTP (Poisson), ${o.window.durationMs} ms windows.`,
+        `nats-server ${b.natsServerVersion} on the same cores; replicas ${o.replicas}, max batch ${o.maxBatchSize}, ${b.intraOpThreads} intra-op thread(s); ${o.rounds} interleaved round(s).`,
+        `Throughput: binary single-row requests drained by \`inferpool consume\` ÷ the in-process pool (same replicas, batch, rows in flight) on ${models.map((t) => `${t.model} (${t.description})`).join(', ')}.`,
+        `Online: ${o.onlineRatePerSec} single-row JSON requests/s over HTTP (Poisson), ${o.window.durationMs} ms windows, to \`inferpool serve --nats\` with a bulk backlog ÷ without (a backlog left at a window's end lasted it).`,
       ],
       rows: table(
         ['measure', 'per round', 'ratio'],
         [
           [
-            'rows/s: `inferpool consume` / in-process pool',
-            `${list(b.throughput.consumeRowsPerSec, n0)} / ${list(b.throughput.poolRowsPerSec, n0)}`,
-            judged(target('consume-vs-pool'), ratio),
+            `rows/s consume / pool: ${models.map((t) => t.model).join('; ')}`,
+            models.map((t) => `${list(t.consumeRowsPerSec, n0)} / ${list(t.poolRowsPerSec, n0)}`).join('; '),
+            models.map((t) => judged(target('consume-vs-pool', t.model), ratio)).join('; '),
           ],
           [
-            'online p99 ms: with a backlog / without',
-            `${list(windows(true), (w) => ms(w.answered.p99))} / ${list(windows(false), (w) => ms(w.answered.p99))}`,
+            'online p99 ms with / without a backlog; backlog start → end, bulk rows/s',
+            `${list(windows(true), (w) => ms(w.answered.p99))} / ${list(windows(false), (w) => ms(w.answered.p99))}; ` +
+              list(windows(true), (w) => `${n0(w.backlogAtStart)} → ${n0(w.backlogAtEnd)}, ${n0(w.bulkRowsPerSec)}`),
             judged(target('online-p99-with-backlog'), ratio),
-          ],
-          [
-            'backlog at the start → end of each window; bulk rows/s in it',
-            list(windows(true), (w) => `${n0(w.backlogAtStart)} → ${n0(w.backlogAtEnd)}; ${n0(w.bulkRowsPerSec)}`),
-            '',
           ],
         ],
       ),

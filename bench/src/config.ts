@@ -163,7 +163,7 @@ Scenarios (--only / --skip, comma-separated):
   bulk         (only with --only) NATS JetStream (starts nats-server -js itself):
                rows/s through \`inferpool consume\` ÷ the in-process pool, and the
                online p99 of \`inferpool serve --nats\` at a fixed rate with a bulk
-               backlog ÷ without; interleaved rounds (~2 min; --quick ~30 s)
+               backlog ÷ without; interleaved rounds (~4 min; --quick ~40 s)
 
 Flags:
   --quick                    smoke run (< 30 s): small lists, short windows

@@ -51,7 +51,10 @@ function bulkReport(b: BulkResult): string[] {
   const o = b.options
   const lines = [
     `\nBulk (NATS JetStream, nats-server ${b.natsServerVersion}; replicas ${o.replicas}, max batch ${o.maxBatchSize}, ${b.intraOpThreads} intra-op thread(s); ${o.rounds} interleaved round(s))`,
-    `  in-process pool rows/s: ${b.throughput.poolRowsPerSec.map(n0).join(', ')}; inferpool consume rows/s: ${b.throughput.consumeRowsPerSec.map(n0).join(', ')}`,
+    ...b.throughput.map(
+      (t) =>
+        `  ${t.model} (${t.description}): in-process pool rows/s ${t.poolRowsPerSec.map(n0).join(', ')}; inferpool consume rows/s ${t.consumeRowsPerSec.map(n0).join(', ')} (backlogs ${t.requests.map(n0).join(', ')})`,
+    ),
     `  online ${o.onlineRatePerSec}/s single-row JSON over HTTP, ${o.window.durationMs} ms windows (inferpool serve --nats):`,
   ]
   for (const w of b.online.windows) {
@@ -62,7 +65,8 @@ function bulkReport(b: BulkResult): string[] {
   }
   for (const t of b.targets) {
     const actual = t.actual === null ? 'n/a' : `${t.actual.toFixed(2)}×`
-    lines.push(`  bulk target ${t.id}: ${actual} ${t.comparison} ${t.target} → ${t.met === null ? 'n/a' : t.met ? 'met' : 'MISSED'}`)
+    const id = t.model === undefined ? t.id : `${t.id} (${t.model})`
+    lines.push(`  bulk target ${id}: ${actual} ${t.comparison} ${t.target} → ${t.met === null ? 'n/a' : t.met ? 'met' : 'MISSED'}`)
   }
   return lines
 }

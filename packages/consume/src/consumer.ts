@@ -11,6 +11,7 @@
  * work queue only by its ack (a result is stored) or its term (a dead letter is stored):
  * whatever dies in between, the request is delivered again.
  */
+import { setMaxListeners } from 'node:events'
 import { jetstream, jetstreamManager } from '@nats-io/jetstream'
 import type { Consumer, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream'
 import { Match, connect, headers } from '@nats-io/transport-node'
@@ -21,7 +22,9 @@ import { MaxDeliverError } from './errors.js'
 import { HEADER_LENGTH_HEADER, codeLabel, exchange, failureOf } from './exchange.js'
 import type { ExchangeResult } from './exchange.js'
 import { ConsumeMetrics } from './metrics.js'
+import { OnlineWatch } from './online-watch.js'
 import { durableName, resolveConsumerOptions } from './options.js'
+import { StreamPublisher } from './publisher.js'
 import type { ConsumerOptions, ResolvedConsumerOptions } from './options.js'
 import { consumerConfig, ensureConsumer, ensureStreams } from './streams.js'
 
@@ -44,8 +47,15 @@ export const CONSUME_HEADERS = {
 /** The version a result names (`model_version`): the consumer serves one version per model. */
 const MODEL_VERSION = '1'
 
+/** How often a pool is checked for online rows, and how long after the last one the consumer takes its full share again (`OnlineWatch`). */
+const ONLINE_SAMPLE_MS = 20
+const ONLINE_QUIET_MS = 1000
+
 /** How long one pull stays open for requests to arrive: the longest `close` waits for the open one to end. */
 const PULL_EXPIRES_MS = 1000
+
+/** How long a result or a dead letter waits for its stream's PubAck (as `js.publish`'s default) before its request is left for redelivery. */
+const PUBLISH_TIMEOUT_MS = 5000
 
 /** Longest header value echoed from a request or an error (a client-given `id`, a message naming its input). */
 const MAX_HEADER_VALUE = 1024
@@ -85,6 +95,7 @@ export class InferpoolConsumer {
   #nc: NatsConnection | undefined
   #js: JetStreamClient | undefined
   #jsm: JetStreamManager | undefined
+  #publisher: StreamPublisher | undefined
   readonly #durables = new Map<string, string>()
   /** Delivered and not settled: `working()` keeps their ack wait from running out. */
   readonly #inFlight = new Set<JsMsg>()
@@ -102,6 +113,8 @@ export class InferpoolConsumer {
 
   constructor(options: ConsumerOptions, registry?: Registry) {
     this.#options = resolveConsumerOptions(options)
+    // Every request in flight listens on it (at most max ack pending per model), not a leak.
+    setMaxListeners(0, this.#hard.signal)
     this.metrics = new ConsumeMetrics([...this.#options.pools.keys()], (model) => this.#lag(model), registry)
   }
 
@@ -123,11 +136,18 @@ export class InferpoolConsumer {
   async #start(): Promise<void> {
     const options = this.#options
     try {
-      const nc = await connect({ servers: [...options.servers], name: options.connectionName, maxReconnectAttempts: -1 })
+      // `noAsyncTraces`: otherwise every publish captures a stack trace for an error it almost never raises (a tenth of the CPU per request).
+      const nc = await connect({
+        servers: [...options.servers],
+        name: options.connectionName,
+        maxReconnectAttempts: -1,
+        noAsyncTraces: true,
+      })
       this.#nc = nc
       void this.#logStatus(nc)
       this.#jsm = await jetstreamManager(nc)
       this.#js = jetstream(nc)
+      this.#publisher = new StreamPublisher(nc, PUBLISH_TIMEOUT_MS)
       await ensureStreams(this.#jsm, options)
       // A third of the ack wait: two `working()` may be lost before a request is redelivered under us.
       this.#working = setInterval(() => this.#keepWorking(), Math.max(1, Math.floor(options.ackWaitMs / 3)))
@@ -136,6 +156,7 @@ export class InferpoolConsumer {
     } catch (error) {
       this.#stopping = true
       clearInterval(this.#working)
+      this.#publisher?.close()
       await this.#nc?.close().catch(() => {})
       throw error
     }
@@ -146,12 +167,13 @@ export class InferpoolConsumer {
     const pool = await loading
     const { replicas, maxBatchSize } = pool.metadata
     const maxAckPending = options.maxAckPending ?? replicas * maxBatchSize * 2
+    const onlineMaxInFlight = Math.min(maxAckPending, options.onlineMaxInFlight ?? Math.max(1, Math.ceil(maxBatchSize / 16)))
     const durable = durableName(options.durablePrefix, model)
     await ensureConsumer(this.#jsm!, options.streams.requests, consumerConfig(options, durable, model, maxAckPending))
     this.#durables.set(model, durable)
     const consumer = await this.#js!.consumers.get(options.streams.requests, durable)
     if (this.#stopping) return
-    this.#loops.push(this.#pull(model, pool, consumer, maxAckPending))
+    this.#loops.push(this.#pull(model, pool, consumer, maxAckPending, onlineMaxInFlight))
     options.logger.info(
       `inferpool consume: model ${model} from ${options.subjects.requests}.${model} (consumer ${durable}, max ack pending ${maxAckPending})`,
     )
@@ -159,37 +181,51 @@ export class InferpoolConsumer {
 
   /**
    * Pulls a model's requests until the consumer stops, one `fetch` at a time, each for
-   * what the in-flight cap leaves room for, open at most `PULL_EXPIRES_MS`.
+   * what the in-flight cap leaves room for, open at most `PULL_EXPIRES_MS`. The cap is
+   * `maxAckPending`, or `onlineMaxInFlight` while the pool serves online rows.
    *
    * Not `consume()`: stopping it unsubscribes while its pull requests are still open on
    * the server, which goes on delivering into the closed inbox; those requests then wait
    * out the ack wait before anyone gets them. A fetch is never abandoned: `close` lets the
    * open one end (at most `PULL_EXPIRES_MS`) and handles all it delivered.
    */
-  async #pull(model: string, pool: ServedPool, consumer: Consumer, maxAckPending: number): Promise<void> {
+  async #pull(model: string, pool: ServedPool, consumer: Consumer, maxAckPending: number, onlineMaxInFlight: number): Promise<void> {
     const handling = new Set<Promise<void>>()
-    // Pull when half the cap is free, so that a pull brings a batch, not one request at a time.
-    const least = Math.ceil(maxAckPending / 2)
+    const online = new OnlineWatch(pool, ONLINE_SAMPLE_MS, ONLINE_QUIET_MS)
     while (!this.#stopping) {
-      if (maxAckPending - handling.size < least) {
+      const cap = online.active ? onlineMaxInFlight : maxAckPending
+      // Pull when half the cap is free, so that a pull brings a batch, not one request at a time.
+      if (cap - handling.size < Math.ceil(cap / 2)) {
         await Promise.race(handling)
         continue
       }
       let messages: ConsumerMessages
       try {
-        messages = await consumer.fetch({ max_messages: maxAckPending - handling.size, expires: PULL_EXPIRES_MS })
+        messages = await consumer.fetch({ max_messages: cap - handling.size, expires: PULL_EXPIRES_MS })
       } catch (error) {
         this.#options.logger.warn(`inferpool consume: pulling ${model} failed, retrying: ${(error as Error).message}`)
         await this.#pause(this.#options.retryDelayMs)
         continue
       }
       this.#iterators.add(messages)
-      try {
-        for await (const msg of messages) {
-          const handled = this.#handle(model, pool, msg)
+      // The requests of one socket read reach the iterator one microtask apart, and the
+      // pool forms a batch in a microtask of its own: handled as they come, the first
+      // would run alone. Gathered until the reads of this turn are in, and submitted in
+      // one go, they make one batch.
+      let arrived: JsMsg[] = []
+      const submit = (): void => {
+        const these = arrived
+        arrived = []
+        for (const msg of these) {
+          const handled = this.#handle(model, pool, online, msg)
           handling.add(handled)
           this.#track(handled)
           void handled.finally(() => handling.delete(handled))
+        }
+      }
+      try {
+        for await (const msg of messages) {
+          if (arrived.push(msg) === 1) setImmediate(submit)
         }
       } catch (error) {
         // The server away (heartbeats missed), or `destroy`: pull again once it is back.
@@ -199,6 +235,8 @@ export class InferpoolConsumer {
         }
       } finally {
         this.#iterators.delete(messages)
+        // What arrived is handled before the next pull counts what is in flight.
+        submit()
       }
     }
   }
@@ -209,7 +247,7 @@ export class InferpoolConsumer {
   }
 
   /** Settles one request: a result (then ack), a dead letter (then term), a nak, or, after `destroy` or a lost connection, nothing (it is redelivered). Never rejects. */
-  async #handle(model: string, pool: ServedPool, msg: JsMsg): Promise<void> {
+  async #handle(model: string, pool: ServedPool, online: OnlineWatch, msg: JsMsg): Promise<void> {
     const options = this.#options
     const deliveries = msg.info.deliveryCount
     this.#inFlight.add(msg)
@@ -231,6 +269,7 @@ export class InferpoolConsumer {
           maxRows: options.maxRowsPerRequest,
           timeoutMs: options.timeoutMs,
           signal: this.#hard.signal,
+          queued: (rows) => online.queued(rows),
           ...options.queuePlace(model),
         })
       } catch (error) {
@@ -274,7 +313,8 @@ export class InferpoolConsumer {
     const id = result.id ?? header(msg, CONSUME_HEADERS.msgId)
     if (id !== undefined) h.set(CONSUME_HEADERS.requestId, headerValue(id))
     if (result.headerLength !== undefined) h.set(HEADER_LENGTH_HEADER, String(result.headerLength))
-    const ack = await this.#js!.publish(`${this.#options.subjects.results}.${model}`, result.body, { msgID: this.#msgId(msg), headers: h })
+    h.set(CONSUME_HEADERS.msgId, this.#msgId(msg))
+    const ack = await this.#publisher!.publish(`${this.#options.subjects.results}.${model}`, result.body, h)
     // Only now is the result safe: the request may leave the queue.
     msg.ack()
     if (ack.duplicate) {
@@ -299,7 +339,8 @@ export class InferpoolConsumer {
     h.set(CONSUME_HEADERS.deliveries, String(msg.info.deliveryCount))
     const id = header(msg, CONSUME_HEADERS.msgId)
     if (id !== undefined) h.set(CONSUME_HEADERS.requestId, headerValue(id))
-    await this.#js!.publish(`${this.#options.subjects.dead}.${model}`, msg.data, { msgID: this.#msgId(msg), headers: h })
+    h.set(CONSUME_HEADERS.msgId, this.#msgId(msg))
+    await this.#publisher!.publish(`${this.#options.subjects.dead}.${model}`, msg.data, h)
     msg.term()
     this.#stats.deadLetters++
     this.metrics.deadLetters.inc({ model, code: codeLabel(code) })
@@ -360,6 +401,7 @@ export class InferpoolConsumer {
     await Promise.all(this.#loops)
     while (this.#handling.size > 0) await Promise.all(this.#handling)
     clearInterval(this.#working)
+    this.#publisher?.close()
     // `drain` writes what is buffered (the last acks) before closing.
     if (!this.#hard.signal.aborted && this.#nc !== undefined && !this.#nc.isClosed()) await this.#nc.drain()
   }
@@ -374,6 +416,7 @@ export class InferpoolConsumer {
     this.#hard.abort(new Error('The consumer was destroyed'))
     for (const messages of this.#iterators) messages.stop()
     clearInterval(this.#working)
+    this.#publisher?.close()
     await this.#nc?.close().catch(() => {})
     await this.#closing?.catch(() => {})
   }

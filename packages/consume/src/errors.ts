@@ -33,3 +33,18 @@ export class MaxDeliverError extends InferpoolError {
     })
   }
 }
+
+/** Why a result or a dead letter was not stored: `timeout` (no PubAck in time), `no-stream`, `refused` (the stream's error), `not-sent`. */
+export type PublishFailure = 'timeout' | 'no-stream' | 'refused' | 'not-sent'
+
+/**
+ * A result or a dead letter has no PubAck from its stream. Its request is not
+ * acknowledged and is delivered again; should the message have been stored after all,
+ * the stream drops the second one as a duplicate (`Nats-Msg-Id`).
+ */
+export class PublishError extends InferpoolError {
+  static readonly code = 'ERR_NATS_PUBLISH'
+  constructor(subject: string, reason: PublishFailure, message: string) {
+    super(PublishError.code, `Publishing to ${subject} failed (${reason}): ${message}`, { details: { subject, reason }, stack: false })
+  }
+}

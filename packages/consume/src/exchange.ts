@@ -33,6 +33,8 @@ export interface ExchangeOptions {
   readonly priorityLevel: number | undefined
   /** The pool's `priority` for these requests (a pool without levels); `undefined`: the pool's default. */
   readonly priority: number | undefined
+  /** Told the request's row count as its rows are queued. */
+  readonly queued: (rows: number) => void
 }
 
 export interface ExchangeResult {
@@ -71,6 +73,7 @@ export async function exchange(
             return request.rows
           },
         }
+  options.queued(request.rowCount)
   const results = await submitRequest(pool, submitted, { signal: options.signal, timeoutMs, priority: options.priority })
   const response = encodeInferResponse(modelName, modelVersion, request.id, request.outputs, results)
   if (response.kind === 'json') return { id: request.id, body: Buffer.from(response.pieces.join(''), 'utf8'), headerLength: undefined }

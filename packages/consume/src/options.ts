@@ -2,7 +2,7 @@
  * The consumer's options: defaults in one object, each option validated once, at
  * construction, naming the option and echoing the bad value.
  */
-import { integerOption, MAX_TIMER_MS } from '@inferpool/core/internal'
+import { describeValue, integerOption, MAX_TIMER_MS } from '@inferpool/core/internal'
 import type { ServedPool } from '@inferpool/server'
 import { HANDLER_DEFAULTS } from '@inferpool/server'
 
@@ -57,6 +57,15 @@ export interface ConsumerOptions {
    * @default each pool's replicas × max batch size × 2
    */
   readonly maxAckPending?: number
+  /**
+   * Most requests of one model this consumer holds while its pool also serves rows that
+   * are not the consumer's (online requests, in `inferpool serve --nats`), instead of
+   * `maxAckPending`: few bulk rows stand in an online row's way, and the main thread is
+   * left to the online requests. The full `maxAckPending` again once no other row has
+   * entered the pool for a second. A pool without synchronous `stats` is not watched.
+   * @default each pool's max batch size ÷ 16, at least 1
+   */
+  readonly onlineMaxInFlight?: number
   /** Deadline of one request in the pool (a request's own `parameters.timeout` may shorten it). @default 30000 */
   readonly timeoutMs?: number
   /** Delay of a `nak` for a request that may succeed later (a full queue, a crashed replica, a timeout). @default 1000 */
@@ -116,6 +125,7 @@ export interface ResolvedConsumerOptions {
   readonly maxDeliver: number
   readonly ackWaitMs: number
   readonly maxAckPending: number | undefined
+  readonly onlineMaxInFlight: number | undefined
   readonly timeoutMs: number
   readonly retryDelayMs: number
   readonly maxRowsPerRequest: number
@@ -133,9 +143,12 @@ export interface QueuePlace {
   readonly priority: number | undefined
 }
 
+/** Longest string echoed in a message (a subject or a name from a flag): the echo stays bounded. */
+const MAX_ECHO = 100
+
+/** The bad value, described as every option message of the project does (core's `describeValue`), a long string cut short. */
 function describe(value: unknown): string {
-  const text = typeof value === 'string' ? value : String(value)
-  return `\`${text.length > 100 ? `${text.slice(0, 100)}…` : text}\` (${typeof value})`
+  return describeValue(typeof value === 'string' && value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value)
 }
 
 /** An integer in [min, max]: the project's one option validator (@inferpool/core/internal), bounded to safe integers. */
@@ -198,6 +211,7 @@ export function resolveConsumerOptions(options: ConsumerOptions): ResolvedConsum
     maxDeliver,
     ackWaitMs,
     maxAckPending: options.maxAckPending === undefined ? undefined : integer('maxAckPending', options.maxAckPending, 1),
+    onlineMaxInFlight: options.onlineMaxInFlight === undefined ? undefined : integer('onlineMaxInFlight', options.onlineMaxInFlight, 1),
     timeoutMs,
     retryDelayMs: integer('retryDelayMs', options.retryDelayMs ?? CONSUMER_DEFAULTS.retryDelayMs, 0, MAX_TIMER_MS),
     maxRowsPerRequest: integer('maxRowsPerRequest', options.maxRowsPerRequest ?? CONSUMER_DEFAULTS.maxRowsPerRequest, 1),

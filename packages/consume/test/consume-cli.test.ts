@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createPool } from '@inferpool/host'
 import type { Pool } from '@inferpool/host'
 import { CONSUME_HEADERS } from '@inferpool/consume'
-import { startNatsServer } from './nats-server.js'
-import type { NatsServer } from './nats-server.js'
+import { startNatsServer } from '@inferpool/consume/nats-server'
+import type { NatsServer } from '@inferpool/consume/nats-server'
 import { CONSUME_BIN, SERVER_BIN, startConsume } from './consume-process.js'
 import type { ConsumeProcess } from './consume-process.js'
 import { DEMO_MODEL, client, requestsStream, jsonRequest, poisonRequest, publish, readStream, row, streamCount, until } from './helpers.js'
@@ -93,7 +93,7 @@ describe('inferpool consume', () => {
     ],
     [
       ['--results-subject', 'out.>'],
-      "error: Expected `subjects.results` to be a NATS subject without wildcards (tokens joined by '.'), got `out.>` (string)\n(run with --help for usage)\n",
+      'error: Expected `subjects.results` to be a NATS subject without wildcards (tokens joined by \'.\'), got `"out.>"` (string)\n(run with --help for usage)\n',
     ],
   ])('echoes a bad option (%j) and exits 1 before loading a model', async (args, stderr) => {
     const refused = await run(process.execPath, [CONSUME_BIN, ...args]).catch((error: { code: number; stderr: string }) => error)

@@ -5,8 +5,8 @@ import type { InferOptions, Pool } from '@inferpool/host'
 import type { ServedPool } from '@inferpool/server'
 import { createConsumer, CONSUME_HEADERS, JetStreamSettingError } from '@inferpool/consume'
 import type { ConsumerOptions, InferpoolConsumer } from '@inferpool/consume'
-import { startNatsServer } from './nats-server.js'
-import type { NatsServer } from './nats-server.js'
+import { startNatsServer } from '@inferpool/consume/nats-server'
+import type { NatsServer } from '@inferpool/consume/nats-server'
 import {
   DEMO_MODEL,
   DEMO_OUTPUT,
@@ -236,19 +236,20 @@ describe('options', () => {
     [{ maxDeliver: 0 }, 'Expected `maxDeliver` to be an integer in [1, 1000], got `0` (number)'],
     [{ ackWaitMs: 500 }, 'Expected `ackWaitMs` to be an integer in [1000, 2147483647], got `500` (number)'],
     [{ maxAckPending: 1.5 }, 'Expected `maxAckPending` to be an integer in [1, 9007199254740991], got `1.5` (number)'],
+    [{ onlineMaxInFlight: 0 }, 'Expected `onlineMaxInFlight` to be an integer in [1, 9007199254740991], got `0` (number)'],
     [
       { maxDeliver: 2, ackWaitMs: 1000, timeoutMs: 1000, duplicateWindowMs: 3999 },
       'Expected `duplicateWindowMs` to be an integer in [4000, 9007199254740991], got `3999` (number)',
     ],
     [
       { subjects: { requests: 'jobs.*' } },
-      "Expected `subjects.requests` to be a NATS subject without wildcards (tokens joined by '.'), got `jobs.*` (string)",
+      'Expected `subjects.requests` to be a NATS subject without wildcards (tokens joined by \'.\'), got `"jobs.*"` (string)',
     ],
     [
       { streams: { dead: 'A.B' } },
-      "Expected `streams.dead` to be a JetStream name (1 to 64 characters, no '.', '*', '>', '/', '\\' or whitespace), got `A.B` (string)",
+      "Expected `streams.dead` to be a JetStream name (1 to 64 characters, no '.', '*', '>', '/', '\\' or whitespace), got `\"A.B\"` (string)",
     ],
-    [{ nats: [] }, 'Expected `nats` to be a server URL or a non-empty list of them, got `` (object)'],
+    [{ nats: [] }, 'Expected `nats` to be a server URL or a non-empty list of them, got `[]` (array)'],
     [{ priorityLevel: -1 }, 'Expected `priorityLevel` to be an integer in [0, 9007199254740991], got `-1` (number)'],
     [{ priority: new Map([['demo', Number.NaN]]) }, "Expected `priority.get('demo')` to be a finite number, got `NaN` (number)"],
   ])('refuses %o at construction', (options, message) => {
