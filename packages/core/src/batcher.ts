@@ -1,5 +1,6 @@
 import type { FormationLimits } from './batch-formation.js'
 import { DeadlineFormation } from './deadline-formation.js'
+import { CountFormation, type Formation, type FormationStep, type FormationView, type RunningBatch } from './formation.js'
 import {
   deadlineOf,
   DETACHED,
@@ -34,7 +35,7 @@ import {
   type ResolvedSubmit,
 } from './options.js'
 import { Fifo } from './fifo.js'
-import { isNode, Slots, type Plain, type PriorityQueue, type Reject, type Resolve } from './queue.js'
+import { isNode, PriorityQueue, Slots, type Plain, type Reject, type Resolve } from './queue.js'
 import { refusal } from './refusal.js'
 import { Run, type PendingSplit } from './run.js'
 import { Statistics } from './stats.js'
@@ -73,7 +74,8 @@ const resolved = Promise.resolve()
  * over parts that each own one piece of state: `KeyedQueues` the queued items,
  * `Waiters` the callers waiting for room, `Run` a batch in progress, `Statistics` the
  * counters and samples, `refusal` every reason to refuse a request at the door, and
- * `DeadlineFormation` the choice of batch by deadlines (`formation: 'deadline'`).
+ * a `Formation` the choice of each batch (`CountFormation`, `DeadlineFormation`, or the
+ * user's own).
  */
 export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner, GroupOwner {
   private readonly processBatch: ProcessBatch<Item, Result>
@@ -106,8 +108,16 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   private readonly statistics: Statistics
   /** Learns batch run times (every successful batch is recorded); read by deadline formation. */
   private readonly latency: LatencyModel
-  /** `formation: 'deadline'` (undefined: by count and time). */
-  private readonly deadline: DeadlineFormation | undefined
+  /** Chooses each batch (see `Formation`). */
+  private readonly formation: Formation
+  /** `formation.readsDeadlines`: every item is queued as an entry, with its deadline. */
+  private readonly readsDeadlines: boolean
+  /** A formation the user passed: its steps are checked before they are acted on. */
+  private readonly untrusted: boolean
+  /** Where a faulty user formation's step falls back to (see `Formation`). */
+  private readonly fallback: CountFormation
+  /** What a formation reads of the batcher; `idle`, `lastSlot` and `busy` set before each question (`viewNow`). */
+  private readonly view: FormationView & { idle: boolean; lastSlot: boolean; busy: boolean }
 
   private pumpScheduled = false
   private pumping = false
@@ -182,13 +192,27 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const keyed = o.batchKey !== undefined
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
+    this.fallback = new CountFormation(this.limits)
     if (o.formation === 'deadline') {
       const queues = new DeadlineIndexedQueues(keyed)
       this.queues = queues
-      this.deadline = new DeadlineFormation(this.latency, this.limits, this.maxConcurrent, this.now(), queues)
+      this.formation = new DeadlineFormation(this.latency, this.limits, this.maxConcurrent, this.now(), queues)
     } else {
-      this.queues = new KeyedQueues(keyed)
-      this.deadline = undefined
+      this.formation = o.formation === 'count' ? this.fallback : o.formation
+      this.queues = this.formation.readsDeadlines ? new DeadlineIndexedQueues(keyed) : new KeyedQueues(keyed)
+    }
+    this.readsDeadlines = this.formation.readsDeadlines
+    this.untrusted = typeof o.formation !== 'string'
+    const running: Iterable<RunningBatch> = this.running
+    this.view = {
+      limits: this.limits,
+      now: this.clock,
+      ready: () => this.queues.choose(this.limits, this.clock),
+      first: () => this.firstQueue(),
+      running: () => running,
+      idle: true,
+      lastSlot: false,
+      busy: false,
     }
     this.setDoor()
   }
@@ -284,7 +308,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const full = this.mustWait(1)
     const refused = refusal(1, cost, full, this.closing, this.options)
     if (refused !== undefined) return this.refuse(1, refused)
-    if (!full && this.deadline === undefined) return undefined
+    if (!full && !this.readsDeadlines) return undefined
     // Counted as submitted by its `seq` (see `Statistics.abortedAtDoor`).
     return this.admit(new Entry(item, key, cost, priority, ++this.seq, this.stamp()), full)
   }
@@ -362,7 +386,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   /** Sets `door` from what it stands for: to be called whenever one of them changes. */
   private setDoor(): void {
-    this.door = this.closing || this.deadline !== undefined || this.waiters.count > 0 ? 0 : this.options.maxQueueSize
+    this.door = this.closing || this.readsDeadlines || this.waiters.count > 0 ? 0 : this.options.maxQueueSize
   }
 
   /** Refuses a request of `n` items at the door (see `refusal`): counted as `rejected`. */
@@ -801,27 +825,25 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
           continue
         }
         if (this.queues.size === 0) break
-        if (this.deadline !== undefined) {
-          const wake = this.formByDeadline(this.deadline)
-          if (wake === wake) {
-            // NaN: a batch started or items failed; else nothing can go before `wake`.
-            deadline = wake
-            break
-          }
-          continue
-        }
-        const choice = this.queues.choose(this.limits, this.clock)
-        const queue = choice.queue
-        if (queue === undefined) {
-          deadline = choice.deadline
+        const step = this.nextStep()
+        if (step.kind === 'wait') {
+          deadline = step.until
           break
+        }
+        if (step.kind === 'fail') {
+          const now = this.clock()
+          for (const item of step.items) if ((item as Entry).state === QUEUED) this.expire(item as Entry, now, step.endsAt, step.batchSize)
+          this.admitWaiters()
+          continue
         }
         // The batch comes out as ready-made arrays: its items, handed to `processBatch`,
         // and how to settle each, entries marked running (see `PriorityQueue.take`).
+        const queue = step.queue as PriorityQueue<Entry>
         const before = queue.size
-        const taken = this.queues.take(queue, this.limits)
+        const taken = this.queues.take(queue, step.size, this.limits.maxBatchCost)
         this.admitWaiters()
-        this.start(taken.slots, queue.key, taken.cost, 0, this.reasonOf(before, taken.slots.length, queue.size))
+        const reason = step.reason ?? this.reasonOf(before, taken.slots.length, queue.size)
+        this.start(taken.slots, queue.key, taken.cost, 0, reason, reason === 'probe')
       }
     } finally {
       this.pumping = false
@@ -832,41 +854,59 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (this.closing) this.checkClosed()
   }
 
-  /**
-   * One step of deadline formation, with a slot free, on the queue whose head goes
-   * first (priority, then age, whatever the wait options): it fails what cannot make
-   * its deadline, or starts a batch (see `DeadlineFormation.step`). Returns NaN when it
-   * failed items or started a batch (the pump goes on), else when to look again
-   * (Infinity: when something happens).
-   */
-  private formByDeadline(deadline: DeadlineFormation): number {
+  /** The formation's next step, with a slot free; a user formation's checked first (see `Formation`). */
+  private nextStep(): FormationStep {
+    const view = this.viewNow()
+    if (!this.untrusted) return this.formation.next(view)
+    let step: FormationStep | undefined
+    try {
+      step = this.formation.next(view)
+    } catch {
+      step = undefined
+    }
+    return step !== undefined && this.actionable(step) ? step : this.fallback.next(view)
+  }
+
+  /** Whether the batcher can act on a user formation's step (see `Formation`). */
+  private actionable(step: FormationStep): boolean {
+    if (step === null || typeof step !== 'object') return false
+    switch (step.kind) {
+      case 'start':
+        return step.queue instanceof PriorityQueue && step.queue.size > 0 && step.size >= 1
+      case 'fail':
+        return Array.isArray(step.items) && step.items.some((item) => item instanceof Entry && item.state === QUEUED)
+      case 'wait':
+        return typeof step.until === 'number' && step.until === step.until
+      default:
+        return false
+    }
+  }
+
+  /** The view with its gauges as they are now. */
+  private viewNow(): FormationView {
+    const view = this.view
+    view.idle = this.idle()
+    view.lastSlot = this.inFlight + 1 >= this.maxConcurrent
+    view.busy = this.inFlight >= this.maxConcurrent
+    return view
+  }
+
+  /** The non-empty queue whose head goes first, whatever the wait options (`FormationView.first`). */
+  private firstQueue(): PriorityQueue<Entry> {
     this.limits.flush = true
     const queue = this.queues.choose(this.limits, this.clock).queue as PriorityQueue<Entry>
     this.limits.flush = this.closing
-    const step = deadline.step(queue, this.clock(), this.idle(), this.inFlight + 1 >= this.maxConcurrent)
-    if (step.size > 0) {
-      const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
-      this.admitWaiters()
-      this.start(taken.slots, queue.key, taken.cost, 0, step.probe === true ? 'probe' : 'deadline', step.probe)
-      return NaN
-    }
-    if (step.expire.length > 0) {
-      for (const entry of step.expire) if (entry.state === QUEUED) this.expire(entry, step.endsAt, step.batchSize)
-      this.admitWaiters()
-      return NaN
-    }
-    return step.wake
+    return queue
   }
 
-  /** Fails a queued (or re-run) entry that cannot make its deadline: a batch of `batchSize` holding it would end at `endsAt`. */
-  private expire(entry: Entry, endsAt: number, batchSize?: number): void {
-    const now = this.clock()
+  /** Fails a queued (or re-run, or detached) entry that cannot make its deadline: a batch of `batchSize` holding it would end at `endsAt`. */
+  private expire(entry: Entry, now: number, endsAt: number, batchSize?: number): void {
     const error = new DeadlineExceededError(deadlineOf(entry) - now, endsAt - now, batchSize)
     if (entry.state === QUEUED) {
       this.cancel(entry, error, true)
       return
     }
-    // RETRY: out of every queue already.
+    // RETRY or DETACHED: out of every queue already.
     this.statistics.cancelled++
     this.statistics.timedOut++
     this.settle(entry)
@@ -875,22 +915,19 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   /**
    * Estimated time (ms) until a request of `n` items that arrives now would have run
-   * (see `DeadlineFormation.drainMs`); 0, never refused, without deadline formation.
+   * (`Formation.admissionMs`); 0, never refused, without a `timeoutMs` or a formation
+   * that reads deadlines and estimates it.
    */
   private drainMs(n: number, timeoutMs: number): number {
-    const deadline = this.deadline
-    // `measured` first, as the model's own check: the stamp below reads the clock.
-    if (deadline === undefined || timeoutMs === Infinity || !this.latency.measured) return 0
-    const busy = this.inFlight >= this.maxConcurrent
-    return deadline.drainMs(
-      this.queues.size + this.waiters.count + n,
-      n,
-      timeoutMs,
-      busy ? this.running : undefined,
-      busy ? this.stamp().at : 0,
-      this.clock,
-      this.idle(),
-    )
+    if (timeoutMs === Infinity || !this.readsDeadlines || this.formation.admissionMs === undefined) return 0
+    const request = { n, ahead: this.queues.size + this.waiters.count + n, timeoutMs }
+    if (!this.untrusted) return this.formation.admissionMs(request, this.viewNow())
+    try {
+      const ms = this.formation.admissionMs(request, this.viewNow())
+      return typeof ms === 'number' && ms >= 0 ? ms : 0
+    } catch {
+      return 0
+    }
   }
 
   /** Nothing runs and no re-run waits (deadline formation probes only then). */
@@ -922,15 +959,16 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const from = split.slots
     const slots = new Slots<Entry>([], [])
     let cost = 0
-    // Nothing late is re-run either: with deadline formation, a half is cut short to
-    // the items whose deadline its estimated run time still meets.
-    const endsAt = this.deadline === undefined ? -Infinity : this.deadline.rerunEndsAt(this.clock(), from.length)
+    // Nothing out of reach is re-run either: a half is cut short to the items whose
+    // deadline its run could still meet (by the formation's figure; else not passed yet).
+    const now = this.clock()
+    const endsAt = this.formation.rerunEndsAt?.(now, from.length) ?? now
     for (let i = 0; i < from.length; i++) {
       const entry = from.records[i]
       if (isNode(entry)) {
         if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
         if (deadlineOf(entry) < endsAt) {
-          this.expire(entry, endsAt, from.length)
+          this.expire(entry, now, endsAt, from.length)
           continue
         }
         entry.state = RUNNING
@@ -954,9 +992,47 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     return this.closing ? 'drain' : 'timer'
   }
 
-  /** Starts one batch, its entries already marked running, in a free slot and routes its outcome. */
+  /**
+   * Starts one batch, its entries already marked running, in a free slot and routes its
+   * outcome. Nothing late runs, whatever the formation: an entry whose deadline has
+   * passed is left out and fails with `DeadlineExceededError` (a probe excepted: it runs
+   * to learn, however late).
+   */
   private start(slots: Slots<Entry>, key: unknown, cost: number, splitDepth: number, reason: BatchReason, probe?: boolean): void {
     const now = this.now()
+    let late: Entry[] | undefined
+    if (!slots.plain && !probe) {
+      late = this.lateIn(slots, now)
+      if (late !== undefined) {
+        const from = slots
+        slots = from.filter((i) => (from.records[i] as Entry).state !== DETACHED)
+        cost = 0
+        for (const record of slots.records) cost += record.cost
+      }
+    }
+    if (slots.length > 0) this.run(slots, key, cost, splitDepth, reason, now, probe)
+    // Failed once the others are running: a late member's request fails whole, and its
+    // siblings in this batch are then found running (their results dropped).
+    // A late sibling may have settled with the first of them: each fails once.
+    if (late !== undefined) for (const entry of late) if (entry.state === DETACHED) this.expire(entry, now, now, slots.length + late.length)
+  }
+
+  /** The entries of `slots` whose deadline has passed at `now`, marked DETACHED (out of the batch), or undefined when none. */
+  private lateIn(slots: Slots<Entry>, now: number): Entry[] | undefined {
+    let late: Entry[] | undefined
+    const records = slots.records
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i]
+      if (isNode(record) && record.state === RUNNING && deadlineOf(record) < now) {
+        record.state = DETACHED
+        ;(late ??= []).push(record)
+      }
+    }
+    return late
+  }
+
+  /** Runs one batch (see `start`). */
+  private run(slots: Slots<Entry>, key: unknown, cost: number, splitDepth: number, reason: BatchReason, now: number, probe?: boolean): void {
     const running = this.inFlight++
     const items = slots.items
     const run = new Run(slots, now, ++this.batchSeq, key, cost, splitDepth, reason, probe)
@@ -1073,7 +1149,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   private finishRun(run: Run, ok: boolean): void {
     const now = this.now()
-    this.deadline?.settled(now)
+    this.formation.settled?.(now)
     const running = this.inFlight--
     this.running.delete(run)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.

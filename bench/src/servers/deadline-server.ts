@@ -1,0 +1,45 @@
+/**
+ * The server of the deadline grid (scenarios/deadline-grid.ts): `createPool` + `serve`
+ * on 127.0.0.1, as a user embeds them, with the formation under test. Run as a child
+ * process so that the load generator does not share its event loop:
+ * `node deadline-server.js '<DeadlineServerConfig JSON>'`; it answers
+ * `{ type: 'listening', port }` over the fork IPC channel once it listens.
+ */
+import { createPool } from '@inferpool/host'
+import { serve } from '@inferpool/server'
+import { reportStartupFailure, type ServerMessage } from './protocol.js'
+
+/** The child's configuration, passed as one JSON argument. */
+export interface DeadlineServerConfig {
+  model: string
+  modelName: string
+  formation: 'count' | 'deadline'
+  replicas: number
+  maxBatchSize: number
+}
+
+const quiet = { error() {}, info() {}, warn() {} }
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '') as DeadlineServerConfig
+  const pool = await createPool({
+    model: config.model,
+    replicas: config.replicas,
+    logger: quiet,
+    batching: { formation: config.formation, maxBatchSize: config.maxBatchSize },
+  })
+  const server = await serve({ [config.modelName]: pool }, { port: 0, grpcPort: 0, logger: quiet })
+  const port = Number(new URL(server.url as string).port)
+  // The bench asks for the batcher's counters around each run (batches, rows, timed out).
+  process.on('message', (message: { type?: string }) => {
+    if (message?.type !== 'stats') return
+    const { batches, completed, timedOut, rejected, cancelled } = pool.stats
+    process.send?.({ type: 'stats', batches, completed, timedOut, rejected, cancelled })
+  })
+  process.send?.({ type: 'listening', port, rssBytes: process.memoryUsage().rss } satisfies ServerMessage)
+  process.once('SIGTERM', () => {
+    void server.close().then(() => process.exit(0))
+  })
+}
+
+main().catch(reportStartupFailure)
