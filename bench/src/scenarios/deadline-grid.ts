@@ -65,6 +65,8 @@ export interface DeadlineGridRun {
   rowsPerBatch: number
   timedOut: number
   refused: number
+  /** The latency model's floor, estimate and bound (ms) of batches of 1, 8 and 64 rows at the run's end. */
+  model: Record<string, number[]>
 }
 
 /** The batcher counters the grid's server reports (servers/deadline-server.ts). */
@@ -73,6 +75,7 @@ interface ServerCounters {
   completed: number
   timedOut: number
   rejected: number
+  model: Record<string, number[]>
 }
 
 function counters(server: GridServer): Promise<ServerCounters> {
@@ -153,7 +156,7 @@ async function loadOnce(
   connections: number,
   durationMs: number,
   deadlineMs: number,
-): Promise<Omit<DeadlineGridRun, 'formation' | 'rows' | 'connections' | 'deadlineMs' | 'round' | 'batches' | 'rowsPerBatch' | 'timedOut' | 'refused'>> {
+): Promise<Omit<DeadlineGridRun, 'formation' | 'rows' | 'connections' | 'deadlineMs' | 'round' | 'batches' | 'rowsPerBatch' | 'timedOut' | 'refused' | 'model'>> {
   const counts = { inTime: 0, late: 0, status504: 0, status503: 0, other: 0, maxOkMs: 0 }
   const started = performance.now()
   const instance = autocannon({
@@ -224,6 +227,7 @@ export async function runDeadlineGrid(options: DeadlineGridOptions, onPoint: (la
                 rowsPerBatch: batches > 0 ? (after.completed - before.completed) / batches : 0,
                 timedOut: after.timedOut - before.timedOut,
                 refused: after.rejected - before.rejected,
+                model: after.model,
               })
               point[formation].push(run.inTime)
             }

@@ -63,7 +63,7 @@ export class DeadlineFormation implements Formation {
   }
 
   next(view: FormationView): FormationStep {
-    return this.step(view.first() as PriorityQueue<Entry>, view.now(), view.idle, view.lastSlot)
+    return this.step(view.first() as PriorityQueue<Entry>, view.now(), view.idle)
   }
 
   /**
@@ -73,9 +73,8 @@ export class DeadlineFormation implements Formation {
    * it may wait for `minBatchSize` (only while every deadline keeps its slack).
    *
    * @param idle Nothing runs and no re-run waits (see `probeDue`).
-   * @param lastSlot Starting a batch now takes the last free slot.
    */
-  step(queue: PriorityQueue<Entry>, now: number, idle: boolean, lastSlot: boolean): FormationStep {
+  step(queue: PriorityQueue<Entry>, now: number, idle: boolean): FormationStep {
     const model = this.model
     const measured = model.measured
     // Unmeasured, a batch of one goes as a probe (trusted to fit), and nothing larger.
@@ -93,7 +92,7 @@ export class DeadlineFormation implements Formation {
 
     const limits = this.limits
     let size = measured ? this.largestBatch(queue, now, model.bound.bind(model)) : 1
-    if (measured && size < limits.maxBatchSize && size < queue.size) size = this.mostInTime(queue, now, size, lastSlot)
+    if (measured && size < limits.maxBatchSize && size < queue.size) size = this.mostInTime(queue, now, size)
 
     // Waiting for `minBatchSize` (the count/time wish) only while every queued item
     // could still make its deadline in a batch of that size started later.
@@ -111,13 +110,14 @@ export class DeadlineFormation implements Formation {
 
   /**
    * The batch size, at least `size` (the bound's), that answers the most rows in time by
-   * the typical `estimate`, counting the rows it leaves behind as one batch after it (on
-   * another slot if one is free, else once it ends), and among equals the most by the
+   * the typical `estimate`, counting the rows it leaves behind as one batch after it
+   * (once it ends, even with another slot free: batches side by side share the
+   * machine's cores with each other and with the host thread), and among equals the most by the
    * model's floor: where the model is unsure (the bound cuts the batch short where the
    * estimate or the floor would not), the rows run. Tried at `size`, at the powers of two
    * above it and at the most the queue and the limits allow; a tie keeps the smaller.
    */
-  private mostInTime(queue: PriorityQueue<Entry>, now: number, size: number, lastSlot: boolean): number {
+  private mostInTime(queue: PriorityQueue<Entry>, now: number, size: number): number {
     const limits = this.limits
     const model = this.model
     const deadlines: number[] = []
@@ -138,7 +138,7 @@ export class DeadlineFormation implements Formation {
     // Rows in time with a batch of `k` now and the rest after it, by `ms`.
     const plan = (k: number, ms: (n: number) => number | undefined): number => {
       const first = ms(k) as number
-      const rest = k < most ? inTime(k, most, (lastSlot ? now + first : now) + (ms(most - k) as number)) : 0
+      const rest = k < most ? inTime(k, most, now + first + (ms(most - k) as number)) : 0
       return inTime(0, k, now + first) + rest
     }
     const score = (k: number): number => plan(k, model.estimate.bind(model)) * (most + 1) + plan(k, model.floor.bind(model))
