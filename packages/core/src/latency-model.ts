@@ -246,11 +246,11 @@ function fillFloor(fastest: Float64Array, largest: number): Float64Array {
  * requests that would have made it. So `record` takes the hand-off apart
  * (`overheadMs`), and an estimate is the p99 of the runs plus the median hand-off.
  *
- * Two figures per size, for two decisions that err in opposite directions:
+ * Three figures per size, for decisions that err in different directions:
  *
- * - `estimate`, for refusing at the door: refusing a request that would have made it
- *   loses it for nothing, so the door uses the typical case — the p99 of the runs plus
- *   the median hand-off;
+ * - `estimate`, the typical case — the p99 of the runs plus the median hand-off: what
+ *   deadline formation counts rows answered in time by when it weighs a batch larger
+ *   than the bound allows;
  * - `bound`, for starting a batch: a batch whose answer comes late wastes a replica's
  *   time on every row in it, so formation uses a bound — the slowest run in the size's
  *   window, or its median times the largest slow-down of the last `driftWindow` runs
