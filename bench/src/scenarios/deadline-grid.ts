@@ -124,7 +124,10 @@ async function startGridServer(config: DeadlineServerConfig): Promise<GridServer
   })
   try {
     const message = await new Promise<ServerMessage>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`deadline server did not start within ${SERVER_START_TIMEOUT_MS} ms`)), SERVER_START_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => reject(new Error(`deadline server did not start within ${SERVER_START_TIMEOUT_MS} ms`)),
+        SERVER_START_TIMEOUT_MS,
+      )
       child.once('message', (m: ServerMessage) => {
         clearTimeout(timer)
         resolve(m)
@@ -156,7 +159,12 @@ async function loadOnce(
   connections: number,
   durationMs: number,
   deadlineMs: number,
-): Promise<Omit<DeadlineGridRun, 'formation' | 'rows' | 'connections' | 'deadlineMs' | 'round' | 'batches' | 'rowsPerBatch' | 'timedOut' | 'refused' | 'model'>> {
+): Promise<
+  Omit<
+    DeadlineGridRun,
+    'formation' | 'rows' | 'connections' | 'deadlineMs' | 'round' | 'batches' | 'rowsPerBatch' | 'timedOut' | 'refused' | 'model'
+  >
+> {
   const counts = { inTime: 0, late: 0, status504: 0, status503: 0, other: 0, maxOkMs: 0 }
   const started = performance.now()
   const instance = autocannon({
@@ -185,7 +193,10 @@ async function loadOnce(
 }
 
 /** Runs the grid: every point, both formations, in `rounds` interleaved rounds. */
-export async function runDeadlineGrid(options: DeadlineGridOptions, onPoint: (label: string) => void = () => {}): Promise<DeadlineGridResult> {
+export async function runDeadlineGrid(
+  options: DeadlineGridOptions,
+  onPoint: (label: string) => void = () => {},
+): Promise<DeadlineGridResult> {
   const model = options.model ?? demoModelPath()
   const info = await readModelInfo(model)
   const servers = new Map<GridFormation, GridServer>()
@@ -247,7 +258,10 @@ export async function runDeadlineGrid(options: DeadlineGridOptions, onPoint: (la
 
 /** The grid's table: one line per point, deadline ÷ count in each round. */
 export function formatDeadlineGrid(result: DeadlineGridResult): string {
-  const lines = ['| rows | connections | deadline | in time, deadline | in time, count | deadline ÷ count (median) |', '| --- | --- | --- | --- | --- | --- |']
+  const lines = [
+    '| rows | connections | deadline | in time, deadline | in time, count | deadline ÷ count (median) |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ]
   for (const p of result.points) {
     lines.push(
       `| ${p.rows} | ${p.connections} | ${p.deadlineMs} ms | ${p.deadline.join(', ')} | ${p.count.join(', ')} | ${p.medianRatio.toFixed(2)} |`,

@@ -38,7 +38,15 @@ async function main(): Promise<void> {
     if (message?.type !== 'stats') return
     const { batches, completed, timedOut, rejected, cancelled } = pool.stats
     const figures = (n: number) => [latencyModel.floor(n), latencyModel.estimate(n), latencyModel.bound(n)]
-    process.send?.({ type: 'stats', batches, completed, timedOut, rejected, cancelled, model: { 1: figures(1), 8: figures(8), 64: figures(64) } })
+    process.send?.({
+      type: 'stats',
+      batches,
+      completed,
+      timedOut,
+      rejected,
+      cancelled,
+      model: { 1: figures(1), 8: figures(8), 64: figures(64) },
+    })
   })
   process.send?.({ type: 'listening', port, rssBytes: process.memoryUsage().rss } satisfies ServerMessage)
   process.once('SIGTERM', () => {

@@ -698,7 +698,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable {
         }
         if (step.kind === 'fail') {
           const now = this.clock()
-          for (const item of step.items) if ((item as Entry).state === QUEUED) this.settlement.expire(item as Entry, now, step.endsAt, step.batchSize)
+          for (const item of step.items)
+            if ((item as Entry).state === QUEUED) this.settlement.expire(item as Entry, now, step.endsAt, step.batchSize)
           this.admitWaiters()
           continue
         }
@@ -813,11 +814,20 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable {
     // Failed once the others are running: a late member's request fails whole, and its
     // siblings in this batch are then found running (their results dropped).
     // A late sibling may have settled with the first of them: each fails once.
-    if (late !== undefined) for (const entry of late) if (entry.state === DETACHED) this.settlement.expire(entry, now, now, slots.length + late.length)
+    if (late !== undefined)
+      for (const entry of late) if (entry.state === DETACHED) this.settlement.expire(entry, now, now, slots.length + late.length)
   }
 
   /** Runs one batch (see `start`). */
-  private run(slots: Slots<Entry>, key: unknown, cost: number, splitDepth: number, reason: BatchReason, now: number, probe?: boolean): void {
+  private run(
+    slots: Slots<Entry>,
+    key: unknown,
+    cost: number,
+    splitDepth: number,
+    reason: BatchReason,
+    now: number,
+    probe?: boolean,
+  ): void {
     const running = this.inFlight++
     const items = slots.items
     const run = new Run(slots, now, ++this.batchSeq, key, cost, splitDepth, reason, probe)

@@ -394,7 +394,8 @@ describe("formation: 'deadline'", () => {
   })
 
   it('validates formation and latencyModel, echoing the bad value', () => {
-    const expected = "Expected `formation` to be 'count', 'deadline' or a Formation (an object with a `next` function and a boolean `readsDeadlines`)"
+    const expected =
+      "Expected `formation` to be 'count', 'deadline' or a Formation (an object with a `next` function and a boolean `readsDeadlines`)"
     expect(() => new DynamicBatcher(() => [], { formation: 'edf' as 'count' })).toThrow(`${expected}, got \`"edf"\` (string)`)
     expect(() => new DynamicBatcher(() => [], { formation: { next: () => ({ kind: 'wait', until: 0 }) } as never })).toThrow(
       `${expected}, got \`{}\` (object)`,
@@ -403,7 +404,10 @@ describe("formation: 'deadline'", () => {
       `${expected}, got \`{"readsDeadlines":false,"next":1}\` (object)`,
     )
     expect(
-      () => new DynamicBatcher(() => [], { formation: { readsDeadlines: true, next: () => ({ kind: 'wait', until: 0 }), settled: 'x' } as never }),
+      () =>
+        new DynamicBatcher(() => [], {
+          formation: { readsDeadlines: true, next: () => ({ kind: 'wait', until: 0 }), settled: 'x' } as never,
+        }),
     ).toThrow('Expected `formation.settled` to be a function, got `"x"` (string)')
     expect(() => new DynamicBatcher(() => [], { latencyModel: {} as LatencyModel })).toThrow(
       'Expected `latencyModel` to be a LatencyModel, got `{}` (object)',
