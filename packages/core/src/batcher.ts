@@ -698,8 +698,9 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable {
         }
         if (step.kind === 'fail') {
           const now = this.clock()
+          // Only queued entries of this batcher: a user's formation may name anything.
           for (const item of step.items)
-            if ((item as Entry).state === QUEUED) this.settlement.expire(item as Entry, now, step.endsAt, step.batchSize)
+            if (item instanceof Entry && item.state === QUEUED) this.settlement.expire(item, now, step.endsAt, step.batchSize)
           this.admitWaiters()
           continue
         }
@@ -707,7 +708,8 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable {
         // and how to settle each, entries marked running (see `PriorityQueue.take`).
         const queue = step.queue as PriorityQueue<Entry>
         const before = queue.size
-        const taken = this.queues.take(queue, step.size, this.limits.maxBatchCost)
+        const max = this.limits.maxBatchSize
+        const taken = this.queues.take(queue, step.size < max ? step.size : max, this.limits.maxBatchCost)
         this.admitWaiters()
         const reason = step.reason ?? this.reasonOf(before, taken.slots.length, queue.size)
         this.start(taken.slots, queue.key, taken.cost, 0, reason, reason === 'probe')

@@ -31,7 +31,7 @@ export interface FormationQueue {
 
 /** What a formation decides at one step (see `Formation.next`). */
 export type FormationStep =
-  /** Start a batch of the first `size` items of `queue` (fewer if `maxBatchCost` cuts it). */
+  /** Start a batch of the first `size` items of `queue` (at most `maxBatchSize`; fewer if `maxBatchCost` cuts it). */
   | { readonly kind: 'start'; readonly queue: FormationQueue; readonly size: number; readonly reason?: BatchReason }
   /**
    * Fail these queued items now with `DeadlineExceededError` (504): a batch of

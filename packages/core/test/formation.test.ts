@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CountFormation, DeadlineExceededError, DynamicBatcher, LatencyModel } from '../src/index.js'
-import type { DynamicBatcherOptions, Formation, FormationStep, FormationView } from '../src/index.js'
+import type { DynamicBatcherOptions, Formation, FormationQueue, FormationStep, FormationView, QueuedItem } from '../src/index.js'
 import { flush, gate, track } from './helpers.js'
 
 beforeEach(() => {
@@ -28,6 +28,16 @@ function fixture(options: DynamicBatcherOptions<number>) {
     await flush()
   }
   return { clock, batcher, batches, release, g }
+}
+
+/** The items of a queue, in take order (`FormationQueue.scan`). */
+function itemsOf(queue: FormationQueue): QueuedItem[] {
+  const items: QueuedItem[] = []
+  queue.scan((item) => {
+    items.push(item)
+    return true
+  })
+  return items
 }
 
 /** No warm-up, headroom or calibration: the figures are what the test records. */
@@ -188,6 +198,29 @@ describe('a Formation of your own', () => {
       expect(batches()).toEqual([[1, 2, 3]])
       expect(results.every((t) => t.status === 'pending')).toBe(true)
     }
+  })
+
+  it('takes no more than maxBatchSize, and fails only its own queued items, whatever a formation asks', async () => {
+    const fake = { deadline: 0, cost: 1, priority: 0, enqueuedAt: 0, state: 1 }
+    let steps = 0
+    const formation: Formation = {
+      readsDeadlines: true,
+      next(view) {
+        // First a `fail` naming a look-alike of a queued item, then a batch of a billion.
+        if (steps++ === 0) return { kind: 'fail', items: [fake, ...itemsOf(view.first()).slice(0, 1)], endsAt: 0, batchSize: 1 }
+        return { kind: 'start', queue: view.first(), size: 1e9 }
+      },
+    }
+    const { batcher, batches, release } = fixture({ formation, maxBatchSize: 2 })
+    const first = track(batcher.submit(1, { timeoutMs: 50 }))
+    const rest = [2, 3, 4].map((i) => track(batcher.submit(i)))
+    await flush()
+    // The queued item named failed; the look-alike was passed over.
+    expect(first.reason).toBeInstanceOf(DeadlineExceededError)
+    expect(batches()).toEqual([[2, 3]])
+    await release(0)
+    await release(1)
+    expect(rest.map((t) => t.value)).toEqual([2, 3, 4])
   })
 
   it('counts as the count formation when it is the built-in CountFormation’s shape', () => {
