@@ -30,6 +30,7 @@ import { runProcesses } from './scenarios/processes.js'
 import { runPoolConfig, type PoolPoint } from './scenarios/pool.js'
 import { runShapeRounds } from './scenarios/shapes.js'
 import { runSlo } from './scenarios/slo.js'
+import { formatDeadlineGrid, runDeadlineGrid } from './scenarios/deadline-grid.js'
 import { runBulk } from './scenarios/bulk.js'
 import { runTargetRounds } from './scenarios/targets.js'
 import { runThirdParty } from './scenarios/third-party.js'
@@ -100,6 +101,7 @@ async function main(argv: string[]): Promise<number> {
     repository: null,
     slo: null,
     bulk: null,
+    deadlineGrid: null,
     errors,
     charts: [],
   }
@@ -341,6 +343,11 @@ async function main(argv: string[]): Promise<number> {
 
   await scenario('bulk', async () => {
     result.bulk = await runBulk(model, config.bulk, step)
+  })
+
+  await scenario('deadline-grid', async () => {
+    result.deadlineGrid = await runDeadlineGrid({ ...config.deadlineGrid, model: config.deadlineGrid.model ?? modelPath }, step)
+    if (!config.json) console.error(formatDeadlineGrid(result.deadlineGrid))
   })
 
   bar.stop()

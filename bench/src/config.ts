@@ -17,6 +17,7 @@
  */
 import { parseArgs } from 'node:util'
 import type { BulkOptions } from './scenarios/bulk.js'
+import type { DeadlineGridOptions } from './scenarios/deadline-grid.js'
 import { SLO_MODELS, SLO_POLICIES, type SloModel, type SloOptions } from './slo-plan.js'
 
 export const SCENARIOS = [
@@ -36,9 +37,10 @@ export const SCENARIOS = [
   'repository',
   'slo',
   'bulk',
+  'deadline-grid',
 ] as const
 /** Scenarios that run only when named in `--only` (they take minutes on their own). */
-export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload', 'repository', 'slo', 'bulk']
+export const OPT_IN_SCENARIOS: readonly Scenario[] = ['overload', 'repository', 'slo', 'bulk', 'deadline-grid']
 export type Scenario = (typeof SCENARIOS)[number]
 
 export interface Window {
@@ -116,6 +118,8 @@ export interface BenchConfig {
   slo: SloOptions
   /** The bulk scenario's plan (NATS JetStream: consume ÷ pool, online p99 beside a backlog). */
   bulk: BulkOptions
+  /** The deadline grid's plan (rows × deadlines × connections, deadline vs count over HTTP). */
+  deadlineGrid: DeadlineGridOptions
   json: boolean
   out: string | null
   charts: boolean
@@ -164,6 +168,10 @@ Scenarios (--only / --skip, comma-separated):
                rows/s through \`inferpool consume\` ÷ the in-process pool, and the
                online p99 of \`inferpool serve --nats\` at a fixed rate with a bulk
                backlog ÷ without; interleaved rounds (~4 min; --quick ~40 s)
+  deadline-grid (only with --only) \`createPool\` + \`serve\` with deadline and with count
+               formation, 64 closed-loop connections of 8-row JSON requests with a
+               20 ms \`parameters.timeout\`: answers in time, 5 interleaved rounds of
+               6 s (~2 min); wider grids: node bench/dist/scenarios/deadline-grid.js
 
 Flags:
   --quick                    smoke run (< 30 s): small lists, short windows
@@ -257,6 +265,17 @@ const FULL = {
     requestsPerCycle: 32,
     settleMs: 1500,
   },
+  deadlineGrid: {
+    rows: [8],
+    connections: [64],
+    deadlinesMs: [20],
+    rounds: 5,
+    warmupMs: 2000,
+    durationMs: 6000,
+    replicas: 2,
+    maxBatchSize: 128,
+    model: null,
+  },
   slo: {
     models: ['demo', 'heavy'],
     patterns: ['poisson', 'burst'],
@@ -327,6 +346,17 @@ const QUICK: typeof FULL = {
     cycles: 3,
     requestsPerCycle: 4,
     settleMs: 300,
+  },
+  deadlineGrid: {
+    rows: [8],
+    connections: [64],
+    deadlinesMs: [20],
+    rounds: 1,
+    warmupMs: 300,
+    durationMs: 1000,
+    replicas: 1,
+    maxBatchSize: 128,
+    model: null,
   },
   slo: {
     models: ['heavy'],
@@ -482,6 +512,7 @@ export function parseConfig(argv: string[]): BenchConfig | null {
   return {
     quick: values.quick,
     scenarios,
+    deadlineGrid: base.deadlineGrid,
     model: values.model ?? null,
     dims,
     thirdPartyModel: values['third-party-model'] ?? null,
@@ -574,6 +605,13 @@ export function plannedPoints(config: BenchConfig, hasThirdParty: boolean): Reco
       : 0,
     // Two throughput rounds (pool, consume) and two online windows per round.
     bulk: has('bulk') ? 4 * config.bulk.rounds : 0,
+    'deadline-grid': has('deadline-grid')
+      ? 2 *
+        config.deadlineGrid.rounds *
+        config.deadlineGrid.rows.length *
+        config.deadlineGrid.deadlinesMs.length *
+        config.deadlineGrid.connections.length
+      : 0,
   }
 }
 

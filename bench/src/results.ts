@@ -14,6 +14,7 @@ import type { RepositoryResult } from './scenarios/repository.js'
 import type { PoolPoint } from './scenarios/pool.js'
 import type { ShapeRounds } from './scenarios/shapes.js'
 import type { SloResult } from './scenarios/slo.js'
+import type { DeadlineGridResult } from './scenarios/deadline-grid.js'
 import type { BulkResult } from './scenarios/bulk.js'
 import type { TargetRounds } from './scenarios/targets.js'
 import type { ThirdPartyResult } from './scenarios/third-party.js'
@@ -135,6 +136,8 @@ export interface BenchResult {
   slo: SloResult | null
   /** NATS JetStream: consume ÷ pool, online p99 beside a bulk backlog (null when not run). */
   bulk: BulkResult | null
+  /** Deadline vs count formation over HTTP, answers in time (null when not run). */
+  deadlineGrid?: DeadlineGridResult | null
   summary: Summary
   /** Scenarios that failed; their figures are missing and the CLI exits 1. */
   errors: Array<{ scenario: Scenario | 'charts'; message: string }>

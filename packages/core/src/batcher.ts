@@ -1,23 +1,11 @@
 import type { FormationLimits } from './batch-formation.js'
+import { Cancellation } from './cancellation.js'
 import { DeadlineFormation } from './deadline-formation.js'
-import {
-  deadlineOf,
-  DETACHED,
-  Entry,
-  Guard,
-  kCancel,
-  kDelay,
-  onGuardTimeout,
-  QUEUED,
-  RETRY,
-  RUNNING,
-  SETTLED,
-  Stamp,
-  WAITING,
-  type EntryOwner,
-} from './entry.js'
-import { BatchSizeMismatchError, BatcherClosedError, DeadlineExceededError } from './errors.js'
-import { Group, kCancelGroup, kDelayGroup, onGroupTimeout, type GroupOwner } from './group.js'
+import { Entry, Guard, onGuardTimeout, QUEUED, RETRY, RUNNING, SETTLED, Stamp, DETACHED, deadlineOf } from './entry.js'
+import { BatcherClosedError } from './errors.js'
+import { CountFormation, type Formation } from './formation.js'
+import { FormationDriver } from './formation-driver.js'
+import { Group, onGroupTimeout } from './group.js'
 import { DeadlineIndexedQueues, KeyedQueues } from './keyed-queues.js'
 import type { LatencyModel } from './latency-model.js'
 import {
@@ -33,10 +21,10 @@ import {
   type ResolvedOptions,
   type ResolvedSubmit,
 } from './options.js'
-import { Fifo } from './fifo.js'
 import { isNode, Slots, type Plain, type PriorityQueue, type Reject, type Resolve } from './queue.js'
 import { refusal } from './refusal.js'
 import { Run, type PendingSplit } from './run.js'
+import { Settlement } from './settling.js'
 import { Statistics } from './stats.js'
 import { Waiters } from './waiters.js'
 import type {
@@ -73,9 +61,10 @@ const resolved = Promise.resolve()
  * over parts that each own one piece of state: `KeyedQueues` the queued items,
  * `Waiters` the callers waiting for room, `Run` a batch in progress, `Statistics` the
  * counters and samples, `refusal` every reason to refuse a request at the door, and
- * `DeadlineFormation` the choice of batch by deadlines (`formation: 'deadline'`).
+ * a `Formation` the choice of each batch (`CountFormation`, `DeadlineFormation`, or the
+ * user's own).
  */
-export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner, GroupOwner {
+export class DynamicBatcher<Item, Result> implements AsyncDisposable {
   private readonly processBatch: ProcessBatch<Item, Result>
   private readonly options: ResolvedOptions<Item>
   private readonly limits: FormationLimits
@@ -84,8 +73,10 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   private readonly queues: KeyedQueues
   private readonly waiters = new Waiters()
-  /** Halves of failed batches; they go before any new batch (see `pump`). */
-  private readonly splitsPending = new Fifo<PendingSplit>()
+  /** How items end, and the running batches and re-runs that involves (see `Settlement`). */
+  private readonly settlement: Settlement
+  /** The owner guards and requests call back into on an abort or a timeout. */
+  private readonly cancellation: Cancellation
 
   private inFlight = 0
   /**
@@ -98,16 +89,13 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
    * `setDoor` wherever one of them changes.
    */
   private door = 0
-  /** Running batches, for `destroy()` and for cancelling a running item. */
-  private readonly running = new Set<Run>()
-  private inFlightItems = 0
   private seq = 0
   private batchSeq = 0
   private readonly statistics: Statistics
   /** Learns batch run times (every successful batch is recorded); read by deadline formation. */
   private readonly latency: LatencyModel
-  /** `formation: 'deadline'` (undefined: by count and time). */
-  private readonly deadline: DeadlineFormation | undefined
+  /** Chooses each batch (see `Formation`). */
+  private readonly formation: FormationDriver
 
   private pumpScheduled = false
   private pumping = false
@@ -182,14 +170,48 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const keyed = o.batchKey !== undefined
     this.statistics = new Statistics(o.statsWindow, this.now())
     this.latency = o.latencyModel
+    let formation: Formation
     if (o.formation === 'deadline') {
       const queues = new DeadlineIndexedQueues(keyed)
       this.queues = queues
-      this.deadline = new DeadlineFormation(this.latency, this.limits, this.maxConcurrent, this.now(), queues)
+      formation = new DeadlineFormation(this.latency, this.limits, this.maxConcurrent, this.now(), queues)
     } else {
-      this.queues = new KeyedQueues(keyed)
-      this.deadline = undefined
+      formation = o.formation === 'count' ? new CountFormation(this.limits) : o.formation
+      this.queues = formation.readsDeadlines ? new DeadlineIndexedQueues(keyed) : new KeyedQueues(keyed)
     }
+    this.settlement = new Settlement({
+      statistics: this.statistics,
+      queues: this.queues,
+      waiters: this.waiters,
+      isolateFailures: o.isolateFailures,
+      finished: (run, ok) => this.finishRun(run, ok),
+      afterRun: () => this.afterRun(),
+      admitWaiters: () => this.admitWaiters(),
+      setDoor: () => this.setDoor(),
+    })
+    this.cancellation = new Cancellation(
+      {
+        queues: this.queues,
+        enqueue: (entry) => this.enqueue(entry),
+        freed: () => {
+          this.admitWaiters()
+          if (this.closing) this.checkClosed()
+        },
+      },
+      this.settlement,
+    )
+    this.formation = new FormationDriver(formation, typeof o.formation !== 'string', {
+      limits: this.limits,
+      queues: this.queues,
+      running: this.settlement.running,
+      now: this.clock,
+      closing: () => this.closing,
+      gauge: (gauges) => {
+        gauges.idle = this.idle()
+        gauges.lastSlot = this.inFlight + 1 >= this.maxConcurrent
+        gauges.busy = this.inFlight >= this.maxConcurrent
+      },
+    })
     this.setDoor()
   }
 
@@ -284,7 +306,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const full = this.mustWait(1)
     const refused = refusal(1, cost, full, this.closing, this.options)
     if (refused !== undefined) return this.refuse(1, refused)
-    if (!full && this.deadline === undefined) return undefined
+    if (!full && !this.formation.readsDeadlines) return undefined
     // Counted as submitted by its `seq` (see `Statistics.abortedAtDoor`).
     return this.admit(new Entry(item, key, cost, priority, ++this.seq, this.stamp()), full)
   }
@@ -324,7 +346,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     // deadline index reads the deadline when the entry goes in.
     const guard =
       signal !== undefined || timeoutMs !== Infinity
-        ? new Guard(this, entry, signal, timeoutMs, stamp.at + timeoutMs, s.delayedPriority)
+        ? new Guard(this.cancellation, entry, signal, timeoutMs, stamp.at + timeoutMs, s.delayedPriority)
         : undefined
     entry.guard = guard
     const promise = this.admit(entry, full)
@@ -362,7 +384,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
 
   /** Sets `door` from what it stands for: to be called whenever one of them changes. */
   private setDoor(): void {
-    this.door = this.closing || this.deadline !== undefined || this.waiters.count > 0 ? 0 : this.options.maxQueueSize
+    this.door = this.closing || this.formation.readsDeadlines || this.waiters.count > 0 ? 0 : this.options.maxQueueSize
   }
 
   /** Refuses a request of `n` items at the door (see `refusal`): counted as `rejected`. */
@@ -432,7 +454,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       return Promise.reject(signal.reason)
     }
 
-    const group = new Group(this, n, this.seq + 1, signal, s.timeoutMs, s.delayedPriority)
+    const group = new Group(this.cancellation, n, this.seq + 1, signal, s.timeoutMs, s.delayedPriority)
     const promise = new Promise<Result[]>((resolve, reject) => {
       group.resolve = resolve as (value: unknown) => void
       group.reject = reject
@@ -497,12 +519,12 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
    */
   destroy(error: unknown = new BatcherClosedError('Batcher was destroyed')): Promise<void> {
     this.rejectPending(error)
-    for (let split = this.splitsPending.shift(); split !== undefined; split = this.splitsPending.shift()) {
-      for (let i = 0; i < split.slots.length; i++) this.failSlot(split.slots, i, error)
+    for (let split = this.settlement.splitsPending.shift(); split !== undefined; split = this.settlement.splitsPending.shift()) {
+      for (let i = 0; i < split.slots.length; i++) this.settlement.failSlot(split.slots, i, error)
     }
-    for (const run of this.running) {
+    for (const run of this.settlement.running) {
       if (run.dropped) continue
-      for (let i = 0; i < run.slots.length; i++) this.failSlot(run.slots, i, error)
+      for (let i = 0; i < run.slots.length; i++) this.settlement.failSlot(run.slots, i, error)
       run.dropped = true
       run.abort(error)
     }
@@ -560,7 +582,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
         lastSeq: this.seq,
         queued: this.queues.size,
         inFlight: this.inFlight,
-        inFlightItems: this.inFlightItems,
+        inFlightItems: this.settlement.inFlightItems,
         waitingForRoom: this.waiters.count,
         maxBatchSize: this.limits.maxBatchSize,
         maxWaitMs: this.limits.maxWaitMs,
@@ -569,138 +591,6 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       },
       this.now(),
     )
-  }
-
-  /** Abort listener / timeout of an entry: settles it at once, whatever its state. */
-  [kCancel](entry: Entry, reason: unknown, timedOut: boolean): void {
-    if (entry.state === SETTLED) return
-    this.cancel(entry, reason, timedOut)
-    this.admitWaiters()
-    if (this.closing) this.checkClosed()
-  }
-
-  /** Abort listener / timeout of a `submitMany` request: settles all of it at once. */
-  [kCancelGroup](group: Group, reason: unknown, timedOut: boolean): void {
-    if (group.settled) return
-    group.release()
-    group.reject(reason)
-    for (const member of group.members) if (member.state !== SETTLED) this.cancel(member, reason, timedOut)
-    this.admitWaiters()
-    if (this.closing) this.checkClosed()
-  }
-
-  /** A timeout with `delayedPriority`: the entry moves there, with no timeout (Triton's DELAY). */
-  [kDelay](entry: Entry, priority: number): void {
-    if (entry.state === SETTLED) return
-    const guard = entry.guard as Guard
-    guard.release()
-    const moved = this.delay(entry, priority)
-    // Only a signal still guards it (on the entry now in the queue).
-    if (guard.signal === undefined) moved.guard = undefined
-    else {
-      const next = new Guard(this, moved, guard.signal, Infinity, Infinity)
-      moved.guard = next
-      guard.signal.addEventListener('abort', next)
-    }
-  }
-
-  /** A `submitMany` request's timeout with `delayedPriority`: its unsettled members move there. */
-  [kDelayGroup](group: Group): void {
-    if (group.settled) return
-    group.deadline = Infinity
-    const members = group.members
-    for (let i = 0; i < members.length; i++) {
-      if (members[i].state !== SETTLED) members[i] = this.delay(members[i], group.delayedPriority as number)
-    }
-  }
-
-  /**
-   * Moves an unsettled entry to `priority`: one waiting for room is re-prioritised in
-   * place (a queue reads the priority when it takes it in); a queued one leaves its queue
-   * and a new entry for the same item, age (`seq`) and promise joins at `priority` (the
-   * queues drop removed entries lazily, so the same object cannot be queued twice).
-   * Running entries and re-runs are left as they are. Returns the entry now in place.
-   */
-  private delay(entry: Entry, priority: number): Entry {
-    if (entry.state === WAITING) {
-      entry.priority = priority
-      return entry
-    }
-    if (entry.state !== QUEUED) return entry
-    this.queues.remove(entry)
-    const moved = new Entry(entry.item, entry.key, entry.cost, priority, entry.seq, entry.stamp)
-    moved.resolve = entry.resolve
-    moved.reject = entry.reject
-    moved.group = entry.group
-    this.enqueue(moved)
-    return moved
-  }
-
-  /** Unlinks an unsettled entry from wherever it is, counts it cancelled and rejects it. */
-  private cancel(entry: Entry, reason: unknown, timedOut: boolean): void {
-    switch (entry.state) {
-      case WAITING:
-        this.waiters.remove(entry)
-        this.setDoor()
-        break
-      case QUEUED:
-        this.queues.remove(entry)
-        break
-      case RUNNING: {
-        // Its batch keeps running; the result in its slot will be dropped. When every
-        // item of the batch is gone, tell the processor it may stop. (Not found: its
-        // batch has just returned, and is settling its items.)
-        const run = this.runOf(entry)
-        if (run !== undefined && --run.live === 0) run.abort(reason)
-        break
-      }
-      // RETRY: nothing to unlink; the pending split skips settled entries.
-      // DETACHED: out of everything already (close({ drain: false }), destroy()).
-    }
-    this.statistics.cancelled++
-    if (timedOut) this.statistics.timedOut++
-    this.settle(entry)
-    this.rejectEntry(entry, reason)
-  }
-
-  /** The running batch holding a RUNNING entry: a look through the few running batches. */
-  private runOf(entry: Entry): Run | undefined {
-    for (const run of this.running) if (run.entries.includes(entry)) return run
-    return undefined
-  }
-
-  /** Delivers an entry's result: to its own caller, or into its request's results. */
-  private resolveEntry(entry: Entry, value: unknown): void {
-    const group = entry.group
-    if (group === undefined) {
-      entry.resolve(value)
-      return
-    }
-    if (group.settled) return
-    group.results[entry.seq - group.firstSeq] = value
-    if (--group.remaining === 0) {
-      group.release()
-      group.resolve(group.results)
-    }
-  }
-
-  /**
-   * Delivers an entry's error. For a member of a request, the first error settles the
-   * request, and every sibling still unsettled is cancelled with the same reason: its
-   * caller is gone, so it must not be computed (or its result is dropped if running).
-   */
-  private rejectEntry(entry: Entry, reason: unknown): void {
-    const group = entry.group
-    if (group === undefined) {
-      entry.reject(reason)
-      return
-    }
-    if (group.settled) return
-    group.release()
-    group.reject(reason)
-    for (const member of group.members) if (member.state !== SETTLED) this.cancel(member, reason, false)
-    // Room freed by the cancelled siblings goes to callers waiting for it.
-    this.admitWaiters()
   }
 
   // ---------------------------------------------------------------- internals
@@ -796,32 +686,33 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     let deadline = Infinity
     try {
       while (this.inFlight < this.maxConcurrent) {
-        if (this.splitsPending.length > 0) {
-          this.startSplit(this.splitsPending.shift() as PendingSplit)
+        if (this.settlement.splitsPending.length > 0) {
+          this.startSplit(this.settlement.splitsPending.shift() as PendingSplit)
           continue
         }
         if (this.queues.size === 0) break
-        if (this.deadline !== undefined) {
-          const wake = this.formByDeadline(this.deadline)
-          if (wake === wake) {
-            // NaN: a batch started or items failed; else nothing can go before `wake`.
-            deadline = wake
-            break
-          }
-          continue
-        }
-        const choice = this.queues.choose(this.limits, this.clock)
-        const queue = choice.queue
-        if (queue === undefined) {
-          deadline = choice.deadline
+        const step = this.formation.next()
+        if (step.kind === 'wait') {
+          deadline = step.until
           break
+        }
+        if (step.kind === 'fail') {
+          const now = this.clock()
+          // Only queued entries of this batcher: a user's formation may name anything.
+          for (const item of step.items)
+            if (item instanceof Entry && item.state === QUEUED) this.settlement.expire(item, now, step.endsAt, step.batchSize)
+          this.admitWaiters()
+          continue
         }
         // The batch comes out as ready-made arrays: its items, handed to `processBatch`,
         // and how to settle each, entries marked running (see `PriorityQueue.take`).
+        const queue = step.queue as PriorityQueue<Entry>
         const before = queue.size
-        const taken = this.queues.take(queue, this.limits)
+        const max = this.limits.maxBatchSize
+        const taken = this.queues.take(queue, step.size < max ? step.size : max, this.limits.maxBatchCost)
         this.admitWaiters()
-        this.start(taken.slots, queue.key, taken.cost, 0, this.reasonOf(before, taken.slots.length, queue.size))
+        const reason = step.reason ?? this.reasonOf(before, taken.slots.length, queue.size)
+        this.start(taken.slots, queue.key, taken.cost, 0, reason, reason === 'probe')
       }
     } finally {
       this.pumping = false
@@ -833,69 +724,17 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
   }
 
   /**
-   * One step of deadline formation, with a slot free, on the queue whose head goes
-   * first (priority, then age, whatever the wait options): it fails what cannot make
-   * its deadline, or starts a batch (see `DeadlineFormation.step`). Returns NaN when it
-   * failed items or started a batch (the pump goes on), else when to look again
-   * (Infinity: when something happens).
-   */
-  private formByDeadline(deadline: DeadlineFormation): number {
-    this.limits.flush = true
-    const queue = this.queues.choose(this.limits, this.clock).queue as PriorityQueue<Entry>
-    this.limits.flush = this.closing
-    const step = deadline.step(queue, this.clock(), this.idle(), this.inFlight + 1 >= this.maxConcurrent)
-    if (step.size > 0) {
-      const taken = this.queues.take(queue, { ...this.limits, maxBatchSize: step.size })
-      this.admitWaiters()
-      this.start(taken.slots, queue.key, taken.cost, 0, step.probe === true ? 'probe' : 'deadline', step.probe)
-      return NaN
-    }
-    if (step.expire.length > 0) {
-      for (const entry of step.expire) if (entry.state === QUEUED) this.expire(entry, step.endsAt, step.batchSize)
-      this.admitWaiters()
-      return NaN
-    }
-    return step.wake
-  }
-
-  /** Fails a queued (or re-run) entry that cannot make its deadline: a batch of `batchSize` holding it would end at `endsAt`. */
-  private expire(entry: Entry, endsAt: number, batchSize?: number): void {
-    const now = this.clock()
-    const error = new DeadlineExceededError(deadlineOf(entry) - now, endsAt - now, batchSize)
-    if (entry.state === QUEUED) {
-      this.cancel(entry, error, true)
-      return
-    }
-    // RETRY: out of every queue already.
-    this.statistics.cancelled++
-    this.statistics.timedOut++
-    this.settle(entry)
-    this.rejectEntry(entry, error)
-  }
-
-  /**
    * Estimated time (ms) until a request of `n` items that arrives now would have run
-   * (see `DeadlineFormation.drainMs`); 0, never refused, without deadline formation.
+   * (`Formation.admissionMs`); 0, never refused, without a `timeoutMs` or a formation
+   * that reads deadlines and estimates it.
    */
   private drainMs(n: number, timeoutMs: number): number {
-    const deadline = this.deadline
-    // `measured` first, as the model's own check: the stamp below reads the clock.
-    if (deadline === undefined || timeoutMs === Infinity || !this.latency.measured) return 0
-    const busy = this.inFlight >= this.maxConcurrent
-    return deadline.drainMs(
-      this.queues.size + this.waiters.count + n,
-      n,
-      timeoutMs,
-      busy ? this.running : undefined,
-      busy ? this.stamp().at : 0,
-      this.clock,
-      this.idle(),
-    )
+    return this.formation.admissionMs(n, this.queues.size + this.waiters.count + n, timeoutMs)
   }
 
   /** Nothing runs and no re-run waits (deadline formation probes only then). */
   private idle(): boolean {
-    return this.inFlight === 0 && this.splitsPending.length === 0
+    return this.inFlight === 0 && this.settlement.splitsPending.length === 0
   }
 
   private armTimer(deadline: number): void {
@@ -922,15 +761,16 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     const from = split.slots
     const slots = new Slots<Entry>([], [])
     let cost = 0
-    // Nothing late is re-run either: with deadline formation, a half is cut short to
-    // the items whose deadline its estimated run time still meets.
-    const endsAt = this.deadline === undefined ? -Infinity : this.deadline.rerunEndsAt(this.clock(), from.length)
+    // Nothing out of reach is re-run either: a half is cut short to the items whose
+    // deadline its run could still meet (by the formation's figure; else not passed yet).
+    const now = this.clock()
+    const endsAt = this.formation.formation.rerunEndsAt?.(now, from.length) ?? now
     for (let i = 0; i < from.length; i++) {
       const entry = from.records[i]
       if (isNode(entry)) {
         if (entry.state !== RETRY) continue // settled (aborted/timed out) meanwhile
         if (deadlineOf(entry) < endsAt) {
-          this.expire(entry, endsAt, from.length)
+          this.settlement.expire(entry, now, endsAt, from.length)
           continue
         }
         entry.state = RUNNING
@@ -954,14 +794,47 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     return this.closing ? 'drain' : 'timer'
   }
 
-  /** Starts one batch, its entries already marked running, in a free slot and routes its outcome. */
+  /**
+   * Starts one batch, its entries already marked running, in a free slot and routes its
+   * outcome. Nothing late runs, whatever the formation: an entry whose deadline has
+   * passed is left out and fails with `DeadlineExceededError` (a probe excepted: it runs
+   * to learn, however late).
+   */
   private start(slots: Slots<Entry>, key: unknown, cost: number, splitDepth: number, reason: BatchReason, probe?: boolean): void {
     const now = this.now()
+    let late: Entry[] | undefined
+    if (!slots.plain && !probe) {
+      late = this.settlement.lateIn(slots, now)
+      if (late !== undefined) {
+        const from = slots
+        slots = from.filter((i) => (from.records[i] as Entry).state !== DETACHED)
+        cost = 0
+        for (const record of slots.records) cost += record.cost
+      }
+    }
+    if (slots.length > 0) this.run(slots, key, cost, splitDepth, reason, now, probe)
+    // Failed once the others are running: a late member's request fails whole, and its
+    // siblings in this batch are then found running (their results dropped).
+    // A late sibling may have settled with the first of them: each fails once.
+    if (late !== undefined)
+      for (const entry of late) if (entry.state === DETACHED) this.settlement.expire(entry, now, now, slots.length + late.length)
+  }
+
+  /** Runs one batch (see `start`). */
+  private run(
+    slots: Slots<Entry>,
+    key: unknown,
+    cost: number,
+    splitDepth: number,
+    reason: BatchReason,
+    now: number,
+    probe?: boolean,
+  ): void {
     const running = this.inFlight++
     const items = slots.items
     const run = new Run(slots, now, ++this.batchSeq, key, cost, splitDepth, reason, probe)
-    this.running.add(run)
-    if (splitDepth === 0) this.inFlightItems += items.length
+    this.settlement.running.add(run)
+    if (splitDepth === 0) this.settlement.inFlightItems += items.length
     this.statistics.dispatched(run, now, running)
 
     let out: ReturnType<ProcessBatch<Item, Result>>
@@ -971,7 +844,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       // Inside the try: a hostile `then` getter counts as the processor throwing.
       thenable = out !== null && typeof out === 'object' && typeof (out as PromiseLike<unknown>).then === 'function'
     } catch (error) {
-      this.onFailure(run, error)
+      this.settlement.onFailure(run, error)
       return
     }
     if (thenable) {
@@ -979,103 +852,19 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       // items were cancelled never surfaces as an unhandled rejection. Neither handler
       // throws (observers are guarded), so the derived promise never rejects either.
       Promise.resolve(out).then(
-        (results) => this.onResults(run, results),
-        (error: unknown) => this.onFailure(run, error),
+        (results) => this.settlement.onResults(run, results),
+        (error: unknown) => this.settlement.onFailure(run, error),
       )
     } else {
-      this.onResults(run, out)
+      this.settlement.onResults(run, out)
     }
-  }
-
-  private onResults(run: Run, results: unknown): void {
-    const slots = run.slots
-    const n = slots.length
-    const ok = Array.isArray(results) && results.length === n
-    this.finishRun(run, ok)
-    if (run.dropped) {
-      // destroy() settled every item already.
-    } else if (!ok) {
-      const error = Array.isArray(results)
-        ? new BatchSizeMismatchError(n, results.length)
-        : new TypeError(`Expected \`processBatch\` to return an array of ${n} results, got ${describe(results)}`)
-      for (let i = 0; i < n; i++) this.failSlot(slots, i, error)
-    } else {
-      // `settle` and `resolveEntry` written out for the common case: this loop runs for
-      // every item, and the counters are updated once per batch.
-      const records = slots.records
-      let completed = 0
-      if (slots.plain) {
-        // Plain items only: none has settled (they cannot leave before their batch), so
-        // each is resolved or failed with no question asked of its record, and the
-        // completed ones are counted as those that did not fail.
-        let failed = 0
-        for (let i = 0; i < n; i++) {
-          const result = (results as unknown[])[i]
-          if (result instanceof Error) {
-            this.failSlot(slots, i, result)
-            failed++
-          } else (records[i] as Plain).resolve(result)
-        }
-        completed = n - failed
-      } else {
-        for (let i = 0; i < n; i++) {
-          const record = records[i]
-          const result = (results as unknown[])[i]
-          if (result instanceof Error) {
-            this.failSlot(slots, i, result)
-            continue
-          }
-          if (!isNode(record)) {
-            completed++
-            record.resolve(result)
-            continue
-          }
-          if (record.state !== RUNNING) continue // cancelled while running: result dropped
-          completed++
-          record.state = SETTLED
-          if (record.guard !== undefined) record.guard.release()
-          this.resolveEntry(record, result)
-        }
-      }
-      this.inFlightItems -= completed
-      this.statistics.completed += completed
-    }
-    this.afterRun()
-  }
-
-  private onFailure(run: Run, error: unknown): void {
-    this.finishRun(run, false)
-    const slots = run.slots
-    if (run.dropped) {
-      // destroy() settled every item already.
-    } else if (this.options.isolateFailures && slots.length > 1) {
-      // Split what is still live in halves, each re-run on its own; recursion ends at
-      // single items, which then fail with their own error.
-      const live = slots.filter((i) => {
-        const entry = slots.records[i]
-        if (!isNode(entry)) return true
-        if (entry.state !== RUNNING) return false
-        entry.state = RETRY
-        return true
-      })
-      if (live.length > 0) {
-        const mid = Math.ceil(live.length / 2)
-        const splitDepth = run.splitDepth + 1
-        const key = run.context.key
-        this.splitsPending.push({ slots: live.filter((i) => i < mid), key, splitDepth })
-        if (mid < live.length) this.splitsPending.push({ slots: live.filter((i) => i >= mid), key, splitDepth })
-      }
-    } else {
-      for (let i = 0; i < slots.length; i++) this.failSlot(slots, i, error)
-    }
-    this.afterRun()
   }
 
   private finishRun(run: Run, ok: boolean): void {
     const now = this.now()
-    this.deadline?.settled(now)
+    this.formation.formation.settled?.(now)
     const running = this.inFlight--
-    this.running.delete(run)
+    this.settlement.running.delete(run)
     // A batch whose items had all gone before it ran (`context.aborted`) did no real work.
     if (ok && !run.context.aborted) {
       // A probe answered in time although the model called it hopeless: what the model
@@ -1098,34 +887,6 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
     if (!this.pumping) this.pump()
   }
 
-  /**
-   * Fails the item in slot `i` of a batch (`ran`), or of what close/destroy took out of
-   * the queues, unless it has settled (a plain item never settles before its batch).
-   */
-  private failSlot(slots: Slots<Entry>, i: number, error: unknown, ran = true): void {
-    const record = slots.records[i]
-    if (isNode(record)) {
-      if (record.state !== SETTLED) this.fail(record, error)
-      return
-    }
-    this.statistics.failed++
-    if (ran) this.inFlightItems--
-    record.reject(error)
-  }
-
-  private fail(entry: Entry, error: unknown): void {
-    this.statistics.failed++
-    this.settle(entry)
-    this.rejectEntry(entry, error)
-  }
-
-  /** Marks an entry settled and releases its timer and listener. Call once. */
-  private settle(entry: Entry): void {
-    if (entry.state === RUNNING || entry.state === RETRY) this.inFlightItems--
-    entry.state = SETTLED
-    if (entry.guard !== undefined) entry.guard.release()
-  }
-
   /** close({ drain: false }) / destroy(): rejects everything queued or waiting for room. */
   private rejectPending(error: unknown): void {
     const queued = this.queues.takeAll()
@@ -1137,9 +898,9 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       // Taken out of the queues, the entries are marked as running: they never ran.
       for (const entry of queued.records) if (isNode(entry)) entry.state = DETACHED
       // A member's failure cancels its siblings, which may be further on.
-      for (let i = 0; i < queued.length; i++) this.failSlot(queued, i, error, false)
+      for (let i = 0; i < queued.length; i++) this.settlement.failSlot(queued, i, error, false)
     }
-    for (const entry of waiting) if (entry.state !== SETTLED) this.fail(entry, error)
+    for (const entry of waiting) if (entry.state !== SETTLED) this.settlement.fail(entry, error)
   }
 
   private checkClosed(): void {
@@ -1148,7 +909,7 @@ export class DynamicBatcher<Item, Result> implements AsyncDisposable, EntryOwner
       this.queues.size === 0 &&
       this.waiters.count === 0 &&
       this.inFlight === 0 &&
-      this.splitsPending.length === 0
+      this.settlement.splitsPending.length === 0
     ) {
       this.clearTimer()
       const resolve = this.resolveClosed

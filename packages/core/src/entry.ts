@@ -79,6 +79,16 @@ export class Entry implements QueueNode {
     this.seq = seq
     this.stamp = stamp
   }
+
+  /** Clock reading by which its result is due (see `deadlineOf`): what a `Formation` reads (`QueuedItem`). */
+  get deadline(): number {
+    return deadlineOf(this)
+  }
+
+  /** Clock reading at which it was submitted (`QueuedItem`). */
+  get enqueuedAt(): number {
+    return this.stamp.at
+  }
 }
 
 /** One clock reading, shared by the entries submitted in the same turn (see `stamp()`). */

@@ -85,9 +85,9 @@ export class KeyedQueues {
     return chooseQueue(this.queues.values(), limits, now)
   }
 
-  /** Takes the next batch of `queue` within the limits: its items, the entries among them marked running. */
-  take(queue: PriorityQueue<Entry>, limits: FormationLimits): Taken<Entry> {
-    const taken = queue.take(limits.maxBatchSize, limits.maxBatchCost)
+  /** Takes the next batch of `queue`, at most `maxCount` items costing at most `maxCost`: its items, the entries among them marked running. */
+  take(queue: PriorityQueue<Entry>, maxCount: number, maxCost: number): Taken<Entry> {
+    const taken = queue.take(maxCount, maxCost)
     this.size -= taken.slots.length
     if (queue.size === 0) this.drop(queue)
     return taken

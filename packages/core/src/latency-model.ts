@@ -108,10 +108,11 @@ class SizeWindow {
   runs = 0
   /** The model's run count at this size's latest measured run. */
   lastRecord = 0
-  /** The p99 of `samples`, their slowest and their median (the lower middle one), once `figure()`d. */
+  /** The p99 of `samples`, their slowest, their median (the lower middle one) and their fastest, once `figure()`d. */
   p99 = NaN
   slowest = NaN
   typical = NaN
+  fastest = NaN
   /** `samples` changed since the figures were worked out. */
   private changed = false
 
@@ -135,6 +136,7 @@ class SizeWindow {
     this.p99 = sorted[Math.ceil(0.99 * sorted.length) - 1] as number
     this.slowest = sorted[sorted.length - 1] as number
     this.typical = sorted[(sorted.length - 1) >> 1] as number
+    this.fastest = sorted[0] as number
   }
 }
 
@@ -196,6 +198,25 @@ function fillTable(p: Float64Array, typical: Float64Array, largest: number): Flo
 }
 
 /**
+ * The lower table (`LatencyModel.floor`) from each measured size's fastest run (NaN where
+ * a size has none): a batch is not faster by holding more rows, so a size is at least
+ * the fastest run of any measured size at or below it; below every measured size, the
+ * smallest one's time in proportion to the rows (the least any `t = a·n + b`, b >= 0,
+ * through it allows).
+ */
+function fillFloor(fastest: Float64Array, largest: number): Float64Array {
+  const table = new Float64Array(largest + 1)
+  let smallest = 0
+  for (let n = 1; n <= largest && smallest === 0; n++) if (fastest[n] === fastest[n]) smallest = n
+  let floor = 0
+  for (let n = 1; n <= largest; n++) {
+    if (fastest[n] > floor) floor = fastest[n]
+    table[n] = n < smallest ? (fastest[smallest] * n) / smallest : floor
+  }
+  return table
+}
+
+/**
  * How long a batch of n rows takes, learned online from the batches that ran: the
  * p99 of the last `window` runs of each size (warm-up runs excluded), made
  * conservative for sizes with no run of their own:
@@ -225,11 +246,11 @@ function fillTable(p: Float64Array, typical: Float64Array, largest: number): Flo
  * requests that would have made it. So `record` takes the hand-off apart
  * (`overheadMs`), and an estimate is the p99 of the runs plus the median hand-off.
  *
- * Two figures per size, for two decisions that err in opposite directions:
+ * Three figures per size, for decisions that err in different directions:
  *
- * - `estimate`, for refusing at the door: refusing a request that would have made it
- *   loses it for nothing, so the door uses the typical case — the p99 of the runs plus
- *   the median hand-off;
+ * - `estimate`, the typical case — the p99 of the runs plus the median hand-off: what
+ *   deadline formation counts rows answered in time by when it weighs a batch larger
+ *   than the bound allows;
  * - `bound`, for starting a batch: a batch whose answer comes late wastes a replica's
  *   time on every row in it, so formation uses a bound — the slowest run in the size's
  *   window, or its median times the largest slow-down of the last `driftWindow` runs
@@ -240,6 +261,16 @@ function fillTable(p: Float64Array, typical: Float64Array, largest: number): Flo
  *   again as the rest).
  *   Measured on the heavy MLP at 2× capacity with 20 ms deadlines, batches sized by the
  *   estimate ran past it often enough that 309 rows a second were run for late answers.
+ * - `floor`, for deciding that a deadline is out of reach — failing a queued row, or
+ *   refusing a request at the door: the fastest the batch has been seen to go (the
+ *   fastest run in the size's window, plus the fastest recent hand-off), with no margin.
+ *   A row is given up only when even that misses its deadline; where the figures
+ *   disagree, the row runs. Why: on a busy machine the hand-off's median and tail grow
+ *   with the host thread's load, and a door or a drop decided by them turned a
+ *   closed loop of 64 clients into a loop of refusals (every refusal answered at once,
+ *   sent again at once, keeping the host busy, keeping the figures high): 0 requests
+ *   answered in time against ~10,000 with count formation. The floor follows the machine
+ *   back at once: one fast run is enough.
  *
  * Pure and dependency-free: it is told each run's size and duration (`record`) by
  * whoever measured it, on whatever clock; it reads no clock itself.
@@ -264,6 +295,9 @@ export class LatencyModel {
   private midPerRow = 0
   /** The p90 hand-off, which `bound` adds. */
   private overheadHigh = 0
+  /** `floor`'s table (fastest runs; index 0 unused), and the fastest recent hand-off it adds. */
+  private low: Float64Array = new Float64Array(0)
+  private overheadLow = 0
   private readonly driftWindow: number
   /**
    * The last `driftWindow` measured runs (a ring of sizes and times), and their largest
@@ -391,6 +425,19 @@ export class LatencyModel {
   }
 
   /**
+   * The least time (ms) a batch of `size` rows has been seen to take, hand-off included:
+   * the fastest run of its window (or of a smaller measured size), plus the fastest recent
+   * hand-off. A deadline closer than this is out of reach; `undefined` while nothing is
+   * measured. Never above `estimate(size)`.
+   */
+  floor(size: number): number | undefined {
+    if (this.dirty) this.rebuild()
+    if (this.largest === 0) return undefined
+    const n = size < 1 ? 1 : Math.ceil(size)
+    return (n <= this.largest ? this.low[n] : this.low[this.largest]) + this.overheadLow
+  }
+
+  /**
    * An upper bound (ms) of the run of a batch of `size` rows, hand-off included, for
    * deciding whether a batch may start (see the class): never below `estimate(size)`;
    * `undefined` while nothing is measured.
@@ -485,17 +532,20 @@ export class LatencyModel {
     const overheads = this.overheads.slice().sort((a, b) => a - b)
     this.overhead = quantile(overheads, 0.5)
     this.overheadHigh = quantile(overheads, 0.9)
+    this.overheadLow = overheads.length > 0 ? (overheads[0] as number) : 0
     this.drift = 1
     if (largest === 0) return
     const p = new Float64Array(largest + 1).fill(NaN)
     const slowest = new Float64Array(largest + 1).fill(NaN)
     const typical = new Float64Array(largest + 1).fill(NaN)
+    const fastest = new Float64Array(largest + 1).fill(NaN)
     for (const [size, sw] of this.sizes) {
       if (!fresh(sw)) continue
       sw.figure()
       p[size] = sw.p99
       slowest[size] = sw.slowest
       typical[size] = sw.typical
+      fastest[size] = sw.fastest
     }
     // How much slower than its size's median each recent run was.
     let drift = 1
@@ -507,6 +557,7 @@ export class LatencyModel {
     this.table = fillTable(p, typical, largest)
     this.high = fillTable(slowest, typical, largest)
     this.mid = fillTable(typical, typical, largest)
+    this.low = fillFloor(fastest, largest)
     // From the largest size's figure, not its own p99: past it, never below it either.
     this.perRow = this.table[largest] / largest
     this.highPerRow = this.high[largest] / largest

@@ -9,6 +9,7 @@ import {
   numberOption,
 } from './internal.js'
 import { LatencyModel } from './latency-model.js'
+import type { Formation } from './formation.js'
 import type { CloseOptions, DynamicBatcherOptions, SubmitOptions } from './types.js'
 
 /**
@@ -62,7 +63,7 @@ export interface ResolvedOptions<Item> {
   isolateFailures: boolean
   now: () => number
   statsWindow: number
-  formation: 'count' | 'deadline'
+  formation: 'count' | 'deadline' | Formation
   latencyModel: LatencyModel
 }
 
@@ -89,7 +90,7 @@ export function resolveOptions<Item>(options: DynamicBatcherOptions<Item> | unde
   const whenFull = o.whenFull === undefined ? defaults.whenFull : o.whenFull
   if (whenFull !== 'wait' && whenFull !== 'reject') fail('whenFull', `'wait' or 'reject'`, whenFull, TypeError)
   const formation = o.formation === undefined ? defaults.formation : o.formation
-  if (formation !== 'count' && formation !== 'deadline') fail('formation', `'count' or 'deadline'`, formation, TypeError)
+  if (formation !== 'count' && formation !== 'deadline') checkFormation(formation)
   const latencyModel = o.latencyModel === undefined ? new LatencyModel() : o.latencyModel
   if (!(latencyModel instanceof LatencyModel)) fail('latencyModel', 'a LatencyModel', latencyModel, TypeError)
 
@@ -114,6 +115,17 @@ export function resolveOptions<Item>(options: DynamicBatcherOptions<Item> | unde
     statsWindow: o.statsWindow === undefined ? defaults.statsWindow : integerOption('statsWindow', o.statsWindow, 1),
     formation,
     latencyModel,
+  }
+}
+
+/** A user's `Formation`: checked once, at construction, for the members the batcher calls. */
+function checkFormation(formation: unknown): asserts formation is Formation {
+  const expected = `'count', 'deadline' or a Formation (an object with a \`next\` function and a boolean \`readsDeadlines\`)`
+  if (formation === null || typeof formation !== 'object') fail('formation', expected, formation, TypeError)
+  const f = formation as Record<string, unknown>
+  if (typeof f.next !== 'function' || typeof f.readsDeadlines !== 'boolean') fail('formation', expected, formation, TypeError)
+  for (const name of ['admissionMs', 'settled', 'rerunEndsAt']) {
+    if (f[name] !== undefined && typeof f[name] !== 'function') fail(`formation.${name}`, 'a function', f[name], TypeError)
   }
 }
 

@@ -60,12 +60,17 @@ export class Run {
     readonly cost: number,
     readonly splitDepth: number,
     reason: BatchReason,
-    /** Deadline formation's probe (see `DeadlineStep.probe`). */
+    /** Deadline formation's probe: it ran though the latency model called it hopeless (reason `'probe'`). */
     readonly probe = false,
   ) {
     this.entries = slots.records
     this.live = slots.length
     this.context = new Context(batchId, key, cost, splitDepth, reason)
+  }
+
+  /** Items in the batch (`RunningBatch`). */
+  get size(): number {
+    return this.entries.length
   }
 
   abort(reason: unknown): void {

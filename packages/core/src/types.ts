@@ -2,6 +2,7 @@
  * Public types of the dynamic batcher. This file is the contract that
  * `@inferpool/host` builds on: extend it, but do not rename or remove fields.
  */
+import type { Formation } from './formation.js'
 import type { LatencyEstimate, LatencyModel } from './latency-model.js'
 
 /** What `processBatch` receives besides the items. */
@@ -156,18 +157,23 @@ export interface DynamicBatcherOptions<Item> {
    *   (`timeoutMs`) only reject an item once they pass. Best when requests carry no
    *   deadline, or a generous one: it costs nothing per item.
    * - `'deadline'`: by the items' deadlines (`timeoutMs`) and the run times the
-   *   `latencyModel` has measured. Queued items that cannot make their deadline even
-   *   in a batch of one fail at once (`DeadlineExceededError`); the batch is the largest
-   *   whose earliest deadline still holds with its estimated run time (so nothing is
-   *   run when its answer would come too late); a batch waits for `minBatchSize` only
-   *   while every queued deadline keeps its slack; and a request whose `timeoutMs` is
-   *   shorter than the estimated drain of the queue ahead of it is refused at the door
-   *   (`DeadlineUnattainableError`). Before any run is measured, a batch of one goes
-   *   first, as a probe. Best when requests carry tight deadlines and load can exceed
-   *   capacity: late answers are never computed. Each formation walks the queue once.
+   *   `latencyModel` has measured. Queued items whose deadline is out of reach even by
+   *   the fastest batch of one measured fail at once (`DeadlineExceededError`); the
+   *   batch is the largest whose earliest deadline still holds with the model's bound
+   *   of its run (by its typical run when that bound would leave the head alone, or
+   *   cut the batch short while more wait for the last slot); a batch waits for
+   *   `minBatchSize` only while every queued deadline keeps its slack; and a request
+   *   whose `timeoutMs` is shorter than the fastest drain of the queue ahead of it is
+   *   refused at the door (`DeadlineUnattainableError`). Before any run is measured, a
+   *   batch of one goes first, as a probe. Best when requests carry tight deadlines and
+   *   load can exceed capacity. Each formation walks the queue once.
+   * - a `Formation` object: your own (see `Formation`), checked once here.
+   *
+   * With every formation, an item whose deadline has passed when its batch starts is
+   * left out of it and fails with `DeadlineExceededError`: nothing late is run.
    * @default 'count'
    */
-  formation?: 'count' | 'deadline'
+  formation?: 'count' | 'deadline' | Formation
   /**
    * Learns how long a batch of n items takes from the batches that ran (each
    * successful batch is recorded, with either `formation`); read by `formation:

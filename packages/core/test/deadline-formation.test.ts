@@ -39,7 +39,7 @@ function deadlineFixture(options: DynamicBatcherOptions<number>) {
 }
 
 describe("formation: 'deadline'", () => {
-  it('fails at once, when a slot frees up, a queued request that cannot make its deadline even alone', async () => {
+  it('fails at once, when a slot frees up, a queued request out of reach even by the fastest batch of one measured', async () => {
     const { clock, batcher, batches, release } = deadlineFixture({ latencyModel: measuredModel(4, () => 10) })
     const busy = track(batcher.submit(0))
     await flush()
@@ -47,15 +47,15 @@ describe("formation: 'deadline'", () => {
     // (10 ms) would still end by its deadline at 25.
     const late = track(batcher.submit(1, { timeoutMs: 25 }))
     const fine = track(batcher.submit(2, { timeoutMs: 100 }))
-    // The slot frees late, at 18 (a measured run: a batch of one is now estimated at 18 ms):
-    // 18 + 18 > 25, long before its timer would fire.
+    // The slot frees late, at 18: even the fastest batch of one measured (10 ms) would end
+    // at 28, after its deadline at 25, long before its timer would fire.
     clock.t = 18
     await release(0)
     expect(busy.status).toBe('fulfilled')
     expect(late.status).toBe('rejected')
     expect(late.reason).toBeInstanceOf(DeadlineExceededError)
-    expect(late.reason).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { leftMs: 7, estimatedMs: 18, batchSize: 1 } })
-    expect((late.reason as Error).message).toBe('Request cannot meet its deadline: 7 ms left, a batch of one is estimated to end in 18 ms')
+    expect(late.reason).toMatchObject({ code: 'ERR_DEADLINE_EXCEEDED', details: { leftMs: 7, estimatedMs: 10, batchSize: 1 } })
+    expect((late.reason as Error).message).toBe('Request cannot meet its deadline: 7 ms left, a batch of one is estimated to end in 10 ms')
     expect(batches()).toEqual([[0], [2]])
     expect(batcher.stats).toMatchObject({ timedOut: 1, cancelled: 1, queued: 0, inFlight: 1 })
     await release(1)
@@ -69,15 +69,14 @@ describe("formation: 'deadline'", () => {
     const { clock, batcher, batches, release } = deadlineFixture({ maxBatchSize: 2, latencyModel: measuredModel(4, () => 1) })
     void batcher.submit(0)
     await flush()
-    const deep = track(batcher.submit(99, { timeoutMs: 25, priority: -1 }))
+    const deep = track(batcher.submit(99, { timeoutMs: 20.5, priority: -1 }))
     const ahead = Array.from({ length: 50 }, (_, i) => track(batcher.submit(i + 1, { timeoutMs: 1000 })))
     await flush()
-    // The slot frees at 20 (a measured run: a batch of one is now bounded at 20 ms):
-    // 20 + 20 > 25.
+    // The slot frees at 20: a batch of one, at its fastest (1 ms), would end at 21.
     clock.t = 20
     await release(0)
     expect(deep.reason).toBeInstanceOf(DeadlineExceededError)
-    expect(deep.reason).toMatchObject({ details: { leftMs: 5, estimatedMs: 20, batchSize: 1 } })
+    expect(deep.reason).toMatchObject({ details: { leftMs: 0.5, estimatedMs: 1, batchSize: 1 } })
     expect(batches()).toEqual([[0], [1, 2]])
     expect(batcher.stats).toMatchObject({ timedOut: 1, cancelled: 1, queued: 48 })
     expect(ahead.filter((t) => t.status !== 'pending')).toEqual([])
@@ -91,7 +90,7 @@ describe("formation: 'deadline'", () => {
     const aborted = Array.from({ length: 20 }, (_, i) =>
       track(batcher.submit(100 + i, { timeoutMs: 22, signal: controller.signal, priority: -1 })),
     )
-    const deep = track(batcher.submit(99, { timeoutMs: 25, priority: -1 }))
+    const deep = track(batcher.submit(99, { timeoutMs: 20.5, priority: -1 }))
     const ahead = Array.from({ length: 10 }, (_, i) => track(batcher.submit(i + 1, { timeoutMs: 1000 })))
     controller.abort(new Error('caller left'))
     await flush()
@@ -218,16 +217,19 @@ describe("formation: 'deadline'", () => {
     return { ...fixture, head, tail }
   }
 
-  it('fails the head at once when dropping it lets a fuller batch answer more of the queue in time', async () => {
-    // Head first: [1] ends at 12, then at most 4 of the tail by 18; 5 answered. Without
-    // the head: [2..8] ends at 9 + 9 = 18, all 7 answered.
-    const { batches, head, tail, release } = await overloadFixture(14)
-    expect(head.reason).toBeInstanceOf(DeadlineExceededError)
-    // Its figures are the fuller batch's, the one that goes instead: 7 items ending at 18.
-    expect(head.reason).toMatchObject({ details: { batchSize: 7, estimatedMs: 9 } })
-    expect(batches()).toEqual([[0], [2, 3, 4, 5, 6, 7, 8]])
+  it('never fails a head it could still answer, and grows its batch past the bound when that answers more rows', async () => {
+    // The head alone ([1], 3 ms) would end at 12, in time (12.5); then the 7 others (9 ms)
+    // at 21, after their deadline at 18: 1 answered. A batch of 4 ends at 15: the head
+    // late, 3 of the tail in time, the other 4 by 21 too late: 3 answered. (Failing the
+    // head to run the 7 others by 18 would answer 7, but the head was within reach.)
+    const { batches, head, tail, release, clock } = await overloadFixture(14)
+    expect(batches()).toEqual([[0], [1, 2, 3, 4]])
+    expect(head.status).toBe('pending')
+    clock.t = 15
     await release(1)
-    expect(tail.map((t) => t.value)).toEqual([2, 3, 4, 5, 6, 7, 8])
+    expect([head, ...tail.slice(0, 3)].map((t) => t.value)).toEqual([1, 2, 3, 4])
+    // At 15, one more of the tail can end by 18 (a batch of one, 3 ms), no more.
+    expect(batches()).toEqual([[0], [1, 2, 3, 4], [5]])
   })
 
   it('serves the head first when that answers the queue as well', async () => {
@@ -392,9 +394,21 @@ describe("formation: 'deadline'", () => {
   })
 
   it('validates formation and latencyModel, echoing the bad value', () => {
-    expect(() => new DynamicBatcher(() => [], { formation: 'edf' as 'count' })).toThrow(
-      "Expected `formation` to be 'count' or 'deadline', got `\"edf\"` (string)",
+    const expected =
+      "Expected `formation` to be 'count', 'deadline' or a Formation (an object with a `next` function and a boolean `readsDeadlines`)"
+    expect(() => new DynamicBatcher(() => [], { formation: 'edf' as 'count' })).toThrow(`${expected}, got \`"edf"\` (string)`)
+    expect(() => new DynamicBatcher(() => [], { formation: { next: () => ({ kind: 'wait', until: 0 }) } as never })).toThrow(
+      `${expected}, got \`{}\` (object)`,
     )
+    expect(() => new DynamicBatcher(() => [], { formation: { readsDeadlines: false, next: 1 } as never })).toThrow(
+      `${expected}, got \`{"readsDeadlines":false,"next":1}\` (object)`,
+    )
+    expect(
+      () =>
+        new DynamicBatcher(() => [], {
+          formation: { readsDeadlines: true, next: () => ({ kind: 'wait', until: 0 }), settled: 'x' } as never,
+        }),
+    ).toThrow('Expected `formation.settled` to be a function, got `"x"` (string)')
     expect(() => new DynamicBatcher(() => [], { latencyModel: {} as LatencyModel })).toThrow(
       'Expected `latencyModel` to be a LatencyModel, got `{}` (object)',
     )

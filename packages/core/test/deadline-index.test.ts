@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { DeadlineIndex } from '../src/deadline-index.js'
 import { Entry, Guard, QUEUED, SETTLED, Stamp } from '../src/entry.js'
 import { Group } from '../src/group.js'
-import { DynamicBatcher } from '../src/index.js'
+import type { EntryOwner } from '../src/entry.js'
+import type { GroupOwner } from '../src/group.js'
 
 /** Owner of the guards and groups below: they are never aborted nor timed, so it is never called. */
-const owner = new DynamicBatcher<number, number>((items) => items)
+const owner = {} as GroupOwner & EntryOwner
 
 let seq = 0
 /** A queued entry due at `deadline` (Infinity: no deadline), as the batcher makes one. */

@@ -298,6 +298,22 @@ describe('LatencyModel', () => {
     expect(model.bound(1)).toBe(5)
   })
 
+  it('floors a size at the fastest run of any measured size at or below it, plus the fastest recent hand-off', () => {
+    const model = new LatencyModel({ warmupRuns: 0 })
+    expect(model.floor(1)).toBeUndefined()
+    model.record(4, 8, 3)
+    model.record(4, 6, 1)
+    model.record(16, 20, 2)
+    // Size 4: fastest run 6, hand-off 1 at the fastest.
+    expect(model.floor(4)).toBe(7)
+    // Below every measured size: size 4's fastest in proportion to the rows.
+    expect(model.floor(2)).toBe(4)
+    // Between two sizes, and past the largest: the fastest of the sizes at or below.
+    expect([model.floor(8), model.floor(16), model.floor(64)]).toEqual([7, 21, 21])
+    // Never above the typical estimate.
+    for (const n of [1, 2, 4, 8, 16, 64]) expect(model.floor(n)).toBeLessThanOrEqual(model.estimate(n) as number)
+  })
+
   it('ignores runs that are not measurements, and validates its options', () => {
     const model = new LatencyModel({ warmupRuns: 0 })
     model.record(0, 5)

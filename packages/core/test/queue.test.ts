@@ -409,7 +409,7 @@ describe('KeyedQueues', () => {
     expect(map.size).toBe(100)
     for (let k = 0; k < 100; k++) {
       const queue = queues.choose(limits, () => 0).queue as PriorityQueue<never>
-      expect(queues.take(queue, limits).slots.items).toEqual([`i${k}`])
+      expect(queues.take(queue, limits.maxBatchSize, limits.maxBatchCost).slots.items).toEqual([`i${k}`])
     }
     expect([queues.size, map.size]).toEqual([0, 16])
   })

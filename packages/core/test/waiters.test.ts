@@ -15,7 +15,7 @@ const owner = {} as GroupOwner
 function queuedItems(queues: KeyedQueues): unknown[] {
   const limits = { maxBatchSize: Number.MAX_SAFE_INTEGER, minBatchSize: 1, maxWaitMs: 0, maxBatchCost: Infinity, flush: false }
   const queue = queues.choose(limits, () => 0).queue
-  return queue === undefined ? [] : queues.take(queue, limits).slots.items
+  return queue === undefined ? [] : queues.take(queue, limits.maxBatchSize, limits.maxBatchCost).slots.items
 }
 
 /** A waiter settled early, as the batcher does it: `remove`, then settled. */

@@ -304,7 +304,7 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     grpc: 'UNAVAILABLE',
     retryable: true,
     summary:
-      "With `formation: 'deadline'`: the request's timeout is shorter than the estimated drain of the queue ahead of it; refused at once rather than left to time out.",
+      "With `formation: 'deadline'`: the request's timeout is shorter than the drain of the queue ahead of it even at the fastest batches measured; refused at once rather than left to time out.",
     // Retry once the queue ahead of it has drained, by the estimate.
     headers: (error) => ({ 'retry-after': String(Math.max(1, Math.ceil(Number(error.details?.drainMs) / 1000))) }),
   }),
@@ -333,7 +333,7 @@ export const ERROR_REGISTRY: readonly ErrorSpec[] = Object.freeze([
     http: 504,
     grpc: 'DEADLINE_EXCEEDED',
     summary:
-      "With `formation: 'deadline'`: when a replica freed up, the row could not meet its deadline even in a batch of one (by the measured run time), or, right before its batch ran (on the replica, or when it was sent again), its answer would have come late, or, under overload, dropping it let a fuller batch answer more requests in time; it failed at once instead of running late.",
+      "The row's deadline had passed when its batch started, under any formation, so it was not run; or, with `formation: 'deadline'`, it was out of reach even by the fastest batch of one measured when a replica freed up, or right before its batch ran (on the replica, or when it was sent again); it failed at once instead of running late.",
   }),
   spec({ class: BatchTimeoutError, http: 504, grpc: 'DEADLINE_EXCEEDED', summary: 'The batch holding the row ran past `batchTimeoutMs`.' }),
   // The model or a replica failed on this row.
