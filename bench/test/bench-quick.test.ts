@@ -93,15 +93,17 @@ describe('pnpm bench --quick', () => {
     // Batching off means exactly one row per batch.
     expect(result.pool.filter((p) => p.maxBatchSize === 1).map((p) => p.meanBatchSize)).toEqual([1, 1])
 
-    // One interleaved target round on the best swept shape, at the most callers.
-    expect(result.targets?.shape).toEqual({ replicas: 1, concurrency: 1, maxBatchSize: 128 })
+    // One interleaved target round on the best swept shape, at the most callers: which shape
+    // wins is a measurement, so the rule is checked, not a winner.
+    const best = result.pool.filter((p) => p.callers === 8).reduce((a, b) => (b.rowsPerSec > a.rowsPerSec ? b : a))
+    expect(result.targets?.shape).toEqual({ replicas: 1, concurrency: 1, maxBatchSize: best.maxBatchSize })
     expect(result.targets?.callers).toBe(8)
     expect(result.targets?.rounds).toHaveLength(1)
     expect(result.targets?.rounds[0].batchingOff.meanBatchSize).toBe(1)
     expect(result.summary.practicalLimitRowsPerSec).toBe(result.targets?.median.practicalLimitRowsPerSec)
 
     // One interleaved isolation round on the same shape: both modes at 8 callers and 1, then memory.
-    expect(result.isolation?.shape).toEqual({ replicas: 1, concurrency: 1, maxBatchSize: 128 })
+    expect(result.isolation?.shape).toEqual({ replicas: 1, concurrency: 1, maxBatchSize: best.maxBatchSize })
     expect(result.isolation?.rounds.map((x) => [x.thread.callers, x.process.callers, x.thread1.callers, x.process1.callers])).toEqual([
       [8, 8, 1, 1],
     ])

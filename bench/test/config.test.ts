@@ -5,8 +5,8 @@ describe('bench flags', () => {
   it('default to the full sweep of the issue', () => {
     const c = parseConfig([])!
     expect(c.quick).toBe(false)
-    // The overload, repository, slo and bulk scenarios run only when asked for by name.
-    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => s !== 'overload' && s !== 'repository' && s !== 'slo' && s !== 'bulk'))
+    // The overload, repository, slo, bulk and deadline-grid scenarios run only when asked for by name.
+    expect(c.scenarios).toEqual(SCENARIOS.filter((s) => !['overload', 'repository', 'slo', 'bulk', 'deadline-grid'].includes(s)))
     expect([c.replicas, c.concurrency, c.maxBatchSize, c.callers, c.connections]).toEqual([
       [1, 2],
       [1, 2],
@@ -40,6 +40,7 @@ describe('bench flags', () => {
       repository: 0,
       slo: 0,
       bulk: 0,
+      'deadline-grid': 0,
     })
     expect([c.doorRounds, c.doorWindow]).toEqual([3, { warmupMs: 500, durationMs: 1500 }])
     expect(c.httpRounds).toBe(3)
@@ -181,7 +182,7 @@ describe('bench flags', () => {
     [['--connections', ''], '--connections expects a comma-separated list of integers >= 1, got ""'],
     [
       ['--only', 'pool,gpu'],
-      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload, repository, slo, bulk)',
+      '--only: unknown scenario "gpu" (one of core, direct, pool, shapes, waits, targets, isolation, http, grpc, processes, third-party, memory, overload, repository, slo, bulk, deadline-grid)',
     ],
     [['--only', 'pool', '--skip', 'http'], '--only and --skip cannot be combined'],
     [['--dim', 'seq'], '--dim expects <axis name>=<integer >= 1>, got "seq"'],
