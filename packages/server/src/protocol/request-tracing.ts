@@ -45,16 +45,23 @@ export interface RequestSpan {
   readonly context: Context
 }
 
-/** Opens `infer <model>`, continuing the caller's trace when its headers carry one. */
+/**
+ * Opens `infer <model>`, continuing the caller's trace when its headers carry one;
+ * `undefined` when the sampler does not record it. An unrecorded request is then served
+ * as an untraced one: no children (under a parent-based sampler they would not be
+ * recorded either, and under another they would hang from a span no one sees), no
+ * context for the pool, so past this call it costs nothing more.
+ */
 export function startRequestSpan(
   tracer: Tracer,
   carrier: TraceCarrier,
   model: { readonly name: string; readonly version: string },
   startTime: number,
-): RequestSpan {
+): RequestSpan | undefined {
   const parent = propagation.extract(ROOT_CONTEXT, carrier, CARRIER_GETTER)
   const span = tracer.startSpan(`infer ${model.name}`, { kind: SpanKind.SERVER, startTime }, parent)
-  if (span.isRecording()) span.setAttributes({ 'inferpool.model.name': model.name, 'inferpool.model.version': model.version })
+  if (!span.isRecording()) return undefined
+  span.setAttributes({ 'inferpool.model.name': model.name, 'inferpool.model.version': model.version })
   return { span, context: trace.setSpan(parent, span) }
 }
 
