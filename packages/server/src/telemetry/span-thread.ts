@@ -21,7 +21,8 @@ import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk
 /** The exporters the thread builds (tracing.ts decides them from the flags and the environment). */
 export interface ExportPlan {
   readonly exporters: ReadonlyArray<
-    { readonly kind: 'otlp'; readonly protocol: 'http/json' | 'http/protobuf'; readonly url: string | undefined } | { readonly kind: 'console' }
+    | { readonly kind: 'otlp'; readonly protocol: 'http/json' | 'http/protobuf'; readonly url: string | undefined }
+    | { readonly kind: 'console' }
   >
 }
 
@@ -67,8 +68,7 @@ export type ToExporter =
 
 /** Export thread → main thread: `taken` records were handed to the batch processor; a flush or shutdown ended. */
 export type FromExporter =
-  | { readonly type: 'taken'; readonly count: number }
-  | { readonly type: 'done'; readonly id: number; readonly error: string | undefined }
+  { readonly type: 'taken'; readonly count: number } | { readonly type: 'done'; readonly id: number; readonly error: string | undefined }
 
 /** Records sent per message: few enough that one clone is short, many enough that messages are few. */
 const RECORDS_PER_MESSAGE = 256
