@@ -96,11 +96,11 @@ function answer(id: number, settled: Promise<unknown>): void {
 port.on('message', (message: ToExporter) => {
   switch (message.type) {
     case 'spans':
-      for (const record of message.spans) {
+      for (const record of JSON.parse(message.json) as SpanRecord[]) {
         const span = spanOf(record)
         for (const processor of processors) processor.onEnd(span)
       }
-      port.postMessage({ type: 'taken', count: message.spans.length } satisfies FromExporter)
+      port.postMessage({ type: 'taken', count: message.count } satisfies FromExporter)
       return
     case 'flush':
       answer(message.id, Promise.all(processors.map((p) => p.forceFlush())))
