@@ -133,8 +133,6 @@ export class ThreadSpanProcessor implements SpanProcessor {
 
   constructor(plan: ExportPlan) {
     this.#worker = new Worker(new URL('./export-worker.js', import.meta.url), { workerData: plan })
-    // Idle, the thread does not keep the process alive; a flush holds it until answered.
-    this.#worker.unref()
     this.#worker.on('message', (message: FromExporter) => {
       if (message.type === 'taken') {
         this.#inFlight -= message.count
@@ -153,6 +151,9 @@ export class ThreadSpanProcessor implements SpanProcessor {
       for (const waiter of this.#waiting.values()) waiter.resolve()
       this.#waiting.clear()
     })
+    // Idle, the thread does not keep the process alive; a flush holds it until answered.
+    // After the listeners: adding a 'message' listener refs the worker again.
+    this.#worker.unref()
   }
 
   onStart(): void {}
