@@ -15,13 +15,14 @@ interface OtlpSpan {
   traceId: string
   spanId: string
   parentSpanId?: string
+  traceState?: string
   name: string
   kind: number
   startTimeUnixNano: string | number
   endTimeUnixNano: string | number
   attributes?: OtlpKeyValue[]
   events?: Array<{ name: string; timeUnixNano: string | number; attributes?: OtlpKeyValue[] }>
-  links?: Array<{ traceId: string; spanId: string }>
+  links?: Array<{ traceId: string; spanId: string; traceState?: string }>
   status?: { code?: number; message?: string }
 }
 interface OtlpExport {
@@ -33,6 +34,8 @@ export interface ReceivedSpan {
   traceId: string
   spanId: string
   parentSpanId: string
+  /** The W3C `tracestate` of its context, '' without one. */
+  traceState: string
   name: string
   /** 1 internal, 2 server. */
   kind: number
@@ -40,7 +43,7 @@ export interface ReceivedSpan {
   endNs: bigint
   attributes: Record<string, string | number | boolean>
   events: Array<{ name: string; timeNs: bigint; attributes: Record<string, string | number | boolean> }>
-  links: Array<{ traceId: string; spanId: string }>
+  links: Array<{ traceId: string; spanId: string; traceState?: string }>
   /** 0 unset, 1 ok, 2 error. */
   statusCode: number
   /** `service.name` of the resource that sent it. */
@@ -92,13 +95,18 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
               traceId: span.traceId,
               spanId: span.spanId,
               parentSpanId: span.parentSpanId ?? '',
+              traceState: span.traceState ?? '',
               name: span.name,
               kind: span.kind,
               startNs: BigInt(span.startTimeUnixNano),
               endNs: BigInt(span.endTimeUnixNano),
               attributes: plain(span.attributes),
               events: (span.events ?? []).map((e) => ({ name: e.name, timeNs: BigInt(e.timeUnixNano), attributes: plain(e.attributes) })),
-              links: (span.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId })),
+              links: (span.links ?? []).map((l) =>
+                l.traceState === undefined || l.traceState === ''
+                  ? { traceId: l.traceId, spanId: l.spanId }
+                  : { traceId: l.traceId, spanId: l.spanId, traceState: l.traceState },
+              ),
               statusCode: span.status?.code ?? 0,
               service,
               pid,

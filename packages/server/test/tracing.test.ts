@@ -107,7 +107,7 @@ describe('traces of requests that shared a batch', () => {
     await teardown(s)
   })
 
-  it('puts each request in its caller trace with decode, queue, execute and encode, and one batch span linked from both', async () => {
+  it('puts each request in its caller trace with decode and encode events, queue and execute spans, and one batch span linked from both', async () => {
     await sharedBatch(s)
     await s.tracing.forceFlush()
     const spans = [...s.receiver.spans]
@@ -124,6 +124,14 @@ describe('traces of requests that shared a batch', () => {
       expect(request.attributes).toEqual({ 'inferpool.model.name': 'demo', 'inferpool.model.version': '1' })
       expect(request.statusCode).toBe(0)
       expect(request.service).toBe('inferpool')
+      // decode and encode are the request's events, each with its length.
+      expect(request.events.map((e) => [e.name, Object.keys(e.attributes)])).toEqual([
+        ['decode', ['inferpool.duration_ms']],
+        ['encode', ['inferpool.duration_ms']],
+      ])
+      const [decode, encode] = request.events
+      expect(decode.attributes['inferpool.duration_ms']).toBeGreaterThanOrEqual(0)
+      expect(request.startNs <= decode.timeNs && decode.timeNs <= encode.timeNs && encode.timeNs <= request.endNs).toBe(true)
     }
     const batches = named(spans, 'batch demo')
     expect(batches).toHaveLength(1)
@@ -153,9 +161,7 @@ describe('traces of requests that shared a batch', () => {
     const positions: number[] = []
     for (const request of requests) {
       expect(childrenOf(spans, request)).toEqual(
-        request.spanId === batch.parentSpanId
-          ? ['batch demo', 'decode', 'encode', 'execute', 'queue']
-          : ['decode', 'encode', 'execute', 'queue'],
+        request.spanId === batch.parentSpanId ? ['batch demo', 'execute', 'queue'] : ['execute', 'queue'],
       )
       const queue = spans.find((span) => span.name === 'queue' && span.parentSpanId === request.spanId) as ReceivedSpan
       expect(queue.events.map((e) => e.name)).toEqual(['admitted'])
@@ -201,7 +207,7 @@ describe('traces of requests that shared a batch', () => {
     await s.tracing.forceFlush()
   })
 
-  it('marks a failed request and its decode with the registry code', async () => {
+  it('marks a failed request and its decode event with the registry code', async () => {
     s.receiver.spans.length = 0
     const answer = await post(`${s.server.url as string}/v2/models/demo/infer`, '{"inputs": [', {
       traceparent: traceparent(HTTP_TRACE, HTTP_CALLER),
@@ -213,9 +219,8 @@ describe('traces of requests that shared a batch', () => {
     const spans = s.receiver.spans
     const request = named(spans, 'infer demo')[0]
     expect([request.statusCode, request.attributes['inferpool.error.code']]).toEqual([ERROR, code])
-    const decode = named(spans, 'decode')[0]
-    expect([decode.parentSpanId, decode.statusCode, decode.attributes['inferpool.error.code']]).toEqual([request.spanId, ERROR, code])
-    expect(spans.map((span) => span.name).sort()).toEqual(['decode', 'infer demo'])
+    expect(request.events.map((e) => [e.name, e.attributes['inferpool.error.code']])).toEqual([['decode', code]])
+    expect(spans.map((span) => span.name)).toEqual(['infer demo'])
   })
 
   it('marks a request that timed out in the queue with a cancelled queue event and the code', async () => {
@@ -239,6 +244,32 @@ describe('traces of requests that shared a batch', () => {
     expect(queue.events.map((e) => [e.name, e.attributes])).toEqual([['cancelled', { 'inferpool.reason': code }]])
     expect(named(spans, 'execute')).toEqual([])
   })
+
+  it("keeps the caller's tracestate on its request span and on the batch's link to it, through the export thread", async () => {
+    s.receiver.spans.length = 0
+    const url = `${s.server.url as string}/v2/models/demo/infer`
+    const answers = await Promise.all([
+      post(url, demoRequest(demoRows(9, 1)), { traceparent: traceparent(HTTP_TRACE, HTTP_CALLER), tracestate: 'inferpool=t1,other=x' }),
+      post(url, demoRequest(demoRows(10, 1)), { traceparent: traceparent(GRPC_TRACE, GRPC_CALLER) }),
+    ])
+    expect(answers.map((a) => a.status)).toEqual([200, 200])
+    await s.tracing.forceFlush()
+    const spans = s.receiver.spans
+    const requests = named(spans, 'infer demo')
+    expect(requests.map((r) => [r.traceId, r.traceState]).sort()).toEqual(
+      [
+        [HTTP_TRACE, 'inferpool=t1,other=x'],
+        [GRPC_TRACE, ''],
+      ].sort(),
+    )
+    const withState = requests.find((r) => r.traceId === HTTP_TRACE) as ReceivedSpan
+    const batch = named(spans, 'batch demo')[0]
+    expect(batch.links.find((l) => l.traceId === HTTP_TRACE)).toEqual({
+      traceId: HTTP_TRACE,
+      spanId: withState.spanId,
+      traceState: 'inferpool=t1,other=x',
+    })
+  })
 })
 
 describe('a refusal at the door', () => {
@@ -252,8 +283,9 @@ describe('a refusal at the door', () => {
 
   it('records a refused queue span with the code on a request the full queue turned away', async () => {
     const url = `${s.server.url as string}/v2/models/demo/infer`
-    // The one place in the queue, held by a row that waits for a partner until its own timeout (50 ms, in µs).
-    const holder = post(url, demoRequest(demoRows(6, 1), { parameters: { timeout: 50_000 } }))
+    // The one place in the queue, held by a row that waits for a partner until its own timeout (1 s, in µs):
+    // long enough that a busy machine still sees it queued before it leaves.
+    const holder = post(url, demoRequest(demoRows(6, 1), { parameters: { timeout: 1_000_000 } }))
     await until(() => s.pool.stats.queued === 1)
     const refused = await post(url, demoRequest(demoRows(7, 1), { parameters: { timeout: 5_000_000 } }), {
       traceparent: traceparent(HTTP_TRACE, HTTP_CALLER),

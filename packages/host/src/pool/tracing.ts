@@ -27,6 +27,9 @@ import type { AdmissionState, BatchContext, LatencyModel } from '@inferpool/core
 import type { RunTiming, TaskResult, TensorBatchOutput } from '@inferpool/worker'
 import type { InferOptions } from '../types.js'
 
+/** How long a batch span's `inferpool.batch.predicted_ms` reuses an estimate of its size. */
+const PREDICTION_REUSE_MS = 250
+
 /** The SDK's default limit of links per span: more would be dropped by it anyway. */
 const MAX_BATCH_LINKS = 128
 
@@ -146,6 +149,9 @@ export class PoolTracing {
   traced = 0
   #provider: TracerProvider | undefined
   #tracer: Tracer | undefined
+  /** Estimates by batch size, and when they were read (`#predicted`). */
+  readonly #predictions = new Map<number, number | undefined>()
+  #predictedAt = -Infinity
 
   constructor(facts: PoolTracingFacts) {
     this.#facts = facts
@@ -162,6 +168,24 @@ export class PoolTracing {
       this.#tracer = provider.getTracer('@inferpool/host')
     }
     return this.#tracer
+  }
+
+  /**
+   * The latency model's estimate for a batch of `size` rows, read again at most every
+   * `PREDICTION_REUSE_MS`: an estimate after a recorded run rebuilds the model's tables,
+   * a run is recorded after every batch, and count formation never reads the model, so
+   * without this every traced batch would pay a rebuild of its own.
+   */
+  #predicted(size: number): number | undefined {
+    const now = performance.now()
+    if (now - this.#predictedAt > PREDICTION_REUSE_MS) {
+      this.#predictions.clear()
+      this.#predictedAt = now
+    }
+    if (this.#predictions.has(size)) return this.#predictions.get(size)
+    const estimate = this.#facts.latencyModel.estimate(size)
+    this.#predictions.set(size, estimate)
+    return estimate
   }
 
   /**
@@ -262,7 +286,7 @@ export class PoolTracing {
         'inferpool.replica.kind': facts.kind,
         'inferpool.model.name': facts.model,
       }
-      const predicted = facts.latencyModel.estimate(items.length)
+      const predicted = this.#predicted(items.length)
       if (predicted !== undefined) attributes['inferpool.batch.predicted_ms'] = predicted
       if (facts.version !== undefined) attributes['inferpool.model.version'] = facts.version
       if (ctx.splitDepth > 0) attributes['inferpool.batch.split_depth'] = ctx.splitDepth

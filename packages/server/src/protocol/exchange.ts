@@ -18,7 +18,7 @@
  *
  * Traced (an OpenTelemetry SDK registered: request-tracing.ts), the exchange opens the
  * request's `infer <model>` span from the binding's trace headers (`traceHeader`), times
- * `decode` and `encode` under it, hands its context to the pool (which adds `queue`,
+ * `decode` and `encode` as its events, hands its context to the pool (which adds `queue`,
  * `execute` and the batch), and marks it failed with the registry code.
  */
 import { performance } from 'node:perf_hooks'
@@ -32,7 +32,7 @@ import { ShuttingDownError } from './errors.js'
 import type { RequestProtocol } from './metrics.js'
 import type { ServedModel, ServedModels } from './served-models.js'
 import type { ServedPool } from './served-pool.js'
-import { childSpan, failRequestSpan, requestTracer, startRequestSpan } from './request-tracing.js'
+import { childSpan, failRequestSpan, requestTracer, startRequestSpan, tracePhase } from './request-tracing.js'
 import type { RequestSpan, TraceCarrier } from './request-tracing.js'
 import { submitRequest } from './submit-rows.js'
 import type { SubmitOptions } from './submit-rows.js'
@@ -167,17 +167,16 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
       // Admitted during a draining close, it is served (it arrived before); a forced one cuts it short.
       if (signal.aborted) throw signal.reason
 
-      const decodeSpan = traced === undefined ? undefined : childSpan(tracer as Tracer, traced, 'decode')
+      const decodeStarted = traced === undefined ? 0 : performance.now()
       let decoded: DecodedInferRequest
       try {
         const decoding = this.decode(door, signal)
         decoded = decoding instanceof Promise ? await decoding : decoding
       } catch (error) {
-        if (decodeSpan !== undefined) failRequestSpan(decodeSpan, error, errorCodeOf(error) ?? INTERNAL_ERROR_CODE)
+        if (traced !== undefined) tracePhase(traced, 'decode', decodeStarted, errorCodeOf(error) ?? INTERNAL_ERROR_CODE)
         throw error
-      } finally {
-        decodeSpan?.end()
       }
+      if (traced !== undefined) tracePhase(traced, 'decode', decodeStarted)
       this.decoded = decoded
       this.rows = decoded.rowCount
       this.#decoded = true
@@ -210,11 +209,11 @@ export abstract class InferenceExchange<Answer> implements TraceCarrier {
         admitted.leave()
       }
       if (traced === undefined) return this.answer(decoded, model, results)
-      const encodeSpan = childSpan(tracer as Tracer, traced, 'encode')
+      const encodeStarted = performance.now()
       try {
         return this.answer(decoded, model, results)
       } finally {
-        encodeSpan.end()
+        tracePhase(traced, 'encode', encodeStarted)
       }
     } catch (error) {
       const code = errorCodeOf(error)

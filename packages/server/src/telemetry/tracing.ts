@@ -19,17 +19,12 @@
  */
 import { context, propagation, trace } from '@opentelemetry/api'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
-import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http'
-import { OTLPTraceExporter as OtlpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto'
-import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources'
-import {
-  BatchSpanProcessor,
-  ConsoleSpanExporter,
-  NodeTracerProvider,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-} from '@opentelemetry/sdk-trace-node'
-import type { NodeTracerConfig, SpanExporter } from '@opentelemetry/sdk-trace-node'
+import { StackContextManager } from '@opentelemetry/sdk-trace'
+import { NodeTracerProvider, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-node'
+import type { NodeTracerConfig } from '@opentelemetry/sdk-trace-node'
+import { tracingResource } from './resource.js'
+import { ThreadSpanProcessor } from './span-thread.js'
+import type { ExportPlan } from './span-thread.js'
 
 /** The `--otel*` flags of `inferpool serve`. */
 export interface TracingFlags {
@@ -83,16 +78,16 @@ export function startTracing(flags: TracingFlags, env: NodeJS.ProcessEnv = proce
   if (!(PROTOCOLS as readonly string[]).includes(protocol)) {
     throw new RangeError(`Expected OTEL_EXPORTER_OTLP_PROTOCOL to be http/protobuf or http/json, got \`${protocol}\` (grpc is not bundled)`)
   }
-  const spanExporters: SpanExporter[] = []
+  const plan: ExportPlan['exporters'][number][] = []
   const described: string[] = []
   for (const name of exporters) {
     if (name === 'otlp') {
       // Without a URL the exporters read the endpoint variables themselves (default http://localhost:4318).
-      const config = flags.otelEndpoint === undefined ? {} : { url: `${flags.otelEndpoint.replace(/\/+$/, '')}/v1/traces` }
-      spanExporters.push(protocol === 'http/json' ? new OtlpJsonExporter(config) : new OtlpProtoExporter(config))
+      const url = flags.otelEndpoint === undefined ? undefined : `${flags.otelEndpoint.replace(/\/+$/, '')}/v1/traces`
+      plan.push({ kind: 'otlp', protocol: protocol as (typeof PROTOCOLS)[number], url })
       described.push(`otlp ${protocol} to ${endpoint ?? 'http://localhost:4318'}`)
     } else if (name === 'console') {
-      spanExporters.push(new ConsoleSpanExporter())
+      plan.push({ kind: 'console' })
       described.push('console')
     } else {
       throw new RangeError(`Expected OTEL_TRACES_EXPORTER to list otlp, console or none, got \`${name}\``)
@@ -103,17 +98,21 @@ export function startTracing(flags: TracingFlags, env: NodeJS.ProcessEnv = proce
     throw new RangeError(`Expected \`--otel-sample-ratio\` to be a number from 0 to 1, got \`${ratio}\``)
   }
   const config: NodeTracerConfig = {
-    // OTEL_SERVICE_NAME (and OTEL_RESOURCE_ATTRIBUTES) win over the default name; the pid tells a cluster's processes apart.
-    resource: resourceFromAttributes({ 'service.name': 'inferpool', 'process.pid': process.pid }).merge(
-      detectResources({ detectors: [envDetector] }),
-    ),
-    spanProcessors: spanExporters.map((exporter) => new BatchSpanProcessor(exporter)),
+    resource: tracingResource(),
+    // Batched, serialized and sent from a thread of its own (span-thread.ts).
+    spanProcessors: [new ThreadSpanProcessor({ exporters: plan })],
   }
   // Otherwise the SDK builds the sampler from OTEL_TRACES_SAMPLER (default: parent-based, always on).
   if (ratio !== undefined) config.sampler = new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) })
   const provider = new NodeTracerProvider(config)
   // W3C trace context only: `traceparent` / `tracestate` in, and out of nothing (the server calls no one).
-  provider.register({ propagator: new W3CTraceContextPropagator() })
+  // The active context lasts a synchronous call and does not follow promises, unlike the
+  // default AsyncLocalStorage one: on Node 20 that one turns on promise hooks for the whole
+  // process at its first use (the batch processor's first export), and then every promise
+  // of every request pays them, sampled or not (docs/runtime-facts.md). Nothing here needs
+  // a context to cross an `await`: a request's goes to the pool explicitly, and the log
+  // lines that carry trace ids are written inside `context.with` (log.ts).
+  provider.register({ propagator: new W3CTraceContextPropagator(), contextManager: new StackContextManager() })
   const sampling = ratio !== undefined ? `, sampled ${ratio} (parent-based)` : ''
   return {
     description: `${described.join(' and ')}${sampling}`,
