@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { InferenceSession, Tensor } from 'onnxruntime-node'
 import { createPool } from '@inferpool/host'
 import type { Pool, RowInput, RowOutput } from '@inferpool/host'
-import type { OnnxWorkerOptions, RunTask } from '@inferpool/worker'
+import type { OnnxWorkerOptions, RunTask, TensorBatchOutput } from '@inferpool/worker'
 import { resolvePoolOptions } from '../src/pool/options.js'
-import { HostSessionTransport, hostSessionFits } from '../src/pool/threads/host-session.js'
+import { HostSessionTransport, hostSessionFits, type IdleAwareTransport } from '../src/pool/threads/host-session.js'
 import { ThreadTransport, workerOptionsFor } from '../src/pool/threads/transport.js'
 import { models, prng, recordingLogger, workers } from './fixtures/models.js'
 
@@ -97,11 +97,39 @@ describe('HostSessionTransport', () => {
     }
   }
 
-  async function started(limits = { maxRows: 4, maxRunMs: -1, slowRuns: 3 }) {
+  /** Replicas whose runs report a time of zero: a light model, whatever the host saw. */
+  function quickReplicas(inner: ThreadTransport): IdleAwareTransport {
+    return {
+      start: () => inner.start(),
+      close: () => inner.close(),
+      destroy: () => inner.destroy(),
+      get idle() {
+        return inner.idle
+      },
+      get replicas() {
+        return inner.replicas
+      },
+      get restarts() {
+        return inner.restarts
+      },
+      get rebuilds() {
+        return inner.rebuilds
+      },
+      async send(t, transfer, options) {
+        const outcome = await inner.send(t, transfer, options)
+        const timing =
+          outcome.ok && outcome.result.ok && outcome.result.kind === 'run' ? (outcome.result.value as TensorBatchOutput).timing : undefined
+        if (timing) timing.runEndMs = timing.runStartMs
+        return outcome
+      },
+    }
+  }
+
+  async function started(limits = { maxRows: 4, maxRunMs: -1, slowRuns: 3 }, wrap = (inner: ThreadTransport): IdleAwareTransport => inner) {
     const options = resolvePoolOptions({ model: models.demoMlp, replicas: 1 })
     const logger = recordingLogger()
     const transport = new HostSessionTransport(
-      new ThreadTransport(options),
+      wrap(new ThreadTransport(options)),
       workerOptionsFor(options) as OnnxWorkerOptions,
       (level, message) => logger[level](message),
       limits,
@@ -110,24 +138,43 @@ describe('HostSessionTransport', () => {
     return { transport, logger }
   }
 
-  it('releases the host session after as many slow runs in a row as allowed, saying so, and sends the next batch to a replica', async () => {
-    // maxRunMs -1: every run is too slow.
+  const sendOne = async (transport: HostSessionTransport, id: number) => {
+    const { task: t, transfer } = task(id)
+    const outcome = await transport.send(t, transfer, { rows: 1 })
+    expect(outcome.ok && outcome.result.ok).toBe(true)
+    return outcome
+  }
+
+  it('after as many slow host runs in a row as allowed asks the replicas, and releases the host session when they are as slow, saying so', async () => {
+    // maxRunMs -1: every run is too slow, on the host and on a replica.
     const { transport, logger } = await started()
     try {
-      for (let id = 1; id <= 3; id++) {
-        const { task: t, transfer } = task(id)
-        expect((await transport.send(t, transfer, { rows: 1 })).ok).toBe(true)
-      }
-      expect(transport.runs).toBe(3)
-      expect(transport.active).toBe(false)
+      for (let id = 1; id <= 3; id++) await sendOne(transport, id)
+      expect([transport.runs, transport.active, transport.replicas[0].batches]).toEqual([3, true, 0])
+      for (let id = 4; id <= 6; id++) await sendOne(transport, id)
+      expect([transport.runs, transport.active, transport.replicas[0].batches]).toEqual([3, false, 3])
       expect(logger.infos).toEqual([
-        "the model's runs took over -1 ms (3 in a row): too long to hold the host thread; the host session is released and every batch goes to the replicas",
+        "the model's runs took over -1 ms (3 in a row on the host, then 3 on a replica): too long to hold the host thread; the host session is released and every batch goes to the replicas",
       ])
-      const { task: t, transfer } = task(4)
-      const outcome = await transport.send(t, transfer, { rows: 1 })
+      const outcome = await sendOne(transport, 7)
       expect(outcome.ok && outcome.result.ok && outcome.result.threadId).not.toBe(0)
-      expect(transport.runs).toBe(3)
-      expect(transport.replicas[0].batches).toBe(1)
+      expect([transport.runs, transport.replicas[0].batches]).toEqual([3, 4])
+    } finally {
+      await transport.close()
+    }
+  })
+
+  it('keeps the host session when a replica runs the model within maxRunMs: the host was busy, not the model', async () => {
+    // maxRunMs 0: every host run counts as slow; the replicas report runs of no time.
+    const { transport, logger } = await started({ maxRows: 4, maxRunMs: 0, slowRuns: 2 }, quickReplicas)
+    try {
+      for (let id = 1; id <= 2; id++) await sendOne(transport, id)
+      expect([transport.runs, transport.replicas[0].batches]).toEqual([2, 0])
+      await sendOne(transport, 3)
+      expect([transport.runs, transport.replicas[0].batches]).toEqual([2, 1])
+      await sendOne(transport, 4)
+      expect([transport.runs, transport.active, transport.replicas[0].batches]).toEqual([3, true, 1])
+      expect(logger.infos).toEqual([])
     } finally {
       await transport.close()
     }

@@ -15,9 +15,13 @@
  *   host thread its time for requests);
  * - the host session is not running one already (a second waits for a replica instead);
  * - its rows are few (`HOST_LIMITS.maxRows`): a lone request, not a backlog;
- * - the model is light: after `slowRuns` runs in a row slower than `maxRunMs`, the host
- *   session is released and every batch goes to the replicas (a heavy model's run would
- *   hold the host's event loop for as long).
+ * - the model is light. A host run's time includes its wait for the host's event loop, so a
+ *   busy host makes a light model look slow: after `slowRuns` host runs in a row slower
+ *   than `maxRunMs`, the next few-row batches go to the replicas, whose threads run
+ *   nothing else, to ask the model itself. One of them within `maxRunMs`: the host was
+ *   busy, not the model, and the host session resumes. `slowRuns` of them slower: the
+ *   model is heavy (its run would hold the host's event loop for as long), and the host
+ *   session is released for good.
  *
  * Thread isolation and the CPU execution provider only, and no `batchTimeoutMs`
  * (`hostSessionFits`): a process replica is there to keep native crashes out of the host,
@@ -38,7 +42,10 @@ export interface HostSessionLimits {
   readonly maxRows: number
   /** A host run slower than this (ms, the model's run alone) counts against the host session. */
   readonly maxRunMs: number
-  /** Host runs in a row slower than `maxRunMs` after which the host session is released. */
+  /**
+   * Host runs in a row slower than `maxRunMs` after which the replicas are asked; replica
+   * runs in a row slower than it after which the host session is released.
+   */
   readonly slowRuns: number
 }
 
@@ -66,6 +73,8 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
   /** The host run in progress (one at a time). */
   #running: Promise<unknown> | undefined
   #slow = 0
+  /** Few-row replica runs still to judge before the host session is released (0: not asking the replicas). */
+  #asking = 0
   #runs = 0
   #closed = false
   /** The host run in progress, settled with `closed` by `destroy`. */
@@ -139,6 +148,7 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
     ) {
       return this.#inner.send(task, transfer, options)
     }
+    if (this.#asking > 0) return this.#inner.send(task, transfer, options).then((outcome) => this.#judgeReplica(outcome))
     this.#runs++
     return new Promise<SendOutcome>((resolve) => {
       this.#pending = resolve
@@ -165,22 +175,42 @@ export class HostSessionTransport implements ReplicaTransport, HostSessionState 
     await this.#release()
   }
 
-  /** A run slower than the host allows counts; `slowRuns` in a row release the host session. */
+  /** A host run slower than the host allows counts; `slowRuns` in a row send the next few-row batches to the replicas to judge. */
   #judge(result: TaskResult): void {
-    const timing = result.ok && result.kind === 'run' ? (result.value as Partial<TensorBatchOutput> | undefined)?.timing : undefined
-    if (timing === undefined) return
-    const { maxRunMs, slowRuns } = this.#limits
-    if (timing.runEndMs - timing.runStartMs <= maxRunMs) {
+    const slow = this.#slowRun(result)
+    if (slow === undefined) return
+    if (!slow) {
       this.#slow = 0
       return
     }
-    if (++this.#slow < slowRuns) return
+    if (++this.#slow < this.#limits.slowRuns) return
+    this.#slow = 0
+    this.#asking = this.#limits.slowRuns
+  }
+
+  /** A few-row replica run within `maxRunMs` resumes the host session; `slowRuns` slower in a row release it. */
+  #judgeReplica(outcome: SendOutcome): SendOutcome {
+    const slow = outcome.ok ? this.#slowRun(outcome.result) : undefined
+    if (slow === undefined || this.#asking === 0) return outcome
+    if (!slow) {
+      this.#asking = 0
+      return outcome
+    }
+    if (--this.#asking > 0) return outcome
+    const { maxRunMs, slowRuns } = this.#limits
     // What it is built to do with a heavy model: news, not a fault.
     this.#log(
       'info',
-      `the model's runs took over ${maxRunMs} ms (${slowRuns} in a row): too long to hold the host thread; the host session is released and every batch goes to the replicas`,
+      `the model's runs took over ${maxRunMs} ms (${slowRuns} in a row on the host, then ${slowRuns} on a replica): too long to hold the host thread; the host session is released and every batch goes to the replicas`,
     )
     void this.#release()
+    return outcome
+  }
+
+  /** Whether a run took longer than `maxRunMs` (undefined: not a run that says). */
+  #slowRun(result: TaskResult): boolean | undefined {
+    const timing = result.ok && result.kind === 'run' ? (result.value as Partial<TensorBatchOutput> | undefined)?.timing : undefined
+    return timing === undefined ? undefined : timing.runEndMs - timing.runStartMs > this.#limits.maxRunMs
   }
 
   /** Releases the host session once no run is on it (a run in progress keeps it until it returns). */
