@@ -324,7 +324,8 @@ export interface PoolOptions {
    * Keep one more session of the model on the host thread, and run there the batch of a
    * few rows that finds every replica idle: a lone request then skips the hand-off to a
    * sleeping thread and back. Under load the replicas take every batch. Released for
-   * good once the model's runs take over 1 ms (the host thread would stall that long).
+   * good once the model's runs take over 1 ms on the host and then on a replica (the
+   * host thread would stall that long); slow host runs alone only mean a busy host.
    * Only for the built-in ONNX worker, thread replicas and the CPU provider (ignored
    * otherwise, and with `batchTimeoutMs`: a run on the host cannot be cut short). It costs
    * the memory of one more session; its batches count in the pool's figures
