@@ -66,7 +66,10 @@ function releaseTransferFiles(): void {
 
 function send(message: ChildMessage): void {
   // The channel may already be closed (the host is gone): the 'disconnect' handler exits.
-  if (process.connected) process.send?.(message)
+  // It can also close while the message is written (EPIPE when the host exits mid-load):
+  // without a callback Node raises that as an unhandled 'error' event and the child dies
+  // with a stack trace in the host's stderr; the callback takes it, and 'disconnect' follows.
+  if (process.connected) process.send?.(message, undefined, {}, () => {})
 }
 
 function hostGone(): never {

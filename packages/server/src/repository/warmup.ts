@@ -266,7 +266,11 @@ export async function warmUp(
   limits: WarmupLimits,
 ): Promise<void> {
   const inputs = pool.metadata.inputs
-  const options = { signal: limits.signal }
+  // No request timeout: the pool's default is the server's per-request `--timeout-ms`, and
+  // a cold session's first run (a process replica's especially) can take longer than a
+  // request may wait; a timed-out warm-up would fail the load itself. The load's own
+  // signal (shutdown, unload) still bounds it.
+  const options = { signal: limits.signal, timeoutMs: Infinity }
   if (samples.length === 0) {
     const rows = Math.max(1, Math.min(limits.minBatchSize ?? 1, pool.metadata.maxBatchSize))
     await (rows === 1
