@@ -197,6 +197,20 @@ async function poolRound(
   }
 }
 
+/** The pool flags both `inferpool consume` and `inferpool serve --nats` take, so both sides run the same pool. */
+function poolFlags(info: ModelInfo, options: BulkOptions, intraOpThreads: number): string[] {
+  return [
+    '--model',
+    `${MODEL_NAME}=${info.path}`,
+    '--replicas',
+    String(options.replicas),
+    '--max-batch-size',
+    String(options.maxBatchSize),
+    '--intra-op-threads',
+    String(intraOpThreads),
+  ]
+}
+
 /** A child process resolving once `line` appears in its output. */
 function spawnUntil(args: readonly string[], line: string): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -235,21 +249,7 @@ async function consumeRound(
   await fill(nats.js, request, count)
   const bin = join(dirname(createRequire(import.meta.url).resolve('@inferpool/consume/package.json')), 'bin', 'inferpool-consume.js')
   const { child } = await spawnUntil(
-    [
-      bin,
-      '--nats',
-      nats.url,
-      '--model',
-      `${MODEL_NAME}=${info.path}`,
-      '--replicas',
-      String(options.replicas),
-      '--max-batch-size',
-      String(options.maxBatchSize),
-      '--intra-op-threads',
-      String(intraOpThreads),
-      '--metrics-port',
-      '0',
-    ],
+    [bin, '--nats', nats.url, ...poolFlags(info, options, intraOpThreads), '--metrics-port', '0'],
     'inferpool consume: ready',
   )
   try {
@@ -367,24 +367,10 @@ export async function runBulk(info: ModelInfo, options: BulkOptions, step: (labe
 
     // (b) online p99 with a backlog ÷ without, in one `inferpool serve --nats`.
     // The server finds @inferpool/consume from the working directory: this package's, which depends on it.
-    const cli = await startServeCli(
-      serverBin(),
-      [
-        '--model',
-        `${MODEL_NAME}=${info.path}`,
-        '--replicas',
-        String(options.replicas),
-        '--max-batch-size',
-        String(options.maxBatchSize),
-        '--intra-op-threads',
-        String(intraOpThreads),
-        '--grpc-port',
-        '0',
-        '--nats',
-        server.url,
-      ],
-      { ...process.env, INFERPOOL_LOG_FORMAT: 'text' },
-    )
+    const cli = await startServeCli(serverBin(), [...poolFlags(info, options, intraOpThreads), '--grpc-port', '0', '--nats', server.url], {
+      ...process.env,
+      INFERPOOL_LOG_FORMAT: 'text',
+    })
     const agent = new Agent({ keepAlive: true, maxSockets: 256 })
     const windows: BulkOnlineWindow[] = []
     try {

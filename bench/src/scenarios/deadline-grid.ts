@@ -21,13 +21,12 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
 import { readModelInfo, type ModelInfo } from '../model.js'
 import { demoModelPath, distFile } from '../paths.js'
 import type { DeadlineServerConfig } from '../servers/deadline-server.js'
 import type { ServerMessage } from '../servers/protocol.js'
 import { stopChild } from '../serve-cli.js'
-import { doorRequest } from './http.js'
+import { closedLoop, doorRequest } from './http.js'
 import { median } from './targets.js'
 
 export type GridFormation = DeadlineServerConfig['formation']
@@ -167,19 +166,7 @@ async function loadOnce(
 > {
   const counts = { inTime: 0, late: 0, status504: 0, status503: 0, other: 0, maxOkMs: 0 }
   const started = performance.now()
-  const instance = autocannon({
-    url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-    connections,
-    pipelining: 1,
-    duration: durationMs / 1000,
-    sampleInt: 100,
-    timeout: 30,
-  })
-  // autocannon 9 emits (client, statusCode, resBytes, responseTime); its typings omit `client`.
-  ;(instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+  await closedLoop(url, body, connections, durationMs, { 'content-type': 'application/json' }, (status, ms) => {
     if (status === 200) {
       if (ms <= deadlineMs) counts.inTime++
       else counts.late++
@@ -188,7 +175,6 @@ async function loadOnce(
     else if (status === 503) counts.status503++
     else counts.other++
   })
-  await instance
   return { ...counts, windowMs: performance.now() - started }
 }
 

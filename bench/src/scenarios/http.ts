@@ -162,19 +162,18 @@ export function stopServer(server: RunningServer): Promise<void> {
   return stopChild(server.child, 10_000)
 }
 
-/** autocannon's closed loop: `connections` connections, one request outstanding on each. */
-export async function load(
+/**
+ * autocannon's closed loop, `connections` connections with one request outstanding on
+ * each, for `durationMs`; `onResponse` sees every answer's status and time (ms).
+ */
+export async function closedLoop(
   url: string,
   body: string | Buffer,
   connections: number,
   durationMs: number,
-  latency?: LatencyRecorder,
-  headers: Record<string, string> = { 'content-type': 'application/json' },
-): Promise<{ ok: number; elapsedMs: number }> {
-  let ok = 0
-  let failed = 0
-  let firstFailure = ''
-  const started = performance.now()
+  headers: Record<string, string>,
+  onResponse: (status: number, ms: number) => void,
+): Promise<autocannon.Result> {
   const instance = autocannon({
     url,
     method: 'POST',
@@ -189,7 +188,26 @@ export async function load(
     timeout: 30,
   })
   // autocannon 9 emits (client, statusCode, resBytes, responseTime); its typings omit `client`.
-  ;(instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+  ;(instance as unknown as NodeJS.EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) =>
+    onResponse(status, ms),
+  )
+  return instance
+}
+
+/** autocannon's closed loop: `connections` connections, one request outstanding on each. */
+export async function load(
+  url: string,
+  body: string | Buffer,
+  connections: number,
+  durationMs: number,
+  latency?: LatencyRecorder,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<{ ok: number; elapsedMs: number }> {
+  let ok = 0
+  let failed = 0
+  let firstFailure = ''
+  const started = performance.now()
+  const result = await closedLoop(url, body, connections, durationMs, headers, (status, ms) => {
     if (status === 200) {
       ok++
       latency?.record(ms)
@@ -198,7 +216,6 @@ export async function load(
       firstFailure ||= `HTTP ${status}`
     }
   })
-  const result = await instance
   const elapsedMs = performance.now() - started
   if (failed > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(
